@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import scalarReference from '@scalar/fastify-api-reference';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { type Kysely, sql } from 'kysely';
+import { agentStudioPlugin } from './agent-studio/agent-studio.plugin.js';
+import { AREAS, type AreaName, type Config } from './config.js';
+import type { DB } from './db/database.js';
+import type { AppDeps } from './deps.js';
+import { helpCenterPlugin } from './help-center/help-center.plugin.js';
+import { type ApiKeyAuth, createApiKeyAuth } from './http/api-key-auth.js';
+import { createValidatorCompiler } from './http/validation.js';
+import type { Clock } from './lib/clock.js';
+import { createIdFactory, type IdFactory } from './lib/ids.js';
+import { platformPlugin } from './platform/platform.plugin.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Kysely<DB>;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Which API areas this instance serves; all three unless they have ports of their own. */
+  areas?: readonly AreaName[];
+  ids?: IdFactory;
+  /** Share one key cache between the listeners of one process. */
+  auth?: ApiKeyAuth;
+}
+
+export const DOC_FILES: Record<AreaName, string> = {
+  platform: 'platform.json',
+  helpCenter: 'help-center.json',
+  agentStudio: 'agent-studio.json',
+};
+
+const DOC_TITLES: Record<AreaName, string> = {
+  platform: 'Support platform (/v1)',
+  helpCenter: 'Help center',
+  agentStudio: 'Agent studio (/api/v1)',
+};
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Builds the HTTP application; never listens (see `server.ts`). */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db, clock } = options;
+  const areas = options.areas ?? AREAS;
+  const app = Fastify({
+    loggerInstance: options.log,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: (request: IncomingMessage) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(createValidatorCompiler());
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const deps: AppDeps = {
+    config,
+    db,
+    clock,
+    log: options.log,
+    ids: options.ids ?? createIdFactory(clock),
+    auth: options.auth ?? createApiKeyAuth({ db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS }),
+    docs: new Map(),
+  };
+
+  registerOperationalRoutes(app, db);
+  await registerDocs(app, deps, areas);
+
+  if (areas.includes('platform')) {
+    await app.register(platformPlugin(deps), { prefix: '/v1' });
+  }
+  if (areas.includes('agentStudio')) {
+    await app.register(agentStudioPlugin(deps), { prefix: '/api/v1' });
+  }
+  if (areas.includes('helpCenter')) {
+    // No prefix: the help center's not-found handler also answers every unknown top-level path.
+    await app.register(helpCenterPlugin(deps));
+  } else {
+    app.setNotFoundHandler((request, reply) =>
+      reply
+        .code(404)
+        .send({ statusCode: 404, message: `Cannot ${request.method} ${request.url.split('?')[0]}`, error: 'Not Found' }),
+    );
+  }
+  return app;
+}
+
+function registerOperationalRoutes(app: FastifyInstance, db: Kysely<DB>): void {
+  const hidden = { hide: true };
+  app.get('/healthz', { config: { public: true }, schema: hidden }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { public: true }, schema: hidden }, async (request, reply) => {
+    try {
+      await sql`select 1`.execute(db);
+      return { status: 'ready' };
+    } catch (error) {
+      request.log.warn({ err: error }, 'database not reachable');
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+}
+
+async function registerDocs(app: FastifyInstance, deps: AppDeps, areas: readonly AreaName[]): Promise<void> {
+  for (const area of areas) {
+    app.get(`/docs/${DOC_FILES[area]}`, { config: { public: true }, schema: { hide: true } }, async () => {
+      const document = deps.docs.get(area);
+      return document ? document() : {};
+    });
+  }
+  await app.register(scalarReference, {
+    routePrefix: '/docs',
+    configuration: {
+      title: 'Switchboard API reference',
+      sources: areas.map((area) => ({ title: DOC_TITLES[area], url: `/docs/${DOC_FILES[area]}` })),
+    },
+  });
+}

@@ -1,0 +1,134 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const Port = (description: string) => Type.Integer({ minimum: 0, maximum: 65535, description });
+
+/**
+ * Every setting Switchboard reads from its environment. The one place that knows variable names,
+ * defaults and ranges; `server.ts` and the CLI parse it once and pass the result in.
+ */
+export const ConfigSchema = Type.Object({
+  PORT: Port('Port shared by every API area that has no port of its own'),
+  HOST: Type.String({ minLength: 1, description: 'Interface to listen on' }),
+  DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description: 'A postgres:// URL selects PostgreSQL; unset means the embedded SQLite file',
+    }),
+  ),
+  DATA_DIR: Type.String({ minLength: 1, description: 'Folder of the SQLite database file' }),
+  DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 1000, description: 'PostgreSQL pool size' }),
+  PUBLIC_BASE_URL: Type.Optional(
+    Type.String({ pattern: '^https?://[^\\s]+$', description: 'Address users reach the service at' }),
+  ),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level))),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1, description: 'Largest request body accepted' }),
+  API_KEY_CACHE_SECONDS: Type.Integer({
+    minimum: 0,
+    maximum: 300,
+    description: 'How long a verified key is trusted before the database is asked again',
+  }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, description: 'Grace period for in-flight requests' }),
+  PLATFORM_PORT: Type.Optional(Port('Own port for the support platform (/v1)')),
+  HELP_CENTER_PORT: Type.Optional(Port('Own port for the help center')),
+  AGENT_STUDIO_PORT: Type.Optional(Port('Own port for the agent studio (/api/v1)')),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+const DEFAULTS = {
+  PORT: '3000',
+  HOST: '127.0.0.1',
+  DATA_DIR: './data',
+  DATABASE_POOL_MAX: '10',
+  LOG_LEVEL: 'info',
+  BODY_LIMIT_BYTES: String(1024 * 1024),
+  API_KEY_CACHE_SECONDS: '5',
+  SHUTDOWN_TIMEOUT_MS: '10000',
+} satisfies Partial<Record<keyof Config, string>>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const NUMERIC_KEYS = new Set(
+  Object.entries(ConfigSchema.properties)
+    .filter(([, schema]) => (schema as { type?: string }).type === 'integer')
+    .map(([key]) => key),
+);
+
+/**
+ * Reads the known variables (an empty value counts as unset), applies defaults and checks them all,
+ * throwing one `ConfigError` whose single line names every bad variable.
+ */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key]?.trim() || DEFAULTS[key as keyof typeof DEFAULTS];
+    if (value === undefined) {
+      continue;
+    }
+    raw[key] = NUMERIC_KEYS.has(key) && /^-?\d+$/.test(value) ? Number(value) : value;
+  }
+  const problems = new Map<string, string>();
+  for (const error of Value.Errors(ConfigSchema, raw)) {
+    const key = error.path.replace(/^\//, '');
+    if (!problems.has(key)) {
+      problems.set(key, `${key} ${describeExpectation(key)} (got ${JSON.stringify(raw[key])})`);
+    }
+  }
+  if (problems.size > 0) {
+    throw new ConfigError(`Invalid configuration: ${[...problems.values()].join('; ')}`);
+  }
+  return raw as Config;
+}
+
+function describeExpectation(key: string): string {
+  const schema = ConfigSchema.properties[key as keyof Config] as Record<string, unknown>;
+  if (key === 'LOG_LEVEL') {
+    return 'must be one of fatal, error, warn, info, debug, trace, silent';
+  }
+  if (schema.type === 'integer') {
+    const max = schema.maximum === undefined ? '' : ` to ${schema.maximum}`;
+    return `must be a whole number from ${schema.minimum}${max}`;
+  }
+  if (key === 'DATABASE_URL') {
+    return 'must be a postgres:// or postgresql:// URL';
+  }
+  if (key === 'PUBLIC_BASE_URL') {
+    return 'must be an http:// or https:// URL';
+  }
+  return 'must not be empty';
+}
+
+export type AreaName = 'platform' | 'helpCenter' | 'agentStudio';
+export const AREAS: readonly AreaName[] = ['platform', 'helpCenter', 'agentStudio'];
+
+const AREA_PORT_KEY = {
+  platform: 'PLATFORM_PORT',
+  helpCenter: 'HELP_CENTER_PORT',
+  agentStudio: 'AGENT_STUDIO_PORT',
+} as const satisfies Record<AreaName, keyof Config>;
+
+export interface Listener {
+  port: number;
+  areas: AreaName[];
+}
+
+/** Areas without a port of their own share `PORT`; areas given the same port share a listener. */
+export function planListeners(config: Config): Listener[] {
+  const byPort = new Map<number, AreaName[]>();
+  for (const area of AREAS) {
+    const port = config[AREA_PORT_KEY[area]] ?? config.PORT;
+    byPort.set(port, [...(byPort.get(port) ?? []), area]);
+  }
+  return [...byPort].map(([port, areas]) => ({ port, areas }));
+}
+
+export function publicBaseUrl(config: Config, area: AreaName): string {
+  if (config.PUBLIC_BASE_URL) {
+    return config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  }
+  const port = config[AREA_PORT_KEY[area]] ?? config.PORT;
+  return `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+}

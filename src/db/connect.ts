@@ -1,0 +1,120 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import type { DB } from './database.js';
+import type { Dialect } from './dialect.js';
+
+export interface DatabaseHandle {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** Human-readable target for logs: the SQLite file or the PostgreSQL host/database. */
+  target: string;
+  close(): Promise<void>;
+}
+
+export function createDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_MAX'>): DatabaseHandle {
+  if (config.DATABASE_URL) {
+    return connectPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX);
+  }
+  return connectSqlite(join(resolve(config.DATA_DIR), 'switchboard.db'));
+}
+
+export function connectPostgres(url: string, poolMax = 10): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: poolMax, types: postgresTypes });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const parsed = new URL(url);
+  return {
+    db,
+    dialect: 'postgres',
+    target: `postgres://${parsed.host}${parsed.pathname}`,
+    close: () => db.destroy(),
+  };
+}
+
+export function connectSqlite(file: string): DatabaseHandle {
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true });
+  }
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return { db, dialect: 'sqlite', target: file, close: () => db.destroy() };
+}
+
+// PostgreSQL answers in the same JavaScript shapes as SQLite: ISO strings for instants, JSON as
+// text (parsed once by `readJson`), counts as numbers, calendar dates as 'YYYY-MM-DD'.
+const TIMESTAMPTZ = 1184;
+const TIMESTAMP = 1114;
+const DATE = 1082;
+const INT8 = 20;
+const JSON_OID = 114;
+const JSONB = 3802;
+const parseInstant = (text: string) => new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
+const postgresTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    switch (oid) {
+      case TIMESTAMPTZ:
+        return parseInstant;
+      case TIMESTAMP:
+        return (text: string) => parseInstant(`${text}Z`);
+      case DATE:
+      case JSON_OID:
+      case JSONB:
+        return (text: string) => text;
+      case INT8:
+        return (text: string) => Number(text);
+      default:
+        // biome-ignore lint/suspicious/noExplicitAny: pg's overloads do not accept a union format
+        return pg.types.getTypeParser(oid, format as any);
+    }
+  },
+} as pg.CustomTypesConfig;
+
+interface SqliteStatement {
+  readonly reader: boolean;
+  all(parameters: ReadonlyArray<unknown>): unknown[];
+  run(parameters: ReadonlyArray<unknown>): { changes: number | bigint; lastInsertRowid: number | bigint };
+  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown>;
+}
+
+/**
+ * Kysely prepares every statement afresh (~30 µs each); reusing prepared statements recovers most
+ * of that. Booleans are bound as 0/1 here, since better-sqlite3 refuses JavaScript booleans.
+ */
+function withStatementCache(sqlite: Database.Database, size = 500) {
+  const cache = new Map<string, Database.Statement>();
+  const bind = (parameters: ReadonlyArray<unknown>) =>
+    parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+  return {
+    close: () => {
+      cache.clear();
+      sqlite.close();
+    },
+    prepare(sql: string): SqliteStatement {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= size) {
+          const oldest = cache.keys().next().value;
+          if (oldest !== undefined) {
+            cache.delete(oldest);
+          }
+        }
+        cache.set(sql, statement);
+      }
+      const prepared = statement;
+      return {
+        reader: prepared.reader,
+        all: (parameters) => prepared.all(bind(parameters)),
+        run: (parameters) => prepared.run(bind(parameters)),
+        iterate: (parameters) => prepared.iterate(bind(parameters)),
+      };
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { type Kysely, PostgresAdapter, type SelectQueryBuilder } from 'kysely';
+
+/**
+ * The only place that knows SQLite and PostgreSQL apart. Features call these helpers and stay
+ * dialect-agnostic; the connection layer (`connect.ts`) makes both drivers hand back the same
+ * JavaScript shapes: timestamps as ISO 8601 strings, JSON as text, 64-bit counts as numbers.
+ */
+export type Dialect = 'sqlite' | 'postgres';
+
+// biome-ignore lint/suspicious/noExplicitAny: any database, including migrations' untyped one
+export function dialectOf(db: Kysely<any>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** Column types for migrations, chosen per dialect. */
+// biome-ignore lint/suspicious/noExplicitAny: migrations take an untyped database
+export function columnTypes(db: Kysely<any>) {
+  const postgres = dialectOf(db) === 'postgres';
+  return {
+    /** UTC instant; SQLite keeps the ISO 8601 text, which sorts chronologically. */
+    timestamp: postgres ? ('timestamptz' as const) : ('text' as const),
+    json: postgres ? ('jsonb' as const) : ('text' as const),
+    boolean: postgres ? ('boolean' as const) : ('integer' as const),
+  };
+}
+
+/** Booleans come back as 0/1 from SQLite and as true/false from PostgreSQL. */
+export function readBoolean(value: unknown): boolean {
+  return value === true || value === 1 || value === 1n;
+}
+
+/** Both drivers return JSON columns as text (see `connect.ts`); a null column stays null. */
+export function readJson<T>(value: unknown): T | null {
+  if (value === null || value === undefined) {
+    return null;
+  }
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+export function writeJson(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+/** Row lock for read-then-write in a transaction; SQLite's write transaction already serialises. */
+// biome-ignore lint/suspicious/noExplicitAny: generic over every select
+export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
+  return dialectOf(db) === 'postgres' ? (query.forUpdate() as QB) : query;
+}
+
+/** Case-insensitive "contains" that behaves alike on both (SQLite LIKE is ASCII case-insensitive). */
+export function likeOperator(db: Kysely<unknown>): 'ilike' | 'like' {
+  return dialectOf(db) === 'postgres' ? 'ilike' : 'like';
+}
+
+/** Escapes LIKE wildcards in user input; pair with `escape '\'`. */
+export function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (char) => `\\${char}`);
+}

@@ -1,0 +1,25 @@
+import { AppError } from '../http/errors.js';
+
+interface DriverError {
+  code?: string;
+  constraint?: string;
+}
+
+/**
+ * Turns constraint violations of either driver into the shared vocabulary, once, so that a race
+ * a service could not see coming (two inserts of one unique name) still answers 409, not 500.
+ */
+export function translateDbError(error: unknown): AppError | null {
+  const driverError = (error ?? {}) as DriverError;
+  switch (driverError.code) {
+    case 'SQLITE_CONSTRAINT_UNIQUE':
+    case 'SQLITE_CONSTRAINT_PRIMARYKEY':
+    case '23505':
+      return new AppError({ code: 'CONFLICT', message: 'A record with the same unique value already exists', cause: error });
+    case 'SQLITE_CONSTRAINT_FOREIGNKEY':
+    case '23503':
+      return new AppError({ code: 'CONFLICT', message: 'A referenced record is missing or still in use', cause: error });
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AreaName, Config } from './config.js';
+import type { DB } from './db/database.js';
+import type { ApiKeyAuth } from './http/api-key-auth.js';
+import type { Clock } from './lib/clock.js';
+import type { IdFactory } from './lib/ids.js';
+
+/** What every area and feature is handed; nothing is read from globals or the environment. */
+export interface AppDeps {
+  config: Config;
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+  log: FastifyBaseLogger;
+  auth: ApiKeyAuth;
+  /** Each area registers a function producing its OpenAPI document once routes are ready. */
+  docs: Map<AreaName, () => unknown>;
+}

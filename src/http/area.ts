@@ -1,0 +1,53 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AreaName } from '../config.js';
+import { publicBaseUrl } from '../config.js';
+import type { AppDeps } from '../deps.js';
+import { AppError, type NormalizedError, normalizeError } from './errors.js';
+
+/** How one API area speaks: its error body for every failure, and its OpenAPI identity. */
+export interface AreaConventions {
+  name: AreaName;
+  title: string;
+  description: string;
+  /** Schemas of the error bodies, published as OpenAPI components. */
+  errorSchemas: Record<string, unknown>;
+  renderError(error: NormalizedError, request: FastifyRequest): { status: number; body: unknown };
+}
+
+/**
+ * Registers the parts every area shares: its OpenAPI document, API-key auth on every route (and
+ * on its unknown routes, so they do not reveal what exists), and one error mapper for AppErrors,
+ * validation failures, malformed or oversize bodies and faults.
+ */
+export async function setUpArea(app: FastifyInstance, deps: AppDeps, conventions: AreaConventions): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: conventions.title, description: conventions.description, version: '1.0.0' },
+      servers: [{ url: publicBaseUrl(deps.config, conventions.name) }],
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+        // biome-ignore lint/suspicious/noExplicitAny: TypeBox schemas are plain JSON Schema objects
+        schemas: conventions.errorSchemas as any,
+      },
+      security: [{ apiKey: [] }],
+    },
+  });
+  deps.docs.set(conventions.name, () => app.swagger());
+
+  app.addHook('onRequest', deps.auth.hook);
+
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const normalized = normalizeError(error);
+    if (normalized.fault) {
+      request.log.error({ err: normalized.fault }, 'request failed');
+    }
+    const { status, body } = conventions.renderError(normalized, request);
+    return reply.code(status).send(body);
+  });
+
+  app.setNotFoundHandler(async (request: FastifyRequest) => {
+    throw AppError.notFound(`Cannot ${request.method} ${request.url.split('?')[0]}`);
+  });
+}

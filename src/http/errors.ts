@@ -1,0 +1,339 @@
+import { STATUS_CODES } from 'node:http';
+import { translateDbError } from '../db/errors.js';
+
+/** The one error vocabulary of services; each API area renders it in its own shape. */
+export type ErrorCode =
+  | 'VALIDATION'
+  | 'MALFORMED_BODY'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'UNPROCESSABLE'
+  | 'RATE_LIMITED'
+  | 'INTERNAL'
+  | 'BAD_GATEWAY'
+  | 'UNAVAILABLE';
+
+export function codeToStatus(code: ErrorCode): number {
+  switch (code) {
+    case 'VALIDATION':
+    case 'MALFORMED_BODY':
+      return 400;
+    case 'UNAUTHENTICATED':
+      return 401;
+    case 'FORBIDDEN':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'CONFLICT':
+      return 409;
+    case 'PAYLOAD_TOO_LARGE':
+      return 413;
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 415;
+    case 'UNPROCESSABLE':
+      return 422;
+    case 'RATE_LIMITED':
+      return 429;
+    case 'INTERNAL':
+      return 500;
+    case 'BAD_GATEWAY':
+      return 502;
+    case 'UNAVAILABLE':
+      return 503;
+  }
+}
+
+export function reasonPhrase(status: number): string {
+  return STATUS_CODES[status] ?? 'Error';
+}
+
+/** Where a bad value was found: the agent studio reports it as `loc[0]`. */
+export type IssueLocation = 'body' | 'query' | 'path' | 'header';
+
+/** One problem with the request's input, independent of how an area words it. */
+export interface ValidationIssue {
+  location: IssueLocation;
+  /** Property path inside the location, e.g. `['fields', 0, 'version']`; empty for the whole part. */
+  path: (string | number)[];
+  /** What rule failed: `required`, `type`, `format`, `enum`, `minLength`, … or a service's own. */
+  rule: string;
+  /** Human text without the field name: `must be a string`, `is required`. */
+  message: string;
+  /** Rule details (`limit`, `type`, `allowedValues`, `format`). */
+  params?: Record<string, unknown>;
+}
+
+export interface AppErrorOptions {
+  code: ErrorCode;
+  message: string;
+  issues?: ValidationIssue[];
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  readonly code: ErrorCode;
+  readonly issues: ValidationIssue[] | undefined;
+
+  constructor({ code, message, issues, cause }: AppErrorOptions) {
+    super(message, { cause });
+    this.code = code;
+    this.issues = issues;
+  }
+
+  get status(): number {
+    return codeToStatus(this.code);
+  }
+
+  static notFound(message: string): AppError {
+    return new AppError({ code: 'NOT_FOUND', message });
+  }
+
+  static conflict(message: string): AppError {
+    return new AppError({ code: 'CONFLICT', message });
+  }
+
+  static forbidden(message: string): AppError {
+    return new AppError({ code: 'FORBIDDEN', message });
+  }
+
+  /** A rule a schema cannot express, reported like a schema failure at `location`/`path`. */
+  static invalid(message: string, issue?: Omit<ValidationIssue, 'message'> & { message?: string }): AppError {
+    return new AppError({
+      code: 'VALIDATION',
+      message,
+      issues: issue ? [{ ...issue, message: issue.message ?? message }] : undefined,
+    });
+  }
+}
+
+/** Anything thrown while serving a request, reduced to what the area renderers need. */
+export interface NormalizedError {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  issues: ValidationIssue[] | undefined;
+  /** Set for faults: the original error, to be logged, never shown. */
+  fault: unknown;
+}
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+  validation?: AjvLikeError[];
+  validationContext?: string;
+}
+
+export interface AjvLikeError {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+export function normalizeError(error: unknown): NormalizedError {
+  if (error instanceof AppError) {
+    return { status: error.status, code: error.code, message: error.message, issues: error.issues, fault: undefined };
+  }
+  const translated = translateDbError(error);
+  if (translated) {
+    return normalizeError(translated);
+  }
+  const fastifyError = (error ?? {}) as FastifyLikeError;
+  if (Array.isArray(fastifyError.validation)) {
+    const issues = issuesFromAjv(fastifyError.validation, contextToLocation(fastifyError.validationContext));
+    return {
+      status: 400,
+      code: 'VALIDATION',
+      message: issues.map(describeIssue).join('; ') || 'Invalid request',
+      issues,
+      fault: undefined,
+    };
+  }
+  const status = fastifyError.statusCode;
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
+    return clientError(413, 'PAYLOAD_TOO_LARGE', 'Request body is larger than the allowed limit');
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
+    return clientError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json');
+  }
+  if (
+    status === 400 &&
+    (error instanceof SyntaxError ||
+      fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+  ) {
+    return clientError(400, 'MALFORMED_BODY', 'Request body is not valid JSON');
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return clientError(status, statusToCode(status), fastifyError.message ?? reasonPhrase(status));
+  }
+  return { status: 500, code: 'INTERNAL', message: 'Internal server error', issues: undefined, fault: error };
+}
+
+function clientError(status: number, code: ErrorCode, message: string): NormalizedError {
+  return { status, code, message, issues: undefined, fault: undefined };
+}
+
+function statusToCode(status: number): ErrorCode {
+  const byStatus: Record<number, ErrorCode> = {
+    401: 'UNAUTHENTICATED',
+    403: 'FORBIDDEN',
+    404: 'NOT_FOUND',
+    409: 'CONFLICT',
+    422: 'UNPROCESSABLE',
+    429: 'RATE_LIMITED',
+  };
+  return byStatus[status] ?? 'VALIDATION';
+}
+
+function contextToLocation(context: string | undefined): IssueLocation {
+  switch (context) {
+    case 'querystring':
+      return 'query';
+    case 'params':
+      return 'path';
+    case 'headers':
+      return 'header';
+    default:
+      return 'body';
+  }
+}
+
+const pointerSegments = (pointer: string): (string | number)[] =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+
+/**
+ * Ajv reports one error per failed keyword, and with `anyOf` one per failed branch; callers want
+ * one issue per bad value, so branch noise under a failed `anyOf` is dropped.
+ */
+export function issuesFromAjv(errors: AjvLikeError[], location: IssueLocation): ValidationIssue[] {
+  const failedUnions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath);
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  for (const error of errors) {
+    const insideUnion =
+      /\/(anyOf|oneOf)\/\d+/.test(error.schemaPath) && failedUnions.some((path) => error.instancePath.startsWith(path));
+    if (insideUnion) {
+      continue;
+    }
+    const issue = issueFromAjv(error, location);
+    const key = `${issue.path.join('.')}|${issue.rule}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      issues.push(issue);
+    }
+  }
+  return issues;
+}
+
+function issueFromAjv(error: AjvLikeError, location: IssueLocation): ValidationIssue {
+  const path = pointerSegments(error.instancePath);
+  const params = error.params;
+  switch (error.keyword) {
+    case 'required':
+      return { location, path: [...path, String(params.missingProperty)], rule: 'required', message: 'is required' };
+    case 'additionalProperties':
+      return {
+        location,
+        path: [...path, String(params.additionalProperty)],
+        rule: 'additionalProperties',
+        message: 'is not an accepted field',
+      };
+    case 'type':
+      return { location, path, rule: 'type', message: `must be ${article(String(params.type))}`, params: { type: params.type } };
+    case 'enum':
+      return {
+        location,
+        path,
+        rule: 'enum',
+        message: `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`,
+        params: { allowedValues: params.allowedValues },
+      };
+    case 'const':
+      return {
+        location,
+        path,
+        rule: 'enum',
+        message: `must be ${JSON.stringify(params.allowedValue)}`,
+        params: { allowedValues: [params.allowedValue] },
+      };
+    case 'minLength':
+      return {
+        location,
+        path,
+        rule: 'minLength',
+        message: `must be at least ${params.limit} characters long`,
+        params: { limit: params.limit },
+      };
+    case 'maxLength':
+      return {
+        location,
+        path,
+        rule: 'maxLength',
+        message: `must be at most ${params.limit} characters long`,
+        params: { limit: params.limit },
+      };
+    case 'minimum':
+    case 'exclusiveMinimum':
+    case 'maximum':
+    case 'exclusiveMaximum': {
+      const words = { minimum: 'at least', exclusiveMinimum: 'greater than', maximum: 'at most', exclusiveMaximum: 'less than' };
+      return {
+        location,
+        path,
+        rule: error.keyword,
+        message: `must be ${words[error.keyword]} ${params.limit}`,
+        params: { limit: params.limit },
+      };
+    }
+    case 'minItems':
+      return {
+        location,
+        path,
+        rule: 'minItems',
+        message: `must have at least ${params.limit} items`,
+        params: { limit: params.limit },
+      };
+    case 'maxItems':
+      return {
+        location,
+        path,
+        rule: 'maxItems',
+        message: `must have at most ${params.limit} items`,
+        params: { limit: params.limit },
+      };
+    case 'pattern':
+      return { location, path, rule: 'pattern', message: 'has an invalid format', params: { pattern: params.pattern } };
+    case 'format':
+      return { location, path, rule: 'format', message: `must be a valid ${params.format}`, params: { format: params.format } };
+    case 'uniqueItems':
+      return { location, path, rule: 'uniqueItems', message: 'must not contain duplicates' };
+    case 'anyOf':
+    case 'oneOf':
+      return { location, path, rule: 'union', message: 'has an invalid value' };
+    default:
+      return { location, path, rule: error.keyword, message: error.message ?? 'is invalid' };
+  }
+}
+
+function article(type: string): string {
+  const name = type === 'integer' ? 'whole number' : type;
+  return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
+}
+
+/** `name must be at most 50 characters long`; the whole part is named when there is no path. */
+export function describeIssue(issue: ValidationIssue): string {
+  const subject = issue.path.length > 0 ? issue.path.join('.') : issue.location === 'body' ? 'body' : issue.location;
+  return `${subject} ${issue.message}`;
+}

@@ -1,0 +1,27 @@
+import type { FastifyRequest } from 'fastify';
+import { type Logger, pino } from 'pino';
+import type { Config } from '../config.js';
+
+/** Secrets that must never reach a log line, wherever a serializer puts the headers. */
+export const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers["x-api-key"]',
+  'headers.authorization',
+];
+
+export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
+  return pino({
+    level: config.LOG_LEVEL,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        remoteAddress: request.ip,
+      }),
+    },
+  });
+}

@@ -1,0 +1,23 @@
+import { type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
+import { OBJECT_ID_PATTERN, ULID_PATTERN } from '../lib/ids.js';
+
+/** A string enum as one `enum` keyword, so a bad value gets one clear message. */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { default?: T[number]; description?: string } = {},
+): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+
+export const UlidSchema = Type.String({ pattern: ULID_PATTERN, description: 'ULID (26 characters)' });
+export const ObjectIdSchema = Type.String({ pattern: OBJECT_ID_PATTERN, description: 'Object identifier (24 hex digits)' });
+export const UuidSchema = Type.String({ format: 'uuid', description: 'UUID' });
+export const TimestampSchema = Type.String({ format: 'date-time' });
+
+/** Page parameters of platform lists: `page` is 0-based. */
+export const PageQuerySchema = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+});

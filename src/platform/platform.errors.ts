@@ -1,0 +1,29 @@
+import type { FastifyRequest } from 'fastify';
+import { type NormalizedError, reasonPhrase } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Custom-field routes answer errors as `{message, statusCode, timestamp}`. */
+    errorShape?: 'customField';
+  }
+}
+
+const FIXED_MESSAGES: Partial<Record<number, string>> = {
+  401: 'User is not authenticated!',
+  429: 'Too many requests!',
+  500: 'Something went wrong!',
+  503: 'This service/resource is currently unavailable.',
+};
+
+/** Renders any failure of a `/v1` route in the platform's shape. */
+export function renderPlatformError(clock: Clock) {
+  return (error: NormalizedError, request: FastifyRequest) => {
+    const status = error.status;
+    const message = FIXED_MESSAGES[status] ?? error.message;
+    if (request.routeOptions.config?.errorShape === 'customField') {
+      return { status, body: { message, statusCode: status, timestamp: clock.now().toISOString() } };
+    }
+    return { status, body: { statusCode: status, message, error: reasonPhrase(status) } };
+  };
+}

@@ -1,0 +1,20 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../deps.js';
+import { setUpArea } from '../http/area.js';
+import { CustomFieldErrorSchema, PlatformErrorSchema } from './platform.envelope.js';
+import { renderPlatformError } from './platform.errors.js';
+import { userRoutes } from './users/user.routes.js';
+
+/** The support platform, mounted under `/v1`. */
+export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    await setUpArea(app, deps, {
+      name: 'platform',
+      title: 'Switchboard support platform',
+      description: 'Teams, tickets and comments, custom fields, accounts, contacts and notes.',
+      errorSchemas: { PlatformError: PlatformErrorSchema, CustomFieldError: CustomFieldErrorSchema },
+      renderError: renderPlatformError(deps.clock),
+    });
+    await app.register(userRoutes(deps));
+  };
+}

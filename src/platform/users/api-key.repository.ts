@@ -1,0 +1,58 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { ApiKeyTable } from './api-key.table.js';
+import type { UserType } from './user.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export async function insertApiKey(db: Db, row: ApiKeyTable): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+export interface KeyPrincipalRow {
+  apiKeyId: string;
+  apiKeyPrefix: string;
+  organizationId: string;
+  userId: string;
+  userType: UserType;
+}
+
+/** The live key with this hash, its user still present. */
+export async function findPrincipalByKeyHash(db: Db, keyHash: string): Promise<KeyPrincipalRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select([
+      'api_keys.id as apiKeyId',
+      'api_keys.prefix as apiKeyPrefix',
+      'api_keys.organization_id as organizationId',
+      'users.id as userId',
+      'users.user_type as userType',
+    ])
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('api_keys.revoked_at', 'is', null)
+    .where('users.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Revokes a live key by prefix; scoped to an organization when one is given. Returns how many. */
+export async function revokeApiKeyByPrefix(
+  db: Db,
+  prefix: string,
+  revokedAt: string,
+  scope: { organizationId?: string; userId?: string } = {},
+): Promise<number> {
+  let query = db
+    .updateTable('api_keys')
+    .set({ revoked_at: revokedAt })
+    .where('prefix', '=', prefix)
+    .where('revoked_at', 'is', null);
+  if (scope.organizationId) {
+    query = query.where('organization_id', '=', scope.organizationId);
+  }
+  if (scope.userId) {
+    query = query.where('user_id', '=', scope.userId);
+  }
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,62 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { insertApiKey, revokeApiKeyByPrefix } from './api-key.repository.js';
+
+const KEY_PATTERN = /^sbk_[a-z2-7]{8}_[A-Za-z0-9_-]{43}$/;
+const PREFIX_LENGTH = 'sbk_'.length + 8;
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** Cheap shape check so garbage never reaches the hash or the database. */
+export function looksLikeApiKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+/** `sbk_<8 visible chars>_<256 random bits>`: the prefix identifies it, the rest is the secret. */
+export function generateApiKey(): { apiKey: string; prefix: string; keyHash: string } {
+  const prefixBytes = randomBytes(8);
+  const visible = Array.from(prefixBytes, (byte) => BASE32[byte % 32]).join('');
+  const apiKey = `sbk_${visible}_${randomBytes(32).toString('base64url')}`;
+  return { apiKey, prefix: apiKey.slice(0, PREFIX_LENGTH), keyHash: hashApiKey(apiKey) };
+}
+
+export interface IssuedApiKey {
+  apiKey: string;
+  prefix: string;
+  createdAt: string;
+}
+
+export async function issueApiKey(
+  db: Kysely<DB> | Transaction<DB>,
+  deps: { clock: Clock; ids: IdFactory },
+  owner: { organizationId: string; userId: string },
+): Promise<IssuedApiKey> {
+  const { apiKey, prefix, keyHash } = generateApiKey();
+  const createdAt = deps.clock.now().toISOString();
+  await insertApiKey(db, {
+    id: deps.ids.ulid(),
+    organization_id: owner.organizationId,
+    user_id: owner.userId,
+    prefix,
+    key_hash: keyHash,
+    created_at: createdAt,
+    last_used_at: null,
+    revoked_at: null,
+  });
+  return { apiKey, prefix, createdAt };
+}
+
+export async function revokeApiKey(
+  db: Kysely<DB>,
+  clock: Clock,
+  prefix: string,
+  scope: { organizationId?: string; userId?: string } = {},
+): Promise<boolean> {
+  return (await revokeApiKeyByPrefix(db, prefix, clock.now().toISOString(), scope)) > 0;
+}

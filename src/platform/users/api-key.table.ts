@@ -1,0 +1,12 @@
+export interface ApiKeyTable {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  /** The visible start of the key (`sbk_xxxxxxxx`), shown in lists and used to revoke it. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex; the key itself is never stored. */
+  key_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}

@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from './app.js';
+import { type Config, planListeners, publicBaseUrl } from './config.js';
+import { createDb, type DatabaseHandle } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createApiKeyAuth } from './http/api-key-auth.js';
+import { systemClock } from './lib/clock.js';
+import { createIdFactory } from './lib/ids.js';
+import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
+
+export interface RunningServer {
+  apps: FastifyInstance[];
+  addresses: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, applies pending migrations, creates the first organization on an empty
+ * database, and listens: one listener per distinct port of the three areas.
+ */
+export async function startServer(config: Config, log: Logger, print: (line: string) => void): Promise<RunningServer> {
+  const handle: DatabaseHandle = createDb(config);
+  const clock = systemClock;
+  const ids = createIdFactory(clock);
+  const apps: FastifyInstance[] = [];
+  try {
+    const applied = await migrateToLatest(handle.db);
+    log.info({ database: handle.target, applied }, 'database ready');
+    const firstOrganization = await createFirstStartOrganization({ db: handle.db, clock, ids });
+
+    const auth = createApiKeyAuth({ db: handle.db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
+    const addresses: string[] = [];
+    for (const listener of planListeners(config)) {
+      const app = await buildApp({ config, db: handle.db, clock, log, ids, auth, areas: listener.areas });
+      apps.push(app);
+      addresses.push(await app.listen({ port: listener.port, host: config.HOST }));
+    }
+    if (firstOrganization) {
+      const base = publicBaseUrl(config, 'platform');
+      print(
+        [
+          '',
+          'Switchboard made a first organization on this empty database.',
+          `Admin API key (shown only this once): ${firstOrganization.apiKey}`,
+          `Try it: curl -H "x-api-key: ${firstOrganization.apiKey}" ${base}/v1/users/me`,
+          `API reference: ${base}/docs`,
+          '',
+        ].join('\n'),
+      );
+    }
+    return { apps, addresses, close: () => closeAll(apps, handle, config.SHUTDOWN_TIMEOUT_MS, log) };
+  } catch (error) {
+    await Promise.allSettled(apps.map((app) => app.close()));
+    await handle.close();
+    throw error;
+  }
+}
+
+async function closeAll(apps: FastifyInstance[], handle: DatabaseHandle, timeoutMs: number, log: Logger): Promise<void> {
+  // Fastify stops accepting at once, answers 503 to new requests on open connections, and
+  // resolves when in-flight requests are done; past the grace period we close anyway.
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const drained = Promise.allSettled(apps.map((app) => app.close())).then(() => 'drained' as const);
+  const outcome = await Promise.race([drained, grace]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') {
+    log.warn({ timeoutMs }, 'in-flight requests did not finish in time; closing anyway');
+  }
+  await handle.close();
+}
+
+/** Runs until SIGTERM or SIGINT, then shuts down gracefully; a second signal exits at once. */
+export function closeOnSignals(server: RunningServer, log: Logger): Promise<void> {
+  return new Promise((resolve) => {
+    let closing = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (closing) {
+        log.warn({ signal }, 'second signal: exiting now');
+        process.exit(1);
+      }
+      closing = true;
+      log.info({ signal }, 'shutting down');
+      server.close().then(
+        () => resolve(),
+        (error: unknown) => {
+          log.error({ err: error }, 'shutdown failed');
+          resolve();
+        },
+      );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}
