@@ -1,0 +1,90 @@
+import { rmSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { type Config, parseConfig } from '../src/config.js';
+import { connectPostgres, connectSqlite, type DatabaseHandle } from '../src/db/connect.js';
+import type { Dialect } from '../src/db/dialect.js';
+import { type Clock, fixedClock } from '../src/lib/clock.js';
+import { createIdFactory, type IdFactory } from '../src/lib/ids.js';
+import { createPostgresDatabase, createSqliteDatabase } from './test-databases.js';
+
+export const TEST_NOW = '2026-01-15T09:00:00.000Z';
+
+/** A fresh, migrated database of the dialect; `drop` removes it. */
+export async function createTestDatabase(
+  dialect: Dialect,
+): Promise<DatabaseHandle & { drop(): Promise<void>; url?: string; dataDir?: string }> {
+  if (dialect === 'postgres') {
+    const postgres = inject('postgres');
+    if (!postgres) {
+      throw new Error('PostgreSQL is not available for this run');
+    }
+    const database = await createPostgresDatabase(postgres.serverUrl, postgres.template);
+    const handle = connectPostgres(database.url, 5);
+    return {
+      ...handle,
+      url: database.url,
+      drop: async () => {
+        await handle.close();
+        await database.drop();
+      },
+    };
+  }
+  const { file, dir } = createSqliteDatabase(inject('sqliteTemplate'));
+  const handle = connectSqlite(file);
+  return {
+    ...handle,
+    dataDir: dir,
+    drop: async () => {
+      await handle.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: DatabaseHandle['db'];
+  dialect: Dialect;
+  clock: ReturnType<typeof fixedClock>;
+  ids: IdFactory;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return parseConfig({ PUBLIC_BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent', API_KEY_CACHE_SECONDS: '0', ...overrides });
+}
+
+/** The whole app on a fresh database, with a fixed clock and a silent logger. */
+export async function buildTestApp(
+  dialect: Dialect,
+  options: { env?: Record<string, string>; clock?: Clock; log?: pino.Logger } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const clock = fixedClock(TEST_NOW);
+  const ids = createIdFactory(clock);
+  const config = testConfig(options.env);
+  const app = await buildApp({
+    config,
+    db: database.db,
+    clock: options.clock ?? clock,
+    ids,
+    log: options.log ?? pino({ level: 'silent' }),
+  });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    dialect,
+    clock,
+    ids,
+    config,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

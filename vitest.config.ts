@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    // better-sqlite3 is a native addon: separate processes, not worker threads.
+    pool: 'forks',
+    fileParallelism: true,
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    env: { TZ: 'UTC' },
+  },
+});
