@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 import type { Config } from '../config.js';
 
 /** Secrets that must never reach a log line, wherever a serializer puts the headers. */
@@ -11,17 +11,21 @@ export const REDACTED_PATHS = [
   'headers.authorization',
 ];
 
-export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
-  return pino({
-    level: config.LOG_LEVEL,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    serializers: {
-      req: (request: FastifyRequest) => ({
-        method: request.method,
-        url: request.url,
-        headers: request.headers,
-        remoteAddress: request.ip,
-      }),
+/** `destination` defaults to standard output; tests pass a stream that captures the lines. */
+export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level: config.LOG_LEVEL,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: request.url,
+          headers: request.headers,
+          remoteAddress: request.ip,
+        }),
+      },
     },
-  });
+    destination,
+  );
 }
