@@ -3,6 +3,8 @@ import type { DB } from '../src/db/database.js';
 import type { Clock } from '../src/lib/clock.js';
 import type { IdFactory } from '../src/lib/ids.js';
 import { createOrganizationWithAdmin } from '../src/platform/organizations/organization.service.js';
+import { defaultTeamConfiguration } from '../src/platform/team-configurations/team-configuration.defaults.js';
+import { insertTeam, insertTeamMember } from '../src/platform/teams/team.repository.js';
 import { issueApiKey } from '../src/platform/users/api-key.service.js';
 import { insertUser } from '../src/platform/users/user.repository.js';
 import type { UserType } from '../src/platform/users/user.table.js';
@@ -59,4 +61,54 @@ export async function makeUser(
   });
   const key = await issueApiKey(deps.db, deps, { organizationId, userId });
   return { userId, apiKey: key.apiKey, apiKeyPrefix: key.prefix, headers: { 'x-api-key': key.apiKey } };
+}
+
+export interface TestTeam {
+  teamId: string;
+  identifier: string;
+  name: string;
+}
+
+/**
+ * A team made straight in the database, as `POST /v1/teams` would: its default configuration
+ * and its owner as an admin member. `parentTeamId` makes a sub-team.
+ */
+export async function makeTeam(
+  deps: FactoryDeps,
+  owner: { organizationId: string; userId: string },
+  overrides: { name?: string; identifier?: string; parentTeamId?: string; isPrivate?: boolean } = {},
+): Promise<TestTeam> {
+  const n = next();
+  const at = deps.clock.now().toISOString();
+  const teamId = deps.ids.ulid();
+  const name = overrides.name ?? `Team ${n}`;
+  const identifier = overrides.identifier ?? `T${n}`;
+  await insertTeam(deps.db, {
+    id: teamId,
+    organization_id: owner.organizationId,
+    name,
+    identifier,
+    description: null,
+    icon: null,
+    color: null,
+    parent_team_id: overrides.parentTeamId ?? null,
+    is_private: overrides.isPrivate ?? false,
+    owner_id: owner.userId,
+    created_at: at,
+    updated_at: at,
+    archived_at: null,
+  });
+  await deps.db
+    .insertInto('team_configurations')
+    .values(defaultTeamConfiguration(teamId, owner.organizationId, at))
+    .execute();
+  await insertTeamMember(deps.db, {
+    team_id: teamId,
+    user_id: owner.userId,
+    organization_id: owner.organizationId,
+    is_admin: true,
+    invited_by_id: null,
+    joined_at: at,
+  });
+  return { teamId, identifier, name };
 }

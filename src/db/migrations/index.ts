@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as createTenancy from './2026-11-22T1000_create_tenancy.js';
+import * as createTeams from './2026-11-22T1100_create_teams.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -7,4 +8,5 @@ import * as createTenancy from './2026-11-22T1000_create_tenancy.js';
  */
 export const migrations: Record<string, Migration> = {
   '2026-11-22T1000_create_tenancy': createTenancy,
+  '2026-11-22T1100_create_teams': createTeams,
 };

@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import type { UserTable } from './user.table.js';
 
@@ -6,7 +6,7 @@ type Db = Kysely<DB> | Transaction<DB>;
 
 const USER_COLUMNS = ['id', 'organization_id', 'name', 'email', 'user_type', 'avatar_url', 'created_at', 'updated_at'] as const;
 
-export async function insertUser(db: Db, row: UserTable): Promise<void> {
+export async function insertUser(db: Db, row: Insertable<UserTable>): Promise<void> {
   await db.insertInto('users').values(row).execute();
 }
 

@@ -1,4 +1,10 @@
+import type { ColumnType, Generated } from 'kysely';
+
 export type UserType = 'ORG_ADMIN' | 'ORG_MEMBER';
+export type UserStatus = 'online' | 'away' | 'offline';
+
+/** A nullable column that inserts may leave out. */
+type Optional<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
 export interface UserTable {
   id: string;
@@ -7,6 +13,13 @@ export interface UserTable {
   email: string;
   user_type: UserType;
   avatar_url: string | null;
+  /** Availability for routing. */
+  status: Generated<UserStatus>;
+  /** Most open tickets at once; null means no limit. */
+  capacity: Optional<number>;
+  /** IANA zone of the user's own hours; null means the team's. */
+  timezone: Optional<string>;
+  last_assigned_at: Optional<string>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

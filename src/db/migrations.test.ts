@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Kysely, Migrator, NO_MIGRATIONS, sql } from 'kysely';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { DIALECTS } from '../../test/dialects.js';
+import { adminQuery, uniqueName, withDatabase } from '../../test/test-databases.js';
+import { connectPostgres, connectSqlite, type DatabaseHandle } from './connect.js';
+import type { Dialect } from './dialect.js';
+import { migrateToLatest } from './migrate.js';
+import { migrations } from './migrations/index.js';
+
+const MIGRATION_NAMES = Object.keys(migrations).sort();
+const TENANCY_TABLES = ['api_keys', 'instance_settings', 'organizations', 'users'];
+
+/** A brand-new, empty database of the dialect (not the migrated test template). */
+async function createEmptyDatabase(dialect: Dialect): Promise<{ connect(poolMax?: number): DatabaseHandle; drop(): Promise<void> }> {
+  if (dialect === 'postgres') {
+    const postgres = inject('postgres');
+    if (!postgres) {
+      throw new Error('PostgreSQL is not available for this run');
+    }
+    const name = uniqueName('sb_migrations');
+    await adminQuery(postgres.serverUrl, `create database "${name}"`);
+    return {
+      connect: (poolMax) => connectPostgres(withDatabase(postgres.serverUrl, name), poolMax),
+      drop: () => adminQuery(postgres.serverUrl, `drop database if exists "${name}" with (force)`),
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-migrations-'));
+  return {
+    connect: () => connectSqlite(join(dir, 'switchboard.db')),
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: inspects whatever the migrations made
+async function tableNames(db: Kysely<any>): Promise<string[]> {
+  const tables = await db.introspection.getTables();
+  return tables
+    .map((table) => table.name)
+    .filter((name) => !name.startsWith('kysely_'))
+    .sort();
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: reads Kysely's own bookkeeping table
+async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
+  const rows = await db.selectFrom('kysely_migration').select('name').orderBy('name').execute();
+  return rows.map((row: { name: string }) => row.name);
+}
+
+describe.each(DIALECTS)('migrations on %s', (dialect) => {
+  const cleanups: (() => Promise<void>)[] = [];
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      await cleanup();
+    }
+  });
+
+  async function emptyDatabase() {
+    const database = await createEmptyDatabase(dialect);
+    cleanups.push(() => database.drop());
+    const connect = (poolMax?: number) => {
+      const handle = database.connect(poolMax);
+      cleanups.push(() => handle.close());
+      return handle;
+    };
+    return { connect };
+  }
+
+  it('lists migrations with sortable timestamp names', () => {
+    expect(MIGRATION_NAMES.length).toBeGreaterThan(0);
+    for (const name of MIGRATION_NAMES) {
+      expect(name).toMatch(/^\d{4}-\d{2}-\d{2}T\d{4}_[a-z0-9_]+$/);
+    }
+  });
+
+  it('applies every migration to an empty database, then nothing on a second run', async () => {
+    const { db } = (await emptyDatabase()).connect();
+    expect(await tableNames(db)).toEqual([]);
+
+    expect(await migrateToLatest(db)).toEqual(MIGRATION_NAMES);
+    expect(await appliedMigrations(db)).toEqual(MIGRATION_NAMES);
+    expect(await tableNames(db)).toEqual(expect.arrayContaining(TENANCY_TABLES));
+
+    expect(await migrateToLatest(db)).toEqual([]);
+    expect(await appliedMigrations(db)).toEqual(MIGRATION_NAMES);
+  });
+
+  it.runIf(dialect === 'postgres')('applies each migration once when two processes migrate at the same time', async () => {
+    const database = await emptyDatabase();
+    const first = database.connect(2);
+    const second = database.connect(2);
+
+    const results = await Promise.all([migrateToLatest(first.db), migrateToLatest(second.db)]);
+
+    expect(results.flat().sort()).toEqual(MIGRATION_NAMES);
+    expect(await appliedMigrations(first.db)).toEqual(MIGRATION_NAMES);
+    const organizations = await sql<{ count: number }>`
+      select count(*) as count from information_schema.tables
+      where table_schema = 'public' and table_name = 'organizations'`.execute(first.db);
+    expect(organizations.rows[0]?.count).toBe(1);
+    expect(await migrateToLatest(second.db)).toEqual([]);
+  });
+
+  it('rolls every migration down and up again', async () => {
+    const { db } = (await emptyDatabase()).connect();
+    await migrateToLatest(db);
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+
+    const down = await migrator.migrateTo(NO_MIGRATIONS);
+    expect(down.error).toBeUndefined();
+    expect(down.results?.map((result) => [result.migrationName, result.direction, result.status])).toEqual(
+      [...MIGRATION_NAMES].reverse().map((name) => [name, 'Down', 'Success']),
+    );
+    expect(await tableNames(db)).toEqual([]);
+    expect(await appliedMigrations(db)).toEqual([]);
+
+    expect(await migrateToLatest(db)).toEqual(MIGRATION_NAMES);
+    expect(await tableNames(db)).toEqual(expect.arrayContaining(TENANCY_TABLES));
+  });
+
+  it.each(MIGRATION_NAMES)('%s: down then up round-trips on its own', async (name) => {
+    const { db } = (await emptyDatabase()).connect();
+    const previous = MIGRATION_NAMES.slice(0, MIGRATION_NAMES.indexOf(name));
+    for (const earlier of previous) {
+      await migrations[earlier]?.up(db);
+    }
+    const before = await tableNames(db);
+    const migration = migrations[name];
+    if (!migration?.down) {
+      return;
+    }
+    await migration.up(db);
+    const after = await tableNames(db);
+    await migration.down(db);
+    expect(await tableNames(db)).toEqual(before);
+    await migration.up(db);
+    expect(await tableNames(db)).toEqual(after);
+  });
+});

@@ -1,0 +1,153 @@
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { TeamMemberTable, TeamTable } from './team.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+const TEAM_COLUMNS = [
+  'teams.id',
+  'teams.organization_id',
+  'teams.name',
+  'teams.identifier',
+  'teams.description',
+  'teams.icon',
+  'teams.color',
+  'teams.parent_team_id',
+  'teams.is_private',
+  'teams.owner_id',
+  'teams.created_at',
+  'teams.updated_at',
+  'teams.archived_at',
+] as const;
+
+/** A team with the names the API shows beside ids (parent, owner, fallback sub-team). */
+function selectTeams(db: Db) {
+  return db
+    .selectFrom('teams')
+    .leftJoin('teams as parent', 'parent.id', 'teams.parent_team_id')
+    .innerJoin('users as owner', 'owner.id', 'teams.owner_id')
+    .leftJoin('team_configurations as configuration', 'configuration.team_id', 'teams.id')
+    .select(TEAM_COLUMNS)
+    .select(['parent.name as parent_team_name', 'owner.name as owner_name', 'configuration.fallback_sub_team_id']);
+}
+
+export type TeamRow = Awaited<ReturnType<ReturnType<typeof selectTeams>['executeTakeFirstOrThrow']>>;
+
+export async function insertTeam(db: Db, row: TeamTable): Promise<void> {
+  await db.insertInto('teams').values(row).execute();
+}
+
+/** A team of the organization; archived ones only when asked for. */
+export async function findTeamById(
+  db: Db,
+  organizationId: string,
+  teamId: string,
+  options: { includeArchived?: boolean } = {},
+): Promise<TeamRow | undefined> {
+  let query = selectTeams(db).where('teams.organization_id', '=', organizationId).where('teams.id', '=', teamId);
+  if (!options.includeArchived) {
+    query = query.where('teams.archived_at', 'is', null);
+  }
+  return query.executeTakeFirst();
+}
+
+/** Active teams of the organization, oldest first; `parentTeamId` narrows to one team's sub-teams. */
+export async function listTeams(db: Db, organizationId: string, filter: { parentTeamId?: string; memberUserId?: string } = {}) {
+  let query = selectTeams(db).where('teams.organization_id', '=', organizationId).where('teams.archived_at', 'is', null);
+  if (filter.parentTeamId) {
+    query = query.where('teams.parent_team_id', '=', filter.parentTeamId);
+  }
+  if (filter.memberUserId) {
+    const userId = filter.memberUserId;
+    query = query.where((eb) =>
+      eb.or([
+        eb('teams.is_private', '=', false),
+        eb.exists(
+          eb
+            .selectFrom('team_members')
+            .select('team_members.user_id')
+            .whereRef('team_members.team_id', '=', 'teams.id')
+            .where('team_members.user_id', '=', userId),
+        ),
+      ]),
+    );
+  }
+  return query.orderBy('teams.created_at').orderBy('teams.id').execute();
+}
+
+export async function findTeamByIdentifier(db: Db, organizationId: string, identifier: string) {
+  return db
+    .selectFrom('teams')
+    .select(['id'])
+    .where('organization_id', '=', organizationId)
+    .where((eb) => eb(eb.fn('upper', ['identifier']), '=', identifier.toUpperCase()))
+    .executeTakeFirst();
+}
+
+export async function updateTeam(db: Db, organizationId: string, teamId: string, changes: Updateable<TeamTable>): Promise<void> {
+  await db.updateTable('teams').set(changes).where('organization_id', '=', organizationId).where('id', '=', teamId).execute();
+}
+
+export async function countActiveSubTeams(db: Db, teamId: string): Promise<number> {
+  const row = await db
+    .selectFrom('teams')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('parent_team_id', '=', teamId)
+    .where('archived_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function insertTeamMember(db: Db, row: TeamMemberTable): Promise<void> {
+  await db.insertInto('team_members').values(row).execute();
+}
+
+export async function deleteTeamMember(db: Db, teamId: string, userId: string): Promise<number> {
+  const result = await db
+    .deleteFrom('team_members')
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function findTeamMember(db: Db, teamId: string, userId: string) {
+  return db
+    .selectFrom('team_members')
+    .select(['team_id', 'user_id', 'is_admin', 'joined_at'])
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Members with their user fields, in joining order. */
+export async function listTeamMembers(db: Db, teamId: string, search?: string) {
+  let query = db
+    .selectFrom('team_members')
+    .innerJoin('users', 'users.id', 'team_members.user_id')
+    .leftJoin('users as inviter', 'inviter.id', 'team_members.invited_by_id')
+    .select([
+      'users.id',
+      'users.name',
+      'users.email',
+      'users.user_type',
+      'users.avatar_url',
+      'users.status',
+      'users.created_at',
+      'team_members.is_admin',
+      'team_members.joined_at',
+      'team_members.team_id',
+      'inviter.name as invited_by',
+    ])
+    .where('team_members.team_id', '=', teamId)
+    .where('users.deleted_at', 'is', null);
+  if (search) {
+    const term = `%${search.toLowerCase()}%`;
+    query = query.where((eb) =>
+      eb.or([eb(eb.fn('lower', ['users.name']), 'like', term), eb(eb.fn('lower', ['users.email']), 'like', term)]),
+    );
+  }
+  return query.orderBy('team_members.joined_at').orderBy('users.id').execute();
+}
+
+export type TeamMemberRow = Awaited<ReturnType<typeof listTeamMembers>>[number];
