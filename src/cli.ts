@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';
@@ -197,4 +199,19 @@ async function revokeKey(config: Config, args: string[], io: CliIo): Promise<num
     io.out(`Revoked ${prefix}. It stops working within ${config.API_KEY_CACHE_SECONDS} seconds.`);
     return 0;
   });
+}
+
+/** True when this file is the process's script (`tsx src/cli.ts`, as `npm run dev` runs it). */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  try {
+    return script !== undefined && import.meta.url === pathToFileURL(realpathSync(script)).href;
+  } catch {
+    return false;
+  }
+}
+
+// `bin/switchboard.js` imports this module and calls `main` itself; run directly, run it here.
+if (isEntryPoint()) {
+  process.exitCode = await main(process.argv.slice(2), process.env);
 }

@@ -28,14 +28,7 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     const applied = await migrateToLatest(handle.db);
     log.info({ database: handle.target, applied }, 'database ready');
     const firstOrganization = await createFirstStartOrganization({ db: handle.db, clock, ids });
-
-    const auth = createApiKeyAuth({ db: handle.db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
-    const addresses: string[] = [];
-    for (const listener of planListeners(config)) {
-      const app = await buildApp({ config, db: handle.db, clock, log, ids, auth, areas: listener.areas });
-      apps.push(app);
-      addresses.push(await app.listen({ port: listener.port, host: config.HOST }));
-    }
+    // Shown before listening: the key is committed now, and a failed listen must not lose it.
     if (firstOrganization) {
       const base = publicBaseUrl(config, 'platform');
       print(
@@ -48,6 +41,14 @@ export async function startServer(config: Config, log: Logger, print: (line: str
           '',
         ].join('\n'),
       );
+    }
+
+    const auth = createApiKeyAuth({ db: handle.db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
+    const addresses: string[] = [];
+    for (const listener of planListeners(config)) {
+      const app = await buildApp({ config, db: handle.db, clock, log, ids, auth, areas: listener.areas });
+      apps.push(app);
+      addresses.push(await app.listen({ port: listener.port, host: config.HOST }));
     }
     return { apps, addresses, close: () => closeAll(apps, handle, config.SHUTDOWN_TIMEOUT_MS, log) };
   } catch (error) {

@@ -243,22 +243,28 @@ describe.each(DIALECTS)('dialect helpers on %s', (dialect) => {
     expect(translateDbError(error)?.code).toBe('CONFLICT');
   });
 
-  describe.runIf(dialect === 'postgres')('with a session time zone other than UTC', () => {
-    let kolkata: ReturnType<typeof connectPostgres>;
+  /** Runs `check` on a single-connection handle whose session time zone is Asia/Kolkata (UTC+05:30). */
+  async function inKolkata(check: (kolkata: Kysely<ScratchDb>) => Promise<void>): Promise<void> {
+    const handle = connectPostgres(database.url ?? '', 1);
+    try {
+      await sql`set time zone 'Asia/Kolkata'`.execute(handle.db);
+      await check(handle.db.withTables<{ scratch: ScratchTable }>());
+    } finally {
+      await handle.close();
+    }
+  }
 
-    beforeAll(async () => {
-      kolkata = connectPostgres(database.url ?? '', 1);
-      await sql`set time zone 'Asia/Kolkata'`.execute(kolkata.db);
-    });
-    afterAll(() => kolkata.close());
-
-    it('still reads timestamps back as the identical UTC ISO string', async () => {
-      const session = await sql<{ TimeZone: string }>`show time zone`.execute(kolkata.db);
+  it.runIf(dialect === 'postgres')('reads timestamps back as the identical UTC ISO string in a non-UTC session', () =>
+    inKolkata(async (scratch) => {
+      const session = await sql<{ TimeZone: string }>`show time zone`.execute(scratch);
       expect(session.rows[0]?.TimeZone).toBe('Asia/Kolkata');
-      const scratch = kolkata.db.withTables<{ scratch: ScratchTable }>();
 
       const written = await insertRow({ happened_at: TIMESTAMP });
-      const readThere = await scratch.selectFrom('scratch').select('happened_at').where('id', '=', written).executeTakeFirstOrThrow();
+      const readThere = await scratch
+        .selectFrom('scratch')
+        .select('happened_at')
+        .where('id', '=', written)
+        .executeTakeFirstOrThrow();
       expect(readThere.happened_at).toBe(TIMESTAMP);
 
       const id = ++nextId;
@@ -270,25 +276,32 @@ describe.each(DIALECTS)('dialect helpers on %s', (dialect) => {
       expect(row.happened_at).toBe('2026-01-15T23:59:59.999Z');
       expect((await readRow(id)).happened_at).toBe('2026-01-15T23:59:59.999Z');
 
-      const text = await sql<{ local: string }>`select happened_at::text as local from scratch where id = ${id}`.execute(
-        kolkata.db,
-      );
+      const text = await sql<{ local: string }>`select happened_at::text as local from scratch where id = ${id}`.execute(scratch);
       expect(text.rows[0]?.local).toBe('2026-01-16 05:29:59.999+05:30');
-    });
+    }),
+  );
 
-    it('orders chronologically across the local date line', async () => {
-      const scratch = kolkata.db.withTables<{ scratch: ScratchTable }>();
+  it.runIf(dialect === 'postgres')('orders timestamps chronologically across the local date line in a non-UTC session', () =>
+    inKolkata(async (scratch) => {
       const instants = ['2026-03-01T18:29:59.999Z', '2026-03-01T18:30:00.000Z', '2026-03-01T00:00:00.001Z'];
       const ids: number[] = [];
       for (const at of instants) {
         const id = ++nextId;
         ids.push(id);
-        await scratch.insertInto('scratch').values({ id, slug: `tz-${id}`, flag: false, payload: null, happened_at: at }).execute();
+        await scratch
+          .insertInto('scratch')
+          .values({ id, slug: `tz-${id}`, flag: false, payload: null, happened_at: at })
+          .execute();
       }
-      const rows = await scratch.selectFrom('scratch').select('happened_at').where('id', 'in', ids).orderBy('happened_at').execute();
+      const rows = await scratch
+        .selectFrom('scratch')
+        .select('happened_at')
+        .where('id', 'in', ids)
+        .orderBy('happened_at')
+        .execute();
       expect(rows.map((row) => row.happened_at)).toEqual([...instants].sort());
-    });
-  });
+    }),
+  );
 
   it.runIf(dialect === 'postgres')('forUpdate really locks the row against another transaction', async () => {
     const id = await insertRow({ slug: 'held' });

@@ -47,8 +47,12 @@ export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kyse
   return dialectOf(db) === 'postgres' ? (query.forUpdate() as QB) : query;
 }
 
-/** Case-insensitive "contains" that behaves alike on both (SQLite LIKE is ASCII case-insensitive). */
-export function likeOperator(db: Kysely<unknown>): 'ilike' | 'like' {
+/**
+ * Case-insensitive LIKE: `ilike` on PostgreSQL, `like` on SQLite. SQLite folds ASCII letters only,
+ * so non-ASCII letters match case-sensitively there.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any database or transaction
+export function likeOperator(db: Kysely<any>): 'ilike' | 'like' {
   return dialectOf(db) === 'postgres' ? 'ilike' : 'like';
 }
 

@@ -14,7 +14,9 @@ const MIGRATION_NAMES = Object.keys(migrations).sort();
 const TENANCY_TABLES = ['api_keys', 'instance_settings', 'organizations', 'users'];
 
 /** A brand-new, empty database of the dialect (not the migrated test template). */
-async function createEmptyDatabase(dialect: Dialect): Promise<{ connect(poolMax?: number): DatabaseHandle; drop(): Promise<void> }> {
+async function createEmptyDatabase(
+  dialect: Dialect,
+): Promise<{ connect(poolMax?: number): DatabaseHandle; drop(): Promise<void> }> {
   if (dialect === 'postgres') {
     const postgres = inject('postgres');
     if (!postgres) {

@@ -214,19 +214,41 @@ const pointerSegments = (pointer: string): (string | number)[] =>
     .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
 
 /**
- * Ajv reports one error per failed keyword, and with `anyOf` one per failed branch; callers want
- * one issue per bad value, so branch noise under a failed `anyOf` is dropped.
+ * Ajv reports one error per failed keyword, and with `anyOf` one per failed branch. Callers want
+ * one issue per bad value: when every branch but one only failed for not being `null` (a nullable
+ * field), that branch's errors are the useful ones; otherwise the union is reported as a whole.
  */
 export function issuesFromAjv(errors: AjvLikeError[], location: IssueLocation): ValidationIssue[] {
-  const failedUnions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath);
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const branchOf = (error: AjvLikeError, union: AjvLikeError) => {
+    const prefix = union.schemaPath.replace(/\/(anyOf|oneOf)$/, '');
+    const match = error.schemaPath.slice(prefix.length).match(/^\/(anyOf|oneOf)\/(\d+)/);
+    return match && error.instancePath.startsWith(union.instancePath) ? Number(match[2]) : null;
+  };
+  const kept: AjvLikeError[] = [];
+  const handled = new Set<AjvLikeError>();
+  for (const union of unions) {
+    const branches = new Map<number, AjvLikeError[]>();
+    for (const error of errors) {
+      const branch = error === union ? null : branchOf(error, union);
+      if (branch !== null) {
+        branches.set(branch, [...(branches.get(branch) ?? []), error]);
+        handled.add(error);
+      }
+    }
+    const meaningful = [...branches.values()].filter(
+      (branchErrors) => !(branchErrors.length === 1 && branchErrors[0]?.keyword === 'type' && branchErrors[0].params.type === 'null'),
+    );
+    const [only] = meaningful;
+    if (meaningful.length === 1 && only) {
+      kept.push(...only);
+      handled.add(union);
+    }
+  }
+  const ordered = [...kept, ...errors.filter((error) => !handled.has(error))];
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
-  for (const error of errors) {
-    const insideUnion =
-      /\/(anyOf|oneOf)\/\d+/.test(error.schemaPath) && failedUnions.some((path) => error.instancePath.startsWith(path));
-    if (insideUnion) {
-      continue;
-    }
+  for (const error of ordered) {
     const issue = issueFromAjv(error, location);
     const key = `${issue.path.join('.')}|${issue.rule}`;
     if (!seen.has(key)) {

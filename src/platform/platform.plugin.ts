@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { setUpArea } from '../http/area.js';
 import { CustomFieldErrorSchema, PlatformErrorSchema } from './platform.envelope.js';
 import { renderPlatformError } from './platform.errors.js';
+import { teamRoutes } from './teams/team.routes.js';
 import { userRoutes } from './users/user.routes.js';
 
 /** The support platform, mounted under `/v1`. */
@@ -16,5 +17,6 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       renderError: renderPlatformError(deps.clock),
     });
     await app.register(userRoutes(deps));
+    await app.register(teamRoutes(deps));
   };
 }

@@ -56,3 +56,14 @@ export async function revokeApiKeyByPrefix(
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+export async function listApiKeysOfUser(db: Db, organizationId: string, userId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['prefix', 'created_at', 'revoked_at'])
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

@@ -1,22 +1,146 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
 import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform.envelope.js';
-import { MeSchema } from './user.schemas.js';
-import { getMe } from './user.service.js';
+import {
+  ApiKeyParamsSchema,
+  ApiKeySummarySchema,
+  CreateUserSchema,
+  IssuedApiKeySchema,
+  ListUsersQuerySchema,
+  MeSchema,
+  UpdateUserSchema,
+  UserIdParamsSchema,
+  UserSchema,
+} from './user.schemas.js';
+import {
+  createUser,
+  createUserApiKey,
+  getMe,
+  getUser,
+  listOrganizationUsers,
+  listUserApiKeys,
+  revokeUserApiKey,
+  updateUserProfile,
+} from './user.service.js';
+
+const tags = ['users'];
 
 export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
   return async (app) => {
     app.get(
       '/users/me',
       {
         schema: {
           operationId: 'platform.users.me',
-          tags: ['users'],
+          tags,
           summary: "The caller's user and organization",
           response: { 200: PlatformEnvelopeSchema(MeSchema), ...platformErrorResponses([]) },
         },
       },
-      async (request) => platformEnvelope(deps.clock, await getMe(deps.db, request.principal)),
+      async (request) => ok(await getMe(deps.db, request.principal)),
+    );
+
+    app.post(
+      '/users',
+      {
+        schema: {
+          operationId: 'platform.users.create',
+          tags,
+          summary: 'Add a user to the organization (admins only)',
+          body: CreateUserSchema,
+          response: { 201: PlatformEnvelopeSchema(UserSchema), ...platformErrorResponses([400, 403, 409]) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(ok(await createUser(deps, request.principal, request.body))),
+    );
+
+    app.get(
+      '/users/list',
+      {
+        schema: {
+          operationId: 'platform.users.list',
+          tags,
+          summary: "The organization's users, oldest first",
+          querystring: ListUsersQuerySchema,
+          response: { 200: PlatformEnvelopeSchema(Type.Array(UserSchema)), ...platformErrorResponses([400]) },
+        },
+      },
+      async (request) => ok(await listOrganizationUsers(deps.db, request.principal, request.query)),
+    );
+
+    app.get(
+      '/users/:userId',
+      {
+        schema: {
+          operationId: 'platform.users.get',
+          tags,
+          params: UserIdParamsSchema,
+          response: { 200: PlatformEnvelopeSchema(UserSchema), ...platformErrorResponses([400, 404]) },
+        },
+      },
+      async (request) => ok(await getUser(deps.db, request.principal, request.params.userId)),
+    );
+
+    app.patch(
+      '/users/:userId',
+      {
+        schema: {
+          operationId: 'platform.users.update',
+          tags,
+          summary: 'Change name, availability, capacity or timezone (admins, or the user themself)',
+          params: UserIdParamsSchema,
+          body: UpdateUserSchema,
+          response: { 200: PlatformEnvelopeSchema(UserSchema), ...platformErrorResponses([400, 403, 404]) },
+        },
+      },
+      async (request) => ok(await updateUserProfile(deps, request.principal, request.params.userId, request.body)),
+    );
+
+    app.post(
+      '/users/:userId/api-keys',
+      {
+        schema: {
+          operationId: 'platform.users.createApiKey',
+          tags,
+          summary: 'Issue an API key for a user (admins only); the key is shown only in this answer',
+          params: UserIdParamsSchema,
+          response: { 201: PlatformEnvelopeSchema(IssuedApiKeySchema), ...platformErrorResponses([400, 403, 404]) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(ok(await createUserApiKey(deps, request.principal, request.params.userId))),
+    );
+
+    app.get(
+      '/users/:userId/api-keys',
+      {
+        schema: {
+          operationId: 'platform.users.listApiKeys',
+          tags,
+          summary: "A user's keys by prefix (admins, or the user themself)",
+          params: UserIdParamsSchema,
+          response: { 200: PlatformEnvelopeSchema(Type.Array(ApiKeySummarySchema)), ...platformErrorResponses([400, 403, 404]) },
+        },
+      },
+      async (request) => ok(await listUserApiKeys(deps.db, request.principal, request.params.userId)),
+    );
+
+    app.delete(
+      '/users/:userId/api-keys/:prefix',
+      {
+        schema: {
+          operationId: 'platform.users.revokeApiKey',
+          tags,
+          summary: 'Revoke a key; it stops working within API_KEY_CACHE_SECONDS',
+          params: ApiKeyParamsSchema,
+          response: {
+            200: PlatformEnvelopeSchema(Type.Object({ prefix: Type.String(), revokedAt: Type.String({ format: 'date-time' }) })),
+            ...platformErrorResponses([400, 403, 404]),
+          },
+        },
+      },
+      async (request) => ok(await revokeUserApiKey(deps, request.principal, request.params.userId, request.params.prefix)),
     );
   };
 }

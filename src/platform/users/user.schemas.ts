@@ -2,6 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 
 export const UserTypeSchema = StringEnum(['ORG_ADMIN', 'ORG_MEMBER'] as const);
+export const UserStatusSchema = StringEnum(['online', 'away', 'offline'] as const, {
+  description: 'Availability for routing',
+});
+
+const EmailSchema = Type.String({ format: 'email', maxLength: 320 });
+const NameSchema = Type.String({ minLength: 1, maxLength: 200 });
+const TimezoneSchema = Type.String({ minLength: 1, maxLength: 100, description: 'IANA time zone, e.g. Europe/Paris' });
 
 export const UserSchema = Type.Object(
   {
@@ -10,6 +17,9 @@ export const UserSchema = Type.Object(
     email: Type.String(),
     userType: UserTypeSchema,
     avatarUrl: Nullable(Type.String()),
+    status: UserStatusSchema,
+    capacity: Nullable(Type.Integer({ description: 'Most open tickets at once; null means no limit' })),
+    timezone: Nullable(Type.String()),
     organizationId: UlidSchema,
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
@@ -27,10 +37,49 @@ export const OrganizationSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const MeSchema = Type.Object(
+export const MeSchema = Type.Object({ user: UserSchema, organization: OrganizationSchema }, { additionalProperties: false });
+
+export const CreateUserSchema = Type.Object(
   {
-    user: UserSchema,
-    organization: OrganizationSchema,
+    name: NameSchema,
+    email: EmailSchema,
+    userType: Type.Optional(UserTypeSchema),
+    avatarUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   },
+  { additionalProperties: false },
+);
+
+export const UpdateUserSchema = Type.Object(
+  {
+    name: Type.Optional(NameSchema),
+    status: Type.Optional(UserStatusSchema),
+    capacity: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10_000 }))),
+    timezone: Type.Optional(Nullable(TimezoneSchema)),
+    avatarUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const UserIdParamsSchema = Type.Object({ userId: UlidSchema });
+export const ApiKeyParamsSchema = Type.Object({
+  userId: UlidSchema,
+  prefix: Type.String({ pattern: '^sbk_[a-z2-7]{8}$', description: 'The visible start of the key' }),
+});
+
+export const ListUsersQuerySchema = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: '0-based page' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const IssuedApiKeySchema = Type.Object(
+  { apiKey: Type.String(), prefix: Type.String(), createdAt: TimestampSchema },
+  { additionalProperties: false },
+);
+
+export const ApiKeySummarySchema = Type.Object(
+  { prefix: Type.String(), createdAt: TimestampSchema, revokedAt: Nullable(TimestampSchema) },
   { additionalProperties: false },
 );

@@ -1,9 +1,24 @@
-import type { Kysely } from 'kysely';
+import type { Static } from '@sinclair/typebox';
+import type { Kysely, Updateable } from 'kysely';
+import { IANAZone } from 'luxon';
 import type { DB } from '../../db/database.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { ACCESS_DENIED, isOrgAdmin, requireOrgAdmin } from '../authorization.js';
 import { findOrganizationById } from '../organizations/organization.repository.js';
-import { findUserById, type UserRow } from './user.repository.js';
+import { listApiKeysOfUser, revokeApiKeyByPrefix } from './api-key.repository.js';
+import { issueApiKey } from './api-key.service.js';
+import { findUserById, findUsersByEmail, insertUser, listUsers, type UserRow, updateUser } from './user.repository.js';
+import type { CreateUserSchema, UpdateUserSchema } from './user.schemas.js';
+import type { UserTable } from './user.table.js';
+
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+}
 
 export function toUser(row: UserRow) {
   return {
@@ -12,20 +27,31 @@ export function toUser(row: UserRow) {
     email: row.email,
     userType: row.user_type,
     avatarUrl: row.avatar_url,
+    status: row.status,
+    capacity: row.capacity,
+    timezone: row.timezone,
     organizationId: row.organization_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
+export async function requireUser(db: Kysely<DB>, organizationId: string, userId: string): Promise<UserRow> {
+  const user = await findUserById(db, organizationId, userId);
+  if (!user) {
+    throw AppError.notFound('User not found!');
+  }
+  return user;
+}
+
 /** The caller's own user and organization. */
 export async function getMe(db: Kysely<DB>, principal: Principal) {
   const [user, organization] = await Promise.all([
-    findUserById(db, principal.organizationId, principal.userId),
+    requireUser(db, principal.organizationId, principal.userId),
     findOrganizationById(db, principal.organizationId),
   ]);
-  if (!user || !organization) {
-    throw AppError.notFound('User not found!');
+  if (!organization) {
+    throw AppError.notFound('Organization not found!');
   }
   return {
     user: toUser(user),
@@ -36,4 +62,102 @@ export async function getMe(db: Kysely<DB>, principal: Principal) {
       updatedAt: organization.updated_at,
     },
   };
+}
+
+export async function createUser(deps: Deps, principal: Principal, input: Static<typeof CreateUserSchema>) {
+  requireOrgAdmin(principal);
+  const existing = await findUsersByEmail(deps.db, input.email, principal.organizationId);
+  if (existing.length > 0) {
+    throw AppError.conflict('User with this email already exists!');
+  }
+  const at = deps.clock.now().toISOString();
+  const id = deps.ids.ulid();
+  await insertUser(deps.db, {
+    id,
+    organization_id: principal.organizationId,
+    name: input.name.trim(),
+    email: input.email,
+    user_type: input.userType ?? 'ORG_MEMBER',
+    avatar_url: input.avatarUrl ?? null,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+  });
+  return toUser(await requireUser(deps.db, principal.organizationId, id));
+}
+
+export async function listOrganizationUsers(db: Kysely<DB>, principal: Principal, query: { page?: number; limit?: number }) {
+  const limit = query.limit ?? 100;
+  const rows = await listUsers(db, principal.organizationId, { offset: (query.page ?? 0) * limit, limit });
+  return rows.map(toUser);
+}
+
+export async function getUser(db: Kysely<DB>, principal: Principal, userId: string) {
+  return toUser(await requireUser(db, principal.organizationId, userId));
+}
+
+/** Admins may change anyone; a member only themself. */
+export async function updateUserProfile(
+  deps: Deps,
+  principal: Principal,
+  userId: string,
+  input: Static<typeof UpdateUserSchema>,
+) {
+  const user = await requireUser(deps.db, principal.organizationId, userId);
+  if (!isOrgAdmin(principal) && principal.userId !== user.id) {
+    throw AppError.forbidden(ACCESS_DENIED);
+  }
+  if (input.timezone && !IANAZone.isValidZone(input.timezone)) {
+    throw AppError.invalid('timezone must be a valid IANA time zone', { location: 'body', path: ['timezone'], rule: 'timezone' });
+  }
+  const changes: Updateable<UserTable> = { updated_at: deps.clock.now().toISOString() };
+  if (input.name !== undefined) {
+    changes.name = input.name.trim();
+  }
+  if (input.status !== undefined) {
+    changes.status = input.status;
+  }
+  if (input.capacity !== undefined) {
+    changes.capacity = input.capacity;
+  }
+  if (input.timezone !== undefined) {
+    changes.timezone = input.timezone;
+  }
+  if (input.avatarUrl !== undefined) {
+    changes.avatar_url = input.avatarUrl;
+  }
+  await updateUser(deps.db, principal.organizationId, user.id, changes);
+  return toUser(await requireUser(deps.db, principal.organizationId, user.id));
+}
+
+export async function createUserApiKey(deps: Deps, principal: Principal, userId: string) {
+  requireOrgAdmin(principal);
+  const user = await requireUser(deps.db, principal.organizationId, userId);
+  return issueApiKey(deps.db, deps, { organizationId: principal.organizationId, userId: user.id });
+}
+
+/** Keys are listed by prefix only; the secret is never stored. Admins or the user themself. */
+export async function listUserApiKeys(db: Kysely<DB>, principal: Principal, userId: string) {
+  const user = await requireUser(db, principal.organizationId, userId);
+  if (!isOrgAdmin(principal) && principal.userId !== user.id) {
+    throw AppError.forbidden(ACCESS_DENIED);
+  }
+  const rows = await listApiKeysOfUser(db, principal.organizationId, user.id);
+  return rows.map((row) => ({ prefix: row.prefix, createdAt: row.created_at, revokedAt: row.revoked_at }));
+}
+
+export async function revokeUserApiKey(deps: Deps, principal: Principal, userId: string, prefix: string) {
+  const user = await requireUser(deps.db, principal.organizationId, userId);
+  if (!isOrgAdmin(principal) && principal.userId !== user.id) {
+    throw AppError.forbidden(ACCESS_DENIED);
+  }
+  const revokedAt = deps.clock.now().toISOString();
+  const revoked = await revokeApiKeyByPrefix(deps.db, prefix, revokedAt, {
+    organizationId: principal.organizationId,
+    userId: user.id,
+  });
+  if (revoked === 0) {
+    throw AppError.notFound('API key not found!');
+  }
+  return { prefix, revokedAt };
 }

@@ -29,6 +29,9 @@ describe.each(DIALECTS)('GET /v1/users/me on %s', (dialect) => {
           email: 'ada@acme.test',
           userType: 'ORG_ADMIN',
           avatarUrl: null,
+          status: 'offline',
+          capacity: null,
+          timezone: null,
           organizationId: acme.organizationId,
           createdAt: TEST_NOW,
           updatedAt: TEST_NOW,
@@ -51,5 +54,173 @@ describe.each(DIALECTS)('GET /v1/users/me on %s', (dialect) => {
     expect(echoed.headers['x-request-id']).toBe('trace-123');
     const generated = await harness.app.inject({ url: '/v1/users/me', headers: { ...acme.headers, 'x-request-id': 'bad id\n' } });
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe.each(DIALECTS)('users and their API keys on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+  let member: Awaited<ReturnType<typeof makeUser>>;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness);
+    globex = await makeOrganization(harness);
+    member = await makeUser(harness, acme.organizationId, { email: 'member@acme.test' });
+  });
+  afterAll(() => harness.close());
+
+  const listUsers = async (headers: Record<string, string>) =>
+    (await harness.app.inject({ url: '/v1/users/list', headers })).json().data as { id: string; email: string }[];
+
+  it('an admin adds a user: 201, ORG_MEMBER by default, listed afterwards', async () => {
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/users',
+      headers: acme.headers,
+      payload: { name: 'Grace Hopper', email: 'grace@acme.test' },
+    });
+    expect(response.statusCode).toBe(201);
+    const user = response.json().data;
+    expect(user).toMatchObject({ name: 'Grace Hopper', email: 'grace@acme.test', userType: 'ORG_MEMBER', status: 'offline' });
+    expect((await listUsers(acme.headers)).map((u) => u.email)).toContain('grace@acme.test');
+    const fetched = await harness.app.inject({ url: `/v1/users/${user.id}`, headers: acme.headers });
+    expect(fetched.json().data).toEqual(user);
+  });
+
+  it.each([
+    [{ email: 'x@acme.test' }, 'name is required'],
+    [{ name: 'X', email: 'not-an-email' }, 'email must be a valid email'],
+    [{ name: 'X', email: 'x@acme.test', userType: 'OWNER' }, 'userType must be one of: ORG_ADMIN, ORG_MEMBER'],
+    [{ name: 'X', email: 'x@acme.test', role: 'admin' }, 'role is not an accepted field'],
+  ])('rejects %j with a 400 naming the field, writing nothing', async (payload, message) => {
+    const before = await listUsers(acme.headers);
+    const response = await harness.app.inject({ method: 'POST', url: '/v1/users', headers: acme.headers, payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ statusCode: 400, message, error: 'Bad Request' });
+    expect(await listUsers(acme.headers)).toEqual(before);
+  });
+
+  it('a duplicate email in the organization is a 409, case-insensitively; another organization may reuse it', async () => {
+    const duplicate = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/users',
+      headers: acme.headers,
+      payload: { name: 'Again', email: 'MEMBER@acme.test' },
+    });
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json()).toEqual({ statusCode: 409, message: 'User with this email already exists!', error: 'Conflict' });
+    const elsewhere = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/users',
+      headers: globex.headers,
+      payload: { name: 'Same', email: 'member@acme.test' },
+    });
+    expect(elsewhere.statusCode).toBe(201);
+  });
+
+  it('members cannot add users or issue keys (403)', async () => {
+    const create = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/users',
+      headers: member.headers,
+      payload: { name: 'Nope', email: 'nope@acme.test' },
+    });
+    expect(create.statusCode).toBe(403);
+    expect(create.json()).toEqual({
+      statusCode: 403,
+      message: 'User does not have access to this resource!',
+      error: 'Forbidden',
+    });
+    const key = await harness.app.inject({ method: 'POST', url: `/v1/users/${member.userId}/api-keys`, headers: member.headers });
+    expect(key.statusCode).toBe(403);
+  });
+
+  it('a member updates their own availability, capacity and timezone, but not someone else', async () => {
+    const own = await harness.app.inject({
+      method: 'PATCH',
+      url: `/v1/users/${member.userId}`,
+      headers: member.headers,
+      payload: { status: 'online', capacity: 5, timezone: 'Europe/Paris', name: 'Mia' },
+    });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().data).toMatchObject({ status: 'online', capacity: 5, timezone: 'Europe/Paris', name: 'Mia' });
+    const other = await harness.app.inject({
+      method: 'PATCH',
+      url: `/v1/users/${acme.userId}`,
+      headers: member.headers,
+      payload: { status: 'away' },
+    });
+    expect(other.statusCode).toBe(403);
+  });
+
+  it.each([
+    [{ status: 'busy' }, 'status must be one of: online, away, offline'],
+    [{ capacity: -1 }, 'capacity must be at least 0'],
+    [{ capacity: 2.5 }, 'capacity must be a whole number'],
+    [{ timezone: 'Mars/Olympus' }, 'timezone must be a valid IANA time zone'],
+  ])('PATCH rejects %j naming the field', async (payload, message) => {
+    const response = await harness.app.inject({
+      method: 'PATCH',
+      url: `/v1/users/${member.userId}`,
+      headers: acme.headers,
+      payload,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe(message);
+  });
+
+  it('an admin issues a key shown once, which works until revoked', async () => {
+    const issued = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/users/${member.userId}/api-keys`,
+      headers: acme.headers,
+    });
+    expect(issued.statusCode).toBe(201);
+    const { apiKey, prefix, createdAt } = issued.json().data;
+    expect(apiKey.startsWith(prefix)).toBe(true);
+    expect(createdAt).toBe(TEST_NOW);
+    const me = await harness.app.inject({ url: '/v1/users/me', headers: { 'x-api-key': apiKey } });
+    expect(me.json().data.user.id).toBe(member.userId);
+
+    const listed = await harness.app.inject({ url: `/v1/users/${member.userId}/api-keys`, headers: member.headers });
+    expect(listed.json().data).toContainEqual({ prefix, createdAt: TEST_NOW, revokedAt: null });
+    expect(listed.body).not.toContain(apiKey);
+
+    const revoked = await harness.app.inject({
+      method: 'DELETE',
+      url: `/v1/users/${member.userId}/api-keys/${prefix}`,
+      headers: acme.headers,
+    });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json().data).toEqual({ prefix, revokedAt: TEST_NOW });
+    expect((await harness.app.inject({ url: '/v1/users/me', headers: { 'x-api-key': apiKey } })).statusCode).toBe(401);
+    const again = await harness.app.inject({
+      method: 'DELETE',
+      url: `/v1/users/${member.userId}/api-keys/${prefix}`,
+      headers: acme.headers,
+    });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it("another organization's user is a 404 on every user route, and a malformed id a 400", async () => {
+    const foreign = globex.userId;
+    const routes = [
+      { method: 'GET', url: `/v1/users/${foreign}` },
+      { method: 'PATCH', url: `/v1/users/${foreign}`, payload: { name: 'x' } },
+      { method: 'POST', url: `/v1/users/${foreign}/api-keys` },
+      { method: 'GET', url: `/v1/users/${foreign}/api-keys` },
+      { method: 'DELETE', url: `/v1/users/${foreign}/api-keys/${globex.apiKeyPrefix}` },
+    ] as const;
+    for (const route of routes) {
+      const response = await harness.app.inject({ ...route, headers: acme.headers });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(404);
+      expect(response.json()).toEqual({ statusCode: 404, message: 'User not found!', error: 'Not Found' });
+    }
+    expect((await harness.app.inject({ url: '/v1/users/me', headers: globex.headers })).statusCode).toBe(200);
+    const malformed = await harness.app.inject({ url: '/v1/users/not-a-ulid', headers: acme.headers });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().message).toBe('userId has an invalid format');
   });
 });

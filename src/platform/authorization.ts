@@ -1,0 +1,15 @@
+import type { Principal } from '../http/api-key-auth.js';
+import { AppError } from '../http/errors.js';
+
+export const ACCESS_DENIED = 'User does not have access to this resource!';
+
+export function isOrgAdmin(principal: Principal): boolean {
+  return principal.userType === 'ORG_ADMIN';
+}
+
+/** Organization admins only; everyone else gets the platform's 403. */
+export function requireOrgAdmin(principal: Principal): void {
+  if (!isOrgAdmin(principal)) {
+    throw AppError.forbidden(ACCESS_DENIED);
+  }
+}

@@ -1,0 +1,156 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../deps.js';
+import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform.envelope.js';
+import {
+  AddTeamMemberSchema,
+  CreateTeamSchema,
+  ListTeamMembersQuerySchema,
+  TeamIdParamsSchema,
+  TeamMemberParamsSchema,
+  TeamMemberSchema,
+  TeamSchema,
+  UpdateTeamSchema,
+} from './team.schemas.js';
+import {
+  addTeamMember,
+  archiveTeam,
+  createTeam,
+  getTeam,
+  listMembers,
+  listSubTeams,
+  listVisibleTeams,
+  removeTeamMember,
+  updateTeamDetails,
+} from './team.service.js';
+
+const tags = ['teams'];
+
+export function teamRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
+  return async (app) => {
+    app.post(
+      '/teams',
+      {
+        schema: {
+          operationId: 'platform.teams.create',
+          tags,
+          summary: 'Create a team (or a sub-team with parentTeamId); the caller becomes its owner',
+          body: CreateTeamSchema,
+          response: { 201: PlatformEnvelopeSchema(TeamSchema), ...platformErrorResponses([400, 409]) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(ok(await createTeam(deps, request.principal, request.body))),
+    );
+
+    app.get(
+      '/teams',
+      {
+        schema: {
+          operationId: 'platform.teams.list',
+          tags,
+          summary: 'Active teams the caller can see: public ones and private ones they belong to',
+          response: { 200: PlatformEnvelopeSchema(Type.Array(TeamSchema)), ...platformErrorResponses([]) },
+        },
+      },
+      async (request) => ok(await listVisibleTeams(deps.db, request.principal)),
+    );
+
+    app.get(
+      '/teams/:teamId',
+      {
+        schema: {
+          operationId: 'platform.teams.get',
+          tags,
+          params: TeamIdParamsSchema,
+          response: { 200: PlatformEnvelopeSchema(TeamSchema), ...platformErrorResponses([400, 404]) },
+        },
+      },
+      async (request) => ok(await getTeam(deps.db, request.principal, request.params.teamId)),
+    );
+
+    app.patch(
+      '/teams/:teamId',
+      {
+        schema: {
+          operationId: 'platform.teams.update',
+          tags,
+          params: TeamIdParamsSchema,
+          body: UpdateTeamSchema,
+          response: { 200: PlatformEnvelopeSchema(TeamSchema), ...platformErrorResponses([400, 403, 404, 409]) },
+        },
+      },
+      async (request) => ok(await updateTeamDetails(deps, request.principal, request.params.teamId, request.body)),
+    );
+
+    app.delete(
+      '/teams/:teamId',
+      {
+        schema: {
+          operationId: 'platform.teams.archive',
+          tags,
+          summary: 'Archive a team; its identifier stays reserved',
+          params: TeamIdParamsSchema,
+          response: { 200: PlatformEnvelopeSchema(TeamSchema), ...platformErrorResponses([400, 403, 404, 409]) },
+        },
+      },
+      async (request) => ok(await archiveTeam(deps, request.principal, request.params.teamId)),
+    );
+
+    app.get(
+      '/teams/:teamId/sub-teams',
+      {
+        schema: {
+          operationId: 'platform.teams.subTeams',
+          tags,
+          params: TeamIdParamsSchema,
+          response: { 200: PlatformEnvelopeSchema(Type.Array(TeamSchema)), ...platformErrorResponses([400, 404]) },
+        },
+      },
+      async (request) => ok(await listSubTeams(deps.db, request.principal, request.params.teamId)),
+    );
+
+    app.post(
+      '/teams/:teamId/members',
+      {
+        schema: {
+          operationId: 'platform.teams.addMember',
+          tags,
+          summary: 'Add a user (by email or userId); answers the member object without an envelope, as upstream',
+          params: TeamIdParamsSchema,
+          body: AddTeamMemberSchema,
+          response: { 201: TeamMemberSchema, ...platformErrorResponses([400, 403, 404, 409]) },
+        },
+      },
+      async (request, reply) =>
+        reply.code(201).send(await addTeamMember(deps, request.principal, request.params.teamId, request.body)),
+    );
+
+    app.get(
+      '/teams/:teamId/members',
+      {
+        schema: {
+          operationId: 'platform.teams.listMembers',
+          tags,
+          params: TeamIdParamsSchema,
+          querystring: ListTeamMembersQuerySchema,
+          response: { 200: PlatformEnvelopeSchema(Type.Array(TeamMemberSchema)), ...platformErrorResponses([400, 404]) },
+        },
+      },
+      async (request) => ok(await listMembers(deps.db, request.principal, request.params.teamId, request.query.search)),
+    );
+
+    app.delete(
+      '/teams/:teamId/members/:userId',
+      {
+        schema: {
+          operationId: 'platform.teams.removeMember',
+          tags,
+          params: TeamMemberParamsSchema,
+          response: { 200: PlatformEnvelopeSchema(TeamMemberSchema), ...platformErrorResponses([400, 403, 404, 409]) },
+        },
+      },
+      async (request) => ok(await removeTeamMember(deps, request.principal, request.params.teamId, request.params.userId)),
+    );
+  };
+}

@@ -1,0 +1,296 @@
+import type { Static } from '@sinclair/typebox';
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { readBoolean } from '../../db/dialect.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
+import { defaultTeamConfiguration } from '../team-configurations/team-configuration.defaults.js';
+import { findUserById, findUsersByEmail } from '../users/user.repository.js';
+import { requireTeam } from './team.lookup.js';
+import {
+  countActiveSubTeams,
+  deleteTeamMember,
+  findTeamById,
+  findTeamByIdentifier,
+  findTeamMember,
+  insertTeam,
+  insertTeamMember,
+  listTeamMembers,
+  listTeams,
+  type TeamMemberRow,
+  type TeamRow,
+  updateTeam,
+} from './team.repository.js';
+import type { AddTeamMemberSchema, CreateTeamSchema, UpdateTeamSchema } from './team.schemas.js';
+import type { TeamTable } from './team.table.js';
+
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+}
+
+export function toTeam(row: TeamRow) {
+  return {
+    id: row.id,
+    teamId: row.id,
+    name: row.name,
+    identifier: row.identifier,
+    description: row.description,
+    icon: row.icon,
+    color: row.color,
+    parentTeamId: row.parent_team_id,
+    parentTeamName: row.parent_team_name,
+    teamOwner: row.owner_name,
+    teamOwnerId: row.owner_id,
+    fallbackSubTeam: row.fallback_sub_team_id ?? null,
+    isActive: row.archived_at === null,
+    isPrivate: readBoolean(row.is_private),
+    archivedAt: row.archived_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toMember(row: TeamMemberRow, team: TeamRow) {
+  const isAdmin = readBoolean(row.is_admin);
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    invitedBy: row.invited_by,
+    teamId: team.id,
+    teamName: team.name,
+    isActive: true,
+    role: isAdmin ? ('ADMIN' as const) : ('MEMBER' as const),
+    isAdmin,
+    userType: row.user_type,
+    isOwner: row.id === team.owner_id,
+    avatarUrl: row.avatar_url,
+    status: row.status,
+    joinedAt: row.joined_at,
+    createdAt: row.created_at,
+  };
+}
+
+/** Organization admins and the team's own admins may change a team and its members. */
+async function requireTeamManager(db: Kysely<DB>, principal: Principal, team: TeamRow): Promise<void> {
+  if (isOrgAdmin(principal)) {
+    return;
+  }
+  const membership = await findTeamMember(db, team.id, principal.userId);
+  if (!membership || !readBoolean(membership.is_admin)) {
+    throw AppError.forbidden(ACCESS_DENIED);
+  }
+}
+
+/** `Customer Success` → `CS`, `Billing` → `BIL`; then `CS2`, `CS3`… until free. */
+async function deriveIdentifier(db: Kysely<DB>, organizationId: string, name: string): Promise<string> {
+  const words = name.toUpperCase().match(/[A-Z0-9]+/g) ?? [];
+  let base =
+    words.length >= 2
+      ? words
+          .slice(0, 3)
+          .map((word) => word[0])
+          .join('')
+      : (words[0] ?? '').slice(0, 3);
+  if (!/^[A-Z]/.test(base)) {
+    base = `T${base}`.slice(0, 8);
+  }
+  for (let suffix = 1; ; suffix++) {
+    const candidate = suffix === 1 ? base : `${base}${suffix}`;
+    if (!(await findTeamByIdentifier(db, organizationId, candidate))) {
+      return candidate;
+    }
+  }
+}
+
+async function requireFreeIdentifier(db: Kysely<DB>, organizationId: string, identifier: string, teamId?: string) {
+  const taken = await findTeamByIdentifier(db, organizationId, identifier);
+  if (taken && taken.id !== teamId) {
+    throw AppError.conflict('Team with this identifier already exists!');
+  }
+}
+
+export async function createTeam(deps: Deps, principal: Principal, input: Static<typeof CreateTeamSchema>) {
+  const organizationId = principal.organizationId;
+  if (input.parentTeamId) {
+    const parent = await deps.db
+      .selectFrom('teams')
+      .select(['id', 'parent_team_id'])
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', input.parentTeamId)
+      .where('archived_at', 'is', null)
+      .executeTakeFirst();
+    if (!parent) {
+      throw AppError.invalid('parentTeamId must be an active team of the organization', {
+        location: 'body',
+        path: ['parentTeamId'],
+        rule: 'reference',
+      });
+    }
+    if (parent.parent_team_id) {
+      throw AppError.invalid('parentTeamId must be a top-level team: sub-teams nest one level', {
+        location: 'body',
+        path: ['parentTeamId'],
+        rule: 'reference',
+      });
+    }
+  }
+  const identifier = input.identifier
+    ? input.identifier.toUpperCase()
+    : await deriveIdentifier(deps.db, organizationId, input.name);
+  if (input.identifier) {
+    await requireFreeIdentifier(deps.db, organizationId, identifier);
+  }
+  const at = deps.clock.now().toISOString();
+  const id = deps.ids.ulid();
+  await deps.db.transaction().execute(async (trx: Transaction<DB>) => {
+    await insertTeam(trx, {
+      id,
+      organization_id: organizationId,
+      name: input.name.trim(),
+      identifier,
+      description: input.description ?? null,
+      icon: input.icon ?? null,
+      color: input.color ?? null,
+      parent_team_id: input.parentTeamId ?? null,
+      is_private: input.isPrivate ?? false,
+      owner_id: principal.userId,
+      created_at: at,
+      updated_at: at,
+      archived_at: null,
+    });
+    await trx
+      .insertInto('team_configurations')
+      .values(defaultTeamConfiguration(id, organizationId, at))
+      .execute();
+    await insertTeamMember(trx, {
+      team_id: id,
+      user_id: principal.userId,
+      organization_id: organizationId,
+      is_admin: true,
+      invited_by_id: null,
+      joined_at: at,
+    });
+  });
+  return toTeam(await requireTeam(deps.db, organizationId, id));
+}
+
+/** Public teams and the private ones the caller belongs to; admins see every team. */
+export async function listVisibleTeams(db: Kysely<DB>, principal: Principal) {
+  const rows = await listTeams(db, principal.organizationId, isOrgAdmin(principal) ? {} : { memberUserId: principal.userId });
+  return rows.map(toTeam);
+}
+
+export async function getTeam(db: Kysely<DB>, principal: Principal, teamId: string) {
+  return toTeam(await requireTeam(db, principal.organizationId, teamId));
+}
+
+export async function listSubTeams(db: Kysely<DB>, principal: Principal, teamId: string) {
+  const team = await requireTeam(db, principal.organizationId, teamId);
+  return (await listTeams(db, principal.organizationId, { parentTeamId: team.id })).map(toTeam);
+}
+
+export async function updateTeamDetails(
+  deps: Deps,
+  principal: Principal,
+  teamId: string,
+  input: Static<typeof UpdateTeamSchema>,
+) {
+  const team = await requireTeam(deps.db, principal.organizationId, teamId);
+  await requireTeamManager(deps.db, principal, team);
+  const changes: Updateable<TeamTable> = { updated_at: deps.clock.now().toISOString() };
+  if (input.identifier !== undefined) {
+    changes.identifier = input.identifier.toUpperCase();
+    await requireFreeIdentifier(deps.db, principal.organizationId, changes.identifier, team.id);
+  }
+  if (input.name !== undefined) {
+    changes.name = input.name.trim();
+  }
+  for (const key of ['description', 'icon', 'color'] as const) {
+    if (input[key] !== undefined) {
+      changes[key] = input[key];
+    }
+  }
+  if (input.isPrivate !== undefined) {
+    changes.is_private = input.isPrivate;
+  }
+  await updateTeam(deps.db, principal.organizationId, team.id, changes);
+  return toTeam(await requireTeam(deps.db, principal.organizationId, team.id));
+}
+
+/** Archiving keeps the team's tickets and identifier; active sub-teams must go first. */
+export async function archiveTeam(deps: Deps, principal: Principal, teamId: string) {
+  const team = await requireTeam(deps.db, principal.organizationId, teamId);
+  await requireTeamManager(deps.db, principal, team);
+  const subTeams = await countActiveSubTeams(deps.db, team.id);
+  if (subTeams > 0) {
+    throw AppError.conflict(`Team has ${subTeams} active sub-team(s); archive them first!`);
+  }
+  const at = deps.clock.now().toISOString();
+  await updateTeam(deps.db, principal.organizationId, team.id, { archived_at: at, updated_at: at });
+  const archived = await findTeamById(deps.db, principal.organizationId, team.id, { includeArchived: true });
+  if (!archived) {
+    throw AppError.notFound('Team not found!');
+  }
+  return toTeam(archived);
+}
+
+export async function addTeamMember(deps: Deps, principal: Principal, teamId: string, input: Static<typeof AddTeamMemberSchema>) {
+  const team = await requireTeam(deps.db, principal.organizationId, teamId);
+  await requireTeamManager(deps.db, principal, team);
+  if (!input.userId && !input.email) {
+    throw AppError.invalid('email or userId is required', { location: 'body', path: ['email'], rule: 'required' });
+  }
+  const user = input.userId
+    ? await findUserById(deps.db, principal.organizationId, input.userId)
+    : (await findUsersByEmail(deps.db, input.email ?? '', principal.organizationId))[0];
+  if (!user) {
+    throw AppError.notFound('User not found!');
+  }
+  if (input.userId && input.email && user.email.toLowerCase() !== input.email.toLowerCase()) {
+    throw AppError.invalid('email does not belong to userId', { location: 'body', path: ['email'], rule: 'mismatch' });
+  }
+  if (await findTeamMember(deps.db, team.id, user.id)) {
+    throw AppError.conflict('User is already a member of this team!');
+  }
+  await insertTeamMember(deps.db, {
+    team_id: team.id,
+    user_id: user.id,
+    organization_id: principal.organizationId,
+    is_admin: input.isAdmin ?? false,
+    invited_by_id: principal.userId,
+    joined_at: deps.clock.now().toISOString(),
+  });
+  const member = (await listTeamMembers(deps.db, team.id)).find((row) => row.id === user.id);
+  if (!member) {
+    throw AppError.notFound('User not found!');
+  }
+  return toMember(member, team);
+}
+
+export async function listMembers(db: Kysely<DB>, principal: Principal, teamId: string, search?: string) {
+  const team = await requireTeam(db, principal.organizationId, teamId);
+  return (await listTeamMembers(db, team.id, search?.trim() || undefined)).map((row) => toMember(row, team));
+}
+
+/** Members may leave; managers may remove anyone but the owner. */
+export async function removeTeamMember(deps: Deps, principal: Principal, teamId: string, userId: string) {
+  const team = await requireTeam(deps.db, principal.organizationId, teamId);
+  if (principal.userId !== userId) {
+    await requireTeamManager(deps.db, principal, team);
+  }
+  const member = (await listTeamMembers(deps.db, team.id)).find((row) => row.id === userId);
+  if (!member) {
+    throw AppError.notFound('Team member not found!');
+  }
+  if (member.id === team.owner_id) {
+    throw AppError.conflict('The team owner cannot be removed from the team!');
+  }
+  await deleteTeamMember(deps.db, team.id, userId);
+  return toMember(member, team);
+}

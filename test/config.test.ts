@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig, planListeners, publicBaseUrl } from '../src/config.js';
+
+/** The ConfigError `parseConfig(env)` throws; fails the test when it does not throw one. */
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`parseConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('parseConfig', () => {
+  it('applies the defaults to an empty environment', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      DATA_DIR: './data',
+      BODY_LIMIT_BYTES: 1048576,
+      LOG_LEVEL: 'info',
+      DATABASE_POOL_MAX: 10,
+      API_KEY_CACHE_SECONDS: 5,
+      SHUTDOWN_TIMEOUT_MS: 10000,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.PUBLIC_BASE_URL).toBeUndefined();
+    expect(config.PLATFORM_PORT).toBeUndefined();
+    expect(config.HELP_CENTER_PORT).toBeUndefined();
+    expect(config.AGENT_STUDIO_PORT).toBeUndefined();
+  });
+
+  it('reads given values, numbers as numbers', () => {
+    const config = parseConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/switchboard',
+      BODY_LIMIT_BYTES: '2048',
+      LOG_LEVEL: 'debug',
+      HELP_CENTER_PORT: '8081',
+      PUBLIC_BASE_URL: 'https://support.example.com',
+    });
+    expect(config).toMatchObject({
+      PORT: 8080,
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/switchboard',
+      BODY_LIMIT_BYTES: 2048,
+      LOG_LEVEL: 'debug',
+      HELP_CENTER_PORT: 8081,
+      PUBLIC_BASE_URL: 'https://support.example.com',
+    });
+  });
+
+  it('counts an empty or blank value as unset', () => {
+    const config = parseConfig({
+      PORT: '',
+      HOST: '  ',
+      LOG_LEVEL: '',
+      DATABASE_URL: '',
+      PUBLIC_BASE_URL: '',
+      HELP_CENTER_PORT: '',
+    });
+    expect(config).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.PUBLIC_BASE_URL).toBeUndefined();
+    expect(config.HELP_CENTER_PORT).toBeUndefined();
+  });
+
+  it('ignores variables it does not know', () => {
+    expect(parseConfig({ HOME: '/root', NODE_ENV: 'production' })).not.toHaveProperty('HOME');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['LOG_LEVEL', 'loud'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['BODY_LIMIT_BYTES', '0'],
+    ['PUBLIC_BASE_URL', 'ftp://x'],
+    ['HELP_CENTER_PORT', '65536'],
+    ['API_KEY_CACHE_SECONDS', '301'],
+  ])('rejects %s=%s with one line naming it', (name, value) => {
+    const error = configError({ [name]: value });
+    expect(error.name).toBe('ConfigError');
+    expect(error.message).not.toContain('\n');
+    expect(error.message).toContain(name);
+    expect(error.message).toContain(value);
+  });
+
+  it('names every bad variable in the same single line', () => {
+    const error = configError({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', BODY_LIMIT_BYTES: '0' });
+    expect(error.message).not.toContain('\n');
+    expect(error.message).toMatch(/^Invalid configuration: /);
+    for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL', 'BODY_LIMIT_BYTES']) {
+      expect(error.message).toContain(name);
+    }
+    expect(error.message).not.toContain('HOST');
+    expect(error.message.split('; ')).toHaveLength(4);
+  });
+
+  it.each(['postgres://postgres@127.0.0.1:5432/test', 'postgresql://user:secret@db.internal/switchboard'])(
+    'accepts the PostgreSQL URL %s',
+    (url) => {
+      expect(parseConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    },
+  );
+
+  it('accepts http and https public base URLs', () => {
+    expect(parseConfig({ PUBLIC_BASE_URL: 'http://localhost:3000' }).PUBLIC_BASE_URL).toBe('http://localhost:3000');
+    expect(parseConfig({ PUBLIC_BASE_URL: 'https://support.example.com/' }).PUBLIC_BASE_URL).toBe('https://support.example.com/');
+  });
+});
+
+describe('planListeners', () => {
+  it('serves all three areas on PORT when no area has a port of its own', () => {
+    expect(planListeners(parseConfig({ PORT: '4000' }))).toEqual([
+      { port: 4000, areas: ['platform', 'helpCenter', 'agentStudio'] },
+    ]);
+  });
+
+  it('gives an area with its own port a listener of its own', () => {
+    expect(planListeners(parseConfig({ PORT: '4000', HELP_CENTER_PORT: '4001' }))).toEqual([
+      { port: 4000, areas: ['platform', 'agentStudio'] },
+      { port: 4001, areas: ['helpCenter'] },
+    ]);
+  });
+
+  it('shares one listener between areas given the same own port', () => {
+    expect(planListeners(parseConfig({ PORT: '4000', PLATFORM_PORT: '5000', AGENT_STUDIO_PORT: '5000' }))).toEqual([
+      { port: 5000, areas: ['platform', 'agentStudio'] },
+      { port: 4000, areas: ['helpCenter'] },
+    ]);
+  });
+
+  it('shares the PORT listener with an area whose own port equals PORT', () => {
+    expect(planListeners(parseConfig({ PORT: '4000', PLATFORM_PORT: '4000' }))).toEqual([
+      { port: 4000, areas: ['platform', 'helpCenter', 'agentStudio'] },
+    ]);
+  });
+
+  it('opens three listeners when every area has a distinct port', () => {
+    const listeners = planListeners(
+      parseConfig({ PORT: '4000', PLATFORM_PORT: '5001', HELP_CENTER_PORT: '5002', AGENT_STUDIO_PORT: '5003' }),
+    );
+    expect(listeners).toEqual([
+      { port: 5001, areas: ['platform'] },
+      { port: 5002, areas: ['helpCenter'] },
+      { port: 5003, areas: ['agentStudio'] },
+    ]);
+  });
+});
+
+describe('publicBaseUrl', () => {
+  it('defaults to HOST and PORT', () => {
+    expect(publicBaseUrl(parseConfig({}), 'platform')).toBe('http://127.0.0.1:3000');
+  });
+
+  it("uses the area's own port when it has one", () => {
+    const config = parseConfig({ PORT: '4000', HELP_CENTER_PORT: '4001' });
+    expect(publicBaseUrl(config, 'helpCenter')).toBe('http://127.0.0.1:4001');
+    expect(publicBaseUrl(config, 'platform')).toBe('http://127.0.0.1:4000');
+  });
+
+  it('brackets an IPv6 host', () => {
+    expect(publicBaseUrl(parseConfig({ HOST: '::1', PORT: '4000' }), 'agentStudio')).toBe('http://[::1]:4000');
+  });
+
+  it('prefers PUBLIC_BASE_URL, without trailing slashes, for every area', () => {
+    const config = parseConfig({ PUBLIC_BASE_URL: 'https://support.example.com//', HELP_CENTER_PORT: '4001' });
+    expect(publicBaseUrl(config, 'platform')).toBe('https://support.example.com');
+    expect(publicBaseUrl(config, 'helpCenter')).toBe('https://support.example.com');
+  });
+});

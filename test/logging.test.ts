@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/http/logging.js';
+import { DIALECTS } from './dialects.js';
+import { makeOrganization } from './factories.js';
+import { buildTestApp, type TestApp } from './harness.js';
+
+interface LogEntry {
+  level: number;
+  msg?: string;
+  reqId?: string;
+  req?: { method?: string; url?: string; headers?: Record<string, unknown> };
+  res?: { statusCode?: number };
+  err?: unknown;
+}
+
+/** The app with the production logger at `info`, writing every line into memory. */
+async function appWithCapturedLog(dialect: (typeof DIALECTS)[number]): Promise<{ harness: TestApp; lines: string[] }> {
+  const lines: string[] = [];
+  const log = createLogger({ LOG_LEVEL: 'info' }, { write: (line: string) => void lines.push(line) });
+  const harness = await buildTestApp(dialect, { log });
+  return { harness, lines };
+}
+
+const entries = (lines: string[]) => lines.map((line) => JSON.parse(line) as LogEntry);
+
+describe.each(DIALECTS)('request logging on %s', (dialect) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      await cleanup();
+    }
+  });
+
+  async function setUp() {
+    const captured = await appWithCapturedLog(dialect);
+    cleanups.push(() => captured.harness.close());
+    return captured;
+  }
+
+  it('logs an authenticated request with its method and url, and the key as [redacted]', async () => {
+    const { harness, lines } = await setUp();
+    const organization = await makeOrganization(harness);
+    const secret = organization.apiKey.slice(13);
+    lines.length = 0;
+
+    const response = await harness.app.inject({
+      url: '/v1/users/me?verbose=1',
+      headers: { ...organization.headers, authorization: 'Bearer other-secret-token', cookie: 'session=cookie-secret' },
+    });
+    expect(response.statusCode).toBe(200);
+
+    const log = lines.join('');
+    expect(log).not.toContain(organization.apiKey);
+    expect(log).not.toContain(secret);
+    expect(log).not.toContain('other-secret-token');
+    expect(log).not.toContain('cookie-secret');
+    const incoming = entries(lines).find((entry) => entry.msg === 'incoming request');
+    expect(incoming?.req).toMatchObject({
+      method: 'GET',
+      url: '/v1/users/me?verbose=1',
+      headers: { 'x-api-key': '[redacted]', authorization: '[redacted]', cookie: '[redacted]' },
+    });
+    const completed = entries(lines).find((entry) => entry.msg === 'request completed');
+    expect(completed?.res?.statusCode).toBe(200);
+    expect(completed?.reqId).toBe(incoming?.reqId);
+  });
+
+  it.each([
+    ['a key of the wrong shape', 'not-a-key-but-still-a-secret'],
+    ['a well-formed unknown key', `sbk_abcdefgh_${'Q'.repeat(43)}`],
+  ])('logs nothing of %s on an unauthenticated request', async (_, value) => {
+    const { harness, lines } = await setUp();
+
+    const response = await harness.app.inject({ url: '/v1/users/me', headers: { 'x-api-key': value } });
+    expect(response.statusCode).toBe(401);
+
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join('')).not.toContain(value);
+    expect(lines.join('')).not.toContain(value.slice(13));
+    const incoming = entries(lines).find((entry) => entry.msg === 'incoming request');
+    expect(incoming?.req).toMatchObject({ method: 'GET', url: '/v1/users/me', headers: { 'x-api-key': '[redacted]' } });
+  });
+
+  it('logs a failing request (500) with its error but without the key', async () => {
+    const { harness, lines } = await setUp();
+    const organization = await makeOrganization(harness);
+    await harness.db.destroy();
+    lines.length = 0;
+
+    const response = await harness.app.inject({ url: '/v1/users/me', headers: organization.headers });
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('destroyed');
+
+    const log = lines.join('');
+    expect(log).not.toContain(organization.apiKey);
+    expect(log).not.toContain(organization.apiKey.slice(13));
+    const failed = entries(lines).find((entry) => entry.msg === 'request failed');
+    expect(failed?.level).toBe(50);
+    expect(failed?.err).toBeDefined();
+    const completed = entries(lines).find((entry) => entry.msg === 'request completed');
+    expect(completed?.res?.statusCode).toBe(500);
+    expect(entries(lines).find((entry) => entry.msg === 'incoming request')?.req?.headers?.['x-api-key']).toBe('[redacted]');
+  });
+});
