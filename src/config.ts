@@ -29,6 +29,11 @@ export const ConfigSchema = Type.Object({
     description: 'How long a verified key is trusted before the database is asked again',
   }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, description: 'Grace period for in-flight requests' }),
+  ATTACHMENTS_DIR: Type.Optional(Type.String({ minLength: 1, description: 'Where uploaded files are kept (default DATA_DIR/attachments)' })),
+  ATTACHMENT_MAX_BYTES: Type.Integer({ minimum: 1, description: 'Largest file accepted by POST /v1/attachments' }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'Outgoing mail server, e.g. smtp://user:pass@host:587' })),
+  SMTP_FROM: Type.String({ minLength: 3, description: 'From address of outgoing email' }),
+  OUTBOX_POLL_MS: Type.Integer({ minimum: 10, description: 'How often the email worker looks for due messages' }),
   PLATFORM_PORT: Type.Optional(Port('Own port for the support platform (/v1)')),
   HELP_CENTER_PORT: Type.Optional(Port('Own port for the help center')),
   AGENT_STUDIO_PORT: Type.Optional(Port('Own port for the agent studio (/api/v1)')),
@@ -45,6 +50,9 @@ const DEFAULTS = {
   BODY_LIMIT_BYTES: String(1024 * 1024),
   API_KEY_CACHE_SECONDS: '5',
   SHUTDOWN_TIMEOUT_MS: '10000',
+  ATTACHMENT_MAX_BYTES: String(25 * 1024 * 1024),
+  SMTP_FROM: 'Switchboard <support@switchboard.local>',
+  OUTBOX_POLL_MS: '1000',
 } satisfies Partial<Record<keyof Config, string>>;
 
 export class ConfigError extends Error {
@@ -97,6 +105,9 @@ function describeExpectation(key: string): string {
   }
   if (key === 'PUBLIC_BASE_URL') {
     return 'must be an http:// or https:// URL';
+  }
+  if (key === 'SMTP_URL') {
+    return 'must be an smtp:// or smtps:// URL';
   }
   return 'must not be empty';
 }
