@@ -3,6 +3,8 @@ import type { AppDeps } from '../deps.js';
 import { setUpArea } from '../http/area.js';
 import { CustomFieldErrorSchema, PlatformErrorSchema } from './platform.envelope.js';
 import { renderPlatformError } from './platform.errors.js';
+import { routingRuleRoutes } from './routing-rules/routing-rule.routes.js';
+import { teamTagRoutes } from './team-tags/team-tag.routes.js';
 import { teamRoutes } from './teams/team.routes.js';
 import { userRoutes } from './users/user.routes.js';
 
@@ -17,6 +19,8 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       renderError: renderPlatformError(deps.clock),
     });
     await app.register(userRoutes(deps));
+    await app.register(teamTagRoutes(deps));
+    await app.register(routingRuleRoutes(deps));
     await app.register(teamRoutes(deps));
   };
 }

@@ -1,0 +1,87 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../deps.js';
+import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform.envelope.js';
+import {
+  CreateRoutingRuleSchema,
+  RoutingRuleParamsSchema,
+  RoutingRuleSchema,
+  RoutingRulesParamsSchema,
+  UpdateRoutingRuleSchema,
+} from './routing-rule.schemas.js';
+import { createRule, deleteRule, listRules, updateRule } from './routing-rule.service.js';
+
+/** The ordered rules that send a team's incoming tickets to other teams; the first match wins. */
+export function routingRuleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/teams/:teamId/routing',
+      {
+        schema: {
+          operationId: 'platform.routingRules.list',
+          tags: ['teams'],
+          summary: "List a team's routing rules",
+          description: 'In ascending evaluation order.',
+          params: RoutingRulesParamsSchema,
+          response: { 200: PlatformEnvelopeSchema(Type.Array(RoutingRuleSchema)), ...platformErrorResponses([400, 404]) },
+        },
+      },
+      async (request) => platformEnvelope(deps.clock, await listRules(deps.db, request.principal, request.params.teamId)),
+    );
+
+    app.post(
+      '/teams/:teamId/routing',
+      {
+        schema: {
+          operationId: 'platform.routingRules.create',
+          tags: ['teams'],
+          summary: 'Create a routing rule for a team',
+          params: RoutingRulesParamsSchema,
+          body: CreateRoutingRuleSchema,
+          response: { 201: PlatformEnvelopeSchema(RoutingRuleSchema), ...platformErrorResponses([400, 404, 409]) },
+        },
+      },
+      async (request, reply) => {
+        const rule = await createRule(deps, request.principal, request.params.teamId, request.body);
+        return reply.code(201).send(platformEnvelope(deps.clock, rule));
+      },
+    );
+
+    app.patch(
+      '/teams/:teamId/routing/:ruleId',
+      {
+        schema: {
+          operationId: 'platform.routingRules.update',
+          tags: ['teams'],
+          summary: 'Update a routing rule',
+          description: 'Changes only the fields sent.',
+          params: RoutingRuleParamsSchema,
+          body: UpdateRoutingRuleSchema,
+          response: { 200: PlatformEnvelopeSchema(RoutingRuleSchema), ...platformErrorResponses([400, 404, 409]) },
+        },
+      },
+      async (request) => {
+        const { teamId, ruleId } = request.params;
+        return platformEnvelope(deps.clock, await updateRule(deps, request.principal, teamId, ruleId, request.body));
+      },
+    );
+
+    app.delete(
+      '/teams/:teamId/routing/:ruleId',
+      {
+        schema: {
+          operationId: 'platform.routingRules.delete',
+          tags: ['teams'],
+          summary: 'Delete a routing rule',
+          description: 'Answers with the deleted rule.',
+          params: RoutingRuleParamsSchema,
+          response: { 200: PlatformEnvelopeSchema(RoutingRuleSchema), ...platformErrorResponses([400, 404]) },
+        },
+      },
+      async (request) => {
+        const { teamId, ruleId } = request.params;
+        return platformEnvelope(deps.clock, await deleteRule(deps, request.principal, teamId, ruleId));
+      },
+    );
+  };
+}

@@ -1,0 +1,142 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { translateDbError } from '../../db/errors.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { requireTeam } from '../teams/team.lookup.js';
+import {
+  deleteTeamTag,
+  findTeamTagById,
+  insertTeamTag,
+  listTeamTags,
+  type TeamTagRow,
+  updateTeamTag,
+} from './team-tag.repository.js';
+import type { CreateTeamTag, UpdateTeamTag } from './team-tag.schemas.js';
+
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+}
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+const NAME_TAKEN = 'Tag with this name already exists in the team!';
+
+export function toTeamTag(row: TeamTagRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    color: row.color,
+    type: row.tag_type,
+    description: row.description,
+    teamId: row.team_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Every tag of the team, as `{count, items}`: what each tag operation answers with. */
+async function tagList(db: Db, organizationId: string, teamId: string) {
+  const items = (await listTeamTags(db, organizationId, teamId)).map(toTeamTag);
+  return { count: items.length, items };
+}
+
+export async function listTags(db: Kysely<DB>, principal: Principal, teamId: string) {
+  await requireTeam(db, principal.organizationId, teamId);
+  return tagList(db, principal.organizationId, teamId);
+}
+
+export async function createTag(deps: Deps, principal: Principal, teamId: string, input: CreateTeamTag) {
+  const { organizationId } = principal;
+  return deps.db.transaction().execute(async (trx) => {
+    await requireTeam(trx, organizationId, teamId);
+    const name = checkedName(input.name);
+    await ensureNameFree(trx, organizationId, teamId, name);
+    const at = deps.clock.now().toISOString();
+    await insertTeamTag(trx, {
+      id: deps.ids.ulid(),
+      organization_id: organizationId,
+      team_id: teamId,
+      name,
+      color: input.color ?? null,
+      tag_type: input.type ?? 'ticket',
+      description: input.description ?? null,
+      created_at: at,
+      updated_at: at,
+    }).catch(asNameConflict);
+    return tagList(trx, organizationId, teamId);
+  });
+}
+
+export async function updateTag(deps: Deps, principal: Principal, teamId: string, tagId: string, input: UpdateTeamTag) {
+  const { organizationId } = principal;
+  return deps.db.transaction().execute(async (trx) => {
+    await requireTag(trx, organizationId, teamId, tagId);
+    const name = input.name === undefined ? undefined : checkedName(input.name);
+    if (name !== undefined) {
+      await ensureNameFree(trx, organizationId, teamId, name, tagId);
+    }
+    const changes = {
+      ...(name !== undefined && { name }),
+      ...(input.color !== undefined && { color: input.color }),
+      ...(input.type !== undefined && { tag_type: input.type }),
+      ...(input.description !== undefined && { description: input.description }),
+    };
+    if (Object.keys(changes).length > 0) {
+      await updateTeamTag(trx, tagId, { ...changes, updated_at: deps.clock.now().toISOString() }).catch(asNameConflict);
+    }
+    return tagList(trx, organizationId, teamId);
+  });
+}
+
+export async function deleteTag(deps: Deps, principal: Principal, teamId: string, tagId: string) {
+  const { organizationId } = principal;
+  return deps.db.transaction().execute(async (trx) => {
+    await requireTag(trx, organizationId, teamId, tagId);
+    await deleteTeamTag(trx, tagId);
+    return tagList(trx, organizationId, teamId);
+  });
+}
+
+/** The team first (`Team not found!`), then the tag inside it (`Tag not found!`). */
+async function requireTag(db: Db, organizationId: string, teamId: string, tagId: string): Promise<TeamTagRow> {
+  await requireTeam(db, organizationId, teamId);
+  const tag = await findTeamTagById(db, organizationId, teamId, tagId);
+  if (!tag) {
+    throw AppError.notFound('Tag not found!');
+  }
+  return tag;
+}
+
+/** Names are stored trimmed; one made only of spaces is refused. */
+function checkedName(raw: string): string {
+  const name = raw.trim();
+  if (name.length === 0) {
+    throw AppError.invalid('name must not be blank', { location: 'body', path: ['name'], rule: 'blank' });
+  }
+  return name;
+}
+
+/**
+ * Case-insensitive uniqueness in the team, compared here rather than by `lower()` in SQL so that
+ * both dialects agree on non-ASCII letters; the unique index still catches a concurrent insert.
+ */
+async function ensureNameFree(db: Db, organizationId: string, teamId: string, name: string, exceptTagId?: string) {
+  const wanted = name.toLowerCase();
+  const tags = await listTeamTags(db, organizationId, teamId);
+  if (tags.some((tag) => tag.id !== exceptTagId && tag.name.toLowerCase() === wanted)) {
+    throw AppError.conflict(NAME_TAKEN);
+  }
+}
+
+/** The only unique constraint a tag write can break, besides its fresh id, is the team's name index. */
+function asNameConflict(error: unknown): never {
+  if (translateDbError(error)?.code === 'CONFLICT') {
+    throw AppError.conflict(NAME_TAKEN);
+  }
+  throw error;
+}
