@@ -4,9 +4,11 @@ import { setUpArea } from '../http/area.js';
 import { CustomFieldErrorSchema, PlatformErrorSchema } from './platform.envelope.js';
 import { renderPlatformError } from './platform.errors.js';
 import { routingRuleRoutes } from './routing-rules/routing-rule.routes.js';
+import { teamConfigurationRoutes } from './team-configurations/team-configuration.routes.js';
 import { teamTagRoutes } from './team-tags/team-tag.routes.js';
 import { teamRoutes } from './teams/team.routes.js';
 import { userRoutes } from './users/user.routes.js';
+import { userBusinessHoursRoutes } from './users/user-business-hours.routes.js';
 
 /** The support platform, mounted under `/v1`. */
 export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -18,9 +20,11 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       errorSchemas: { PlatformError: PlatformErrorSchema, CustomFieldError: CustomFieldErrorSchema },
       renderError: renderPlatformError(deps.clock),
     });
+    await app.register(userBusinessHoursRoutes(deps));
     await app.register(userRoutes(deps));
     await app.register(teamTagRoutes(deps));
     await app.register(routingRuleRoutes(deps));
     await app.register(teamRoutes(deps));
+    await app.register(teamConfigurationRoutes(deps));
   };
 }

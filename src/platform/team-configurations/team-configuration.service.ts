@@ -1,0 +1,138 @@
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { businessHoursStatus, type Schedule, validateHours } from '../business-hours/hours.js';
+import type { DailyConfig, Slot } from '../business-hours/hours.schemas.js';
+import { requireTeam } from '../teams/team.lookup.js';
+import { defaultTeamConfiguration } from './team-configuration.defaults.js';
+import {
+  findActiveSubTeam,
+  findTeamConfiguration,
+  insertTeamConfiguration,
+  lockTeamConfiguration,
+  type TeamConfigurationRow,
+  updateTeamConfiguration as updateConfigurationRow,
+} from './team-configuration.repository.js';
+import type { TeamConfiguration, UpdateTeamConfiguration } from './team-configuration.schemas.js';
+import type { TeamConfigurationTable } from './team-configuration.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** The API shape; `routingRespectsUserCapacity` is stored but, as in the contract, not shown. */
+export function toTeamConfiguration(row: TeamConfigurationRow): TeamConfiguration {
+  return {
+    timezone: row.timezone,
+    teamId: row.team_id,
+    fallbackSubTeam: row.fallback_sub_team_id,
+    holidays: readJson<string[]>(row.holidays) ?? [],
+    routingRespectsTimezone: readBoolean(row.routing_respects_timezone),
+    routingRespectsUserTimezone: readBoolean(row.routing_respects_user_timezone),
+    routingRespectsUserAvailability: readBoolean(row.routing_respects_user_availability),
+    routingRespectsUserBusinessHours: readBoolean(row.routing_respects_user_business_hours),
+    userRoutingStrategy: row.user_routing_strategy,
+    commonDailyConfig: readBoolean(row.common_daily_config),
+    commonSlots: readJson<Slot[]>(row.common_slots) ?? [],
+    dailyConfig: readJson<DailyConfig>(row.daily_config) ?? {},
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function toSchedule(configuration: TeamConfiguration): Schedule {
+  const { timezone, commonDailyConfig, commonSlots, dailyConfig, holidays } = configuration;
+  return { timezone, commonDailyConfig, commonSlots, dailyConfig, holidays };
+}
+
+/** The team's stored configuration, or the defaults it was made with if the row is missing. */
+async function currentConfiguration(db: Db, organizationId: string, teamId: string): Promise<TeamConfigurationRow> {
+  const team = await requireTeam(db, organizationId, teamId);
+  return (
+    (await findTeamConfiguration(db, organizationId, teamId)) ?? defaultTeamConfiguration(teamId, organizationId, team.created_at)
+  );
+}
+
+export async function getTeamConfiguration(db: Kysely<DB>, principal: Principal, teamId: string): Promise<TeamConfiguration> {
+  return toTeamConfiguration(await currentConfiguration(db, principal.organizationId, teamId));
+}
+
+const json = (value: unknown): string | undefined => (value === undefined ? undefined : (writeJson(value) ?? 'null'));
+
+/** Columns to write for the fields sent; days sent in `dailyConfig` replace those days only. */
+function configurationChanges(row: TeamConfigurationRow, body: UpdateTeamConfiguration): Updateable<TeamConfigurationTable> {
+  const dailyConfig = body.dailyConfig && { ...(readJson<DailyConfig>(row.daily_config) ?? {}), ...body.dailyConfig };
+  const changes: Updateable<TeamConfigurationTable> = {
+    timezone: body.timezone,
+    routing_respects_timezone: body.routingRespectsTimezone,
+    routing_respects_user_capacity: body.routingRespectsUserCapacity,
+    routing_respects_user_timezone: body.routingRespectsUserTimezone,
+    routing_respects_user_availability: body.routingRespectsUserAvailability,
+    routing_respects_user_business_hours: body.routingRespectsUserBusinessHours,
+    user_routing_strategy: body.userRoutingStrategy,
+    fallback_sub_team_id: body.fallbackSubTeam,
+    holidays: json(body.holidays),
+    common_daily_config: body.commonDailyConfig,
+    common_slots: json(body.commonSlots),
+    daily_config: json(dailyConfig),
+  };
+  return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+}
+
+async function requireFallbackSubTeam(db: Db, organizationId: string, teamId: string, subTeamId: string): Promise<void> {
+  if (!(await findActiveSubTeam(db, organizationId, teamId, subTeamId))) {
+    throw AppError.invalid('fallbackSubTeam must be an active sub-team of this team', {
+      location: 'body',
+      path: ['fallbackSubTeam'],
+      rule: 'subTeam',
+    });
+  }
+}
+
+/** Changes only the fields sent, after checking hours and the fallback sub-team; nothing is written on a 400. */
+export async function updateTeamConfiguration(
+  deps: { db: Kysely<DB>; clock: Clock },
+  principal: Principal,
+  teamId: string,
+  body: UpdateTeamConfiguration,
+): Promise<TeamConfiguration> {
+  validateHours(body);
+  const { organizationId } = principal;
+  return deps.db.transaction().execute(async (trx) => {
+    await requireTeam(trx, organizationId, teamId);
+    const now = deps.clock.now().toISOString();
+    let row = await lockTeamConfiguration(trx, organizationId, teamId);
+    if (!row) {
+      row = defaultTeamConfiguration(teamId, organizationId, now);
+      await insertTeamConfiguration(trx, row);
+    }
+    if (typeof body.fallbackSubTeam === 'string') {
+      await requireFallbackSubTeam(trx, organizationId, teamId, body.fallbackSubTeam);
+    }
+    const changes = configurationChanges(row, body);
+    if (Object.keys(changes).length > 0) {
+      await updateConfigurationRow(trx, organizationId, teamId, { ...changes, updated_at: now });
+    }
+    return toTeamConfiguration(await currentConfiguration(trx, organizationId, teamId));
+  });
+}
+
+export async function getBusinessHoursStatus(
+  deps: { db: Kysely<DB>; clock: Clock },
+  principal: Principal,
+  teamId: string,
+  at: string | undefined,
+) {
+  const when = at === undefined ? deps.clock.now() : new Date(at);
+  if (Number.isNaN(when.getTime())) {
+    throw AppError.invalid('at must be a valid date-time', { location: 'query', path: ['at'], rule: 'format' });
+  }
+  const configuration = toTeamConfiguration(await currentConfiguration(deps.db, principal.organizationId, teamId));
+  return {
+    teamId,
+    timezone: configuration.timezone,
+    at: when.toISOString(),
+    ...businessHoursStatus(toSchedule(configuration), when),
+  };
+}

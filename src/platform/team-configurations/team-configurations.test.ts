@@ -1,0 +1,339 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/dialects.js';
+import { makeOrganization, makeTeam, type TestOrganization } from '../../../test/factories.js';
+import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { readBoolean } from '../../db/dialect.js';
+import { DEFAULT_DAILY_CONFIG } from './team-configuration.defaults.js';
+
+const LATER = '2026-01-16T10:30:00.000Z';
+const UNKNOWN_TEAM_ID = '01KAAAAAAAAAAAAAAAAAAAAAAA';
+const TEAM_NOT_FOUND = { statusCode: 404, message: 'Team not found!', error: 'Not Found' };
+const badRequest = (message: string) => ({ statusCode: 400, message, error: 'Bad Request' });
+
+describe.each(DIALECTS)('team configurations on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+  let globexTeamId: string;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness, { name: 'Acme' });
+    globex = await makeOrganization(harness, { name: 'Globex' });
+    globexTeamId = (await makeTeam(harness, globex)).teamId;
+  });
+  afterEach(() => harness.clock.set(TEST_NOW));
+  afterAll(() => harness.close());
+
+  const newTeam = async (parentTeamId?: string) => (await makeTeam(harness, acme, { parentTeamId })).teamId;
+  const get = (teamId: string, headers = acme.headers) =>
+    harness.app.inject({ url: `/v1/teams/${teamId}/configurations`, headers });
+  const patch = (teamId: string, payload: unknown, headers = acme.headers) =>
+    harness.app.inject({ method: 'PATCH', url: `/v1/teams/${teamId}/configurations`, headers, payload: payload as object });
+  const status = (teamId: string, at?: string, headers = acme.headers) =>
+    harness.app.inject({
+      url: `/v1/teams/${teamId}/business-hours/status${at ? `?at=${encodeURIComponent(at)}` : ''}`,
+      headers,
+    });
+  const configurationOf = async (teamId: string) => (await get(teamId)).json().data;
+
+  describe('GET /v1/teams/{teamId}/configurations', () => {
+    it("returns a new team's default configuration in the envelope, without routingRespectsUserCapacity", async () => {
+      const teamId = await newTeam();
+      const response = await get(teamId);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({
+        status: true,
+        message: 'Success',
+        timestamp: TEST_NOW,
+        data: {
+          timezone: 'UTC',
+          teamId,
+          fallbackSubTeam: null,
+          holidays: [],
+          routingRespectsTimezone: false,
+          routingRespectsUserTimezone: false,
+          routingRespectsUserAvailability: false,
+          routingRespectsUserBusinessHours: false,
+          userRoutingStrategy: 'manual',
+          commonDailyConfig: false,
+          commonSlots: [{ start: '09:00', end: '17:00' }],
+          dailyConfig: DEFAULT_DAILY_CONFIG,
+          createdAt: TEST_NOW,
+          updatedAt: TEST_NOW,
+        },
+      });
+    });
+  });
+
+  describe('PATCH /v1/teams/{teamId}/configurations', () => {
+    it('changes only the fields sent, and a dailyConfig with monday only keeps the other days', async () => {
+      const teamId = await newTeam();
+      const before = await configurationOf(teamId);
+      harness.clock.set(LATER);
+      const monday = {
+        isActive: true,
+        slots: [
+          { start: '13:00', end: '18:00' },
+          { start: '08:00', end: '12:00' },
+        ],
+      };
+      const response = await patch(teamId, {
+        timezone: 'America/New_York',
+        routingRespectsTimezone: true,
+        userRoutingStrategy: 'round_robin',
+        holidays: ['25-12', '01-05-2026'],
+        dailyConfig: { monday },
+      });
+      expect(response.statusCode).toBe(200);
+      const expected = {
+        ...before,
+        timezone: 'America/New_York',
+        routingRespectsTimezone: true,
+        userRoutingStrategy: 'round_robin',
+        holidays: ['25-12', '01-05-2026'],
+        dailyConfig: { ...DEFAULT_DAILY_CONFIG, monday },
+        updatedAt: LATER,
+      };
+      expect(response.json()).toEqual({ status: true, message: 'Success', timestamp: LATER, data: expected });
+      expect(await configurationOf(teamId)).toEqual(expected);
+
+      const second = await patch(teamId, { commonDailyConfig: true, commonSlots: [{ start: '00:00', end: '24:00' }] });
+      expect(second.json().data).toEqual({
+        ...expected,
+        commonDailyConfig: true,
+        commonSlots: [{ start: '00:00', end: '24:00' }],
+      });
+    });
+
+    it('leaves the configuration as it was for an empty body', async () => {
+      const teamId = await newTeam();
+      const before = await configurationOf(teamId);
+      harness.clock.set(LATER);
+      const response = await patch(teamId, {});
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data).toEqual(before);
+    });
+
+    it('stores routingRespectsUserCapacity but does not return it', async () => {
+      const teamId = await newTeam();
+      const response = await patch(teamId, { routingRespectsUserCapacity: true, routingRespectsUserBusinessHours: true });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data).not.toHaveProperty('routingRespectsUserCapacity');
+      expect(response.json().data.routingRespectsUserBusinessHours).toBe(true);
+      const row = await harness.db
+        .selectFrom('team_configurations')
+        .select(['routing_respects_user_capacity'])
+        .where('team_id', '=', teamId)
+        .executeTakeFirstOrThrow();
+      expect(readBoolean(row.routing_respects_user_capacity)).toBe(true);
+    });
+
+    it('sets fallbackSubTeam to an active sub-team and clears it with null', async () => {
+      const teamId = await newTeam();
+      const subTeamId = await newTeam(teamId);
+      const set = await patch(teamId, { fallbackSubTeam: subTeamId });
+      expect(set.statusCode).toBe(200);
+      expect(set.json().data.fallbackSubTeam).toBe(subTeamId);
+      const cleared = await patch(teamId, { fallbackSubTeam: null });
+      expect(cleared.json().data.fallbackSubTeam).toBeNull();
+      expect((await configurationOf(teamId)).fallbackSubTeam).toBeNull();
+    });
+
+    it('rejects a fallbackSubTeam that is not an active sub-team of this team, writing nothing', async () => {
+      const teamId = await newTeam();
+      const sibling = await newTeam();
+      const nephew = await newTeam(sibling);
+      const archived = await newTeam(teamId);
+      await harness.db.updateTable('teams').set({ archived_at: TEST_NOW }).where('id', '=', archived).execute();
+      const before = await configurationOf(teamId);
+      for (const candidate of [teamId, sibling, nephew, archived, globexTeamId, UNKNOWN_TEAM_ID]) {
+        const response = await patch(teamId, { timezone: 'Asia/Tokyo', fallbackSubTeam: candidate });
+        expect(response.statusCode, candidate).toBe(400);
+        expect(response.json()).toEqual(badRequest('fallbackSubTeam must be an active sub-team of this team'));
+      }
+      const malformed = await patch(teamId, { fallbackSubTeam: 'T88WCYYHPS' });
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.json().message).toContain('fallbackSubTeam');
+      expect(await configurationOf(teamId)).toEqual(before);
+    });
+
+    it.each([
+      ['an unknown time zone', { timezone: 'Mars/Olympus_Mons' }, 'timezone must be a valid IANA time zone'],
+      [
+        'overlapping slots',
+        {
+          dailyConfig: {
+            monday: {
+              isActive: true,
+              slots: [
+                { start: '09:00', end: '12:00' },
+                { start: '11:30', end: '14:00' },
+              ],
+            },
+          },
+        },
+        'dailyConfig.monday.slots[1] overlaps dailyConfig.monday.slots[0]',
+      ],
+      [
+        'a slot ending before it starts',
+        { commonSlots: [{ start: '17:00', end: '09:00' }] },
+        'commonSlots[0] must start before it ends (17:00 is not before 09:00)',
+      ],
+      [
+        'a slot starting at 24:00',
+        { commonSlots: [{ start: '24:00', end: '24:00' }] },
+        'commonSlots[0].start must be a time HH:MM from 00:00 to 23:59',
+      ],
+      [
+        'a time that is not HH:MM',
+        { dailyConfig: { friday: { isActive: true, slots: [{ start: '9:00', end: '17:00' }] } } },
+        'dailyConfig.friday.slots.0.start has an invalid format',
+      ],
+      ['31-02', { holidays: ['25-12', '31-02'] }, 'holidays[1] 31-02 is not a real date'],
+      ['29-02-2025', { holidays: ['29-02-2025'] }, 'holidays[0] 29-02-2025 is not a real date'],
+      ['a holiday in another form', { holidays: ['2026-12-25'] }, 'holidays.0 has an invalid format'],
+      ['a repeated holiday', { holidays: ['25-12', '25-12'] }, 'holidays must not contain duplicates'],
+      ['an unknown strategy', { userRoutingStrategy: 'LEAST_BUSY' }, 'userRoutingStrategy must be one of: manual, round_robin'],
+      ['a string for a boolean', { routingRespectsTimezone: 'true' }, 'routingRespectsTimezone must be a boolean'],
+      ['an unknown field', { teamId: UNKNOWN_TEAM_ID }, 'teamId is not an accepted field'],
+      [
+        'an unknown day',
+        { dailyConfig: { funday: { isActive: true, slots: [] } } },
+        'dailyConfig.funday is not an accepted field',
+      ],
+      [
+        'an unknown slot field',
+        { commonSlots: [{ start: '09:00', end: '17:00', label: 'day' }] },
+        'commonSlots.0.label is not an accepted field',
+      ],
+    ])('rejects %s with a 400 naming the field and writes nothing', async (_, invalid, message) => {
+      const teamId = await newTeam();
+      const before = await configurationOf(teamId);
+      harness.clock.set(LATER);
+      const response = await patch(teamId, { timezone: 'Asia/Tokyo', holidays: ['01-01'], ...invalid });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(badRequest(message));
+      expect(await configurationOf(teamId)).toEqual(before);
+    });
+
+    it('accepts 29-02 every year and 29-02-2028', async () => {
+      const teamId = await newTeam();
+      const response = await patch(teamId, { holidays: ['29-02', '29-02-2028'] });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data.holidays).toEqual(['29-02', '29-02-2028']);
+    });
+  });
+
+  describe('GET /v1/teams/{teamId}/business-hours/status', () => {
+    it("answers for the clock's now by default, in the team time zone", async () => {
+      const teamId = await newTeam();
+      const response = await status(teamId);
+      expect(response.statusCode).toBe(200);
+      // Thursday 15 January 2026, 09:00 UTC: the default Monday-Friday 09:00-17:00 UTC.
+      expect(response.json()).toEqual({
+        status: true,
+        message: 'Success',
+        timestamp: TEST_NOW,
+        data: {
+          teamId,
+          timezone: 'UTC',
+          at: TEST_NOW,
+          isOpen: true,
+          nextOpeningAt: '2026-01-16T09:00:00.000Z',
+          nextClosingAt: '2026-01-15T17:00:00.000Z',
+        },
+      });
+    });
+
+    it('follows the daylight-saving changes of America/New_York', async () => {
+      const teamId = await newTeam();
+      await patch(teamId, { timezone: 'America/New_York' });
+      // Friday 30 October 2026, 16:00 EDT: open; the next opening is Monday 09:00 EST, 14:00Z.
+      expect((await status(teamId, '2026-10-30T20:00:00.000Z')).json().data).toEqual({
+        teamId,
+        timezone: 'America/New_York',
+        at: '2026-10-30T20:00:00.000Z',
+        isOpen: true,
+        nextOpeningAt: '2026-11-02T14:00:00.000Z',
+        nextClosingAt: '2026-10-30T21:00:00.000Z',
+      });
+      expect((await status(teamId, '2026-10-30T13:00:00.000Z')).json().data.isOpen).toBe(true);
+      expect((await status(teamId, '2026-11-02T13:30:00.000Z')).json().data).toMatchObject({
+        isOpen: false,
+        nextOpeningAt: '2026-11-02T14:00:00.000Z',
+      });
+      // Spring: Friday 6 March opens at 14:00Z, Monday 9 March at 13:00Z.
+      expect((await status(teamId, '2026-03-06T13:30:00.000Z')).json().data.isOpen).toBe(false);
+      expect((await status(teamId, '2026-03-09T13:30:00.000Z')).json().data).toMatchObject({
+        isOpen: true,
+        nextClosingAt: '2026-03-09T21:00:00.000Z',
+      });
+    });
+
+    it('closes a holiday of Asia/Tokyo for the whole local day, which starts at 15:00Z the day before', async () => {
+      const teamId = await newTeam();
+      await patch(teamId, {
+        timezone: 'Asia/Tokyo',
+        commonDailyConfig: true,
+        commonSlots: [{ start: '00:00', end: '24:00' }],
+        holidays: ['01-01', '05-01-2026'],
+      });
+      expect((await status(teamId, '2025-12-31T14:59:00.000Z')).json().data).toMatchObject({
+        isOpen: true,
+        nextClosingAt: '2025-12-31T15:00:00.000Z',
+        nextOpeningAt: '2026-01-01T15:00:00.000Z',
+      });
+      // 08:59 on 1 January in Tokyo, still 31 December in UTC.
+      expect((await status(teamId, '2026-01-01T08:59:00+09:00')).json().data).toMatchObject({
+        at: '2025-12-31T23:59:00.000Z',
+        isOpen: false,
+        nextOpeningAt: '2026-01-01T15:00:00.000Z',
+      });
+      expect((await status(teamId, '2026-01-04T15:00:00.000Z')).json().data.isOpen).toBe(false);
+      expect((await status(teamId, '2027-01-04T15:00:00.000Z')).json().data.isOpen).toBe(true);
+      expect((await status(teamId, '2026-12-31T15:00:00.000Z')).json().data.isOpen).toBe(false);
+    });
+
+    it('rejects an at that is not a date-time, and unknown query parameters', async () => {
+      const teamId = await newTeam();
+      expect((await status(teamId, 'yesterday')).json()).toEqual(badRequest('at must be a valid date-time'));
+      const unknown = await harness.app.inject({
+        url: `/v1/teams/${teamId}/business-hours/status?when=now`,
+        headers: acme.headers,
+      });
+      expect(unknown.json()).toEqual(badRequest('when is not an accepted field'));
+    });
+  });
+
+  describe('on every route', () => {
+    const routes = [
+      ['GET configurations', (teamId: string, headers: { 'x-api-key': string }) => get(teamId, headers)],
+      ['PATCH configurations', (teamId: string, headers: { 'x-api-key': string }) => patch(teamId, { timezone: 'UTC' }, headers)],
+      ['GET business-hours status', (teamId: string, headers: { 'x-api-key': string }) => status(teamId, undefined, headers)],
+    ] as const;
+
+    it.each(routes)("%s answers 404 for another organization's team and leaves it alone", async (_, call) => {
+      const before = await get(globexTeamId, globex.headers);
+      const response = await call(globexTeamId, acme.headers);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual(TEAM_NOT_FOUND);
+      expect((await get(globexTeamId, globex.headers)).json()).toEqual(before.json());
+    });
+
+    it.each(routes)('%s answers 404 for an unknown or archived team', async (_, call) => {
+      const archived = await newTeam();
+      await harness.db.updateTable('teams').set({ archived_at: TEST_NOW }).where('id', '=', archived).execute();
+      for (const teamId of [UNKNOWN_TEAM_ID, archived]) {
+        const response = await call(teamId, acme.headers);
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual(TEAM_NOT_FOUND);
+      }
+    });
+
+    it.each(routes)('%s answers 400 for a malformed team id', async (_, call) => {
+      const response = await call('T88WCYYHPS', acme.headers);
+      expect(response.json()).toEqual(badRequest('teamId has an invalid format'));
+    });
+  });
+});
