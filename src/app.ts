@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import scalarReference from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { agentStudioPlugin } from './agent-studio/agent-studio.plugin.js';
+import { decodeSecretKey } from './agent-studio/mcp-servers/secret-box.js';
 import { AREAS, type AreaName, type Config } from './config.js';
 import type { DB } from './db/database.js';
 import type { AppDeps } from './deps.js';
@@ -25,6 +26,11 @@ export interface BuildAppOptions {
   ids?: IdFactory;
   /** Share one key cache between the listeners of one process. */
   auth?: ApiKeyAuth;
+  /**
+   * The key sealing stored credentials, as `startServer` resolved it. Without one, `SECRET_KEY`
+   * is used when set, else a random key for this instance only (tests, the OpenAPI export).
+   */
+  secretKey?: Buffer;
 }
 
 export const DOC_FILES: Record<AreaName, string> = {
@@ -68,6 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: options.log,
     ids: options.ids ?? createIdFactory(clock),
     auth: options.auth ?? createApiKeyAuth({ db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS }),
+    secretKey: options.secretKey ?? (config.SECRET_KEY ? decodeSecretKey(config.SECRET_KEY) : randomBytes(32)),
     docs: new Map(),
   };
 

@@ -34,6 +34,21 @@ export const ConfigSchema = Type.Object({
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'Outgoing mail server, e.g. smtp://user:pass@host:587' })),
   SMTP_FROM: Type.String({ minLength: 3, description: 'From address of outgoing email' }),
   OUTBOX_POLL_MS: Type.Integer({ minimum: 10, description: 'How often the email worker looks for due messages' }),
+  SECRET_KEY: Type.Optional(
+    Type.String({
+      pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$',
+      description: '32-byte key (64 hex digits or base64) encrypting stored credentials; required with DATABASE_URL',
+    }),
+  ),
+  OUTBOUND_ALLOWED_HOSTS: Type.Optional(
+    Type.String({ description: 'Comma-separated host[:port] list the agent studio may reach although private (e.g. 127.0.0.1)' }),
+  ),
+  MCP_OAUTH_RETURN_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description: 'Page the MCP OAuth callback sends the browser to, with ?mcp=connected|error&agent_id=&server_id=',
+    }),
+  ),
   PLATFORM_PORT: Type.Optional(Port('Own port for the support platform (/v1)')),
   HELP_CENTER_PORT: Type.Optional(Port('Own port for the help center')),
   AGENT_STUDIO_PORT: Type.Optional(Port('Own port for the agent studio (/api/v1)')),
@@ -103,8 +118,11 @@ function describeExpectation(key: string): string {
   if (key === 'DATABASE_URL') {
     return 'must be a postgres:// or postgresql:// URL';
   }
-  if (key === 'PUBLIC_BASE_URL') {
+  if (key === 'PUBLIC_BASE_URL' || key === 'MCP_OAUTH_RETURN_URL') {
     return 'must be an http:// or https:// URL';
+  }
+  if (key === 'SECRET_KEY') {
+    return 'must be 32 bytes written as 64 hex digits or base64';
   }
   if (key === 'SMTP_URL') {
     return 'must be an smtp:// or smtps:// URL';

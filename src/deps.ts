@@ -14,6 +14,8 @@ export interface AppDeps {
   ids: IdFactory;
   log: FastifyBaseLogger;
   auth: ApiKeyAuth;
+  /** 32-byte key sealing stored credentials (see `mcp-servers/secret-box.ts`). */
+  secretKey: Buffer;
   /** Each area registers a function producing its OpenAPI document once routes are ready. */
   docs: Map<AreaName, () => unknown>;
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { resolveSecretKey } from './agent-studio/mcp-servers/secret-box.js';
 import { buildApp } from './app.js';
 import { type Config, planListeners, publicBaseUrl } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { createOutboxWorker, type OutboxWorker } from './email/outbox.worker.js';
 import { createApiKeyAuth } from './http/api-key-auth.js';
 import { systemClock } from './lib/clock.js';
 import { createIdFactory } from './lib/ids.js';
@@ -20,10 +22,13 @@ export interface RunningServer {
  * database, and listens: one listener per distinct port of the three areas.
  */
 export async function startServer(config: Config, log: Logger, print: (line: string) => void): Promise<RunningServer> {
+  // Before anything opens: without a key for PostgreSQL the start stops here, with one line.
+  const secretKey = resolveSecretKey(config);
   const handle: DatabaseHandle = createDb(config);
   const clock = systemClock;
   const ids = createIdFactory(clock);
   const apps: FastifyInstance[] = [];
+  let outbox: OutboxWorker | undefined;
   try {
     const applied = await migrateToLatest(handle.db);
     log.info({ database: handle.target, applied }, 'database ready');
@@ -43,22 +48,34 @@ export async function startServer(config: Config, log: Logger, print: (line: str
       );
     }
 
+    // Every process runs one: messages are claimed atomically, so any number of them is safe.
+    const worker = createOutboxWorker({ db: handle.db, clock, config, log });
+    outbox = worker;
+    worker.start();
+
     const auth = createApiKeyAuth({ db: handle.db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
     const addresses: string[] = [];
     for (const listener of planListeners(config)) {
-      const app = await buildApp({ config, db: handle.db, clock, log, ids, auth, areas: listener.areas });
+      const app = await buildApp({ config, db: handle.db, clock, log, ids, auth, secretKey, areas: listener.areas });
       apps.push(app);
       addresses.push(await app.listen({ port: listener.port, host: config.HOST }));
     }
-    return { apps, addresses, close: () => closeAll(apps, handle, config.SHUTDOWN_TIMEOUT_MS, log) };
+    return { apps, addresses, close: () => closeAll(apps, handle, worker, config.SHUTDOWN_TIMEOUT_MS, log) };
   } catch (error) {
     await Promise.allSettled(apps.map((app) => app.close()));
+    await outbox?.stop();
     await handle.close();
     throw error;
   }
 }
 
-async function closeAll(apps: FastifyInstance[], handle: DatabaseHandle, timeoutMs: number, log: Logger): Promise<void> {
+async function closeAll(
+  apps: FastifyInstance[],
+  handle: DatabaseHandle,
+  outbox: OutboxWorker,
+  timeoutMs: number,
+  log: Logger,
+): Promise<void> {
   // Fastify stops accepting at once, answers 503 to new requests on open connections, and
   // resolves when in-flight requests are done; past the grace period we close anyway.
   let timer: NodeJS.Timeout | undefined;
@@ -71,6 +88,7 @@ async function closeAll(apps: FastifyInstance[], handle: DatabaseHandle, timeout
   if (outcome === 'timeout') {
     log.warn({ timeoutMs }, 'in-flight requests did not finish in time; closing anyway');
   }
+  await outbox.stop();
   await handle.close();
 }
 

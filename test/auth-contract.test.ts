@@ -8,6 +8,8 @@ interface Operation {
   area: 'platform' | 'helpCenter' | 'agentStudio';
   method: string;
   url: string;
+  /** Custom-field routes document their own error shape. */
+  customFieldErrors?: boolean;
 }
 
 const DOCUMENTS = { platform: 'platform.json', helpCenter: 'help-center.json', agentStudio: 'agent-studio.json' } as const;
@@ -37,7 +39,13 @@ async function listOperations(harness: TestApp): Promise<Operation[]> {
     const document = (await harness.app.inject({ url: `/docs/${file}` })).json() as {
       paths: Record<
         string,
-        Record<string, { parameters?: { in: string; name: string; schema?: { pattern?: string; format?: string } }[] }>
+        Record<
+          string,
+          {
+            parameters?: { in: string; name: string; schema?: { pattern?: string; format?: string } }[];
+            responses?: Record<string, { content?: { 'application/json'?: { schema?: { title?: string } } } }>;
+          }
+        >
       >;
     };
     for (const [path, methods] of Object.entries(document.paths ?? {})) {
@@ -45,7 +53,13 @@ async function listOperations(harness: TestApp): Promise<Operation[]> {
         const url = path.replace(/\{(\w+)\}/g, (_, name: string) =>
           sampleId(operation.parameters?.find((parameter) => parameter.in === 'path' && parameter.name === name)?.schema),
         );
-        operations.push({ area, method: method.toUpperCase(), url });
+        const unauthorized = operation.responses?.['401']?.content?.['application/json']?.schema?.title;
+        operations.push({
+          area,
+          method: method.toUpperCase(),
+          url,
+          ...(unauthorized === 'CustomFieldError' ? { customFieldErrors: true } : {}),
+        });
       }
     }
   }
@@ -79,7 +93,10 @@ describe.each(DIALECTS)('authentication contract on %s', (dialect) => {
     for (const operation of operations) {
       const response = await harness.app.inject({ method: operation.method, url: operation.url, headers });
       expect(response.statusCode, `${operation.method} ${operation.url}`).toBe(401);
-      expect(response.json(), `${operation.method} ${operation.url}`).toEqual(UNAUTHENTICATED[operation.area]);
+      const expected = operation.customFieldErrors
+        ? { message: 'User is not authenticated!', statusCode: 401, timestamp: expect.any(String) }
+        : UNAUTHENTICATED[operation.area];
+      expect(response.json(), `${operation.method} ${operation.url}`).toEqual(expected);
     }
   });
 

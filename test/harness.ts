@@ -51,6 +51,8 @@ export interface TestApp {
   clock: ReturnType<typeof fixedClock>;
   ids: IdFactory;
   config: Config;
+  /** PostgreSQL only: the test database's URL, for a second "process" on the same data. */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export async function buildTestApp(
     clock,
     ids,
     config,
+    url: database.url,
     close: async () => {
       await app.close();
       await database.drop();

@@ -2,6 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../deps.js';
 import { setUpArea } from '../http/area.js';
 import { AgentStudioErrorSchema, AgentStudioValidationErrorSchema, renderAgentStudioError } from './agent-studio.errors.js';
+import { agentRoutes } from './agents/agent.routes.js';
+import { chatRoutes } from './chats/chat.routes.js';
+import { mcpServerRoutes } from './mcp-servers/mcp-server.routes.js';
+import { agentToolRoutes } from './tools/agent-tool.routes.js';
 
 /** The agent studio, mounted under `/api/v1`: snake_case, bare objects, FastAPI-style errors. */
 export function agentStudioPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -13,5 +17,9 @@ export function agentStudioPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       errorSchemas: { AgentStudioError: AgentStudioErrorSchema, AgentStudioValidationError: AgentStudioValidationErrorSchema },
       renderError: renderAgentStudioError,
     });
+    await app.register(agentRoutes(deps));
+    await app.register(agentToolRoutes(deps));
+    await app.register(chatRoutes(deps));
+    await app.register(mcpServerRoutes(deps));
   };
 }

@@ -1,8 +1,39 @@
+import type { AgentTable } from '../agent-studio/agents/agent.table.js';
+import type { ChatMessageTable, ChatThreadTable } from '../agent-studio/chats/chat.table.js';
+import type {
+  McpOauthCredentialTable,
+  McpOauthPendingFlowTable,
+  McpServerTable,
+} from '../agent-studio/mcp-servers/mcp-server.table.js';
+import type { AgentToolTable } from '../agent-studio/tools/agent-tool.table.js';
+import type { EmailOutboxTable } from '../email/outbox.table.js';
+import type {
+  ArticleCollectionTable,
+  ArticleSearchTable,
+  ArticleTable,
+  ArticleTagTable,
+} from '../help-center/articles/article.table.js';
+import type { CollectionTable } from '../help-center/collections/collection.table.js';
+import type { HelpCenterCounterTable, HelpCenterTable } from '../help-center/help-centers/help-center.table.js';
+import type { TagTable } from '../help-center/tags/tag.table.js';
+import type { AccountAttributeValueTable } from '../platform/accounts/account-attribute.table.js';
+import type { AccountContactTable, AccountTable } from '../platform/accounts/account.table.js';
+import type { AttachmentTable } from '../platform/attachments/attachment.table.js';
+import type { CustomerContactTable } from '../platform/contacts/customer-contact.table.js';
+import type { CustomFieldTable } from '../platform/custom-fields/custom-field.table.js';
+import type { AccountNoteAttachmentTable, AccountNoteTable } from '../platform/notes/account-note.table.js';
 import type { OrganizationTable } from '../platform/organizations/organization.table.js';
+import type { TicketRoutingDecisionTable } from '../platform/routing/routing.table.js';
 import type { RoutingRuleTable } from '../platform/routing-rules/routing-rule.table.js';
 import type { TeamConfigurationTable } from '../platform/team-configurations/team-configuration.table.js';
 import type { TeamTagTable } from '../platform/team-tags/team-tag.table.js';
 import type { TeamMemberTable, TeamTable } from '../platform/teams/team.table.js';
+import type {
+  TeamTicketCounterTable,
+  TicketCommentTable,
+  TicketOptionTable,
+  TicketTable,
+} from '../platform/tickets/ticket.table.js';
 import type { ApiKeyTable } from '../platform/users/api-key.table.js';
 import type { UserTable } from '../platform/users/user.table.js';
 import type { UserBusinessHoursTable } from '../platform/users/user-business-hours.table.js';
@@ -20,4 +51,33 @@ export interface DB {
   team_tags: TeamTagTable;
   team_configurations: TeamConfigurationTable;
   routing_rules: RoutingRuleTable;
+  custom_fields: CustomFieldTable;
+  attachments: AttachmentTable;
+  email_outbox: EmailOutboxTable;
+  customer_contacts: CustomerContactTable;
+  ticket_options: TicketOptionTable;
+  team_ticket_counters: TeamTicketCounterTable;
+  tickets: TicketTable;
+  ticket_comments: TicketCommentTable;
+  ticket_routing_decisions: TicketRoutingDecisionTable;
+  account_attribute_values: AccountAttributeValueTable;
+  accounts: AccountTable;
+  account_contacts: AccountContactTable;
+  account_notes: AccountNoteTable;
+  account_note_attachments: AccountNoteAttachmentTable;
+  agents: AgentTable;
+  agent_tools: AgentToolTable;
+  mcp_servers: McpServerTable;
+  mcp_oauth_credentials: McpOauthCredentialTable;
+  mcp_oauth_pending_flows: McpOauthPendingFlowTable;
+  chat_threads: ChatThreadTable;
+  chat_messages: ChatMessageTable;
+  help_centers: HelpCenterTable;
+  help_center_counters: HelpCenterCounterTable;
+  help_center_collections: CollectionTable;
+  help_center_articles: ArticleTable;
+  help_center_article_collections: ArticleCollectionTable;
+  help_center_tags: TagTable;
+  help_center_article_tags: ArticleTagTable;
+  help_center_article_search: ArticleSearchTable;
 }

@@ -1,4 +1,4 @@
-import { type Kysely, PostgresAdapter, type SelectQueryBuilder } from 'kysely';
+import { type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 
 /**
  * The only place that knows SQLite and PostgreSQL apart. Features call these helpers and stay
@@ -45,6 +45,36 @@ export function writeJson(value: unknown): string | null {
 // biome-ignore lint/suspicious/noExplicitAny: generic over every select
 export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
   return dialectOf(db) === 'postgres' ? (query.forUpdate() as QB) : query;
+}
+
+/**
+ * Runs `run` while holding the lock named `key` across processes: a session advisory lock on
+ * PostgreSQL, taken on a connection reserved for the duration and handed to `run`, so the holder
+ * never waits for a second pool connection. SQLite is one embedded process's file: `run` gets the
+ * database as it is, and callers serialise inside the process themselves.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any database
+export async function withAdvisoryLock<DB, T>(db: Kysely<DB>, key: string, run: (locked: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (dialectOf(db as Kysely<any>) !== 'postgres') {
+    return run(db);
+  }
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(hashtextextended(${key}, 0))`.execute(connection);
+    try {
+      return await run(connection);
+    } finally {
+      await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(connection);
+    }
+  });
+}
+
+/**
+ * Claims rows for a queue: `for update skip locked` on PostgreSQL, so concurrent claimers pass over
+ * rows another transaction holds; SQLite runs one writer at a time, so the query stays as it is.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: generic over every select
+export function forUpdateSkipLocked<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
+  return dialectOf(db) === 'postgres' ? (query.forUpdate().skipLocked() as QB) : query;
 }
 
 /**

@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../deps.js';
 import { setUpArea } from '../http/area.js';
+import { articleRoutes } from './articles/article.routes.js';
+import { collectionRoutes } from './collections/collection.routes.js';
 import { HelpCenterErrorSchema, renderHelpCenterError } from './help-center.envelope.js';
+import { helpCenterRoutes } from './help-centers/help-center.routes.js';
+import { tagRoutes } from './tags/tag.routes.js';
 
 /** The help center, mounted without a version prefix. */
 export function helpCenterPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -13,5 +17,9 @@ export function helpCenterPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       errorSchemas: { HelpCenterError: HelpCenterErrorSchema },
       renderError: renderHelpCenterError,
     });
+    await app.register(helpCenterRoutes(deps));
+    await app.register(collectionRoutes(deps));
+    await app.register(articleRoutes(deps));
+    await app.register(tagRoutes(deps));
   };
 }

@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Custom-field routes answer errors as `{message, statusCode, timestamp}`. */
     errorShape?: 'customField';
+    /** The message of a 500 on this route, where the contract names one (default `Something went wrong!`). */
+    faultMessage?: string;
   }
 }
 
@@ -20,7 +22,8 @@ const FIXED_MESSAGES: Partial<Record<number, string>> = {
 export function renderPlatformError(clock: Clock) {
   return (error: NormalizedError, request: FastifyRequest) => {
     const status = error.status;
-    const message = FIXED_MESSAGES[status] ?? error.message;
+    const faultMessage = status === 500 ? request.routeOptions.config?.faultMessage : undefined;
+    const message = faultMessage ?? FIXED_MESSAGES[status] ?? error.message;
     if (request.routeOptions.config?.errorShape === 'customField') {
       return { status, body: { message, statusCode: status, timestamp: clock.now().toISOString() } };
     }

@@ -1,12 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../deps.js';
+import { outboxRoutes } from '../email/outbox.routes.js';
 import { setUpArea } from '../http/area.js';
+import { accountRoutes } from './accounts/account.routes.js';
+import { accountAttributeRoutes } from './accounts/account-attribute.routes.js';
+import { attachmentRoutes } from './attachments/attachment.routes.js';
+import { customerContactRoutes } from './contacts/customer-contact.routes.js';
+import { customFieldRoutes } from './custom-fields/custom-field.routes.js';
+import { accountNoteRoutes } from './notes/account-note.routes.js';
+import { accountNoteAttachmentRoutes } from './notes/account-note-attachment.routes.js';
 import { CustomFieldErrorSchema, PlatformErrorSchema } from './platform.envelope.js';
 import { renderPlatformError } from './platform.errors.js';
 import { routingRuleRoutes } from './routing-rules/routing-rule.routes.js';
 import { teamConfigurationRoutes } from './team-configurations/team-configuration.routes.js';
 import { teamTagRoutes } from './team-tags/team-tag.routes.js';
 import { teamRoutes } from './teams/team.routes.js';
+import { commentRoutes } from './tickets/comment.routes.js';
+import { ticketRoutes } from './tickets/ticket.routes.js';
 import { userRoutes } from './users/user.routes.js';
 import { userBusinessHoursRoutes } from './users/user-business-hours.routes.js';
 
@@ -20,11 +30,21 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       errorSchemas: { PlatformError: PlatformErrorSchema, CustomFieldError: CustomFieldErrorSchema },
       renderError: renderPlatformError(deps.clock),
     });
+    await app.register(attachmentRoutes(deps));
+    await app.register(outboxRoutes(deps));
     await app.register(userBusinessHoursRoutes(deps));
     await app.register(userRoutes(deps));
     await app.register(teamTagRoutes(deps));
     await app.register(routingRuleRoutes(deps));
     await app.register(teamRoutes(deps));
+    await app.register(customFieldRoutes(deps));
+    await app.register(ticketRoutes(deps));
+    await app.register(commentRoutes(deps));
     await app.register(teamConfigurationRoutes(deps));
+    await app.register(accountAttributeRoutes(deps));
+    await app.register(customerContactRoutes(deps));
+    await app.register(accountNoteRoutes(deps));
+    await app.register(accountNoteAttachmentRoutes(deps));
+    await app.register(accountRoutes(deps));
   };
 }

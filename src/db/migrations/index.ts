@@ -1,6 +1,13 @@
 import type { Migration } from 'kysely';
 import * as createTenancy from './2026-11-22T1000_create_tenancy.js';
 import * as createTeams from './2026-11-22T1100_create_teams.js';
+import * as createTickets from './2026-11-22T1200_create_tickets.js';
+import * as createCustomFields from './2026-11-22T1300_create_custom_fields.js';
+import * as createAttachmentsAndOutbox from './2026-11-22T1310_create_attachments_and_outbox.js';
+import * as createHelpCenter from './2026-11-22T1400_create_help_center.js';
+import * as createAgentStudio from './2026-11-22T1500_create_agent_studio.js';
+import * as createAccounts from './2026-11-22T1600_create_accounts.js';
+import * as createRouting from './2026-11-22T1700_create_routing.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -9,4 +16,11 @@ import * as createTeams from './2026-11-22T1100_create_teams.js';
 export const migrations: Record<string, Migration> = {
   '2026-11-22T1000_create_tenancy': createTenancy,
   '2026-11-22T1100_create_teams': createTeams,
+  '2026-11-22T1300_create_custom_fields': createCustomFields,
+  '2026-11-22T1310_create_attachments_and_outbox': createAttachmentsAndOutbox,
+  '2026-11-22T1200_create_tickets': createTickets,
+  '2026-11-22T1400_create_help_center': createHelpCenter,
+  '2026-11-22T1500_create_agent_studio': createAgentStudio,
+  '2026-11-22T1600_create_accounts': createAccounts,
+  '2026-11-22T1700_create_routing': createRouting,
 };

@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Updateable } from 'kysely';
 import { IANAZone } from 'luxon';
 import type { DB } from '../../db/database.js';
@@ -8,6 +9,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { ACCESS_DENIED, isOrgAdmin, requireOrgAdmin } from '../authorization.js';
 import { findOrganizationById } from '../organizations/organization.repository.js';
+import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { listApiKeysOfUser, revokeApiKeyByPrefix } from './api-key.repository.js';
 import { issueApiKey } from './api-key.service.js';
 import { findUserById, findUsersByEmail, insertUser, listUsers, type UserRow, updateUser } from './user.repository.js';
@@ -18,6 +20,7 @@ interface Deps {
   db: Kysely<DB>;
   clock: Clock;
   ids: IdFactory;
+  log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
 export function toUser(row: UserRow) {
@@ -127,6 +130,11 @@ export async function updateUserProfile(
     changes.avatar_url = input.avatarUrl;
   }
   await updateUser(deps.db, principal.organizationId, user.id, changes);
+  const becameOnline = input.status === 'online' && user.status !== 'online';
+  if (becameOnline || input.capacity !== undefined || input.timezone !== undefined) {
+    // The member may be eligible now: waiting tickets of their teams are assigned oldest first.
+    await assignWaitingTicketsServedBy(deps, principal.organizationId, user.id, 'member_available');
+  }
   return toUser(await requireUser(deps.db, principal.organizationId, user.id));
 }
 

@@ -20,6 +20,8 @@ export interface UserTable {
   /** IANA zone of the user's own hours; null means the team's. */
   timezone: Optional<string>;
   last_assigned_at: Optional<string>;
+  /** Breaks ties in `last_assigned_at` between routed assignments made in the same millisecond. */
+  last_assignment_seq: Optional<number>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

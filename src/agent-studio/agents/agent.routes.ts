@@ -1,0 +1,89 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../deps.js';
+import { agentStudioErrorResponses } from '../agent-studio.errors.js';
+import {
+  AgentIdParamsSchema,
+  AgentSchema,
+  CreateAgentSchema,
+  DeletedSchema,
+  ListAgentsQuerySchema,
+  UpdateAgentSchema,
+} from './agent.schemas.js';
+import { createAgent, deleteAgent, getAgent, listOrganizationAgents, updateAgentDetails } from './agent.service.js';
+
+const tags = ['agents'];
+
+export function agentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/agents',
+      {
+        schema: {
+          operationId: 'agentStudio.agents.create',
+          tags,
+          summary: 'Create an agent of the organization; the caller becomes its creator (200, as upstream)',
+          body: CreateAgentSchema,
+          response: { 200: AgentSchema, ...agentStudioErrorResponses([]) },
+        },
+      },
+      async (request) => createAgent(deps, request.principal, request.body),
+    );
+
+    app.get(
+      '/agents',
+      {
+        schema: {
+          operationId: 'agentStudio.agents.list',
+          tags,
+          summary: "The organization's agents, oldest first",
+          querystring: ListAgentsQuerySchema,
+          response: { 200: Type.Array(AgentSchema), ...agentStudioErrorResponses([]) },
+        },
+      },
+      async (request) => listOrganizationAgents(deps.db, request.principal, request.query),
+    );
+
+    app.get(
+      '/agents/:agent_id',
+      {
+        schema: {
+          operationId: 'agentStudio.agents.get',
+          tags,
+          params: AgentIdParamsSchema,
+          response: { 200: AgentSchema, ...agentStudioErrorResponses([404]) },
+        },
+      },
+      async (request) => getAgent(deps.db, request.principal, request.params.agent_id),
+    );
+
+    app.put(
+      '/agents/:agent_id',
+      {
+        schema: {
+          operationId: 'agentStudio.agents.update',
+          tags,
+          summary: 'Change an agent (its creator or an organization admin); fields left out stay as they are',
+          params: AgentIdParamsSchema,
+          body: UpdateAgentSchema,
+          response: { 200: AgentSchema, ...agentStudioErrorResponses([403, 404]) },
+        },
+      },
+      async (request) => updateAgentDetails(deps, request.principal, request.params.agent_id, request.body),
+    );
+
+    app.delete(
+      '/agents/:agent_id',
+      {
+        schema: {
+          operationId: 'agentStudio.agents.delete',
+          tags,
+          summary: 'Soft-delete an agent (its creator or an organization admin); it and everything under it then answer 404',
+          params: AgentIdParamsSchema,
+          response: { 200: DeletedSchema, ...agentStudioErrorResponses([403, 404]) },
+        },
+      },
+      async (request) => deleteAgent(deps, request.principal, request.params.agent_id),
+    );
+  };
+}

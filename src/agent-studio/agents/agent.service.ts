@@ -1,0 +1,125 @@
+import type { Static } from '@sinclair/typebox';
+import type { Kysely, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { readJson, writeJson } from '../../db/dialect.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { requireAgent, requireManageableAgent } from './agent.lookup.js';
+import { type AgentRow, insertAgent, listAgents, updateAgent } from './agent.repository.js';
+import type { CreateAgentSchema, ListAgentsQuerySchema, UpdateAgentSchema } from './agent.schemas.js';
+import type { AgentTable } from './agent.table.js';
+
+// The lookups live beside the repository so tools, chats and MCP servers can use them without a cycle.
+export { requireAgent, requireManageableAgent };
+
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+}
+
+export function toAgent(row: AgentRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    configuration: readJson<Record<string, unknown>>(row.configuration) ?? {},
+    template_id: row.template_id,
+    organization_id: row.organization_id,
+    status: row.status,
+    description: row.description,
+    avatar_url: row.avatar_url,
+    metadata: readJson<Record<string, unknown>>(row.metadata),
+    files: [],
+    team_id: [],
+    completed_flows_count: 0,
+    pending_flows_count: 0,
+    created_by: row.created_by_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** `format: uri` admits `javascript:` and `data:`; an avatar is fetched by browsers, so http(s) only. */
+function requireHttpUrl(url: string | null | undefined): void {
+  if (url && !/^https?:\/\//i.test(url)) {
+    throw AppError.invalid('Value error, avatar_url must be an http or https URL', {
+      location: 'body',
+      path: ['avatar_url'],
+      rule: 'value_error',
+    });
+  }
+}
+
+export async function createAgent(deps: Deps, principal: Principal, input: Static<typeof CreateAgentSchema>) {
+  requireHttpUrl(input.avatar_url);
+  const at = deps.clock.now().toISOString();
+  const id = deps.ids.uuid();
+  await insertAgent(deps.db, {
+    id,
+    organization_id: principal.organizationId,
+    created_by_id: principal.userId,
+    name: input.name,
+    description: input.description ?? null,
+    configuration: writeJson(input.configuration ?? {}) ?? '{}',
+    template_id: input.template_id ?? null,
+    avatar_url: input.avatar_url ?? null,
+    metadata: writeJson(input.metadata),
+    status: input.status ?? 'active',
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+  });
+  return getAgent(deps.db, principal, id);
+}
+
+export async function listOrganizationAgents(db: Kysely<DB>, principal: Principal, query: Static<typeof ListAgentsQuerySchema>) {
+  return (await listAgents(db, principal.organizationId, { status: query.status })).map(toAgent);
+}
+
+export async function getAgent(db: Kysely<DB>, principal: Principal, agentId: string) {
+  return toAgent(await requireAgent(db, principal, agentId));
+}
+
+/** Fields sent replace the stored ones; fields left out stay; `null` clears a nullable field. */
+export async function updateAgentDetails(
+  deps: Deps,
+  principal: Principal,
+  agentId: string,
+  input: Static<typeof UpdateAgentSchema>,
+) {
+  const agent = await requireManageableAgent(deps.db, principal, agentId);
+  requireHttpUrl(input.avatar_url);
+  const changes: Updateable<AgentTable> = { updated_at: deps.clock.now().toISOString() };
+  if (input.name !== undefined) {
+    changes.name = input.name;
+  }
+  if (input.configuration !== undefined) {
+    changes.configuration = writeJson(input.configuration) ?? '{}';
+  }
+  if (input.metadata !== undefined) {
+    changes.metadata = writeJson(input.metadata);
+  }
+  for (const key of ['description', 'template_id', 'avatar_url'] as const) {
+    if (input[key] !== undefined) {
+      changes[key] = input[key];
+    }
+  }
+  if (input.status !== undefined) {
+    changes.status = input.status;
+  }
+  await updateAgent(deps.db, principal.organizationId, agent.id, changes);
+  return getAgent(deps.db, principal, agent.id);
+}
+
+/**
+ * Soft delete: the row stays (its tools, MCP servers and chat threads still reference it) but the
+ * agent and everything under it answer 404 from now on.
+ */
+export async function deleteAgent(deps: Deps, principal: Principal, agentId: string) {
+  const agent = await requireManageableAgent(deps.db, principal, agentId);
+  const at = deps.clock.now().toISOString();
+  await updateAgent(deps.db, principal.organizationId, agent.id, { deleted_at: at, updated_at: at });
+  return { status: 'success' as const, message: 'Agent deleted successfully' };
+}

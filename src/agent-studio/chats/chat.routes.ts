@@ -1,0 +1,112 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../deps.js';
+import { agentStudioErrorResponses } from '../agent-studio.errors.js';
+import {
+  ChatAgentParamsSchema,
+  ChatHistoryQuerySchema,
+  ChatHistorySchema,
+  ChatMessageSchema,
+  ChatPageQuerySchema,
+  ChatThreadParamsSchema,
+  ChatThreadSchema,
+  ChatThreadSummarySchema,
+  CreateMessageSchema,
+  CreateThreadSchema,
+} from './chat.schemas.js';
+import { addMessage, createThread, getChatHistory, getThread, listThreadMessages, listThreads } from './chat.service.js';
+
+const tags = ['chat'];
+
+export function chatRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/chat/history',
+      {
+        schema: {
+          operationId: 'agentStudio.chat.history',
+          tags,
+          summary: "The caller's chat threads, latest activity first, each with its messages (endpoint 17)",
+          querystring: ChatHistoryQuerySchema,
+          response: { 200: ChatHistorySchema, ...agentStudioErrorResponses([]) },
+        },
+      },
+      async (request) => getChatHistory(deps.db, request.principal, request.query),
+    );
+
+    app.post(
+      '/chat/:agent_id/threads',
+      {
+        schema: {
+          operationId: 'agentStudio.chat.createThread',
+          tags,
+          summary: "Start a thread with an agent of the caller's organization; the thread belongs to the caller",
+          params: ChatAgentParamsSchema,
+          body: CreateThreadSchema,
+          response: { 200: ChatThreadSchema, ...agentStudioErrorResponses([404]) },
+        },
+      },
+      async (request) => createThread(deps, request.principal, request.params.agent_id, request.body),
+    );
+
+    app.get(
+      '/chat/:agent_id/threads',
+      {
+        schema: {
+          operationId: 'agentStudio.chat.listThreads',
+          tags,
+          summary: "The caller's threads with the agent, latest activity first, without their messages",
+          params: ChatAgentParamsSchema,
+          querystring: ChatPageQuerySchema,
+          response: { 200: Type.Array(ChatThreadSummarySchema), ...agentStudioErrorResponses([404]) },
+        },
+      },
+      async (request) => listThreads(deps.db, request.principal, request.params.agent_id, request.query),
+    );
+
+    app.get(
+      '/chat/:agent_id/threads/:thread_id',
+      {
+        schema: {
+          operationId: 'agentStudio.chat.getThread',
+          tags,
+          summary: 'One of the caller’s threads with all its messages, oldest first',
+          params: ChatThreadParamsSchema,
+          response: { 200: ChatThreadSchema, ...agentStudioErrorResponses([404]) },
+        },
+      },
+      async (request) => getThread(deps.db, request.principal, request.params.agent_id, request.params.thread_id),
+    );
+
+    app.post(
+      '/chat/:agent_id/threads/:thread_id/messages',
+      {
+        schema: {
+          operationId: 'agentStudio.chat.addMessage',
+          tags,
+          summary: 'Add a message to one of the caller’s threads; the thread moves to the top of the history',
+          params: ChatThreadParamsSchema,
+          body: CreateMessageSchema,
+          response: { 200: ChatMessageSchema, ...agentStudioErrorResponses([404]) },
+        },
+      },
+      async (request) => addMessage(deps, request.principal, request.params.agent_id, request.params.thread_id, request.body),
+    );
+
+    app.get(
+      '/chat/:agent_id/threads/:thread_id/messages',
+      {
+        schema: {
+          operationId: 'agentStudio.chat.listMessages',
+          tags,
+          summary: 'A page of a thread’s messages, oldest first',
+          params: ChatThreadParamsSchema,
+          querystring: ChatPageQuerySchema,
+          response: { 200: Type.Array(ChatMessageSchema), ...agentStudioErrorResponses([404]) },
+        },
+      },
+      async (request) =>
+        listThreadMessages(deps.db, request.principal, request.params.agent_id, request.params.thread_id, request.query),
+    );
+  };
+}

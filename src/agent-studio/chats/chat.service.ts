@@ -1,0 +1,245 @@
+import type { Static } from '@sinclair/typebox';
+import type { Kysely, Transaction } from 'kysely';
+import sanitizeHtml from 'sanitize-html';
+import type { DB } from '../../db/database.js';
+import { readJson, writeJson } from '../../db/dialect.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { requireAgent } from '../agents/agent.lookup.js';
+import {
+  type ChatMessageRow,
+  type ChatThreadRow,
+  findMessage,
+  findThread,
+  insertMessage,
+  insertThread,
+  listHistoryThreads,
+  listMessages,
+  listMessagesOfThreads,
+  listThreadsOfAgent,
+  type ThreadOwner,
+  touchThread,
+} from './chat.repository.js';
+import type { ChatHistoryQuerySchema, ChatPageQuerySchema, CreateMessageSchema, CreateThreadSchema } from './chat.schemas.js';
+
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+}
+
+type JsonObject = Record<string, unknown>;
+
+interface ToolCall {
+  tool_name: string;
+  arguments: JsonObject | null;
+  result: unknown;
+  error: string | null;
+  start_time: string | null;
+  end_time: string | null;
+}
+
+/** Clients render `content_html`; scripts, handlers and foreign embeds are removed before it is stored. */
+const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'del', 's', 'u', 'span'],
+  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow' }) },
+};
+
+const ownerOf = (principal: Principal): ThreadOwner => ({ organizationId: principal.organizationId, userId: principal.userId });
+
+export function toThreadSummary(row: ChatThreadRow) {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    user_id: row.user_id,
+    anon_user_id: null,
+    organization_id: row.organization_id,
+    title: row.title,
+    metadata: readJson<JsonObject>(row.metadata),
+    last_activity_at: row.last_activity_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function toMessage(row: ChatMessageRow) {
+  return {
+    id: row.id,
+    thread_id: row.thread_id,
+    content: row.content,
+    content_html: row.content_html,
+    role: row.role,
+    tool_calls: readJson<ToolCall[]>(row.tool_calls) ?? [],
+    attachments: readJson<unknown[]>(row.attachments) ?? [],
+    metadata: readJson<JsonObject>(row.metadata),
+    created_at: row.created_at,
+    feedback: null,
+  };
+}
+
+const toThread = (row: ChatThreadRow, messages: ChatMessageRow[]) => ({
+  ...toThreadSummary(row),
+  messages: messages.map(toMessage),
+});
+
+/** A body `agent_id` is optional, as upstream; when sent it must be the path's. */
+function requireSameAgent(bodyAgentId: string | undefined, pathAgentId: string): void {
+  if (bodyAgentId !== undefined && bodyAgentId.toLowerCase() !== pathAgentId.toLowerCase()) {
+    throw AppError.invalid('Value error, agent_id must equal the agent_id in the path', {
+      location: 'body',
+      path: ['agent_id'],
+      rule: 'value_error',
+    });
+  }
+}
+
+/** The caller's thread with a live agent of their organization; anyone else's is a 404. */
+async function requireThread(db: Kysely<DB> | Transaction<DB>, principal: Principal, agentId: string, threadId: string) {
+  const agent = await requireAgent(db, principal, agentId);
+  const thread = await findThread(db, ownerOf(principal), agent.id, threadId);
+  if (!thread) {
+    throw AppError.notFound('Chat thread not found');
+  }
+  return thread;
+}
+
+export async function createThread(deps: Deps, principal: Principal, agentId: string, input: Static<typeof CreateThreadSchema>) {
+  requireSameAgent(input.agent_id, agentId);
+  const agent = await requireAgent(deps.db, principal, agentId);
+  const at = deps.clock.now().toISOString();
+  const row: ChatThreadRow = {
+    id: deps.ids.uuid(),
+    organization_id: agent.organization_id,
+    agent_id: agent.id,
+    user_id: principal.userId,
+    title: input.title ?? null,
+    metadata: writeJson(input.metadata),
+    last_activity_at: at,
+    created_at: at,
+    updated_at: at,
+  };
+  await insertThread(deps.db, row);
+  return toThread(await requireThread(deps.db, principal, agent.id, row.id), []);
+}
+
+export async function listThreads(
+  db: Kysely<DB>,
+  principal: Principal,
+  agentId: string,
+  page: Static<typeof ChatPageQuerySchema>,
+) {
+  const agent = await requireAgent(db, principal, agentId);
+  const rows = await listThreadsOfAgent(db, ownerOf(principal), agent.id, { limit: page.limit ?? 50, offset: page.offset ?? 0 });
+  return rows.map(toThreadSummary);
+}
+
+export async function getThread(db: Kysely<DB>, principal: Principal, agentId: string, threadId: string) {
+  const thread = await requireThread(db, principal, agentId, threadId);
+  return toThread(thread, await listMessagesOfThreads(db, [thread.id]));
+}
+
+function toolCallsOf(input: Static<typeof CreateMessageSchema>['tool_calls']): ToolCall[] {
+  return (input ?? []).map((call) => ({
+    tool_name: call.tool_name,
+    arguments: call.arguments ?? null,
+    result: call.result ?? null,
+    error: call.error ?? null,
+    start_time: call.start_time ?? null,
+    end_time: call.end_time ?? null,
+  }));
+}
+
+/** Adds a message and moves the thread to the top of the caller's history, in one transaction. */
+export async function addMessage(
+  deps: Deps,
+  principal: Principal,
+  agentId: string,
+  threadId: string,
+  input: Static<typeof CreateMessageSchema>,
+) {
+  requireSameAgent(input.agent_id, agentId);
+  const thread = await requireThread(deps.db, principal, agentId, threadId);
+  const at = deps.clock.now().toISOString();
+  const id = deps.ids.uuid();
+  await deps.db.transaction().execute(async (trx) => {
+    await insertMessage(trx, {
+      id,
+      organization_id: thread.organization_id,
+      thread_id: thread.id,
+      sort_key: deps.ids.ulid(),
+      role: input.role,
+      content: input.content,
+      content_html: input.content_html ? sanitizeHtml(input.content_html, SANITIZE_OPTIONS) : (input.content_html ?? null),
+      tool_calls: writeJson(toolCallsOf(input.tool_calls)),
+      attachments: null,
+      metadata: writeJson(input.metadata),
+      created_at: at,
+    });
+    await touchThread(trx, thread.id, at);
+  });
+  const message = await findMessage(deps.db, thread.id, id);
+  if (!message) {
+    throw AppError.notFound('Chat message not found');
+  }
+  return toMessage(message);
+}
+
+export async function listThreadMessages(
+  db: Kysely<DB>,
+  principal: Principal,
+  agentId: string,
+  threadId: string,
+  page: Static<typeof ChatPageQuerySchema>,
+) {
+  const thread = await requireThread(db, principal, agentId, threadId);
+  return (await listMessages(db, thread.id, { limit: page.limit ?? 50, offset: page.offset ?? 0 })).map(toMessage);
+}
+
+const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const CURSOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Opaque to clients: base64url of `last_activity_at|id` of the last thread of a page. */
+export function encodeHistoryCursor(thread: Pick<ChatThreadRow, 'last_activity_at' | 'id'>): string {
+  return Buffer.from(`${thread.last_activity_at}|${thread.id}`, 'utf8').toString('base64url');
+}
+
+export function decodeHistoryCursor(cursor: string): { lastActivityAt: string; id: string } {
+  const [lastActivityAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const valid =
+    /^[A-Za-z0-9_-]+$/.test(cursor) &&
+    rest.length === 0 &&
+    CURSOR_INSTANT.test(lastActivityAt) &&
+    !Number.isNaN(Date.parse(lastActivityAt)) &&
+    CURSOR_ID.test(id);
+  if (!valid) {
+    throw AppError.invalid('Value error, cursor is not a next_cursor this endpoint returned', {
+      location: 'query',
+      path: ['cursor'],
+      rule: 'value_error',
+    });
+  }
+  return { lastActivityAt, id };
+}
+
+/** Endpoint 17: the caller's threads, latest activity first, each with its messages. */
+export async function getChatHistory(db: Kysely<DB>, principal: Principal, query: Static<typeof ChatHistoryQuerySchema>) {
+  const limit = query.limit ?? 10;
+  const after = query.cursor !== undefined ? decodeHistoryCursor(query.cursor) : undefined;
+  const rows = await listHistoryThreads(db, ownerOf(principal), { agentId: query.agent_id, after, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const messages = await listMessagesOfThreads(
+    db,
+    page.map((thread) => thread.id),
+  );
+  const byThread = new Map<string, ChatMessageRow[]>();
+  for (const message of messages) {
+    byThread.set(message.thread_id, [...(byThread.get(message.thread_id) ?? []), message]);
+  }
+  return {
+    items: page.map((thread) => toThread(thread, byThread.get(thread.id) ?? [])),
+    next_cursor: rows.length > limit && last ? encodeHistoryCursor(last) : null,
+  };
+}

@@ -1,0 +1,283 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookupAll } from 'node:dns/promises';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import ipaddr from 'ipaddr.js';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+
+/**
+ * The agent studio's only way out to the network (mcp-connect.md §8). Every MCP request, metadata
+ * lookup, client registration, token and revocation call goes through `createGuardedFetch`, whose
+ * connector refuses private, loopback, link-local, metadata and other non-unicast addresses at
+ * connect time (so redirects and DNS rebinding are covered too) and plain http to any host that
+ * `OUTBOUND_ALLOWED_HOSTS` does not name.
+ */
+
+const CONNECT_TIMEOUT_MS = 10_000;
+const HEADERS_TIMEOUT_MS = 10_000;
+const DISCOVERY_TIMEOUT_MS = 5_000;
+const BODY_TIMEOUT_MS = 30_000;
+/** Larger answers are cut off: no MCP, metadata or token response needs more. */
+const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/** Thrown (as the `cause` of fetch's `TypeError`) when the policy refuses a destination. */
+export class OutboundBlockedError extends Error {
+  override readonly name = 'OutboundBlockedError';
+  readonly code = 'ERR_OUTBOUND_BLOCKED';
+}
+
+export class ResponseTooLargeError extends Error {
+  override readonly name = 'ResponseTooLargeError';
+  readonly code = 'ERR_RESPONSE_TOO_LARGE';
+}
+
+/** `OUTBOUND_ALLOWED_HOSTS` parsed: hosts (names or IP literals) with an optional port each. */
+export interface OutboundPolicy {
+  isAllowlisted(host: string, port: number): boolean;
+}
+
+export function parseOutboundPolicy(allowedHosts: string | undefined): OutboundPolicy {
+  const entries = (allowedHosts ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean)
+    .map((entry) => {
+      const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+      if (bracketed?.[1]) {
+        return { host: normalizeHost(bracketed[1]), port: bracketed[2] ? Number(bracketed[2]) : undefined };
+      }
+      const match = /^([^:]+)(?::(\d+))?$/.exec(entry);
+      // A bare IPv6 literal (several colons, no brackets) carries no port.
+      return match?.[1]
+        ? { host: normalizeHost(match[1]), port: match[2] ? Number(match[2]) : undefined }
+        : { host: normalizeHost(entry), port: undefined };
+    });
+  return {
+    isAllowlisted: (host, port) =>
+      entries.some((entry) => entry.host === normalizeHost(host) && (entry.port === undefined || entry.port === port)),
+  };
+}
+
+function normalizeHost(host: string): string {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return ipaddr.isValid(bare) ? ipaddr.process(bare).toString() : bare.replace(/\.$/, '');
+}
+
+/** Public unicast only: RFC 1918, loopback, link-local (169.254.169.254), ULA, CGNAT, mapped forms… are not. */
+export function isPublicAddress(address: string): boolean {
+  return ipaddr.isValid(address) && ipaddr.process(address).range() === 'unicast';
+}
+
+export function defaultPort(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+}
+
+/**
+ * The static part of the policy for a URL someone configures: http(s) only, no userinfo, no
+ * fragment, https unless the host is allowlisted, and an IP literal must be public unless
+ * allowlisted. Returns the reason it is refused, or null.
+ */
+export function staticUrlProblem(raw: string, policy: OutboundPolicy): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'url must be an absolute http or https URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return 'url must be an http or https URL';
+  }
+  if (url.username || url.password) {
+    return 'url must not contain a user name or password';
+  }
+  if (url.hash || raw.includes('#')) {
+    return 'url must not contain a fragment';
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const allowlisted = policy.isAllowlisted(host, defaultPort(url));
+  if (url.protocol === 'http:' && !allowlisted) {
+    return 'url must use https (plain http only for hosts in OUTBOUND_ALLOWED_HOSTS)';
+  }
+  if (ipaddr.isValid(host) && !allowlisted && !isPublicAddress(host)) {
+    return 'url points to a private or reserved address';
+  }
+  return null;
+}
+
+/** `staticUrlProblem` plus DNS: every address a name resolves to must be public unless the host is allowlisted. */
+export async function urlAllowed(raw: string, policy: OutboundPolicy): Promise<boolean> {
+  if (staticUrlProblem(raw, policy)) {
+    return false;
+  }
+  const url = new URL(raw);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (policy.isAllowlisted(host, defaultPort(url)) || ipaddr.isValid(host)) {
+    return true;
+  }
+  try {
+    const addresses = await dnsLookupAll(host, { all: true });
+    return addresses.length > 0 && addresses.every((entry) => isPublicAddress(entry.address));
+  } catch {
+    // A name that does not resolve is not refused here: the connect reports it as unreachable.
+    return true;
+  }
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** `dns.lookup` that fails unless every address of the name is public. */
+function publicOnlyLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) {
+      callback(error, []);
+      return;
+    }
+    if (addresses.length === 0 || addresses.some((entry) => !isPublicAddress(entry.address))) {
+      callback(new OutboundBlockedError(`${hostname} resolves to a private or reserved address`), []);
+      return;
+    }
+    const [first] = addresses;
+    if (options.all || !first) {
+      callback(null, addresses);
+    } else {
+      callback(null, first.address, first.family);
+    }
+  });
+}
+
+type Connector = buildConnector.connector;
+
+function guardedConnector(policy: OutboundPolicy): Connector {
+  const direct = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
+  // biome-ignore lint/suspicious/noExplicitAny: net.connect's lookup option is typed for dns.lookup's overloads
+  const resolving = buildConnector({ timeout: CONNECT_TIMEOUT_MS, lookup: publicOnlyLookup as any });
+  return (options, callback) => {
+    const host = options.hostname.replace(/^\[|\]$/g, '');
+    const port = options.port ? Number(options.port) : options.protocol === 'https:' ? 443 : 80;
+    const refuse = (reason: string) => {
+      queueMicrotask(() => callback(new OutboundBlockedError(reason), null));
+    };
+    if (policy.isAllowlisted(host, port)) {
+      return direct(options, callback);
+    }
+    if (options.protocol !== 'https:') {
+      return refuse(`plain http to ${host} is not allowed`);
+    }
+    if (ipaddr.isValid(host)) {
+      return isPublicAddress(host) ? direct(options, callback) : refuse(`${host} is a private or reserved address`);
+    }
+    return resolving(options, callback);
+  };
+}
+
+export interface GuardedFetch {
+  fetch: FetchLike;
+  close(): Promise<void>;
+}
+
+/**
+ * One pooled dispatcher per app. Responses are re-wrapped as the global `Response` (the SDK
+ * tells OAuth error bodies apart with `instanceof Response`), bodies other than event streams are
+ * capped, and a request gets 5 s (metadata GETs) or 10 s (everything else) until its headers.
+ */
+export function createGuardedFetch(policy: OutboundPolicy): GuardedFetch {
+  const dispatcher = new Agent({
+    connect: guardedConnector(policy),
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    bodyTimeout: BODY_TIMEOUT_MS,
+  });
+
+  const guarded: FetchLike = async (url, init) => {
+    const headers = new Headers(init?.headers);
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const streaming = (headers.get('accept') ?? '').includes('text/event-stream');
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException('The request timed out', 'TimeoutError')),
+      method === 'GET' && !streaming ? DISCOVERY_TIMEOUT_MS : HEADERS_TIMEOUT_MS,
+    );
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+    try {
+      // biome-ignore lint/suspicious/noExplicitAny: the global RequestInit and undici's differ only in nominal types
+      const response = await undiciFetch(url, { ...(init as any), signal, dispatcher });
+      return rewrap(response);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  return { fetch: guarded, close: () => dispatcher.close() };
+}
+
+function rewrap(response: Awaited<ReturnType<typeof undiciFetch>>): Response {
+  const contentType = response.headers.get('content-type') ?? '';
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > MAX_RESPONSE_BYTES) {
+    void response.body?.cancel();
+    throw new ResponseTooLargeError('response too large');
+  }
+  let body: ReadableStream<Uint8Array> | null = NULL_BODY_STATUSES.has(response.status)
+    ? null
+    : (response.body as ReadableStream<Uint8Array> | null);
+  if (body && !contentType.includes('text/event-stream')) {
+    body = body.pipeThrough(capped(MAX_RESPONSE_BYTES));
+  }
+  const wrapped = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers as unknown as Headers,
+  });
+  Object.defineProperty(wrapped, 'url', { value: response.url });
+  Object.defineProperty(wrapped, 'redirected', { value: response.redirected });
+  return wrapped;
+}
+
+function capped(limit: number): TransformStream<Uint8Array, Uint8Array> {
+  let seen = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      if (seen > limit) {
+        controller.error(new ResponseTooLargeError('response too large'));
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+/** Whether an error (or any error in its `cause` chain) is the policy refusing a destination. */
+export function isBlockedError(error: unknown): boolean {
+  return causeChain(error).some((entry) => (entry as { code?: string }).code === 'ERR_OUTBOUND_BLOCKED');
+}
+
+export function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current = error;
+  while (current && chain.length < 8 && !chain.includes(current)) {
+    chain.push(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+/**
+ * A fetch for one operation that remembers whether the policy refused anything: the SDK swallows
+ * some failed metadata fetches, and the operation's error should still say why.
+ */
+export function trackingFetch(base: FetchLike): { fetch: FetchLike; blocked(): boolean } {
+  let blocked = false;
+  return {
+    fetch: async (url, init) => {
+      try {
+        return await base(url, init);
+      } catch (error) {
+        if (isBlockedError(error)) {
+          blocked = true;
+        }
+        throw error;
+      }
+    },
+    blocked: () => blocked,
+  };
+}

@@ -1,0 +1,79 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/shared-schemas.js';
+import { JsonObjectSchema } from '../agents/agent.schemas.js';
+
+export const ToolTypeSchema = StringEnum(['built_in', 'mcp_server', 'external_tool'] as const);
+
+/** The contract's agent tool configuration, field for field. */
+export const AgentToolSchema = Type.Object(
+  {
+    id: UuidSchema,
+    agent_id: UuidSchema,
+    tool_name: Type.String(),
+    tool_type: ToolTypeSchema,
+    configuration: Nullable(JsonObjectSchema),
+    is_enabled: Type.Boolean(),
+    mcp_server_id: Nullable(UuidSchema),
+    external_tool_connection_id: Nullable(UuidSchema),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  },
+  { additionalProperties: false, title: 'AgentTool' },
+);
+
+const ToolNameSchema = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  description: 'Unique per agent; for built_in, a name from GET /api/v1/tools/built-in',
+});
+const referenceFields = {
+  configuration: Type.Optional(
+    Nullable(
+      Type.Record(Type.String(), Type.Unknown(), { description: "Tool settings; for built_in, valid against the tool's schema" }),
+    ),
+  ),
+  is_enabled: Type.Optional(Type.Boolean({ default: true })),
+  mcp_server_id: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'Required for mcp_server, else null' }))),
+  external_tool_connection_id: Type.Optional(
+    Nullable(Type.String({ format: 'uuid', description: 'Required for external_tool, else null' })),
+  ),
+};
+
+// Agent-studio request bodies ignore unknown fields, as upstream does: no additionalProperties.
+export const CreateAgentToolSchema = Type.Object(
+  {
+    agent_id: Type.String({ format: 'uuid', description: 'Required, as upstream; must equal the path agent_id' }),
+    tool_name: ToolNameSchema,
+    tool_type: ToolTypeSchema,
+    ...referenceFields,
+  },
+  { title: 'AgentToolCreate' },
+);
+
+export const UpdateAgentToolSchema = Type.Object(
+  {
+    tool_name: Type.Optional(ToolNameSchema),
+    tool_type: Type.Optional(ToolTypeSchema),
+    ...referenceFields,
+    is_enabled: Type.Optional(Type.Boolean()),
+  },
+  { title: 'AgentToolUpdate' },
+);
+
+export const AgentToolParamsSchema = Type.Object({ agent_id: UuidSchema, tool_id: UuidSchema });
+
+export const ListAgentToolsQuerySchema = Type.Object({
+  tool_type: Type.Optional(ToolTypeSchema),
+  is_enabled: Type.Optional(Type.Boolean()),
+});
+
+export const BuiltInToolSchema = Type.Object(
+  {
+    tool_name: Type.String(),
+    tool_type: Type.Literal('built_in'),
+    display_name: Type.String(),
+    description: Type.String(),
+    configuration_schema: Type.Record(Type.String(), Type.Unknown(), { description: "JSON Schema of the tool's configuration" }),
+  },
+  { additionalProperties: false, title: 'BuiltInTool' },
+);

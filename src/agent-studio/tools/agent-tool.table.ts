@@ -1,0 +1,15 @@
+export type ToolType = 'built_in' | 'mcp_server' | 'external_tool';
+
+export interface AgentToolTable {
+  id: string;
+  organization_id: string;
+  agent_id: string;
+  tool_name: string;
+  tool_type: ToolType;
+  configuration: string | null;
+  is_enabled: boolean | number;
+  mcp_server_id: string | null;
+  external_tool_connection_id: string | null;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,122 @@
+import { type TObject, Type } from '@sinclair/typebox';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { issuesFromAjv, type ValidationIssue } from '../../http/errors.js';
+import { StringEnum } from '../../http/shared-schemas.js';
+import { OBJECT_ID_PATTERN, ULID_PATTERN } from '../../lib/ids.js';
+
+// ajv-formats is CommonJS with a default export.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export interface BuiltInTool {
+  tool_name: string;
+  display_name: string;
+  description: string;
+  /** JSON Schema of the tool's `configuration`; unknown keys are refused so a typo is not silently ignored. */
+  configuration_schema: TObject;
+}
+
+const TeamIds = Type.Array(Type.String({ pattern: ULID_PATTERN }), {
+  uniqueItems: true,
+  maxItems: 100,
+  description: 'Restrict the tool to tickets of these teams (platform team ids); empty or absent means every team',
+});
+
+/** The tools every agent can be given without an MCP server or an external connection. */
+export const BUILT_IN_TOOLS: readonly BuiltInTool[] = [
+  {
+    tool_name: 'knowledge_base_search',
+    display_name: 'Knowledge base search',
+    description: "Searches the organization's published help-center articles and returns the best matches.",
+    configuration_schema: Type.Object(
+      {
+        max_results: Type.Integer({ minimum: 1, maximum: 50, default: 5, description: 'Most articles returned per search' }),
+        include_metadata: Type.Boolean({ default: false, description: 'Add collection, tags and update time to each result' }),
+        help_center_id: Type.Optional(
+          Type.Union([Type.Null(), Type.String({ pattern: OBJECT_ID_PATTERN })], {
+            description: 'Search one help center only; absent or null searches all of the organization',
+          }),
+        ),
+        collection_ids: Type.Optional(
+          Type.Array(Type.String({ pattern: OBJECT_ID_PATTERN }), {
+            uniqueItems: true,
+            maxItems: 100,
+            description: 'Search these collections (and their sub-collections) only',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    tool_name: 'ticket_lookup',
+    display_name: 'Ticket lookup',
+    description:
+      'Finds a support-platform ticket by id or identifier (e.g. WED-5) and returns its status, fields and latest comments.',
+    configuration_schema: Type.Object(
+      {
+        include_comments: Type.Boolean({ default: true, description: 'Return the latest comments with the ticket' }),
+        max_comments: Type.Integer({ minimum: 0, maximum: 50, default: 10, description: 'Most comments returned' }),
+        include_private_comments: Type.Boolean({ default: false, description: 'Also return private comments and notes' }),
+        team_ids: Type.Optional(TeamIds),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    tool_name: 'create_ticket_comment',
+    display_name: 'Create ticket comment',
+    description: 'Adds a comment to a support-platform ticket on behalf of the agent.',
+    configuration_schema: Type.Object(
+      {
+        comment_visibility: StringEnum(['public', 'private'] as const, {
+          default: 'private',
+          description: 'Visibility of the comments the agent writes; private keeps them internal',
+        }),
+        should_send_email: Type.Boolean({ default: false, description: 'Email the requestor about a public comment' }),
+        team_ids: Type.Optional(TeamIds),
+      },
+      { additionalProperties: false },
+    ),
+  },
+];
+
+export function findBuiltInTool(toolName: string): BuiltInTool | undefined {
+  return BUILT_IN_TOOLS.find((tool) => tool.tool_name === toolName);
+}
+
+let ajv: Ajv | undefined;
+const validators = new Map<string, ValidateFunction>();
+
+function validatorFor(tool: BuiltInTool): ValidateFunction {
+  let validate = validators.get(tool.tool_name);
+  if (!validate) {
+    ajv ??= addFormats(new Ajv({ allErrors: true, useDefaults: true, strict: false }));
+    validate = ajv.compile(tool.configuration_schema);
+    validators.set(tool.tool_name, validate);
+  }
+  return validate;
+}
+
+/**
+ * Checks a configuration against the tool's schema. A valid one comes back with the schema's
+ * defaults filled in (that is what gets stored); an invalid one as issues located under
+ * `body.configuration`. `null` or absent counts as `{}`.
+ */
+export function checkBuiltInConfiguration(
+  tool: BuiltInTool,
+  configuration: Record<string, unknown> | null | undefined,
+): { ok: true; configuration: Record<string, unknown> } | { ok: false; issues: ValidationIssue[] } {
+  const candidate = structuredClone(configuration ?? {});
+  const validate = validatorFor(tool);
+  if (validate(candidate)) {
+    return { ok: true, configuration: candidate };
+  }
+  const issues = issuesFromAjv(validate.errors ?? [], 'body').map((issue) => ({
+    ...issue,
+    path: ['configuration', ...issue.path],
+    // Worded as pydantic words an unknown key of a strict model.
+    ...(issue.rule === 'additionalProperties' ? { rule: 'extra_forbidden', message: 'Extra inputs are not permitted' } : {}),
+  }));
+  return { ok: false, issues };
+}

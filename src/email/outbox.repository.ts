@@ -1,0 +1,135 @@
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/database.js';
+import { forUpdateSkipLocked } from '../db/dialect.js';
+import type { EmailOutboxTable, OutboxStatus } from './outbox.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+const LIST_COLUMNS = [
+  'id',
+  'dedupe_key',
+  'to_address',
+  'subject',
+  'status',
+  'attempts',
+  'last_error',
+  'next_attempt_at',
+  'message_id',
+  'sent_at',
+  'created_at',
+] as const;
+
+const CLAIM_COLUMNS = ['id', 'organization_id', 'to_address', 'subject', 'text_body', 'html_body', 'attempts'] as const;
+
+/** Inserts the message unless one with its dedupe key exists; true when this call inserted it. */
+export async function insertOutboxMessage(
+  db: Db,
+  row: Omit<EmailOutboxTable, 'attempts' | 'locked_until' | 'last_error' | 'message_id' | 'sent_at'>,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('email_outbox')
+    .values(row)
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function findOutboxIdByDedupeKey(db: Db, dedupeKey: string): Promise<string | undefined> {
+  const row = await db.selectFrom('email_outbox').select('id').where('dedupe_key', '=', dedupeKey).executeTakeFirst();
+  return row?.id;
+}
+
+/** Pending or failed messages whose time has come, and sends whose worker let its lease run out. */
+function isDue(now: string) {
+  return (eb: ExpressionBuilder<DB, 'email_outbox'>) =>
+    eb.or([
+      eb.and([eb('status', 'in', ['pending', 'failed']), eb('next_attempt_at', '<=', now)]),
+      eb.and([eb('status', '=', 'sending'), eb('locked_until', '<=', now)]),
+    ]);
+}
+
+/**
+ * Claims up to `limit` due messages in one conditional UPDATE: they become `sending` under a lease
+ * until `lockedUntil`, and the attempt is counted. The candidates are a materialized CTE, selected
+ * once per statement; on PostgreSQL `for update skip locked`, so concurrent workers never claim
+ * the same row (a plain `in (subquery)` may be re-run per row and claim more than `limit`). On
+ * SQLite the statement is one write transaction. The due condition is checked again on update.
+ */
+export async function claimDueMessages(db: Kysely<DB>, claim: { now: string; lockedUntil: string; limit: number }) {
+  return db
+    .with(
+      (cte) => cte('candidates').materialized(),
+      (qb) =>
+        forUpdateSkipLocked(
+          db,
+          qb
+            .selectFrom('email_outbox')
+            .select('id')
+            .where(isDue(claim.now))
+            .orderBy('next_attempt_at')
+            .orderBy('id')
+            .limit(claim.limit),
+        ),
+    )
+    .updateTable('email_outbox')
+    .set((eb) => ({
+      status: 'sending' as const,
+      locked_until: claim.lockedUntil,
+      attempts: eb('attempts', '+', 1),
+      updated_at: claim.now,
+    }))
+    .where('id', 'in', (eb) => eb.selectFrom('candidates').select('candidates.id'))
+    .where(isDue(claim.now))
+    .returning(CLAIM_COLUMNS)
+    .execute();
+}
+
+export type ClaimedMessage = Awaited<ReturnType<typeof claimDueMessages>>[number];
+
+/**
+ * Records the outcome of a send, only while the claim is still ours (`sending` with our lease),
+ * so a worker that overran its lease cannot overwrite the outcome of the one that took over.
+ */
+export async function finishSending(
+  db: Db,
+  id: string,
+  lockedUntil: string,
+  outcome: {
+    status: Extract<OutboxStatus, 'sent' | 'failed' | 'undeliverable'>;
+    at: string;
+    nextAttemptAt?: string | null;
+    lastError?: string | null;
+    messageId?: string | null;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('email_outbox')
+    .set({
+      status: outcome.status,
+      locked_until: null,
+      next_attempt_at: outcome.nextAttemptAt ?? null,
+      updated_at: outcome.at,
+      ...(outcome.status === 'sent' ? { sent_at: outcome.at, message_id: outcome.messageId ?? null } : {}),
+      ...(outcome.lastError === undefined ? {} : { last_error: outcome.lastError }),
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .where('locked_until', '=', lockedUntil)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The organization's messages, newest first. */
+export async function listOutboxMessages(
+  db: Db,
+  organizationId: string,
+  filter: { status?: OutboxStatus; offset: number; limit: number },
+) {
+  let query = db.selectFrom('email_outbox').select(LIST_COLUMNS).where('organization_id', '=', organizationId);
+  if (filter.status) {
+    query = query.where('status', '=', filter.status);
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(filter.offset).limit(filter.limit).execute();
+}
+
+export type OutboxListRow = Awaited<ReturnType<typeof listOutboxMessages>>[number];

@@ -1,0 +1,332 @@
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../test/dialects.js';
+import { makeOrganization, makeUser, type TestOrganization } from '../../test/factories.js';
+import { buildTestApp, createTestDatabase, TEST_NOW, type TestApp } from '../../test/harness.js';
+import { connectPostgres, connectSqlite, type DatabaseHandle } from '../db/connect.js';
+import { fixedClock } from '../lib/clock.js';
+import { createIdFactory } from '../lib/ids.js';
+import { claimDueMessages } from './outbox.repository.js';
+import { enqueueEmail } from './outbox.service.js';
+import { createOutboxWorker, NO_SMTP_URL, type OutboxWorker, type OutboxWorkerOptions } from './outbox.worker.js';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on loopback that keeps what it receives; `recipientsRejected` answers 550 to RCPT TO. */
+async function startSmtp(port = 0, options: { rejectRecipients?: boolean } = {}) {
+  const messages: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      callback(
+        options.rejectRecipients ? Object.assign(new Error(`No such user ${address.address}`), { responseCode: 550 }) : undefined,
+      );
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((recipient) => recipient.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.server.address() as AddressInfo;
+  return {
+    port: address.port,
+    url: `smtp://127.0.0.1:${address.port}`,
+    messages,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+type Smtp = Awaited<ReturnType<typeof startSmtp>>;
+const silent = pino({ level: 'silent' });
+
+describe.each(DIALECTS)('email outbox on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+  let smtp: Smtp;
+  const workers: OutboxWorker[] = [];
+  let sequence = 0;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness);
+    globex = await makeOrganization(harness);
+    smtp = await startSmtp();
+  });
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((worker) => worker.stop()));
+  });
+  afterAll(async () => {
+    await smtp.close();
+    await harness.close();
+  });
+
+  const worker = (smtpUrl: string | undefined, options: OutboxWorkerOptions = {}) => {
+    const created = createOutboxWorker(
+      { db: harness.db, clock: harness.clock, config: { ...harness.config, SMTP_URL: smtpUrl }, log: silent },
+      options,
+    );
+    workers.push(created);
+    return created;
+  };
+  const enqueue = (overrides: { dedupeKey?: string; organizationId?: string; subject?: string } = {}) =>
+    enqueueEmail(harness.db, harness, {
+      organizationId: overrides.organizationId ?? acme.organizationId,
+      dedupeKey: overrides.dedupeKey ?? `test:${dialect}:${++sequence}`,
+      to: 'customer@example.com',
+      subject: overrides.subject ?? `Re: Printer on fire #${sequence}`,
+      text: 'We are on it.\nThe support team',
+      html: '<p>We are on it.</p>',
+    });
+  const row = (id: string) => harness.db.selectFrom('email_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('delivers a queued message exactly once, with a Message-ID derived from its id', async () => {
+    const before = smtp.messages.length;
+    const { id, created } = await enqueue({ subject: 'Re: Printer on fire' });
+    expect(created).toBe(true);
+    const sender = worker(smtp.url);
+    expect(await sender.runOnce()).toBe(1);
+    expect(await sender.runOnce()).toBe(0);
+
+    const received = smtp.messages.slice(before);
+    expect(received).toHaveLength(1);
+    const [message] = received;
+    expect(message?.to).toEqual(['customer@example.com']);
+    expect(message?.from).toBe('support@switchboard.local');
+    expect(message?.raw).toMatch(/^To: customer@example\.com$/m);
+    expect(message?.raw).toMatch(/^Subject: Re: Printer on fire$/m);
+    expect(message?.raw).toMatch(new RegExp(`^Message-ID: <${id}@switchboard\\.local>$`, 'mi'));
+    expect(message?.raw).toContain('We are on it.');
+    expect(message?.raw).toContain('<p>We are on it.</p>');
+    expect(await row(id)).toMatchObject({
+      status: 'sent',
+      attempts: 1,
+      sent_at: TEST_NOW,
+      message_id: `<${id}@switchboard.local>`,
+      locked_until: null,
+      next_attempt_at: null,
+      last_error: null,
+    });
+  });
+
+  it('retries with backoff while the SMTP server is down, then delivers once', async () => {
+    const down = await startSmtp();
+    await down.close();
+    const { id } = await enqueue();
+    const sender = worker(down.url);
+    const attemptedAt = harness.clock.now().getTime();
+    expect(await sender.runOnce()).toBe(1);
+    const failed = await row(id);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1, sent_at: null, locked_until: null });
+    expect(failed.last_error).toMatch(/ECONNREFUSED|connect/i);
+    expect(failed.next_attempt_at).toBe(new Date(attemptedAt + 5_000).toISOString());
+
+    const up = await startSmtp(down.port);
+    try {
+      expect(await sender.runOnce()).toBe(0); // not due yet
+      harness.clock.advance(5_000);
+      expect(await sender.runOnce()).toBe(1);
+      expect(await sender.runOnce()).toBe(0);
+      expect(up.messages).toHaveLength(1);
+      expect(await row(id)).toMatchObject({ status: 'sent', attempts: 2, sent_at: harness.clock.now().toISOString() });
+    } finally {
+      await up.close();
+    }
+  });
+
+  it('gives up as undeliverable after the last attempt, and at once on a permanent rejection', async () => {
+    const down = await startSmtp();
+    await down.close();
+    const { id } = await enqueue();
+    const sender = worker(down.url, { maxAttempts: 2 });
+    expect(await sender.runOnce()).toBe(1);
+    harness.clock.advance(5_000);
+    expect(await sender.runOnce()).toBe(1);
+    expect(await row(id)).toMatchObject({ status: 'undeliverable', attempts: 2, next_attempt_at: null });
+
+    const rejecting = await startSmtp(0, { rejectRecipients: true });
+    try {
+      const rejected = await enqueue();
+      expect(await worker(rejecting.url).runOnce()).toBe(1);
+      const stored = await row(rejected.id);
+      expect(stored).toMatchObject({ status: 'undeliverable', attempts: 1, next_attempt_at: null });
+      expect(stored.last_error).toContain('550');
+    } finally {
+      await rejecting.close();
+    }
+  });
+
+  it('takes over a message whose worker died mid-send once its lease has run out', async () => {
+    const { id } = await enqueue();
+    const now = harness.clock.now().getTime();
+    // A worker claims it and is never heard of again.
+    const [claimed] = await claimDueMessages(harness.db, {
+      now: new Date(now).toISOString(),
+      lockedUntil: new Date(now + 60_000).toISOString(),
+      limit: 1,
+    });
+    expect(claimed?.id).toBe(id);
+    const before = smtp.messages.length;
+    const sender = worker(smtp.url, { leaseMs: 60_000 });
+    expect(await sender.runOnce()).toBe(0);
+    harness.clock.advance(60_000);
+    expect(await sender.runOnce()).toBe(1);
+    expect(smtp.messages.length - before).toBe(1);
+    expect(await row(id)).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('queues one message per dedupe key, also when enqueued concurrently', async () => {
+    const dedupeKey = `comment:${dialect}:dedupe`;
+    const first = await enqueue({ dedupeKey });
+    const again = await enqueue({ dedupeKey, subject: 'A different subject' });
+    expect(again).toEqual({ id: first.id, created: false });
+    const concurrent = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        harness.db.transaction().execute((trx) =>
+          enqueueEmail(trx, harness, {
+            organizationId: acme.organizationId,
+            dedupeKey: `comment:${dialect}:concurrent`,
+            to: 'customer@example.com',
+            subject: 'Hello',
+            text: 'Hi',
+          }),
+        ),
+      ),
+    );
+    expect(concurrent.filter((result) => result.created)).toHaveLength(1);
+    expect(new Set(concurrent.map((result) => result.id)).size).toBe(1);
+    const rows = await harness.db
+      .selectFrom('email_outbox')
+      .select('id')
+      .where('dedupe_key', 'in', [dedupeKey, `comment:${dialect}:concurrent`])
+      .execute();
+    expect(rows).toHaveLength(2);
+  });
+
+  it('without SMTP_URL marks messages undeliverable, listed at GET /v1/outbox for admins only', async () => {
+    const { id } = await enqueue({ dedupeKey: `comment:${dialect}:no-smtp`, subject: 'Nobody will read this' });
+    await enqueue({ organizationId: globex.organizationId });
+    expect(await worker(undefined).runOnce()).toBeGreaterThanOrEqual(1);
+    expect(await row(id)).toMatchObject({ status: 'undeliverable', attempts: 1, last_error: NO_SMTP_URL });
+
+    const response = await harness.app.inject({ url: '/v1/outbox?status=undeliverable', headers: acme.headers });
+    expect(response.statusCode).toBe(200);
+    const items = response.json().data as { id: string }[];
+    expect(items.find((item) => item.id === id)).toEqual({
+      id,
+      to: 'customer@example.com',
+      subject: 'Nobody will read this',
+      status: 'undeliverable',
+      attempts: 1,
+      lastError: NO_SMTP_URL,
+      nextAttemptAt: null,
+      sentAt: null,
+      messageId: null,
+      createdAt: expect.any(String),
+      dedupeKey: `comment:${dialect}:no-smtp`,
+    });
+
+    const all = (await harness.app.inject({ url: '/v1/outbox?limit=100', headers: acme.headers })).json().data as {
+      id: string;
+      createdAt: string;
+    }[];
+    const orderKeys = all.map((item) => `${item.createdAt}|${item.id}`);
+    expect(orderKeys).toEqual([...orderKeys].sort().reverse());
+    const paged = (await harness.app.inject({ url: '/v1/outbox?page=1&limit=1', headers: acme.headers })).json().data;
+    expect(paged).toEqual([all[1]]);
+    const foreign = (await harness.app.inject({ url: '/v1/outbox?limit=100', headers: globex.headers })).json().data as {
+      id: string;
+    }[];
+    expect(foreign.map((item) => item.id)).not.toContain(id);
+
+    const member = await makeUser(harness, acme.organizationId);
+    const forbidden = await harness.app.inject({ url: '/v1/outbox', headers: member.headers });
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toEqual({
+      statusCode: 403,
+      message: 'User does not have access to this resource!',
+      error: 'Forbidden',
+    });
+    const bad = await harness.app.inject({ url: '/v1/outbox?status=lost', headers: acme.headers });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe.each(DIALECTS)('email outbox with two workers on separate connections on %s', (dialect) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let second: DatabaseHandle;
+  let smtp: Smtp;
+  const clock = fixedClock(TEST_NOW);
+  const ids = createIdFactory(clock);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    second =
+      dialect === 'postgres' && database.url
+        ? connectPostgres(database.url, 5)
+        : connectSqlite(join(database.dataDir ?? '', 'switchboard.db'));
+    smtp = await startSmtp();
+  });
+  afterAll(async () => {
+    await smtp.close();
+    await second.close();
+    await database.drop();
+  });
+
+  it('delivers every message exactly once when both run at the same time', async () => {
+    const organization = await makeOrganization({ db: database.db, clock, ids });
+    const config = { SMTP_URL: smtp.url, SMTP_FROM: 'Support <help@acme.test>', OUTBOX_POLL_MS: 1000 };
+    const workers = [database.db, second.db].map((db) =>
+      createOutboxWorker({ db, clock, config, log: silent }, { batchSize: 50 }),
+    );
+    try {
+      for (const round of [1, 2, 3]) {
+        const queued = await Promise.all(
+          Array.from({ length: round === 1 ? 1 : 8 }, (_, index) =>
+            enqueueEmail(
+              database.db,
+              { clock, ids },
+              {
+                organizationId: organization.organizationId,
+                dedupeKey: `race:${round}:${index}`,
+                to: `customer${index}@example.com`,
+                subject: `Round ${round} message ${index}`,
+                text: 'Hello',
+              },
+            ),
+          ),
+        );
+        const before = smtp.messages.length;
+        const claimed = await Promise.all(workers.map((worker) => worker.runOnce()));
+        expect(claimed.reduce((sum, count) => sum + count, 0)).toBe(queued.length);
+        const received = smtp.messages.slice(before);
+        expect(received).toHaveLength(queued.length);
+        const messageIds = received.map((message) => /^Message-ID: (.+)$/im.exec(message.raw)?.[1]?.trim());
+        expect(new Set(messageIds)).toEqual(new Set(queued.map((message) => `<${message.id}@acme.test>`)));
+      }
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()));
+    }
+  });
+});

@@ -1,0 +1,156 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { DB } from '../db/database.js';
+import type { Clock } from '../lib/clock.js';
+import { type ClaimedMessage, claimDueMessages, finishSending } from './outbox.repository.js';
+import { createSmtpTransport, isPermanentFailure, type MailTransport, messageIdFor } from './smtp.js';
+
+export interface OutboxWorkerDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  config: Pick<Config, 'SMTP_URL' | 'SMTP_FROM' | 'OUTBOX_POLL_MS'>;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+}
+
+export interface OutboxWorkerOptions {
+  /** Most messages one pass sends; each is claimed on its own, under a fresh lease. */
+  batchSize?: number;
+  /** How long a claim holds before another worker may take the message over. */
+  leaseMs?: number;
+  /** After this many failed attempts a message is `undeliverable`. */
+  maxAttempts?: number;
+  /** Wait after the first failure; doubles with each further one, up to `maxDelayMs`. */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** Replaces SMTP (for tests of the worker's own rules); default: nodemailer over `SMTP_URL`. */
+  transport?: MailTransport;
+}
+
+export interface OutboxWorker {
+  /** Polls every `OUTBOX_POLL_MS` (at once again after a full batch) until `stop()`. */
+  start(): void;
+  /** Stops polling, waits for a pass in progress and closes the transport. */
+  stop(): Promise<void>;
+  /** One pass: claims and sends due messages; resolves to how many it claimed. */
+  runOnce(): Promise<number>;
+}
+
+export const NO_SMTP_URL = 'SMTP_URL is not configured';
+const MAX_ERROR_LENGTH = 1000;
+
+/** 5 s, 10 s, 20 s… after the 1st, 2nd, 3rd failure, capped at `maxDelayMs`. */
+export function backoffMs(failedAttempts: number, baseDelayMs = 5_000, maxDelayMs = 3_600_000): number {
+  return Math.min(baseDelayMs * 2 ** Math.max(0, failedAttempts - 1), maxDelayMs);
+}
+
+/**
+ * The background sender of `email_outbox`. Safe with any number of workers and processes:
+ * every message is claimed by one atomic conditional UPDATE (see `claimDueMessages`), and each
+ * outcome is written only while the claim is still the worker's own. Every stored time comes
+ * from `deps.clock`.
+ */
+export function createOutboxWorker(deps: OutboxWorkerDeps, options: OutboxWorkerOptions = {}): OutboxWorker {
+  const { db, clock, config, log } = deps;
+  const batchSize = options.batchSize ?? 20;
+  const leaseMs = options.leaseMs ?? 120_000;
+  const maxAttempts = options.maxAttempts ?? 8;
+  let transport: MailTransport | undefined = options.transport;
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<unknown> = Promise.resolve();
+  let running = false;
+
+  const smtp = (): MailTransport | undefined => {
+    if (!transport && config.SMTP_URL) {
+      transport = createSmtpTransport(config.SMTP_URL);
+    }
+    return transport;
+  };
+
+  async function deliver(message: ClaimedMessage, lockedUntil: string): Promise<void> {
+    const mailer = smtp();
+    const messageId = messageIdFor(message.id, config.SMTP_FROM);
+    let failure: unknown;
+    try {
+      if (!mailer) {
+        throw new Error(NO_SMTP_URL);
+      }
+      await mailer.send({
+        from: config.SMTP_FROM,
+        to: message.to_address,
+        subject: message.subject,
+        text: message.text_body,
+        html: message.html_body ?? undefined,
+        messageId,
+      });
+    } catch (error) {
+      failure = error;
+    }
+    const at = clock.now();
+    if (failure === undefined) {
+      await finishSending(db, message.id, lockedUntil, { status: 'sent', at: at.toISOString(), messageId });
+      return;
+    }
+    const lastError = (failure instanceof Error ? failure.message : String(failure)).slice(0, MAX_ERROR_LENGTH);
+    const giveUp = !mailer || isPermanentFailure(failure) || message.attempts >= maxAttempts;
+    const nextAttemptAt = giveUp
+      ? null
+      : new Date(at.getTime() + backoffMs(message.attempts, options.baseDelayMs, options.maxDelayMs)).toISOString();
+    await finishSending(db, message.id, lockedUntil, {
+      status: giveUp ? 'undeliverable' : 'failed',
+      at: at.toISOString(),
+      nextAttemptAt,
+      lastError,
+    });
+    log.warn({ outboxId: message.id, attempts: message.attempts, giveUp, err: failure }, 'email not delivered');
+  }
+
+  async function runOnce(): Promise<number> {
+    let claimed = 0;
+    while (claimed < batchSize) {
+      const now = clock.now();
+      const lockedUntil = new Date(now.getTime() + leaseMs).toISOString();
+      const [message] = await claimDueMessages(db, { now: now.toISOString(), lockedUntil, limit: 1 });
+      if (!message) {
+        break;
+      }
+      claimed++;
+      await deliver(message, lockedUntil);
+    }
+    return claimed;
+  }
+
+  function schedule(delayMs: number): void {
+    timer = setTimeout(() => {
+      pass = runOnce().then(
+        (claimed) => (running ? schedule(claimed >= batchSize ? 0 : config.OUTBOX_POLL_MS) : undefined),
+        (error: unknown) => {
+          log.error({ err: error }, 'email outbox pass failed');
+          if (running) {
+            schedule(config.OUTBOX_POLL_MS);
+          }
+        },
+      );
+    }, delayMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (!running) {
+        running = true;
+        schedule(0);
+      }
+    },
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      await pass;
+      if (transport && transport !== options.transport) {
+        transport.close();
+      }
+      transport = options.transport;
+    },
+    runOnce,
+  };
+}

@@ -1,0 +1,311 @@
+import type { Static } from '@sinclair/typebox';
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { readBoolean } from '../../db/dialect.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { deleteMembershipsOfCollection, listArticlesOfCollections } from '../articles/article.repository.js';
+import { nonBlank, optionalNonBlank } from '../help-centers/help-center.input.js';
+import { readMeta, writeMeta } from '../help-centers/help-center.meta.js';
+import { lockHelpCenter, nextHelpCenterNumber } from '../help-centers/help-center.repository.js';
+import { HELP_CENTER_NOT_FOUND, requireHelpCenter } from '../help-centers/help-center.service.js';
+import { firstFreeSlug, slugify } from '../help-centers/help-center.slug.js';
+import {
+  type CollectionRow,
+  deleteCollection,
+  findCollectionById,
+  insertCollection,
+  listCollections,
+  updateCollection,
+} from './collection.repository.js';
+import type { CreateCollectionSchema, ListCollectionsQuerySchema, UpdateCollectionSchema } from './collection.schemas.js';
+import type { CollectionTable } from './collection.table.js';
+import { CollectionTree, MAX_DEPTH, placeAt } from './collection.tree.js';
+
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+}
+
+export const COLLECTION_NOT_FOUND = 'Collection not found';
+const DEFAULT_ICON = 'book';
+
+type Node = Omit<CollectionRow, 'is_protected'> & { is_protected: boolean };
+type Tree = CollectionTree<Node>;
+
+const treeOf = (rows: CollectionRow[]): Tree =>
+  new CollectionTree(rows.map((row) => ({ ...row, is_protected: readBoolean(row.is_protected) })));
+
+function toCollection(node: Node, tree: Tree, articles: string[]) {
+  return {
+    _id: node.id,
+    orgId: node.organization_id,
+    uid: node.uid,
+    helpCenterId: node.help_center_id,
+    name: node.name,
+    slug: node.slug,
+    order: node.position,
+    createdBy: node.created_by,
+    isProtected: tree.isProtected(node.id),
+    createdAt: node.created_at,
+    updatedAt: node.updated_at,
+    description: node.description,
+    parentId: node.parent_id,
+    articles,
+    icon: node.icon,
+    meta: readMeta(node.meta),
+  };
+}
+
+/** The API objects of `nodes`, each with the ids of the articles it holds. */
+async function present(db: Kysely<DB>, nodes: Node[], tree: Tree) {
+  const articles = new Map<string, string[]>();
+  for (const row of await listArticlesOfCollections(
+    db,
+    nodes.map((node) => node.id),
+  )) {
+    articles.set(row.collection_id, [...(articles.get(row.collection_id) ?? []), row.article_id]);
+  }
+  return nodes.map((node) => toCollection(node, tree, articles.get(node.id) ?? []));
+}
+
+async function presentOne(db: Kysely<DB>, organizationId: string, id: string) {
+  const row = await requireCollection(db, organizationId, id);
+  const tree = treeOf(await listCollections(db, organizationId, row.help_center_id));
+  const node = tree.get(id);
+  if (!node) {
+    throw AppError.notFound(COLLECTION_NOT_FOUND);
+  }
+  const [collection] = await present(db, [node], tree);
+  if (!collection) {
+    throw AppError.notFound(COLLECTION_NOT_FOUND);
+  }
+  return collection;
+}
+
+/** The organization's collection, or a 404 (also for another organization's). */
+export async function requireCollection(db: Kysely<DB> | Transaction<DB>, organizationId: string, id: string) {
+  const row = await findCollectionById(db, organizationId, id);
+  if (!row) {
+    throw AppError.notFound(COLLECTION_NOT_FOUND);
+  }
+  return row;
+}
+
+/** A parent must be a collection of the organization (404) in the same help center (400), not too deep (400). */
+async function requireParent(trx: Transaction<DB>, organizationId: string, tree: Tree, parentId: string, subtreeHeight: number) {
+  if (!tree.get(parentId)) {
+    if (!(await findCollectionById(trx, organizationId, parentId))) {
+      throw AppError.notFound('Parent collection not found');
+    }
+    throw AppError.invalid('parentId must be a collection of the same help center', {
+      location: 'body',
+      path: ['parentId'],
+      rule: 'reference',
+    });
+  }
+  if (tree.depthOf(parentId) + subtreeHeight > MAX_DEPTH) {
+    throw AppError.invalid(`Collections nest at most ${MAX_DEPTH} levels deep`, {
+      location: 'body',
+      path: ['parentId'],
+      rule: 'maxDepth',
+    });
+  }
+}
+
+const siblingSlugs = (tree: Tree, parentId: string | null, exceptId?: string) =>
+  tree
+    .childrenOf(parentId)
+    .filter((sibling) => sibling.id !== exceptId)
+    .map((sibling) => sibling.slug);
+
+/** Writes 1, 2, 3… as the positions of `ids` where they changed (`selfId` is written by its caller). */
+async function renumber(trx: Transaction<DB>, organizationId: string, tree: Tree, ids: string[], selfId?: string) {
+  for (const [index, id] of ids.entries()) {
+    if (id !== selfId && tree.get(id)?.position !== index + 1) {
+      await updateCollection(trx, organizationId, id, { position: index + 1 });
+    }
+  }
+}
+
+export async function createCollection(deps: Deps, principal: Principal, input: Static<typeof CreateCollectionSchema>) {
+  const organizationId = principal.organizationId;
+  const name = nonBlank(input.name, 'name');
+  const description = optionalNonBlank(input.description, 'description') ?? null;
+  const icon = optionalNonBlank(input.icon, 'icon') ?? DEFAULT_ICON;
+  const parentId = input.parentId ?? null;
+  const id = deps.ids.objectId();
+  const at = deps.clock.now().toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    const helpCenter = await lockHelpCenter(trx, organizationId, input.helpCenterId);
+    if (!helpCenter) {
+      throw AppError.notFound(HELP_CENTER_NOT_FOUND);
+    }
+    const tree = treeOf(await listCollections(trx, organizationId, helpCenter.id));
+    if (parentId) {
+      await requireParent(trx, organizationId, tree, parentId, 1);
+    }
+    const siblings = tree.childrenOf(parentId);
+    await insertCollection(trx, {
+      id,
+      organization_id: organizationId,
+      uid: await nextHelpCenterNumber(trx, organizationId, 'collection'),
+      help_center_id: helpCenter.id,
+      parent_id: parentId,
+      name,
+      slug: firstFreeSlug(slugify(name, 'collection'), siblingSlugs(tree, parentId)),
+      description,
+      icon,
+      is_protected: input.isProtected ?? false,
+      meta: writeMeta(input.meta),
+      position: Math.max(0, ...siblings.map((sibling) => sibling.position)) + 1,
+      created_by: principal.userId,
+      created_at: at,
+      updated_at: at,
+    });
+  });
+  return presentOne(deps.db, organizationId, id);
+}
+
+/** By parent then order (see `CollectionTree.listingOrder`), help centers oldest first. */
+export async function listOrganizationCollections(
+  db: Kysely<DB>,
+  principal: Principal,
+  query: Static<typeof ListCollectionsQuerySchema>,
+) {
+  const organizationId = principal.organizationId;
+  if (query.helpCenterId) {
+    await requireHelpCenter(db, organizationId, query.helpCenterId);
+  }
+  const parentId = query.parentId === 'null' ? null : query.parentId;
+  if (parentId) {
+    await requireCollection(db, organizationId, parentId);
+  }
+  const rows = await listCollections(db, organizationId, query.helpCenterId);
+  const byHelpCenter = new Map<string, CollectionRow[]>();
+  for (const row of rows) {
+    byHelpCenter.set(row.help_center_id, [...(byHelpCenter.get(row.help_center_id) ?? []), row]);
+  }
+  const collections = [];
+  for (const helpCenterRows of byHelpCenter.values()) {
+    const tree = treeOf(helpCenterRows);
+    const nodes = tree.listingOrder().filter((node) => parentId === undefined || node.parent_id === parentId);
+    collections.push(...(await present(db, nodes, tree)));
+  }
+  return collections;
+}
+
+export async function getCollection(db: Kysely<DB>, principal: Principal, id: string) {
+  return presentOne(db, principal.organizationId, id);
+}
+
+/**
+ * Moving (`parentId`) appends the collection to its new siblings, or puts it at `order`; the old
+ * siblings close the gap. Renaming or moving re-derives the slug among the new siblings.
+ */
+export async function updateCollectionDetails(
+  deps: Deps,
+  principal: Principal,
+  id: string,
+  input: Static<typeof UpdateCollectionSchema>,
+) {
+  const organizationId = principal.organizationId;
+  const current = await requireCollection(deps.db, organizationId, id);
+  const name = input.name === undefined ? undefined : nonBlank(input.name, 'name');
+  const description = optionalNonBlank(input.description, 'description');
+  const icon = optionalNonBlank(input.icon, 'icon');
+  await deps.db.transaction().execute(async (trx) => {
+    await lockHelpCenter(trx, organizationId, current.help_center_id);
+    const tree = treeOf(await listCollections(trx, organizationId, current.help_center_id));
+    const self = tree.get(id);
+    if (!self) {
+      throw AppError.notFound(COLLECTION_NOT_FOUND);
+    }
+    const parentId = input.parentId === undefined ? self.parent_id : input.parentId;
+    const moving = parentId !== self.parent_id;
+    if (moving && parentId) {
+      if (tree.isWithin(parentId, id)) {
+        throw AppError.invalid('A collection cannot be moved under itself or one of its descendants', {
+          location: 'body',
+          path: ['parentId'],
+          rule: 'cycle',
+        });
+      }
+      await requireParent(trx, organizationId, tree, parentId, tree.heightOf(id));
+    }
+    const changes: Updateable<CollectionTable> = { updated_at: deps.clock.now().toISOString() };
+    if (name !== undefined && name !== self.name) {
+      changes.name = name;
+    }
+    if (changes.name !== undefined || moving) {
+      changes.slug = firstFreeSlug(slugify(changes.name ?? self.name, 'collection'), siblingSlugs(tree, parentId, id));
+    }
+    if (description !== undefined) {
+      changes.description = description;
+    }
+    if (icon !== undefined) {
+      changes.icon = icon;
+    }
+    if (input.isProtected !== undefined) {
+      changes.is_protected = input.isProtected;
+    }
+    if (input.meta !== undefined) {
+      changes.meta = writeMeta(input.meta, readMeta(self.meta));
+    }
+    if (moving || input.order !== undefined) {
+      const siblings = tree.childrenOf(parentId).map((sibling) => sibling.id);
+      const placed = placeAt(siblings, id, input.order);
+      changes.parent_id = parentId;
+      changes.position = placed.indexOf(id) + 1;
+      if (moving) {
+        const left = tree.childrenOf(self.parent_id).map((sibling) => sibling.id);
+        await renumber(
+          trx,
+          organizationId,
+          tree,
+          left.filter((sibling) => sibling !== id),
+        );
+      }
+      await renumber(trx, organizationId, tree, placed, id);
+    }
+    await updateCollection(trx, organizationId, id, changes);
+  });
+  return presentOne(deps.db, organizationId, id);
+}
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** Only an empty collection goes: 409 while it holds sub-collections or (live) articles. */
+export async function removeCollection(deps: Deps, principal: Principal, id: string) {
+  const organizationId = principal.organizationId;
+  const collection = await presentOne(deps.db, organizationId, id);
+  await deps.db.transaction().execute(async (trx) => {
+    await lockHelpCenter(trx, organizationId, collection.helpCenterId);
+    const tree = treeOf(await listCollections(trx, organizationId, collection.helpCenterId));
+    const self = tree.get(id);
+    if (!self) {
+      throw AppError.notFound(COLLECTION_NOT_FOUND);
+    }
+    const children = tree.childrenOf(id).length;
+    const articles = (await listArticlesOfCollections(trx, [id])).length;
+    if (children > 0 || articles > 0) {
+      const held = [children > 0 ? count(children, 'sub-collection') : '', articles > 0 ? count(articles, 'article') : '']
+        .filter(Boolean)
+        .join(' and ');
+      throw AppError.conflict(`Collection still holds ${held}; move or delete them first`);
+    }
+    await deleteMembershipsOfCollection(trx, id);
+    await deleteCollection(trx, organizationId, id);
+    const left = tree.childrenOf(self.parent_id).map((sibling) => sibling.id);
+    await renumber(
+      trx,
+      organizationId,
+      tree,
+      left.filter((sibling) => sibling !== id),
+    );
+  });
+  return collection;
+}

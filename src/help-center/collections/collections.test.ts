@@ -1,0 +1,359 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/dialects.js';
+import { makeOrganization, type TestOrganization } from '../../../test/factories.js';
+import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+
+interface Collection {
+  _id: string;
+  uid: number;
+  name: string;
+  slug: string;
+  order: number;
+  parentId: string | null;
+  isProtected: boolean;
+  articles: string[];
+}
+
+describe.each(DIALECTS)('collections on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness);
+    globex = await makeOrganization(harness);
+  });
+  afterAll(() => harness.close());
+
+  const post = (url: string, payload: object, headers = acme.headers) =>
+    harness.app.inject({ method: 'POST', url, headers, payload });
+  const patch = (url: string, payload: object, headers = acme.headers) =>
+    harness.app.inject({ method: 'PATCH', url, headers, payload });
+  const remove = (url: string, headers = acme.headers) => harness.app.inject({ method: 'DELETE', url, headers });
+  const get = (url: string, headers = acme.headers) => harness.app.inject({ url, headers });
+
+  const helpCenter = async (headers = acme.headers): Promise<string> =>
+    (await post('/help-centers', { name: 'Help' }, headers)).json().data._id;
+  const collection = async (helpCenterId: string, name: string, extra: object = {}, headers = acme.headers) => {
+    const response = await post('/collections', { helpCenterId, name, ...extra }, headers);
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().data as Collection;
+  };
+  const list = async (query = '', headers = acme.headers) =>
+    (await get(`/collections${query}`, headers)).json().data as Collection[];
+  const names = async (query: string) => (await list(query)).map((c) => `${c.name}@${c.order}`);
+
+  it('creates a collection (endpoint 11): 201 with the whole collection object', async () => {
+    const helpCenterId = await helpCenter();
+    const response = await post('/collections', { helpCenterId, name: 'Getting Started', description: 'First steps' });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({
+      data: {
+        _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        orgId: acme.organizationId,
+        uid: expect.any(Number),
+        helpCenterId,
+        name: 'Getting Started',
+        slug: 'getting-started',
+        order: 1,
+        createdBy: acme.userId,
+        isProtected: false,
+        createdAt: TEST_NOW,
+        updatedAt: TEST_NOW,
+        description: 'First steps',
+        parentId: null,
+        articles: [],
+        icon: 'book',
+        meta: { title: null, description: null, image: null },
+      },
+      message: 'Collection created',
+    });
+    const created = response.json().data;
+    expect((await get(`/collections/${created._id}`)).json()).toEqual({ data: created, message: 'Collection retrieved' });
+
+    const second = await collection(helpCenterId, 'Billing', { icon: 'credit-card', isProtected: true, meta: { title: 'Pay' } });
+    expect(second).toMatchObject({ uid: created.uid + 1, order: 2, icon: 'credit-card', isProtected: true, description: null });
+    expect(second).toMatchObject({ meta: { title: 'Pay', description: null, image: null } });
+  });
+
+  it('uids increase per organization, across help centers, without duplicates under concurrency', async () => {
+    const [first, second] = [await helpCenter(), await helpCenter()];
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => post('/collections', { helpCenterId: i % 2 ? first : second, name: `C${i}` })),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(8).fill(201));
+    const uids = responses.map((response) => response.json().data.uid as number).sort((a, b) => a - b);
+    expect(new Set(uids).size).toBe(8);
+    expect(Math.max(...uids) - Math.min(...uids)).toBe(7);
+    const orders = (helpCenterId: string) =>
+      responses
+        .map((response) => response.json().data)
+        .filter((c) => c.helpCenterId === helpCenterId)
+        .map((c) => c.order)
+        .sort();
+    expect(orders(first)).toEqual([1, 2, 3, 4]);
+    expect(orders(second)).toEqual([1, 2, 3, 4]);
+    const theirs = await collection(await helpCenter(globex.headers), 'Theirs', {}, globex.headers);
+    expect(theirs.uid).toBe(1);
+  });
+
+  it('slugs are unique among siblings only', async () => {
+    const helpCenterId = await helpCenter();
+    const top = await collection(helpCenterId, 'FAQ');
+    const topAgain = await collection(helpCenterId, 'faq');
+    const child = await collection(helpCenterId, 'FAQ', { parentId: top._id });
+    const childAgain = await collection(helpCenterId, 'F.A.Q.', { parentId: top._id });
+    const cousin = await collection(helpCenterId, 'FAQ', { parentId: topAgain._id });
+    expect([top.slug, topAgain.slug, child.slug, childAgain.slug, cousin.slug]).toEqual(['faq', 'faq-2', 'faq', 'f-a-q', 'faq']);
+    const otherHelpCenter = await collection(await helpCenter(), 'FAQ');
+    expect(otherHelpCenter.slug).toBe('faq');
+  });
+
+  it('lists a three-level tree (endpoint 12) by parent then order, with filters', async () => {
+    const helpCenterId = await helpCenter();
+    const a = await collection(helpCenterId, 'A');
+    const b = await collection(helpCenterId, 'B');
+    const b1 = await collection(helpCenterId, 'B1', { parentId: b._id });
+    const a1 = await collection(helpCenterId, 'A1', { parentId: a._id });
+    const a2 = await collection(helpCenterId, 'A2', { parentId: a._id });
+    const a1x = await collection(helpCenterId, 'A1x', { parentId: a1._id });
+    await collection(helpCenterId, 'B1x', { parentId: b1._id });
+    await collection(helpCenterId, 'A1y', { parentId: a1._id });
+    await collection(helpCenterId, 'C');
+
+    const response = await get(`/collections?helpCenterId=${helpCenterId}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().message).toBe('Collections retrieved');
+    expect(await names(`?helpCenterId=${helpCenterId}`)).toEqual([
+      'A@1',
+      'B@2',
+      'C@3',
+      'A1@1',
+      'A2@2',
+      'B1@1',
+      'A1x@1',
+      'A1y@2',
+      'B1x@1',
+    ]);
+    const byId = new Map((await list(`?helpCenterId=${helpCenterId}`)).map((c) => [c.name, c]));
+    expect(byId.get('A1x')?.parentId).toBe(a1._id);
+    expect(byId.get('A2')?.parentId).toBe(a._id);
+
+    expect(await names(`?helpCenterId=${helpCenterId}&parentId=${a._id}`)).toEqual(['A1@1', 'A2@2']);
+    expect(await names(`?helpCenterId=${helpCenterId}&parentId=null`)).toEqual(['A@1', 'B@2', 'C@3']);
+    expect(await names(`?parentId=${a1._id}`)).toEqual(['A1x@1', 'A1y@2']);
+    expect((await list()).map((c) => c._id)).toEqual(expect.arrayContaining([a._id, a2._id, a1x._id]));
+    expect((await list('', globex.headers)).map((c) => c._id)).not.toContain(a._id);
+
+    expect((await get('/collections?parentId=nope')).json()).toEqual({
+      statusCode: 400,
+      message: 'parentId has an invalid value',
+    });
+    expect((await get('/collections?helpCenterId=507f1f77bcf86cd799439011')).json()).toEqual({
+      statusCode: 404,
+      message: 'Help center not found',
+    });
+    expect((await get('/collections?parentId=507f1f77bcf86cd799439011')).json()).toEqual({
+      statusCode: 404,
+      message: 'Collection not found',
+    });
+    expect((await get('/collections?color=red')).json()).toEqual({ statusCode: 400, message: 'color is not an accepted field' });
+  });
+
+  it('a sub-collection of a protected collection reads as protected', async () => {
+    const helpCenterId = await helpCenter();
+    const parent = await collection(helpCenterId, 'Internal', { isProtected: true });
+    const child = await collection(helpCenterId, 'Runbooks', { parentId: parent._id, isProtected: false });
+    const grandchild = await collection(helpCenterId, 'On call', { parentId: child._id });
+    expect([parent.isProtected, child.isProtected, grandchild.isProtected]).toEqual([true, true, true]);
+
+    await patch(`/collections/${parent._id}`, { isProtected: false });
+    const after = await list(`?helpCenterId=${helpCenterId}`);
+    expect(after.map((c) => c.isProtected)).toEqual([false, false, false]);
+    await patch(`/collections/${child._id}`, { isProtected: true });
+    expect((await list(`?helpCenterId=${helpCenterId}`)).map((c) => c.isProtected)).toEqual([false, true, true]);
+  });
+
+  it('updates fields; a rename re-derives the slug among siblings', async () => {
+    const helpCenterId = await helpCenter();
+    const taken = await collection(helpCenterId, 'Accounts');
+    const target = await collection(helpCenterId, 'Profiles', { description: 'About you', meta: { title: 'P' } });
+    harness.clock.advance(1000);
+    const response = await patch(`/collections/${target._id}`, {
+      name: 'Accounts',
+      description: null,
+      icon: 'user',
+      meta: { image: 'https://x.test/a.png' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().message).toBe('Collection updated');
+    expect(response.json().data).toMatchObject({
+      name: 'Accounts',
+      slug: 'accounts-2',
+      description: null,
+      icon: 'user',
+      meta: { title: 'P', description: null, image: 'https://x.test/a.png' },
+      updatedAt: new Date(Date.parse(TEST_NOW) + 1000).toISOString(),
+      order: 2,
+    });
+    expect((await get(`/collections/${taken._id}`)).json().data.slug).toBe('accounts');
+  });
+
+  it('reorders among siblings and moves between parents, keeping orders 1..n', async () => {
+    const helpCenterId = await helpCenter();
+    const [a, b, c] = [
+      await collection(helpCenterId, 'A'),
+      await collection(helpCenterId, 'B'),
+      await collection(helpCenterId, 'C'),
+    ];
+    expect((await patch(`/collections/${c._id}`, { order: 1 })).json().data.order).toBe(1);
+    expect(await names(`?helpCenterId=${helpCenterId}`)).toEqual(['C@1', 'A@2', 'B@3']);
+    await patch(`/collections/${c._id}`, { order: 99 });
+    expect(await names(`?helpCenterId=${helpCenterId}`)).toEqual(['A@1', 'B@2', 'C@3']);
+
+    const moved = (await patch(`/collections/${a._id}`, { parentId: b._id })).json().data;
+    expect(moved).toMatchObject({ parentId: b._id, order: 1, slug: 'a' });
+    await collection(helpCenterId, 'D', { parentId: b._id });
+    await patch(`/collections/${c._id}`, { parentId: b._id, order: 1 });
+    expect(await names(`?helpCenterId=${helpCenterId}`)).toEqual(['B@1', 'C@1', 'A@2', 'D@3']);
+
+    const back = (await patch(`/collections/${a._id}`, { parentId: null })).json().data;
+    expect(back).toMatchObject({ parentId: null, order: 2 });
+    expect(await names(`?helpCenterId=${helpCenterId}`)).toEqual(['B@1', 'A@2', 'C@1', 'D@2']);
+  });
+
+  it('rejects cycles and nesting deeper than 5 levels with a 400, changing nothing', async () => {
+    const helpCenterId = await helpCenter();
+    const levels: Collection[] = [];
+    for (let level = 1; level <= 5; level++) {
+      levels.push(await collection(helpCenterId, `L${level}`, level > 1 ? { parentId: levels[level - 2]?._id } : {}));
+    }
+    const [l1, l2, , l4, l5] = levels as [Collection, Collection, Collection, Collection, Collection];
+    const before = await list(`?helpCenterId=${helpCenterId}`);
+
+    const tooDeep = await post('/collections', { helpCenterId, name: 'L6', parentId: l5._id });
+    expect(tooDeep.json()).toEqual({ statusCode: 400, message: 'Collections nest at most 5 levels deep' });
+    const self = await patch(`/collections/${l2._id}`, { parentId: l2._id });
+    expect(self.json()).toEqual({
+      statusCode: 400,
+      message: 'A collection cannot be moved under itself or one of its descendants',
+    });
+    const descendant = await patch(`/collections/${l1._id}`, { parentId: l4._id });
+    expect(descendant.json()).toEqual({
+      statusCode: 400,
+      message: 'A collection cannot be moved under itself or one of its descendants',
+    });
+    const other = await collection(helpCenterId, 'Other');
+    const otherChild = await collection(helpCenterId, 'Other child', { parentId: other._id });
+    const subtreeTooDeep = await patch(`/collections/${other._id}`, { parentId: l4._id });
+    expect(subtreeTooDeep.json()).toEqual({ statusCode: 400, message: 'Collections nest at most 5 levels deep' });
+    expect((await patch(`/collections/${otherChild._id}`, { parentId: l4._id })).statusCode).toBe(200);
+
+    const after = (await list(`?helpCenterId=${helpCenterId}`)).filter((c) => !c.name.startsWith('Other'));
+    expect(after).toEqual(before);
+  });
+
+  it('deletes only an empty collection: 409 naming what it holds', async () => {
+    const helpCenterId = await helpCenter();
+    const parent = await collection(helpCenterId, 'Parent');
+    const sibling = await collection(helpCenterId, 'Sibling');
+    const children = [
+      await collection(helpCenterId, 'K1', { parentId: parent._id }),
+      await collection(helpCenterId, 'K2', { parentId: parent._id }),
+    ];
+    const article = (await post('/articles', { title: 'Hello', collectionId: parent._id })).json().data;
+    expect((await get(`/collections/${parent._id}`)).json().data.articles).toEqual([article._id]);
+
+    const blocked = await remove(`/collections/${parent._id}`);
+    expect(blocked.json()).toEqual({
+      statusCode: 409,
+      message: 'Collection still holds 2 sub-collections and 1 article; move or delete them first',
+    });
+    for (const child of children) {
+      expect((await remove(`/collections/${child._id}`)).statusCode).toBe(200);
+    }
+    expect((await remove(`/collections/${parent._id}`)).json().message).toBe(
+      'Collection still holds 1 article; move or delete them first',
+    );
+    await remove(`/articles/${article._id}`);
+    const deleted = await remove(`/collections/${parent._id}`);
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json()).toMatchObject({ data: { _id: parent._id, name: 'Parent' }, message: 'Collection deleted' });
+    expect((await get(`/collections/${parent._id}`)).statusCode).toBe(404);
+    expect((await get(`/collections/${sibling._id}`)).json().data.order).toBe(1);
+  });
+
+  it.each([
+    [{ name: 'X', helpCenterId: undefined }, 'helpCenterId is required'],
+    [{}, 'name is required'],
+    [{ name: '' }, 'name must be at least 1 characters long'],
+    [{ name: '  ' }, 'name must not be blank'],
+    [{ name: 'X', description: '' }, 'description must be at least 1 characters long'],
+    [{ name: 'X', description: ' ' }, 'description must not be blank'],
+    [{ name: 'X', icon: '' }, 'icon must be at least 1 characters long'],
+    [{ name: 'X', helpCenterId: 'abc' }, 'helpCenterId has an invalid format'],
+    [{ name: 'X', parentId: 'abc' }, 'parentId has an invalid format'],
+    [{ name: 'X', isProtected: 1 }, 'isProtected must be a boolean'],
+    [{ name: 'X', order: 3 }, 'order is not an accepted field'],
+  ])('create rejects %j with a 400, writing nothing', async (payload, message) => {
+    const helpCenterId = await helpCenter();
+    const before = await list();
+    const response = await post('/collections', { helpCenterId, ...payload });
+    expect(response.json()).toEqual({ statusCode: 400, message });
+    expect(await list()).toEqual(before);
+  });
+
+  it('unknown or foreign help centers and parents are 404s; a parent from another help center is a 400', async () => {
+    const helpCenterId = await helpCenter();
+    const otherHelpCenter = await helpCenter();
+    const elsewhere = await collection(otherHelpCenter, 'Elsewhere');
+    const foreignHelpCenter = await helpCenter(globex.headers);
+    const foreignCollection = await collection(foreignHelpCenter, 'Theirs', {}, globex.headers);
+    const before = await list();
+    const cases = [
+      [{ helpCenterId: '507f1f77bcf86cd799439011' }, 404, 'Help center not found'],
+      [{ helpCenterId: foreignHelpCenter }, 404, 'Help center not found'],
+      [{ helpCenterId, parentId: '507f1f77bcf86cd799439011' }, 404, 'Parent collection not found'],
+      [{ helpCenterId, parentId: foreignCollection._id }, 404, 'Parent collection not found'],
+      [{ helpCenterId, parentId: elsewhere._id }, 400, 'parentId must be a collection of the same help center'],
+    ] as const;
+    for (const [payload, statusCode, message] of cases) {
+      const response = await post('/collections', { name: 'X', ...payload });
+      expect(response.json(), JSON.stringify(payload)).toEqual({ statusCode, message });
+    }
+    const target = await collection(helpCenterId, 'Target');
+    expect((await patch(`/collections/${target._id}`, { parentId: elsewhere._id })).statusCode).toBe(400);
+    expect((await patch(`/collections/${target._id}`, { parentId: foreignCollection._id })).statusCode).toBe(404);
+    expect((await list()).filter((c) => c._id !== target._id)).toEqual(before);
+  });
+
+  it('update rejects bad input with a 400, changing nothing', async () => {
+    const target = await collection(await helpCenter(), 'Unchanged');
+    for (const [payload, message] of [
+      [{ name: '' }, 'name must be at least 1 characters long'],
+      [{ description: '' }, 'description must be at least 1 characters long'],
+      [{ icon: '' }, 'icon must be at least 1 characters long'],
+      [{ icon: ' ' }, 'icon must not be blank'],
+      [{ order: 0 }, 'order must be at least 1'],
+      [{ helpCenterId: target._id }, 'helpCenterId is not an accepted field'],
+    ] as const) {
+      expect((await patch(`/collections/${target._id}`, payload)).json()).toEqual({ statusCode: 400, message });
+    }
+    expect((await get(`/collections/${target._id}`)).json().data).toEqual(target);
+  });
+
+  it("another organization's collection answers 404 on every route; a malformed id is a 400", async () => {
+    const foreign = await collection(await helpCenter(globex.headers), 'Private', {}, globex.headers);
+    for (const [method, payload] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'Mine' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const response = await harness.app.inject({ method, url: `/collections/${foreign._id}`, headers: acme.headers, payload });
+      expect(response.json(), method).toEqual({ statusCode: 404, message: 'Collection not found' });
+    }
+    expect((await get(`/collections/${foreign._id}`, globex.headers)).json().data.name).toBe('Private');
+    expect((await get('/collections/123')).json()).toEqual({ statusCode: 400, message: 'id has an invalid format' });
+  });
+});

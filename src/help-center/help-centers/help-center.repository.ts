@@ -1,0 +1,93 @@
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { forUpdate } from '../../db/dialect.js';
+import type { HelpCenterTable } from './help-center.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+const HELP_CENTER_COLUMNS = [
+  'id',
+  'organization_id',
+  'name',
+  'slug',
+  'is_protected',
+  'meta',
+  'created_by',
+  'created_at',
+  'updated_at',
+] as const;
+
+export type HelpCenterRow = Pick<HelpCenterTable, (typeof HELP_CENTER_COLUMNS)[number]>;
+
+/** What a counter numbers: collection and article `uid`s; help centers only use the row as a lock. */
+export type HelpCenterCounterScope = 'help_center' | 'collection' | 'article';
+
+/**
+ * The next number of the scope in the organization: 1, 2, 3… Run inside the creating transaction;
+ * the upsert holds the counter row until commit, so concurrent creators queue instead of sharing
+ * a number (and whatever they check before inserting, such as a free slug, stays true).
+ */
+export async function nextHelpCenterNumber(db: Db, organizationId: string, scope: HelpCenterCounterScope): Promise<number> {
+  const row = await db
+    .insertInto('help_center_counters')
+    .values({ organization_id: organizationId, scope, last_value: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['organization_id', 'scope'])
+        .doUpdateSet((eb) => ({ last_value: eb('help_center_counters.last_value', '+', 1) })),
+    )
+    .returning('last_value')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_value);
+}
+
+export async function insertHelpCenter(db: Db, row: HelpCenterTable): Promise<void> {
+  await db.insertInto('help_centers').values(row).execute();
+}
+
+export async function findHelpCenterById(db: Db, organizationId: string, id: string): Promise<HelpCenterRow | undefined> {
+  return db
+    .selectFrom('help_centers')
+    .select(HELP_CENTER_COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The help center, locked until the transaction ends: its collection tree changes one at a time. */
+export async function lockHelpCenter(db: Db, organizationId: string, id: string): Promise<HelpCenterRow | undefined> {
+  return forUpdate(
+    db,
+    db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id),
+  ).executeTakeFirst();
+}
+
+export async function listHelpCenters(db: Db, organizationId: string): Promise<HelpCenterRow[]> {
+  return db
+    .selectFrom('help_centers')
+    .select(HELP_CENTER_COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Slugs of the organization equal to `base` or `base-…` (slugs hold no LIKE wildcards). */
+export async function listHelpCenterSlugs(db: Db, organizationId: string, base: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('help_centers')
+    .select('slug')
+    .where('organization_id', '=', organizationId)
+    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+    .execute();
+  return rows.map((row) => row.slug);
+}
+
+export async function updateHelpCenter(
+  db: Db,
+  organizationId: string,
+  id: string,
+  changes: Updateable<HelpCenterTable>,
+): Promise<void> {
+  await db.updateTable('help_centers').set(changes).where('organization_id', '=', organizationId).where('id', '=', id).execute();
+}

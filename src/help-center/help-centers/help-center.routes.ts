@@ -1,0 +1,81 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../deps.js';
+import { HelpCenterEnvelopeSchema, helpCenterEnvelope, helpCenterErrorResponses } from '../help-center.envelope.js';
+import {
+  CreateHelpCenterSchema,
+  HelpCenterIdParamsSchema,
+  HelpCenterSchema,
+  UpdateHelpCenterSchema,
+} from './help-center.schemas.js';
+import { createHelpCenter, getHelpCenter, listOrganizationHelpCenters, updateHelpCenterDetails } from './help-center.service.js';
+
+const tags = ['help-centers'];
+
+export function helpCenterRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/help-centers',
+      {
+        schema: {
+          operationId: 'helpCenter.helpCenters.create',
+          tags,
+          summary: 'Create a help center; its slug is derived from the name, unique in the organization',
+          body: CreateHelpCenterSchema,
+          response: { 201: HelpCenterEnvelopeSchema(HelpCenterSchema), ...helpCenterErrorResponses([400]) },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .code(201)
+          .send(helpCenterEnvelope(await createHelpCenter(deps, request.principal, request.body), 'Help center created')),
+    );
+
+    app.get(
+      '/help-centers',
+      {
+        schema: {
+          operationId: 'helpCenter.helpCenters.list',
+          tags,
+          summary: "The organization's help centers, oldest first",
+          response: { 200: HelpCenterEnvelopeSchema(Type.Array(HelpCenterSchema)), ...helpCenterErrorResponses([]) },
+        },
+      },
+      async (request) =>
+        helpCenterEnvelope(await listOrganizationHelpCenters(deps.db, request.principal), 'Help centers retrieved'),
+    );
+
+    app.get(
+      '/help-centers/:id',
+      {
+        schema: {
+          operationId: 'helpCenter.helpCenters.get',
+          tags,
+          params: HelpCenterIdParamsSchema,
+          response: { 200: HelpCenterEnvelopeSchema(HelpCenterSchema), ...helpCenterErrorResponses([400, 404]) },
+        },
+      },
+      async (request) =>
+        helpCenterEnvelope(await getHelpCenter(deps.db, request.principal, request.params.id), 'Help center retrieved'),
+    );
+
+    app.patch(
+      '/help-centers/:id',
+      {
+        schema: {
+          operationId: 'helpCenter.helpCenters.update',
+          tags,
+          summary: 'Update name, slug, protection or meta (meta keys merge; null clears one)',
+          params: HelpCenterIdParamsSchema,
+          body: UpdateHelpCenterSchema,
+          response: { 200: HelpCenterEnvelopeSchema(HelpCenterSchema), ...helpCenterErrorResponses([400, 404, 409]) },
+        },
+      },
+      async (request) =>
+        helpCenterEnvelope(
+          await updateHelpCenterDetails(deps, request.principal, request.params.id, request.body),
+          'Help center updated',
+        ),
+    );
+  };
+}

@@ -1,0 +1,46 @@
+import { Type } from '@sinclair/typebox';
+import { ObjectIdSchema, TimestampSchema } from '../../http/shared-schemas.js';
+import { MetaInputSchema, MetaSchema } from './help-center.meta.js';
+
+export const HelpCenterSchema = Type.Object(
+  {
+    _id: ObjectIdSchema,
+    orgId: Type.String(),
+    name: Type.String(),
+    slug: Type.String(),
+    isProtected: Type.Boolean({ description: 'Whether reading it requires authentication' }),
+    meta: MetaSchema,
+    createdBy: Type.String(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  },
+  { additionalProperties: false },
+);
+
+export const CreateHelpCenterSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    isProtected: Type.Optional(Type.Boolean({ default: false })),
+    meta: Type.Optional(MetaInputSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateHelpCenterSchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    slug: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 80,
+        pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
+        description: 'Lower-case letters and digits joined by single hyphens; renaming keeps the slug unless this is given',
+      }),
+    ),
+    isProtected: Type.Optional(Type.Boolean()),
+    meta: Type.Optional(MetaInputSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const HelpCenterIdParamsSchema = Type.Object({ id: ObjectIdSchema }, { additionalProperties: false });

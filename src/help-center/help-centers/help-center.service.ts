@@ -1,0 +1,113 @@
+import type { Static } from '@sinclair/typebox';
+import type { Kysely, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { readBoolean } from '../../db/dialect.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { nonBlank } from './help-center.input.js';
+import { readMeta, writeMeta } from './help-center.meta.js';
+import {
+  findHelpCenterById,
+  type HelpCenterRow,
+  insertHelpCenter,
+  listHelpCenterSlugs,
+  listHelpCenters,
+  nextHelpCenterNumber,
+  updateHelpCenter,
+} from './help-center.repository.js';
+import type { CreateHelpCenterSchema, UpdateHelpCenterSchema } from './help-center.schemas.js';
+import { firstFreeSlug, slugify } from './help-center.slug.js';
+import type { HelpCenterTable } from './help-center.table.js';
+
+export interface HelpCenterDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+}
+
+export const HELP_CENTER_NOT_FOUND = 'Help center not found';
+
+export function toHelpCenter(row: HelpCenterRow) {
+  return {
+    _id: row.id,
+    orgId: row.organization_id,
+    name: row.name,
+    slug: row.slug,
+    isProtected: readBoolean(row.is_protected),
+    meta: readMeta(row.meta),
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The organization's help center, or a 404 (also for another organization's). */
+export async function requireHelpCenter(db: Kysely<DB>, organizationId: string, id: string): Promise<HelpCenterRow> {
+  const row = await findHelpCenterById(db, organizationId, id);
+  if (!row) {
+    throw AppError.notFound(HELP_CENTER_NOT_FOUND);
+  }
+  return row;
+}
+
+export async function createHelpCenter(deps: HelpCenterDeps, principal: Principal, input: Static<typeof CreateHelpCenterSchema>) {
+  const organizationId = principal.organizationId;
+  const name = nonBlank(input.name, 'name');
+  const at = deps.clock.now().toISOString();
+  const id = deps.ids.objectId();
+  await deps.db.transaction().execute(async (trx) => {
+    await nextHelpCenterNumber(trx, organizationId, 'help_center');
+    const base = slugify(name, 'help-center');
+    await insertHelpCenter(trx, {
+      id,
+      organization_id: organizationId,
+      name,
+      slug: firstFreeSlug(base, await listHelpCenterSlugs(trx, organizationId, base)),
+      is_protected: input.isProtected ?? false,
+      meta: writeMeta(input.meta),
+      created_by: principal.userId,
+      created_at: at,
+      updated_at: at,
+    });
+  });
+  return toHelpCenter(await requireHelpCenter(deps.db, organizationId, id));
+}
+
+export async function listOrganizationHelpCenters(db: Kysely<DB>, principal: Principal) {
+  return (await listHelpCenters(db, principal.organizationId)).map(toHelpCenter);
+}
+
+export async function getHelpCenter(db: Kysely<DB>, principal: Principal, id: string) {
+  return toHelpCenter(await requireHelpCenter(db, principal.organizationId, id));
+}
+
+/** Renaming keeps the slug (links stay valid); `slug` changes it, 409 when another has it. */
+export async function updateHelpCenterDetails(
+  deps: HelpCenterDeps,
+  principal: Principal,
+  id: string,
+  input: Static<typeof UpdateHelpCenterSchema>,
+) {
+  const organizationId = principal.organizationId;
+  const current = await requireHelpCenter(deps.db, organizationId, id);
+  const changes: Updateable<HelpCenterTable> = { updated_at: deps.clock.now().toISOString() };
+  if (input.name !== undefined) {
+    changes.name = nonBlank(input.name, 'name');
+  }
+  if (input.slug !== undefined && input.slug !== current.slug) {
+    if ((await listHelpCenterSlugs(deps.db, organizationId, input.slug)).includes(input.slug)) {
+      throw AppError.conflict('Help center with this slug already exists');
+    }
+    changes.slug = input.slug;
+  }
+  if (input.isProtected !== undefined) {
+    changes.is_protected = input.isProtected;
+  }
+  if (input.meta !== undefined) {
+    changes.meta = writeMeta(input.meta, readMeta(current.meta));
+  }
+  await updateHelpCenter(deps.db, organizationId, id, changes);
+  return toHelpCenter(await requireHelpCenter(deps.db, organizationId, id));
+}

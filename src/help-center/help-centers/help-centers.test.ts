@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/dialects.js';
+import { makeOrganization, type TestOrganization } from '../../../test/factories.js';
+import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { firstFreeSlug, slugify } from './help-center.slug.js';
+
+describe('slugs', () => {
+  it.each([
+    ['Billing & Payments', 'billing-payments'],
+    ['  Crème brûlée FAQ  ', 'creme-brulee-faq'],
+    ['Überblick 2026', 'uberblick-2026'],
+    ['よくある質問', 'よくある質問'],
+    ['!!!', 'fallback'],
+  ])('%j → %j', (text, slug) => {
+    expect(slugify(text, 'fallback')).toBe(slug);
+  });
+
+  it('suffixes -2, -3… until free', () => {
+    expect(firstFreeSlug('faq', [])).toBe('faq');
+    expect(firstFreeSlug('faq', ['faq', 'faq-2', 'faq-4'])).toBe('faq-3');
+  });
+});
+
+describe.each(DIALECTS)('help centers on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness);
+    globex = await makeOrganization(harness);
+  });
+  afterAll(() => harness.close());
+
+  const post = (url: string, payload: object, headers = acme.headers) =>
+    harness.app.inject({ method: 'POST', url, headers, payload });
+  const patch = (url: string, payload: object, headers = acme.headers) =>
+    harness.app.inject({ method: 'PATCH', url, headers, payload });
+  const get = (url: string, headers = acme.headers) => harness.app.inject({ url, headers });
+  const helpCenters = async () => (await get('/help-centers')).json().data as { _id: string; slug: string }[];
+
+  it('creates a help center: 201, {data, message}, slug derived from the name', async () => {
+    const response = await post('/help-centers', {
+      name: 'Acme Help',
+      isProtected: true,
+      meta: { title: 'Acme support', image: 'https://cdn.acme.test/og.png' },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({
+      data: {
+        _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        orgId: acme.organizationId,
+        name: 'Acme Help',
+        slug: 'acme-help',
+        isProtected: true,
+        meta: { title: 'Acme support', description: null, image: 'https://cdn.acme.test/og.png' },
+        createdBy: acme.userId,
+        createdAt: TEST_NOW,
+        updatedAt: TEST_NOW,
+      },
+      message: 'Help center created',
+    });
+    const id = response.json().data._id;
+    expect((await get(`/help-centers/${id}`)).json()).toEqual({ data: response.json().data, message: 'Help center retrieved' });
+  });
+
+  it('slugs are unique per organization: the same name gets -2, another organization starts over', async () => {
+    const first = (await post('/help-centers', { name: 'Docs' })).json().data;
+    const second = (await post('/help-centers', { name: 'docs!' })).json().data;
+    const elsewhere = (await post('/help-centers', { name: 'Docs' }, globex.headers)).json().data;
+    expect([first.slug, second.slug, elsewhere.slug]).toEqual(['docs', 'docs-2', 'docs']);
+    expect(first).toMatchObject({ isProtected: false, meta: { title: null, description: null, image: null } });
+  });
+
+  it('concurrent creates with one name get distinct slugs', async () => {
+    const responses = await Promise.all(Array.from({ length: 6 }, () => post('/help-centers', { name: 'Race' })));
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(6).fill(201));
+    const slugs = responses.map((response) => response.json().data.slug).sort();
+    expect(slugs).toEqual(['race', 'race-2', 'race-3', 'race-4', 'race-5', 'race-6']);
+  });
+
+  it('lists only the organization’s help centers, oldest first', async () => {
+    const mine = await helpCenters();
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((helpCenter) => (helpCenter as unknown as { orgId: string }).orgId === acme.organizationId)).toBe(true);
+    const theirs = (await get('/help-centers', globex.headers)).json().data as { _id: string }[];
+    expect(theirs.map((helpCenter) => helpCenter._id)).not.toEqual(expect.arrayContaining(mine.map((h) => h._id)));
+  });
+
+  it('updates name, protection and meta (merged); renaming keeps the slug; a slug can be set, 409 when taken', async () => {
+    const helpCenter = (await post('/help-centers', { name: 'Guides', meta: { title: 'T', description: 'D' } })).json().data;
+    harness.clock.advance(60_000);
+    const updated = await patch(`/help-centers/${helpCenter._id}`, {
+      name: 'User Guides',
+      isProtected: true,
+      meta: { description: null, image: 'https://x.test/i.png' },
+    });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json()).toEqual({
+      data: {
+        ...helpCenter,
+        name: 'User Guides',
+        isProtected: true,
+        meta: { title: 'T', description: null, image: 'https://x.test/i.png' },
+        updatedAt: '2026-01-15T09:01:00.000Z',
+      },
+      message: 'Help center updated',
+    });
+    expect((await patch(`/help-centers/${helpCenter._id}`, { slug: 'user-guides' })).json().data.slug).toBe('user-guides');
+    await post('/help-centers', { name: 'Taken' });
+    const clash = await patch(`/help-centers/${helpCenter._id}`, { slug: 'taken' });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json()).toEqual({ statusCode: 409, message: 'Help center with this slug already exists' });
+    expect((await get(`/help-centers/${helpCenter._id}`)).json().data.slug).toBe('user-guides');
+  });
+
+  it.each([
+    [{}, 'name is required'],
+    [{ name: '' }, 'name must be at least 1 characters long'],
+    [{ name: '   ' }, 'name must not be blank'],
+    [{ name: 'X', isProtected: 'yes' }, 'isProtected must be a boolean'],
+    [{ name: 'X', meta: { keywords: 'a' } }, 'meta.keywords is not an accepted field'],
+    [{ name: 'X', slug: 'x' }, 'slug is not an accepted field'],
+  ])('create rejects %j with a 400, writing nothing', async (payload, message) => {
+    const before = await helpCenters();
+    const response = await post('/help-centers', payload);
+    expect(response.json()).toEqual({ statusCode: 400, message });
+    expect(await helpCenters()).toEqual(before);
+  });
+
+  it('update rejects bad input with a 400, changing nothing', async () => {
+    const helpCenter = (await post('/help-centers', { name: 'Stable' })).json().data;
+    for (const [payload, message] of [
+      [{ name: '' }, 'name must be at least 1 characters long'],
+      [{ name: ' ' }, 'name must not be blank'],
+      [{ slug: 'Not A Slug' }, 'slug has an invalid format'],
+    ] as const) {
+      expect((await patch(`/help-centers/${helpCenter._id}`, payload)).json()).toEqual({ statusCode: 400, message });
+    }
+    expect((await get(`/help-centers/${helpCenter._id}`)).json().data).toEqual(helpCenter);
+  });
+
+  it('a malformed id is a 400; an unknown or foreign one a 404', async () => {
+    expect((await get('/help-centers/nope')).json()).toEqual({ statusCode: 400, message: 'id has an invalid format' });
+    const unknown = await get('/help-centers/507f1f77bcf86cd799439011');
+    expect(unknown.json()).toEqual({ statusCode: 404, message: 'Help center not found' });
+    const foreign = (await post('/help-centers', { name: 'Globex Help' }, globex.headers)).json().data;
+    expect((await get(`/help-centers/${foreign._id}`)).statusCode).toBe(404);
+    const update = await patch(`/help-centers/${foreign._id}`, { name: 'Mine' });
+    expect(update.json()).toEqual({ statusCode: 404, message: 'Help center not found' });
+    expect((await get(`/help-centers/${foreign._id}`, globex.headers)).json().data.name).toBe('Globex Help');
+  });
+});

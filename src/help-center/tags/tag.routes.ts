@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../deps.js';
+import { HelpCenterEnvelopeSchema, helpCenterEnvelope, helpCenterErrorResponses } from '../help-center.envelope.js';
+import { CreateTagSchema, TagIdParamsSchema, TagSchema, UpdateTagSchema } from './tag.schemas.js';
+import { createTag, listOrganizationTags, removeTag, renameTag } from './tag.service.js';
+
+const tags = ['tags'];
+
+export function tagRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/tags',
+      {
+        schema: {
+          operationId: 'helpCenter.tags.create',
+          tags,
+          summary: 'Create a tag; names are unique in the organization, case-insensitively',
+          body: CreateTagSchema,
+          response: { 201: HelpCenterEnvelopeSchema(TagSchema), ...helpCenterErrorResponses([400, 409]) },
+        },
+      },
+      async (request, reply) =>
+        reply.code(201).send(helpCenterEnvelope(await createTag(deps, request.principal, request.body), 'Tag created')),
+    );
+
+    app.get(
+      '/tags',
+      {
+        schema: {
+          operationId: 'helpCenter.tags.list',
+          tags,
+          summary: "The organization's tags, alphabetically",
+          response: { 200: HelpCenterEnvelopeSchema(Type.Array(TagSchema)), ...helpCenterErrorResponses([]) },
+        },
+      },
+      async (request) => helpCenterEnvelope(await listOrganizationTags(deps.db, request.principal), 'Tags retrieved'),
+    );
+
+    app.patch(
+      '/tags/:tagId',
+      {
+        schema: {
+          operationId: 'helpCenter.tags.update',
+          tags,
+          summary: 'Rename a tag',
+          params: TagIdParamsSchema,
+          body: UpdateTagSchema,
+          response: { 200: HelpCenterEnvelopeSchema(TagSchema), ...helpCenterErrorResponses([400, 404, 409]) },
+        },
+      },
+      async (request) =>
+        helpCenterEnvelope(await renameTag(deps, request.principal, request.params.tagId, request.body), 'Tag updated'),
+    );
+
+    app.delete(
+      '/tags/:tagId',
+      {
+        schema: {
+          operationId: 'helpCenter.tags.delete',
+          tags,
+          summary: 'Delete a tag and take it off every article',
+          params: TagIdParamsSchema,
+          response: { 200: HelpCenterEnvelopeSchema(TagSchema), ...helpCenterErrorResponses([400, 404]) },
+        },
+      },
+      async (request) => helpCenterEnvelope(await removeTag(deps, request.principal, request.params.tagId), 'Tag deleted'),
+    );
+  };
+}

@@ -1,0 +1,23 @@
+import { Type } from '@sinclair/typebox';
+import { ObjectIdSchema, TimestampSchema } from '../../http/shared-schemas.js';
+
+export const TagSchema = Type.Object(
+  {
+    _id: ObjectIdSchema,
+    orgId: Type.String(),
+    name: Type.String(),
+    lowerName: Type.String({ description: 'The name in lower case; unique in the organization' }),
+    createdBy: Type.String(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  },
+  { additionalProperties: false },
+);
+
+const TagNameSchema = Type.String({ minLength: 1, maxLength: 50 });
+
+export const CreateTagSchema = Type.Object({ name: TagNameSchema }, { additionalProperties: false });
+
+export const UpdateTagSchema = Type.Object({ name: TagNameSchema }, { additionalProperties: false });
+
+export const TagIdParamsSchema = Type.Object({ tagId: ObjectIdSchema }, { additionalProperties: false });

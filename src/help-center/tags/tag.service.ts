@@ -1,0 +1,93 @@
+import type { Static } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { deleteArticleTagsOfTag } from '../articles/article.repository.js';
+import { nonBlank } from '../help-centers/help-center.input.js';
+import { deleteTag, findTagById, findTagByLowerName, insertTag, listTags, type TagRow, updateTag } from './tag.repository.js';
+import type { CreateTagSchema, UpdateTagSchema } from './tag.schemas.js';
+
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+}
+
+export const TAG_NOT_FOUND = 'Tag not found';
+const TAG_EXISTS = 'Tag with this name already exists';
+
+export function toTag(row: TagRow) {
+  return {
+    _id: row.id,
+    orgId: row.organization_id,
+    name: row.name,
+    lowerName: row.lower_name,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+async function requireTag(db: Kysely<DB>, organizationId: string, id: string): Promise<TagRow> {
+  const row = await findTagById(db, organizationId, id);
+  if (!row) {
+    throw AppError.notFound(TAG_NOT_FOUND);
+  }
+  return row;
+}
+
+/** Names compare case-insensitively: `Billing` and `billing` are one tag. */
+async function requireFreeName(db: Kysely<DB>, organizationId: string, lowerName: string, tagId?: string): Promise<void> {
+  const taken = await findTagByLowerName(db, organizationId, lowerName);
+  if (taken && taken.id !== tagId) {
+    throw AppError.conflict(TAG_EXISTS);
+  }
+}
+
+export async function createTag(deps: Deps, principal: Principal, input: Static<typeof CreateTagSchema>) {
+  const name = nonBlank(input.name, 'name');
+  const lowerName = name.toLowerCase();
+  await requireFreeName(deps.db, principal.organizationId, lowerName);
+  const at = deps.clock.now().toISOString();
+  const id = deps.ids.objectId();
+  await insertTag(deps.db, {
+    id,
+    organization_id: principal.organizationId,
+    name,
+    lower_name: lowerName,
+    created_by: principal.userId,
+    created_at: at,
+    updated_at: at,
+  });
+  return toTag(await requireTag(deps.db, principal.organizationId, id));
+}
+
+export async function listOrganizationTags(db: Kysely<DB>, principal: Principal) {
+  return (await listTags(db, principal.organizationId)).map(toTag);
+}
+
+export async function renameTag(deps: Deps, principal: Principal, tagId: string, input: Static<typeof UpdateTagSchema>) {
+  const tag = await requireTag(deps.db, principal.organizationId, tagId);
+  const name = nonBlank(input.name, 'name');
+  const lowerName = name.toLowerCase();
+  await requireFreeName(deps.db, principal.organizationId, lowerName, tag.id);
+  await updateTag(deps.db, principal.organizationId, tag.id, {
+    name,
+    lower_name: lowerName,
+    updated_at: deps.clock.now().toISOString(),
+  });
+  return toTag(await requireTag(deps.db, principal.organizationId, tag.id));
+}
+
+/** Deletes the tag and takes it off every article. */
+export async function removeTag(deps: Deps, principal: Principal, tagId: string) {
+  const tag = await requireTag(deps.db, principal.organizationId, tagId);
+  await deps.db.transaction().execute(async (trx) => {
+    await deleteArticleTagsOfTag(trx, tag.id);
+    await deleteTag(trx, principal.organizationId, tag.id);
+  });
+  return toTag(tag);
+}

@@ -1,0 +1,49 @@
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { AttachmentTable } from './attachment.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+const ATTACHMENT_COLUMNS = [
+  'id',
+  'organization_id',
+  'uploaded_by_id',
+  'file_name',
+  'content_type',
+  'size',
+  'storage_key',
+  'sha256',
+  'created_at',
+  'external_url',
+] as const;
+
+export async function insertAttachment(db: Db, row: Insertable<AttachmentTable>): Promise<void> {
+  await db.insertInto('attachments').values(row).execute();
+}
+
+/** An attachment of the organization that has not been deleted. */
+export async function findAttachmentById(db: Db, organizationId: string, id: string) {
+  return db
+    .selectFrom('attachments')
+    .select(ATTACHMENT_COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachmentById>>>;
+
+/** The organization's live attachments among `ids`, in no particular order; unknown ids are left out. */
+export async function findAttachmentsByIds(db: Db, organizationId: string, ids: readonly string[]): Promise<AttachmentRow[]> {
+  if (ids.length === 0) {
+    return [];
+  }
+  return db
+    .selectFrom('attachments')
+    .select(ATTACHMENT_COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', [...new Set(ids)])
+    .where('deleted_at', 'is', null)
+    .execute();
+}

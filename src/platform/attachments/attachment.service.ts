@@ -1,0 +1,226 @@
+import type { ReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { Kysely, Transaction } from 'kysely';
+import { type Config, publicBaseUrl } from '../../config.js';
+import type { DB } from '../../db/database.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { type AttachmentRow, findAttachmentById, findAttachmentsByIds, insertAttachment } from './attachment.repository.js';
+import { type AttachmentStorage, storageKey } from './attachment.storage.js';
+
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+  config: Config;
+  storage: AttachmentStorage;
+}
+
+/** One uploaded file as the route read it: the client's name and type, and the bytes still arriving. */
+export interface UploadInput {
+  fileName: string;
+  contentType: string;
+  stream: Readable;
+  /** True once the stream was cut at `ATTACHMENT_MAX_BYTES`. */
+  truncated(): boolean;
+}
+
+const NOT_FOUND = 'Attachment not found!';
+const FALLBACK_TYPE = 'application/octet-stream';
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+// Control characters and the bidirectional overrides that can disguise an extension (`exe.txt`).
+const UNSAFE_NAME_CHARACTERS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** The `{id, fileName, contentType, size, url}` other resources show for each attachment. */
+export function toAttachmentSummary(row: Pick<AttachmentRow, 'id' | 'file_name' | 'content_type' | 'size'>, config: Config) {
+  return {
+    id: row.id,
+    fileName: row.file_name,
+    contentType: row.content_type,
+    size: Number(row.size),
+    url: `${publicBaseUrl(config, 'platform')}/v1/attachments/${row.id}`,
+  };
+}
+
+export type AttachmentSummary = ReturnType<typeof toAttachmentSummary>;
+
+function toAttachmentMetadata(row: AttachmentRow, config: Config) {
+  return {
+    ...toAttachmentSummary(row, config),
+    sha256: row.sha256,
+    uploadedById: row.uploaded_by_id,
+    createdAt: row.created_at,
+  };
+}
+
+/** The base name the client gave, without paths, control characters or direction overrides; at most 255 characters. */
+export function cleanFileName(name: string): string {
+  const base = name.split(/[/\\]/).pop() ?? '';
+  const cleaned = [...base.normalize('NFC').replace(UNSAFE_NAME_CHARACTERS, '').trim()].slice(0, 255).join('');
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'file' : cleaned;
+}
+
+/** `type/subtype` in lower case; anything else is stored as `application/octet-stream`. */
+export function cleanContentType(contentType: string): string {
+  const essence = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  return MIME_TYPE.test(essence) ? essence : FALLBACK_TYPE;
+}
+
+/** Streams the upload to disk, then records it; a file over the limit or a failed insert leaves nothing behind. */
+export async function uploadAttachment(deps: Deps, principal: Principal, upload: UploadInput): Promise<AttachmentSummary> {
+  const id = deps.ids.ulid();
+  const key = storageKey(principal.organizationId, id);
+  const stored = await deps.storage.write(key, upload.stream, () => {
+    if (upload.truncated()) {
+      throw new AppError({
+        code: 'PAYLOAD_TOO_LARGE',
+        message: `File is larger than the limit of ${deps.config.ATTACHMENT_MAX_BYTES} bytes`,
+      });
+    }
+  });
+  const row = {
+    id,
+    organization_id: principal.organizationId,
+    uploaded_by_id: principal.userId,
+    file_name: cleanFileName(upload.fileName),
+    content_type: cleanContentType(upload.contentType),
+    size: stored.size,
+    storage_key: key,
+    sha256: stored.sha256,
+    created_at: deps.clock.now().toISOString(),
+    deleted_at: null,
+  };
+  try {
+    await insertAttachment(deps.db, row);
+  } catch (error) {
+    await deps.storage.remove(key);
+    throw error;
+  }
+  return toAttachmentSummary(row, deps.config);
+}
+
+async function requireAttachment(db: Kysely<DB>, organizationId: string, id: string): Promise<AttachmentRow> {
+  const row = await findAttachmentById(db, organizationId, id);
+  if (!row) {
+    throw AppError.notFound(NOT_FOUND);
+  }
+  return row;
+}
+
+export async function getAttachmentMetadata(deps: Pick<Deps, 'db' | 'config'>, principal: Principal, id: string) {
+  return toAttachmentMetadata(await requireAttachment(deps.db, principal.organizationId, id), deps.config);
+}
+
+/**
+ * The attachment and its bytes as a stream, or for a link attachment its URL (never fetched);
+ * another organization's id is not found.
+ */
+export async function openAttachment(
+  deps: Pick<Deps, 'db' | 'storage'>,
+  principal: Principal,
+  id: string,
+): Promise<
+  { kind: 'file'; fileName: string; contentType: string; size: number; stream: ReadStream } | { kind: 'link'; url: string }
+> {
+  const row = await requireAttachment(deps.db, principal.organizationId, id);
+  if (row.external_url !== null) {
+    return { kind: 'link', url: row.external_url };
+  }
+  const file = await deps.storage.open(row.storage_key);
+  if (!file) {
+    throw new AppError({ code: 'NOT_FOUND', message: NOT_FOUND, cause: new Error(`File ${row.storage_key} is missing on disk`) });
+  }
+  return { kind: 'file', fileName: row.file_name, contentType: row.content_type, size: file.size, stream: file.stream };
+}
+
+/** Content type recorded for link attachments: the bytes behind the URL are never looked at. */
+export const LINK_CONTENT_TYPE = 'text/uri-list';
+
+/** The normalised http(s) URL, or a 400 at `path` (`attachmentUrls.0 must be an http or https URL`). */
+export function requireWebUrl(text: string, path: (string | number)[]): URL {
+  let url: URL | null = null;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw AppError.invalid(`${path.join('.')} must be an http or https URL`, { location: 'body', path, rule: 'format' });
+  }
+  return url;
+}
+
+/** The file name a link shows: its last path segment, else its host name. */
+export function fileNameFromUrl(url: URL): string {
+  const segment = url.pathname.split('/').filter(Boolean).pop() ?? '';
+  let decoded = segment;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    decoded = segment;
+  }
+  return cleanFileName(decoded === '' ? url.hostname : decoded);
+}
+
+/**
+ * Records each URL as a link attachment of the organization (its file name taken from the URL; the
+ * URL is not fetched) and answers the new ids in order. URLs must be http(s): a 400 names the first
+ * one that is not. For features that attach links, inside their transaction.
+ */
+export async function recordLinkAttachments(
+  db: Kysely<DB> | Transaction<DB>,
+  deps: { clock: Clock; ids: IdFactory },
+  principal: Principal,
+  urls: readonly string[],
+  path: (string | number)[] = ['attachmentUrls'],
+): Promise<string[]> {
+  const parsed = urls.map((text, index) => requireWebUrl(text, [...path, index]));
+  const at = deps.clock.now().toISOString();
+  const ids: string[] = [];
+  for (const url of parsed) {
+    const id = deps.ids.ulid();
+    await insertAttachment(db, {
+      id,
+      organization_id: principal.organizationId,
+      uploaded_by_id: principal.userId,
+      file_name: fileNameFromUrl(url),
+      content_type: LINK_CONTENT_TYPE,
+      size: 0,
+      storage_key: '',
+      sha256: '',
+      created_at: at,
+      deleted_at: null,
+      external_url: url.href,
+    });
+    ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * The organization's attachments named by `ids`, in that order without repeats; throws a 400
+ * naming every unknown id (`attachmentIds contains unknown attachment ids: X, Y`). For features
+ * that link attachments, inside their transaction if they have one.
+ */
+export async function requireAttachments(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  ids: readonly string[],
+  path: string | (string | number)[] = 'attachmentIds',
+): Promise<AttachmentRow[]> {
+  const wanted = [...new Set(ids)];
+  const byId = new Map((await findAttachmentsByIds(db, organizationId, wanted)).map((row) => [row.id, row]));
+  const unknown = wanted.filter((id) => !byId.has(id));
+  if (unknown.length > 0) {
+    const segments = typeof path === 'string' ? path.split('.') : path;
+    throw AppError.invalid(`${segments.join('.')} contains unknown attachment ids: ${unknown.join(', ')}`, {
+      location: 'body',
+      path: segments,
+      rule: 'reference',
+      params: { unknownIds: unknown },
+    });
+  }
+  return wanted.flatMap((id) => byId.get(id) ?? []);
+}

@@ -1,0 +1,226 @@
+import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { escapeLike, likeOperator } from '../../db/dialect.js';
+import type { CustomFieldSource, CustomFieldTable } from './custom-field.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+const COLUMNS = [
+  'uid',
+  'organization_id',
+  'team_id',
+  'name',
+  'slug',
+  'source',
+  'field_type',
+  'options',
+  'metadata',
+  'description',
+  'is_active',
+  'auto_add_to_all_forms',
+  'hint_text',
+  'placeholder_text',
+  'default_value',
+  'regex_for_validation',
+  'mandatory_on_creation',
+  'mandatory_on_close',
+  'visible_to_customer',
+  'editable_by_customer',
+  'lookup',
+  'version',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const;
+
+export type CustomFieldRow = Pick<CustomFieldTable, (typeof COLUMNS)[number]>;
+
+/**
+ * Inserts unless the slug is taken in the organization and source (deleted fields included);
+ * answers whether the row went in, so a caller racing another insert can pick the next slug.
+ */
+export async function insertCustomField(db: Db, row: CustomFieldTable): Promise<boolean> {
+  const result = await db
+    .insertInto('custom_fields')
+    .values(row)
+    .onConflict((conflict) => conflict.columns(['organization_id', 'source', 'slug']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Slugs equal to `base` or of the form `base-…`, deleted fields included. */
+export async function findSlugsLike(db: Db, organizationId: string, source: CustomFieldSource, base: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('custom_fields')
+    .select('slug')
+    .where('organization_id', '=', organizationId)
+    .where('source', '=', source)
+    .where((eb) => eb.or([eb('slug', '=', base), sql<boolean>`slug like ${`${escapeLike(base)}-%`} escape '\\'`]))
+    .execute();
+  return rows.map((row) => row.slug);
+}
+
+/** A live (not deleted) field of the organization. */
+export async function findCustomFieldByUid(db: Db, organizationId: string, uid: string): Promise<CustomFieldRow | undefined> {
+  return db
+    .selectFrom('custom_fields')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('uid', '=', uid)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Fields by uid in any organization, deleted ones included: callers tell missing, foreign and stale apart. */
+export async function findCustomFieldsAnywhere(db: Db, uids: readonly string[]): Promise<CustomFieldRow[]> {
+  if (uids.length === 0) {
+    return [];
+  }
+  return db.selectFrom('custom_fields').select(COLUMNS).where('uid', 'in', uids).execute();
+}
+
+/** Live fields of the organization among `uids`. */
+export async function findCustomFieldsByUids(db: Db, organizationId: string, uids: readonly string[]): Promise<CustomFieldRow[]> {
+  if (uids.length === 0) {
+    return [];
+  }
+  return db
+    .selectFrom('custom_fields')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('uid', 'in', uids)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Which fields a list shows besides the organization-wide ones: one team's, or those of every
+ * active team a user belongs to (`memberUserId: null`: every active team, for organization admins).
+ */
+export type CustomFieldScope =
+  | { teamId: string; includeOrganizationWide: boolean }
+  | { memberUserId: string | null; includeOrganizationWide: boolean };
+
+export interface CustomFieldFilter {
+  organizationId: string;
+  scope: CustomFieldScope;
+  source?: CustomFieldSource;
+  /** Part of the name, matched case-insensitively. */
+  nameContains?: string;
+  limit: number;
+  offset: number;
+}
+
+/** The ids of the organization's active teams, or of those `memberUserId` belongs to. */
+function activeTeamIds(db: Db, organizationId: string, memberUserId: string | null) {
+  let query = db
+    .selectFrom('teams')
+    .select('teams.id')
+    .where('teams.organization_id', '=', organizationId)
+    .where('teams.archived_at', 'is', null);
+  if (memberUserId !== null) {
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('team_members')
+          .select('team_members.user_id')
+          .whereRef('team_members.team_id', '=', 'teams.id')
+          .where('team_members.user_id', '=', memberUserId),
+      ),
+    );
+  }
+  return query;
+}
+
+/** One page of live fields, in creation order (then uid), so pages never overlap or skip. */
+export async function listCustomFields(db: Db, filter: CustomFieldFilter): Promise<CustomFieldRow[]> {
+  const { scope } = filter;
+  let query = db
+    .selectFrom('custom_fields')
+    .select(COLUMNS)
+    .where('custom_fields.organization_id', '=', filter.organizationId)
+    .where('custom_fields.deleted_at', 'is', null)
+    .where((eb) => {
+      const teamFields =
+        'teamId' in scope
+          ? eb('custom_fields.team_id', '=', scope.teamId)
+          : eb('custom_fields.team_id', 'in', activeTeamIds(db, filter.organizationId, scope.memberUserId));
+      return scope.includeOrganizationWide ? eb.or([eb('custom_fields.team_id', 'is', null), teamFields]) : teamFields;
+    });
+  if (filter.source) {
+    query = query.where('custom_fields.source', '=', filter.source);
+  }
+  if (filter.nameContains) {
+    const pattern = `%${escapeLike(filter.nameContains)}%`;
+    query = query.where(sql<boolean>`custom_fields.name ${sql.raw(likeOperator(db))} ${pattern} escape '\\'`);
+  }
+  return query
+    .orderBy('custom_fields.created_at')
+    .orderBy('custom_fields.uid')
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+}
+
+/**
+ * Applies `changes` and bumps the version only if the field is still at `version`: the compare and
+ * the write are one statement, so of two writers at the same version exactly one gets a row back.
+ */
+export async function updateCustomFieldAtVersion(
+  db: Db,
+  organizationId: string,
+  uid: string,
+  version: number,
+  changes: Updateable<CustomFieldTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('custom_fields')
+    .set(changes)
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('organization_id', '=', organizationId)
+    .where('uid', '=', uid)
+    .where('version', '=', version)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Soft delete, bumping the version; false when the field was already gone. */
+export async function softDeleteCustomField(db: Db, organizationId: string, uid: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('custom_fields')
+    .set({ deleted_at: at, updated_at: at })
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('organization_id', '=', organizationId)
+    .where('uid', '=', uid)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Active fields of a record kind that must hold a value, organization-wide or of `teamId`. */
+export async function findMandatoryCustomFields(
+  db: Db,
+  organizationId: string,
+  source: CustomFieldSource,
+  when: 'mandatory_on_creation' | 'mandatory_on_close',
+  teamId: string | undefined,
+): Promise<CustomFieldRow[]> {
+  return db
+    .selectFrom('custom_fields')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('source', '=', source)
+    .where('deleted_at', 'is', null)
+    .where('is_active', '=', true)
+    .where(when, '=', true)
+    .where((eb) => (teamId ? eb.or([eb('team_id', 'is', null), eb('team_id', '=', teamId)]) : eb('team_id', 'is', null)))
+    .orderBy('created_at')
+    .orderBy('uid')
+    .execute();
+}
+
+/** Stores a default value in its normal form (part of a bulk update, after the version was checked). */
+export async function setCustomFieldDefaultValue(db: Db, uid: string, defaultValue: string | null): Promise<void> {
+  await db.updateTable('custom_fields').set({ default_value: defaultValue }).where('uid', '=', uid).execute();
+}

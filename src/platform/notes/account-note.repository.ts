@@ -1,0 +1,107 @@
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { AccountNoteAttachmentTable, AccountNoteTable } from './account-note.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** A live note of a live account, with its account's name, its author and its type. */
+function selectNotes(db: Db, organizationId: string) {
+  return db
+    .selectFrom('account_notes')
+    .innerJoin('accounts', 'accounts.id', 'account_notes.account_id')
+    .innerJoin('users as author', 'author.id', 'account_notes.author_id')
+    .leftJoin('account_attribute_values as note_type', 'note_type.id', 'account_notes.type_id')
+    .select([
+      'account_notes.id',
+      'account_notes.organization_id',
+      'account_notes.account_id',
+      'account_notes.content',
+      'account_notes.type_id',
+      'account_notes.visibility',
+      'account_notes.author_id',
+      'account_notes.metadata',
+      'account_notes.created_at',
+      'account_notes.updated_at',
+      'accounts.name as account_name',
+      'author.name as author_name',
+      'author.email as author_email',
+      'note_type.value as type_value',
+      'note_type.icon as type_icon',
+      'note_type.color as type_color',
+    ])
+    .where('account_notes.organization_id', '=', organizationId)
+    .where('account_notes.deleted_at', 'is', null)
+    .where('accounts.deleted_at', 'is', null);
+}
+
+export type NoteRow = Awaited<ReturnType<ReturnType<typeof selectNotes>['executeTakeFirstOrThrow']>>;
+
+export async function insertNote(db: Db, row: Insertable<AccountNoteTable>): Promise<void> {
+  await db.insertInto('account_notes').values(row).execute();
+}
+
+export async function findNoteById(db: Db, organizationId: string, id: string): Promise<NoteRow | undefined> {
+  return selectNotes(db, organizationId).where('account_notes.id', '=', id).executeTakeFirst();
+}
+
+/** An account's notes, newest first; private ones only for their author unless `seeAll`. */
+export async function listNotesOfAccount(
+  db: Db,
+  organizationId: string,
+  filter: { accountId: string; viewerId: string; seeAll: boolean; offset: number; limit: number },
+): Promise<NoteRow[]> {
+  let query = selectNotes(db, organizationId).where('account_notes.account_id', '=', filter.accountId);
+  if (!filter.seeAll) {
+    query = query.where((eb) =>
+      eb.or([eb('account_notes.visibility', '=', 'public'), eb('account_notes.author_id', '=', filter.viewerId)]),
+    );
+  }
+  return query
+    .orderBy('account_notes.created_at', 'desc')
+    .orderBy('account_notes.id', 'desc')
+    .offset(filter.offset)
+    .limit(filter.limit)
+    .execute();
+}
+
+export async function updateNote(db: Db, organizationId: string, id: string, changes: Updateable<AccountNoteTable>): Promise<void> {
+  await db.updateTable('account_notes').set(changes).where('organization_id', '=', organizationId).where('id', '=', id).execute();
+}
+
+/** Links attachments to a note; one already linked stays as it is. */
+export async function insertNoteAttachments(db: Db, rows: Insertable<AccountNoteAttachmentTable>[]): Promise<void> {
+  if (rows.length === 0) {
+    return;
+  }
+  await db
+    .insertInto('account_note_attachments')
+    .values(rows)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** The live attachments of each note, in the order they were attached. */
+export async function listNoteAttachmentIds(db: Db, noteIds: readonly string[]) {
+  if (noteIds.length === 0) {
+    return [];
+  }
+  return db
+    .selectFrom('account_note_attachments')
+    .innerJoin('attachments', 'attachments.id', 'account_note_attachments.attachment_id')
+    .select(['account_note_attachments.note_id', 'account_note_attachments.attachment_id'])
+    .where('account_note_attachments.note_id', 'in', [...noteIds])
+    .where('attachments.deleted_at', 'is', null)
+    .orderBy('account_note_attachments.created_at')
+    .orderBy('account_note_attachments.attachment_id')
+    .execute();
+}
+
+/** Unlinks one attachment from a note; answers how many links went (0 or 1). */
+export async function deleteNoteAttachment(db: Db, noteId: string, attachmentId: string): Promise<number> {
+  const result = await db
+    .deleteFrom('account_note_attachments')
+    .where('note_id', '=', noteId)
+    .where('attachment_id', '=', attachmentId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

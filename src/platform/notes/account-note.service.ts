@@ -1,0 +1,244 @@
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { readJson, writeJson } from '../../db/dialect.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { requireIdParam } from '../accounts/account.input.js';
+import { requireAccount } from '../accounts/account.lookup.js';
+import {
+  loadAttributeValues,
+  resolveAttributeValue,
+  toAttributeConfiguration,
+} from '../accounts/account-attribute.service.js';
+import { recordLinkAttachments } from '../attachments/attachment.service.js';
+import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
+import {
+  deleteNoteAttachment,
+  findNoteById,
+  insertNote,
+  insertNoteAttachments,
+  listNoteAttachmentIds,
+  listNotesOfAccount,
+  type NoteRow,
+  updateNote as updateNoteRow,
+} from './account-note.repository.js';
+import type { CreateNote, UpdateNote } from './account-note.schemas.js';
+import type { AccountNoteTable } from './account-note.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+}
+
+export const NOTE_NOT_FOUND = 'Account note not found';
+const NOTE_ID_REQUIRED = 'Note ID is required!';
+
+function toNote(row: NoteRow, attachments: string[]) {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    account: row.account_name,
+    content: row.content,
+    type: row.type_value,
+    typeId: row.type_id,
+    typeConfiguration: toAttributeConfiguration({
+      id: row.type_id,
+      value: row.type_value,
+      icon: row.type_icon,
+      color: row.type_color,
+    }),
+    visibility: row.visibility,
+    attachments,
+    author: row.author_name,
+    authorId: row.author_id,
+    authorEmail: row.author_email,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    metadata: readJson<Record<string, unknown>>(row.metadata),
+  };
+}
+
+export type Note = ReturnType<typeof toNote>;
+
+async function withAttachments(db: Db, rows: NoteRow[]): Promise<Note[]> {
+  const links = await listNoteAttachmentIds(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) =>
+    toNote(
+      row,
+      links.filter((link) => link.note_id === row.id).map((link) => link.attachment_id),
+    ),
+  );
+}
+
+async function readNote(db: Db, row: NoteRow): Promise<Note> {
+  const [note] = await withAttachments(db, [row]);
+  if (!note) {
+    throw AppError.notFound(NOTE_NOT_FOUND);
+  }
+  return note;
+}
+
+const canSee = (principal: Principal, note: NoteRow) =>
+  note.visibility === 'public' || note.author_id === principal.userId || isOrgAdmin(principal);
+
+/**
+ * The note as the caller may see it: a blank id is the contract's 400; a note that is deleted, of a
+ * deleted account, of another organization, or private to someone else is its 404.
+ */
+async function requireVisibleNote(db: Db, principal: Principal, id: string | undefined): Promise<NoteRow> {
+  const note = await findNoteById(db, principal.organizationId, requireIdParam(id, NOTE_ID_REQUIRED));
+  if (!note || !canSee(principal, note)) {
+    throw AppError.notFound(NOTE_NOT_FOUND);
+  }
+  return note;
+}
+
+/** Only a note's author and organization admins change it. */
+async function requireEditableNote(db: Db, principal: Principal, id: string | undefined): Promise<NoteRow> {
+  const note = await requireVisibleNote(db, principal, id);
+  if (note.author_id !== principal.userId && !isOrgAdmin(principal)) {
+    throw AppError.forbidden(ACCESS_DENIED);
+  }
+  return note;
+}
+
+function requireContent(content: string | undefined): void {
+  if (content !== undefined && content.trim() === '') {
+    throw AppError.invalid('content must not be blank', { location: 'body', path: ['content'], rule: 'minLength' });
+  }
+}
+
+async function linkAttachments(trx: Db, note: { id: string; organization_id: string }, ids: readonly string[], at: string) {
+  await insertNoteAttachments(
+    trx,
+    ids.map((attachmentId) => ({ note_id: note.id, attachment_id: attachmentId, organization_id: note.organization_id, created_at: at })),
+  );
+}
+
+export async function createNote(deps: Deps, principal: Principal, input: CreateNote): Promise<Note> {
+  requireContent(input.content);
+  const id = deps.ids.ulid();
+  await deps.db.transaction().execute(async (trx) => {
+    const account = await requireAccount(trx, principal.organizationId, input.accountId);
+    const values = await loadAttributeValues(trx, deps, principal.organizationId);
+    const type = resolveAttributeValue(values, 'note_type', input.type, 'type');
+    const attachmentIds = await recordLinkAttachments(trx, deps, principal, input.attachmentUrls ?? []);
+    const at = deps.clock.now().toISOString();
+    await insertNote(trx, {
+      id,
+      organization_id: principal.organizationId,
+      account_id: account.id,
+      content: input.content,
+      type_id: type?.id ?? null,
+      visibility: input.visibility ?? 'public',
+      author_id: principal.userId,
+      metadata: writeJson(input.metadata),
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+    });
+    await linkAttachments(trx, { id, organization_id: principal.organizationId }, attachmentIds, at);
+  });
+  return readNote(deps.db, await requireVisibleNote(deps.db, principal, id));
+}
+
+export async function listNotes(
+  db: Kysely<DB>,
+  principal: Principal,
+  query: { accountId: string; page?: number; limit?: number },
+): Promise<Note[]> {
+  const account = await requireAccount(db, principal.organizationId, query.accountId);
+  const limit = query.limit ?? 10;
+  const rows = await listNotesOfAccount(db, principal.organizationId, {
+    accountId: account.id,
+    viewerId: principal.userId,
+    seeAll: isOrgAdmin(principal),
+    offset: (query.page ?? 0) * limit,
+    limit,
+  });
+  return withAttachments(db, rows);
+}
+
+export async function getNote(db: Kysely<DB>, principal: Principal, id: string | undefined): Promise<Note> {
+  return readNote(db, await requireVisibleNote(db, principal, id));
+}
+
+/** Endpoint 9: changes the fields sent; `attachmentUrls` adds link attachments (never fetched). */
+export async function updateNote(deps: Deps, principal: Principal, id: string | undefined, input: UpdateNote): Promise<Note> {
+  return deps.db.transaction().execute(async (trx) => {
+    const note = await requireEditableNote(trx, principal, id);
+    requireContent(input.content);
+    const at = deps.clock.now().toISOString();
+    const changes: Updateable<AccountNoteTable> = { updated_at: at };
+    if (input.content !== undefined) {
+      changes.content = input.content;
+    }
+    if (input.type !== undefined) {
+      const values = await loadAttributeValues(trx, deps, principal.organizationId);
+      changes.type_id = resolveAttributeValue(values, 'note_type', input.type, 'type')?.id ?? null;
+    }
+    if (input.visibility !== undefined) {
+      changes.visibility = input.visibility;
+    }
+    if (input.metadata !== undefined) {
+      changes.metadata = writeJson(input.metadata);
+    }
+    const attachmentIds = await recordLinkAttachments(trx, deps, principal, input.attachmentUrls ?? []);
+    await linkAttachments(trx, note, attachmentIds, at);
+    await updateNoteRow(trx, principal.organizationId, note.id, changes);
+    return readNote(trx, await requireVisibleNote(trx, principal, note.id));
+  });
+}
+
+/** Soft delete (author or admin); its attachments stay stored. */
+export async function deleteNote(deps: Deps, principal: Principal, id: string | undefined): Promise<void> {
+  const note = await requireEditableNote(deps.db, principal, id);
+  const at = deps.clock.now().toISOString();
+  await updateNoteRow(deps.db, principal.organizationId, note.id, { deleted_at: at, updated_at: at });
+}
+
+/**
+ * Adds an uploaded file to a note: the note is checked first, so nothing is stored for a note the
+ * caller cannot change; `store` reads and stores the upload and answers the attachment's id.
+ */
+export async function addUploadedAttachment(
+  deps: Deps,
+  principal: Principal,
+  id: string | undefined,
+  store: () => Promise<{ id: string }>,
+): Promise<Note> {
+  const note = await requireEditableNote(deps.db, principal, id);
+  const attachment = await store();
+  return deps.db.transaction().execute(async (trx) => {
+    const current = await requireEditableNote(trx, principal, note.id);
+    const at = deps.clock.now().toISOString();
+    await linkAttachments(trx, current, [attachment.id], at);
+    await updateNoteRow(trx, principal.organizationId, current.id, { updated_at: at });
+    return readNote(trx, await requireVisibleNote(trx, principal, current.id));
+  });
+}
+
+/** Endpoint 10: unlinks an attachment from the note (the stored attachment stays) and answers the note. */
+export async function removeNoteAttachment(
+  deps: Deps,
+  principal: Principal,
+  id: string | undefined,
+  attachmentId: string | undefined,
+): Promise<Note> {
+  return deps.db.transaction().execute(async (trx) => {
+    const note = await requireEditableNote(trx, principal, id);
+    const attachment = requireIdParam(attachmentId, 'Attachment ID is required!');
+    if ((await deleteNoteAttachment(trx, note.id, attachment)) === 0) {
+      throw AppError.notFound('Attachment not found');
+    }
+    await updateNoteRow(trx, principal.organizationId, note.id, { updated_at: deps.clock.now().toISOString() });
+    return readNote(trx, await requireVisibleNote(trx, principal, note.id));
+  });
+}

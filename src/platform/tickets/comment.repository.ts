@@ -1,0 +1,80 @@
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { TicketCommentTable } from './ticket.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** Inserts unless the ticket already has a comment with the same `dedupe_key`; true when inserted. */
+export async function insertCommentOnce(db: Db, row: TicketCommentTable): Promise<boolean> {
+  const result = await db
+    .insertInto('ticket_comments')
+    .values(row)
+    .onConflict((oc) => oc.columns(['ticket_id', 'dedupe_key']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function updateComment(db: Db, commentId: string, changes: Updateable<TicketCommentTable>): Promise<void> {
+  await db.updateTable('ticket_comments').set(changes).where('id', '=', commentId).execute();
+}
+
+function selectComments(db: Db) {
+  return db
+    .selectFrom('ticket_comments')
+    .leftJoin('users as author', 'author.id', 'ticket_comments.author_id')
+    .leftJoin('customer_contacts as contact', 'contact.id', 'ticket_comments.customer_contact_id')
+    .selectAll('ticket_comments')
+    .select([
+      'author.name as author_name',
+      'author.user_type as author_user_type',
+      'author.avatar_url as author_avatar_url',
+      'contact.first_name as contact_first_name',
+      'contact.last_name as contact_last_name',
+      'contact.email as contact_email',
+      'contact.avatar_url as contact_avatar_url',
+    ]);
+}
+
+export type CommentRow = Awaited<ReturnType<ReturnType<typeof selectComments>['executeTakeFirstOrThrow']>>;
+
+export async function findCommentById(db: Db, ticketId: string, commentId: string, options: { includeDeleted?: boolean } = {}) {
+  let query = selectComments(db).where('ticket_comments.ticket_id', '=', ticketId).where('ticket_comments.id', '=', commentId);
+  if (!options.includeDeleted) {
+    query = query.where('ticket_comments.deleted_at', 'is', null);
+  }
+  return query.executeTakeFirst();
+}
+
+export async function findCommentByDedupeKey(db: Db, ticketId: string, key: string) {
+  return selectComments(db)
+    .where('ticket_comments.ticket_id', '=', ticketId)
+    .where('ticket_comments.dedupe_key', '=', key)
+    .executeTakeFirst();
+}
+
+/** One page of threads: top-level comments in order, then the replies of those threads. */
+export async function listCommentThreads(db: Db, ticketId: string, page: { offset: number; limit: number }) {
+  const roots = await selectComments(db)
+    .where('ticket_comments.ticket_id', '=', ticketId)
+    .where('ticket_comments.parent_comment_id', 'is', null)
+    .where('ticket_comments.deleted_at', 'is', null)
+    .orderBy('ticket_comments.created_at')
+    .orderBy('ticket_comments.id')
+    .offset(page.offset)
+    .limit(page.limit)
+    .execute();
+  if (roots.length === 0) {
+    return { roots, replies: [] };
+  }
+  const replies = await selectComments(db)
+    .where(
+      'ticket_comments.parent_comment_id',
+      'in',
+      roots.map((root) => root.id),
+    )
+    .where('ticket_comments.deleted_at', 'is', null)
+    .orderBy('ticket_comments.created_at')
+    .orderBy('ticket_comments.id')
+    .execute();
+  return { roots, replies };
+}

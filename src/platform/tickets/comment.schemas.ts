@@ -1,0 +1,95 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
+
+const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object (mentions, reactions, …)' });
+export const CommentVisibilitySchema = StringEnum(['public', 'private'] as const, {
+  description: 'Default public; notes default to private',
+});
+export const CommentTypeSchema = StringEnum(['comment', 'note', 'reply'] as const, {
+  description: 'Default comment, or reply when parentCommentId is given',
+});
+
+export const CommentSchema = Type.Object(
+  {
+    id: Type.String(),
+    content: Type.String(),
+    contentHtml: Type.String(),
+    contentJson: Nullable(Type.String()),
+    contentMarkdown: Type.String(),
+    isEdited: Type.Boolean(),
+    threadName: Nullable(Type.String()),
+    commentVisibility: CommentVisibilitySchema,
+    commentType: CommentTypeSchema,
+    isPinned: Type.Boolean(),
+    sourceEmailId: Nullable(Type.String()),
+    metadata: Nullable(Metadata),
+    parentCommentId: Nullable(Type.String()),
+    ticketId: Type.String(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+    deletedAt: Nullable(TimestampSchema),
+    author: Nullable(Type.String()),
+    authorId: Nullable(Type.String()),
+    authorUserType: Nullable(Type.String({ description: 'ORG_ADMIN, ORG_MEMBER, or CUSTOMER for a comment from a contact' })),
+    authorAvatarUrl: Nullable(Type.String()),
+    customerContactId: Nullable(Type.String()),
+    customerContactEmail: Nullable(Type.String()),
+    customerContactFirstName: Nullable(Type.String()),
+    customerContactLastName: Nullable(Type.String()),
+    customerContactAvatarUrl: Nullable(Type.String()),
+    impersonatedUserEmail: Nullable(Type.String()),
+    impersonatedUserName: Nullable(Type.String()),
+    impersonatedUserAvatar: Nullable(Type.String()),
+    attachments: Type.Array(Type.String(), { description: 'Attachment ids' }),
+  },
+  { additionalProperties: false },
+);
+
+const contentFields = {
+  content: Type.Optional(Type.String({ maxLength: 200_000, description: 'Plain text' })),
+  contentHtml: Type.Optional(Type.String({ maxLength: 400_000, description: 'HTML; stored sanitised' })),
+  contentJson: Type.Optional(Type.String({ maxLength: 400_000, description: 'Editor document serialised as a JSON string' })),
+  threadName: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  metadata: Type.Optional(Nullable(Metadata)),
+};
+
+export const CreateCommentSchema = Type.Object(
+  {
+    ...contentFields,
+    parentCommentId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    commentVisibility: Type.Optional(CommentVisibilitySchema),
+    commentType: Type.Optional(CommentTypeSchema),
+    customerEmail: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+    attachmentIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, uniqueItems: true })),
+    impersonatedUserEmail: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+    impersonatedUserName: Type.Optional(Type.String({ maxLength: 255 })),
+    impersonatedUserAvatar: Type.Optional(Type.String({ maxLength: 2000 })),
+    shouldSendEmail: Type.Optional(Type.Boolean({ description: 'Email the requestor about a public comment' })),
+    deDuplicationKey: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: 'Replaying a request with the same key returns the first comment',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateCommentSchema = Type.Object(
+  { ...contentFields, isPinned: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
+export const CommentParamsSchema = Type.Object({
+  id: Type.String({ maxLength: 100 }),
+  commentId: Type.String({ maxLength: 100 }),
+});
+
+export const ListCommentsQuerySchema = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: '0-based page of threads' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Threads per page' })),
+  },
+  { additionalProperties: false },
+);

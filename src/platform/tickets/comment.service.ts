@@ -1,0 +1,295 @@
+import { createHash } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Config } from '../../config.js';
+import type { DB } from '../../db/database.js';
+import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
+import { enqueueEmail } from '../../email/outbox.service.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { requireAttachments } from '../attachments/attachment.service.js';
+import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
+import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
+import {
+  type CommentRow,
+  findCommentByDedupeKey,
+  findCommentById,
+  insertCommentOnce,
+  listCommentThreads,
+  updateComment,
+} from './comment.repository.js';
+import type { CreateCommentSchema, UpdateCommentSchema } from './comment.schemas.js';
+import { type CommentContent, deriveCommentContent } from './comment-content.js';
+import type { TicketRow } from './ticket.repository.js';
+import { requireTicket } from './ticket.service.js';
+import type { TicketCommentTable } from './ticket.table.js';
+
+type CreateComment = Static<typeof CreateCommentSchema>;
+type UpdateComment = Static<typeof UpdateCommentSchema>;
+
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+  config: Config;
+}
+
+export function toComment(row: CommentRow) {
+  const fromContact = row.author_id === null && row.customer_contact_id !== null;
+  const contactName = [row.contact_first_name, row.contact_last_name].filter(Boolean).join(' ') || null;
+  return {
+    id: row.id,
+    content: row.content,
+    contentHtml: row.content_html,
+    contentJson: row.content_json,
+    contentMarkdown: row.content_markdown,
+    isEdited: readBoolean(row.is_edited),
+    threadName: row.thread_name,
+    commentVisibility: row.comment_visibility,
+    commentType: row.comment_type,
+    isPinned: readBoolean(row.is_pinned),
+    sourceEmailId: row.source_email_id,
+    metadata: readJson<Record<string, unknown>>(row.metadata),
+    parentCommentId: row.parent_comment_id,
+    ticketId: row.ticket_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+    author: fromContact ? contactName : row.author_name,
+    authorId: fromContact ? row.customer_contact_id : row.author_id,
+    authorUserType: fromContact ? 'CUSTOMER' : row.author_user_type,
+    authorAvatarUrl: fromContact ? row.contact_avatar_url : row.author_avatar_url,
+    customerContactId: row.customer_contact_id,
+    customerContactEmail: row.contact_email,
+    customerContactFirstName: row.contact_first_name,
+    customerContactLastName: row.contact_last_name,
+    customerContactAvatarUrl: row.contact_avatar_url,
+    impersonatedUserEmail: row.impersonated_user_email,
+    impersonatedUserName: row.impersonated_user_name,
+    impersonatedUserAvatar: row.impersonated_user_avatar,
+    attachments: readJson<string[]>(row.attachment_ids) ?? [],
+  };
+}
+
+export type Comment = ReturnType<typeof toComment>;
+
+/** Same key, same request: a replay. The fingerprint covers every field the client sent. */
+function fingerprint(input: CreateComment): string {
+  const canonical = JSON.stringify(
+    Object.keys(input)
+      .sort()
+      .map((key) => [key, input[key as keyof CreateComment]]),
+  );
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+function replayOrConflict(existing: CommentRow, input: CreateComment): { comment: Comment; created: false } {
+  if (existing.dedupe_fingerprint !== fingerprint(input)) {
+    throw AppError.conflict(
+      `deDuplicationKey "${input.deDuplicationKey}" was already used for a different comment on this ticket`,
+    );
+  }
+  return { comment: toComment(existing), created: false };
+}
+
+/** Threads are one level deep, and a public reply may not sit under a private comment. */
+async function checkParent(trx: Transaction<DB>, ticket: TicketRow, parentId: string, visibility: 'public' | 'private') {
+  const parent = await findCommentById(trx, ticket.id, parentId);
+  if (!parent) {
+    throw AppError.invalid('parentCommentId does not name a comment of this ticket', {
+      location: 'body',
+      path: ['parentCommentId'],
+      rule: 'reference',
+    });
+  }
+  if (parent.parent_comment_id) {
+    throw AppError.invalid('parentCommentId must name a top-level comment: replies nest one level', {
+      location: 'body',
+      path: ['parentCommentId'],
+      rule: 'reference',
+    });
+  }
+  if (parent.comment_visibility === 'private' && visibility === 'public') {
+    throw AppError.invalid('A public reply cannot be posted under a private comment', {
+      location: 'body',
+      path: ['commentVisibility'],
+      rule: 'visibility',
+    });
+  }
+}
+
+function commentKind(input: CreateComment): {
+  type: TicketCommentTable['comment_type'];
+  visibility: TicketCommentTable['comment_visibility'];
+} {
+  const type = input.commentType ?? (input.parentCommentId ? 'reply' : 'comment');
+  if (type === 'reply' && !input.parentCommentId) {
+    throw AppError.invalid('commentType reply needs a parentCommentId', {
+      location: 'body',
+      path: ['commentType'],
+      rule: 'reference',
+    });
+  }
+  return { type, visibility: input.commentVisibility ?? (type === 'note' ? 'private' : 'public') };
+}
+
+/**
+ * Adds a comment. With a `deDuplicationKey` the database's unique (ticket, key) constraint decides
+ * which of several identical requests creates it; the others read it back (`created: false`).
+ * A requested email is queued in the same transaction, so it exists exactly when the comment does.
+ */
+export async function addComment(deps: Deps, principal: Principal, ticketIdParam: string | undefined, input: CreateComment) {
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const ticket = await requireTicket(trx, principal, ticketIdParam);
+    const key = input.deDuplicationKey;
+    if (key) {
+      const existing = await findCommentByDedupeKey(trx, ticket.id, key);
+      if (existing) {
+        return replayOrConflict(existing, input);
+      }
+    }
+    const content = deriveCommentContent(input);
+    const { type, visibility } = commentKind(input);
+    if (input.parentCommentId) {
+      await checkParent(trx, ticket, input.parentCommentId, visibility);
+    }
+    const attachments = await requireAttachments(trx, principal.organizationId, input.attachmentIds ?? []);
+    const contact = input.customerEmail
+      ? await findOrCreateContactByEmail(trx, deps, principal.organizationId, input.customerEmail)
+      : null;
+    const id = deps.ids.ulid();
+    const at = deps.clock.now().toISOString();
+    const inserted = await insertCommentOnce(trx, {
+      id,
+      organization_id: principal.organizationId,
+      ticket_id: ticket.id,
+      parent_comment_id: input.parentCommentId ?? null,
+      ...contentColumns(content),
+      thread_name: input.threadName ?? null,
+      comment_visibility: visibility,
+      comment_type: type,
+      is_edited: false,
+      is_pinned: false,
+      source_email_id: null,
+      metadata: writeJson(input.metadata),
+      author_id: contact ? null : principal.userId,
+      customer_contact_id: contact?.id ?? null,
+      impersonated_user_email: input.impersonatedUserEmail ?? null,
+      impersonated_user_name: input.impersonatedUserName ?? null,
+      impersonated_user_avatar: input.impersonatedUserAvatar ?? null,
+      attachment_ids: JSON.stringify(attachments.map((attachment) => attachment.id)),
+      dedupe_key: key ?? null,
+      dedupe_fingerprint: key ? fingerprint(input) : null,
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+    });
+    if (!inserted && key) {
+      const winner = await findCommentByDedupeKey(trx, ticket.id, key);
+      if (!winner) {
+        throw new Error(`comment with key ${key} lost its insert but cannot be read`);
+      }
+      return replayOrConflict(winner, input);
+    }
+    const comment = await findCommentById(trx, ticket.id, id);
+    if (!comment) {
+      throw new Error(`comment ${id} cannot be read back`);
+    }
+    if (input.shouldSendEmail && visibility === 'public') {
+      await queueCommentEmail(trx, deps, ticket, comment);
+    }
+    return { comment: toComment(comment), created: true };
+  });
+  return result;
+}
+
+function contentColumns(content: CommentContent) {
+  return {
+    content: content.content,
+    content_html: content.contentHtml,
+    content_markdown: content.contentMarkdown,
+    content_json: content.contentJson,
+  };
+}
+
+async function queueCommentEmail(trx: Transaction<DB>, deps: Deps, ticket: TicketRow, comment: CommentRow): Promise<void> {
+  const author = toComment(comment).author ?? 'Support';
+  const subject = `[${ticket.ticket_identifier}] ${ticket.title}`;
+  await enqueueEmail(trx, deps, {
+    organizationId: ticket.organization_id,
+    dedupeKey: `comment:${comment.id}`,
+    to: ticket.requestor_email,
+    subject,
+    text: `${comment.content}\n\n— ${author}\nTicket ${ticket.ticket_identifier}`,
+    html: `${comment.content_html}<p>— ${escapeHtml(author)}<br>Ticket ${escapeHtml(ticket.ticket_identifier)}</p>`,
+  });
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+export async function listComments(
+  db: Kysely<DB>,
+  principal: Principal,
+  ticketIdParam: string,
+  query: { page?: number; limit?: number },
+) {
+  const ticket = await requireTicket(db, principal, ticketIdParam);
+  const limit = query.limit ?? 20;
+  const { roots, replies } = await listCommentThreads(db, ticket.id, { offset: (query.page ?? 0) * limit, limit });
+  return roots.flatMap((root) => [root, ...replies.filter((reply) => reply.parent_comment_id === root.id)]).map(toComment);
+}
+
+async function requireOwnComment(trx: Kysely<DB> | Transaction<DB>, principal: Principal, ticket: TicketRow, commentId: string) {
+  const comment = await findCommentById(trx, ticket.id, commentId);
+  if (!comment) {
+    throw AppError.notFound('Comment not found!');
+  }
+  if (comment.author_id !== principal.userId && !isOrgAdmin(principal)) {
+    throw AppError.forbidden(ACCESS_DENIED);
+  }
+  return comment;
+}
+
+/** Authors (and admins) edit; a change of content marks the comment edited. */
+export async function editComment(
+  deps: Deps,
+  principal: Principal,
+  ticketIdParam: string,
+  commentId: string,
+  input: UpdateComment,
+) {
+  const ticket = await requireTicket(deps.db, principal, ticketIdParam);
+  const comment = await requireOwnComment(deps.db, principal, ticket, commentId);
+  const changes: Updateable<TicketCommentTable> = { updated_at: deps.clock.now().toISOString() };
+  if (input.content !== undefined || input.contentHtml !== undefined || input.contentJson !== undefined) {
+    Object.assign(changes, contentColumns(deriveCommentContent(input)), { is_edited: true });
+  }
+  if (input.threadName !== undefined) {
+    changes.thread_name = input.threadName;
+  }
+  if (input.metadata !== undefined) {
+    changes.metadata = writeJson(input.metadata);
+  }
+  if (input.isPinned !== undefined) {
+    changes.is_pinned = input.isPinned;
+  }
+  await updateComment(deps.db, comment.id, changes);
+  const updated = await findCommentById(deps.db, ticket.id, comment.id);
+  if (!updated) {
+    throw AppError.notFound('Comment not found!');
+  }
+  return toComment(updated);
+}
+
+/** Soft delete: the comment, and a deleted thread with its replies, leave every listing. */
+export async function deleteComment(deps: Deps, principal: Principal, ticketIdParam: string, commentId: string) {
+  const ticket = await requireTicket(deps.db, principal, ticketIdParam);
+  const comment = await requireOwnComment(deps.db, principal, ticket, commentId);
+  const at = deps.clock.now().toISOString();
+  await updateComment(deps.db, comment.id, { deleted_at: at, updated_at: at });
+  return { ...toComment(comment), deletedAt: at, updatedAt: at };
+}

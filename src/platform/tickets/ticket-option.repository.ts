@@ -1,0 +1,36 @@
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { TicketOptionKind, TicketOptionTable } from './ticket.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export async function listTicketOptions(db: Db, teamId: string, kind: TicketOptionKind) {
+  return db
+    .selectFrom('ticket_options')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('kind', '=', kind)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export type TicketOptionRow = Awaited<ReturnType<typeof listTicketOptions>>[number];
+
+export async function countTicketOptions(db: Db, teamId: string): Promise<number> {
+  const row = await db
+    .selectFrom('ticket_options')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('team_id', '=', teamId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Inserts the options that are not there yet (a concurrent seeding of the same team is fine). */
+export async function insertTicketOptionsIfAbsent(db: Db, rows: Insertable<TicketOptionTable>[]): Promise<void> {
+  await db
+    .insertInto('ticket_options')
+    .values(rows)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}

@@ -1,0 +1,104 @@
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { TicketTable } from './ticket.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/**
+ * The next number of a team's tickets. The counter row is bumped in the caller's transaction, so
+ * concurrent creations queue on it (PostgreSQL row lock, SQLite's single writer) and a rolled-back
+ * creation gives its number back: no gaps, no duplicates.
+ */
+export async function nextTicketNumber(db: Db, teamId: string): Promise<number> {
+  const row = await db
+    .insertInto('team_ticket_counters')
+    .values({ team_id: teamId, last_number: 1 })
+    .onConflict((oc) =>
+      oc.column('team_id').doUpdateSet((eb) => ({ last_number: eb('team_ticket_counters.last_number', '+', 1) })),
+    )
+    .returning('last_number')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_number);
+}
+
+export async function insertTicket(db: Db, row: TicketTable): Promise<void> {
+  await db.insertInto('tickets').values(row).execute();
+}
+
+export async function updateTicket(
+  db: Db,
+  organizationId: string,
+  ticketId: string,
+  changes: Updateable<TicketTable>,
+): Promise<void> {
+  await db.updateTable('tickets').set(changes).where('organization_id', '=', organizationId).where('id', '=', ticketId).execute();
+}
+
+/** A ticket with the names shown beside its ids. */
+function selectTickets(db: Db) {
+  return db
+    .selectFrom('tickets')
+    .innerJoin('teams', 'teams.id', 'tickets.team_id')
+    .innerJoin('ticket_options as status', 'status.id', 'tickets.status_id')
+    .innerJoin('ticket_options as priority', 'priority.id', 'tickets.priority_id')
+    .leftJoin('ticket_options as type', 'type.id', 'tickets.type_id')
+    .leftJoin('users as agent', 'agent.id', 'tickets.assigned_agent_id')
+    .leftJoin('customer_contacts as contact', 'contact.id', 'tickets.customer_contact_id')
+    .selectAll('tickets')
+    .select([
+      'teams.name as team_name',
+      'teams.identifier as team_identifier',
+      'status.display_name as status_name',
+      'status.is_closed as status_is_closed',
+      'priority.display_name as priority_name',
+      'type.display_name as type_name',
+      'agent.name as agent_name',
+      'agent.email as agent_email',
+      'agent.avatar_url as agent_avatar',
+      'contact.first_name as contact_first_name',
+      'contact.last_name as contact_last_name',
+      'contact.email as contact_email',
+    ]);
+}
+
+export type TicketRow = Awaited<ReturnType<ReturnType<typeof selectTickets>['executeTakeFirstOrThrow']>>;
+
+export async function findTicketById(db: Db, organizationId: string, ticketId: string): Promise<TicketRow | undefined> {
+  return selectTickets(db)
+    .where('tickets.organization_id', '=', organizationId)
+    .where('tickets.id', '=', ticketId)
+    .where('tickets.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Newest first; private tickets only for members of their team unless `seeAll`. */
+export async function listTickets(
+  db: Db,
+  organizationId: string,
+  filter: { teamId?: string; viewerId: string; seeAll: boolean; offset: number; limit: number },
+): Promise<TicketRow[]> {
+  let query = selectTickets(db).where('tickets.organization_id', '=', organizationId).where('tickets.deleted_at', 'is', null);
+  if (filter.teamId) {
+    query = query.where('tickets.team_id', '=', filter.teamId);
+  }
+  if (!filter.seeAll) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('tickets.is_private', '=', false),
+        eb.exists(
+          eb
+            .selectFrom('team_members')
+            .select('team_members.user_id')
+            .whereRef('team_members.team_id', '=', 'tickets.team_id')
+            .where('team_members.user_id', '=', filter.viewerId),
+        ),
+      ]),
+    );
+  }
+  return query
+    .orderBy('tickets.created_at', 'desc')
+    .orderBy('tickets.id', 'desc')
+    .offset(filter.offset)
+    .limit(filter.limit)
+    .execute();
+}

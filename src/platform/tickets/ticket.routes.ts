@@ -1,0 +1,116 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../deps.js';
+import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform.envelope.js';
+import {
+  CreateTicketSchema,
+  ListTicketsQuerySchema,
+  TeamQuerySchema,
+  TicketIdParamsSchema,
+  TicketOptionSchema,
+  TicketSchema,
+  UpdateTicketSchema,
+} from './ticket.schemas.js';
+import {
+  createTicket,
+  deleteTicket,
+  getTicket,
+  listTeamTicketOptions,
+  listVisibleTickets,
+  updateTicketFields,
+} from './ticket.service.js';
+
+const tags = ['tickets'];
+
+export function ticketRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
+  return async (app) => {
+    app.post(
+      '/tickets',
+      {
+        schema: {
+          operationId: 'platform.tickets.create',
+          tags,
+          summary: 'Create a ticket; it gets the next number of its team (WED-5) and its requestor a contact',
+          body: CreateTicketSchema,
+          response: { 201: PlatformEnvelopeSchema(TicketSchema), ...platformErrorResponses([400, 404]) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(ok(await createTicket(deps, request.principal, request.body))),
+    );
+
+    app.get(
+      '/tickets',
+      {
+        schema: {
+          operationId: 'platform.tickets.list',
+          tags,
+          summary: 'Tickets, newest first; page is 0-based',
+          querystring: ListTicketsQuerySchema,
+          response: { 200: PlatformEnvelopeSchema(Type.Array(TicketSchema)), ...platformErrorResponses([400, 404]) },
+        },
+      },
+      async (request) => ok(await listVisibleTickets(deps.db, request.principal, request.query)),
+    );
+
+    for (const [path, kind, operationId] of [
+      ['/tickets/statuses', 'status', 'platform.tickets.statuses'],
+      ['/tickets/priorities', 'priority', 'platform.tickets.priorities'],
+    ] as const) {
+      app.get(
+        path,
+        {
+          schema: {
+            operationId,
+            tags,
+            summary: `The ${kind === 'status' ? 'statuses' : 'priorities'} a team's tickets can take`,
+            querystring: TeamQuerySchema,
+            response: { 200: PlatformEnvelopeSchema(Type.Array(TicketOptionSchema)), ...platformErrorResponses([400, 404]) },
+          },
+        },
+        async (request) => ok(await listTeamTicketOptions(deps, request.principal, request.query.teamId, kind)),
+      );
+    }
+
+    app.get(
+      '/tickets/:id',
+      {
+        schema: {
+          operationId: 'platform.tickets.get',
+          tags,
+          params: TicketIdParamsSchema,
+          response: { 200: PlatformEnvelopeSchema(TicketSchema), ...platformErrorResponses([400, 404]) },
+        },
+      },
+      async (request) => ok(await getTicket(deps.db, request.principal, request.params.id)),
+    );
+
+    app.patch(
+      '/tickets/:id',
+      {
+        schema: {
+          operationId: 'platform.tickets.update',
+          tags,
+          params: TicketIdParamsSchema,
+          body: UpdateTicketSchema,
+          response: { 200: PlatformEnvelopeSchema(TicketSchema), ...platformErrorResponses([400, 404]) },
+        },
+      },
+      async (request) => ok(await updateTicketFields(deps, request.principal, request.params.id, request.body)),
+    );
+
+    app.delete(
+      '/tickets/:id',
+      {
+        schema: {
+          operationId: 'platform.tickets.delete',
+          tags,
+          summary: 'Soft-delete a ticket: it answers 404 afterwards',
+          params: TicketIdParamsSchema,
+          response: { 200: PlatformEnvelopeSchema(TicketSchema), ...platformErrorResponses([400, 404]) },
+        },
+      },
+      async (request) => ok(await deleteTicket(deps, request.principal, request.params.id)),
+    );
+  };
+}

@@ -1,0 +1,450 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { type IdFactory, ULID_PATTERN } from '../../lib/ids.js';
+import { isOrgAdmin } from '../authorization.js';
+import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
+import { assignWaitingTicketsServedBy, recordRoutingDecision, routeTicket } from '../routing/routing.pipeline.js';
+import { requireTeam } from '../teams/team.lookup.js';
+import { findTeamMember } from '../teams/team.repository.js';
+import { findUserById, findUsersByEmail } from '../users/user.repository.js';
+import {
+  findTicketById,
+  insertTicket,
+  listTickets,
+  nextTicketNumber,
+  type TicketRow,
+  updateTicket,
+} from './ticket.repository.js';
+import type { CreateTicketSchema, UpdateTicketSchema } from './ticket.schemas.js';
+import type { TicketTable } from './ticket.table.js';
+import type { TicketOptionRow } from './ticket-option.repository.js';
+import { listTeamOptions, resolveTicketOption, toTicketOption } from './ticket-option.service.js';
+
+type CreateTicket = Static<typeof CreateTicketSchema>;
+type UpdateTicket = Static<typeof UpdateTicketSchema>;
+
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+  log?: Pick<FastifyBaseLogger, 'warn'>;
+}
+
+const ULID = new RegExp(ULID_PATTERN);
+
+export function toTicket(row: TicketRow) {
+  return {
+    id: row.id,
+    ticketId: row.ticket_number,
+    ticketIdentifier: row.ticket_identifier,
+    title: row.title,
+    description: row.description,
+    source: row.source,
+    accountId: row.account_id,
+    statusId: row.status_id,
+    status: row.status_name,
+    isClosed: readBoolean(row.status_is_closed),
+    priorityId: row.priority_id,
+    priority: row.priority_name,
+    typeId: row.type_id,
+    type: row.type_name,
+    teamId: row.team_id,
+    teamName: row.team_name,
+    teamIdentifier: row.team_identifier,
+    isPrivate: readBoolean(row.is_private),
+    assignedAgent: row.agent_name,
+    assignedAgentId: row.assigned_agent_id,
+    assignedAgentEmail: row.agent_email,
+    assignedAgentAvatar: row.agent_avatar,
+    requestorEmail: row.requestor_email,
+    customerContactId: row.customer_contact_id,
+    customerContactFirstName: row.contact_first_name,
+    customerContactLastName: row.contact_last_name,
+    customerContactEmail: row.contact_email,
+    submitterEmail: row.submitter_email,
+    metadata: readJson<Record<string, unknown>>(row.metadata),
+    customFieldValues: readJson<{ fieldId: string; value: unknown }[]>(row.custom_field_values) ?? [],
+    dueDate: row.due_date,
+    closedAt: row.closed_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  };
+}
+
+export type Ticket = ReturnType<typeof toTicket>;
+
+/**
+ * The ticket named by a path id, as every ticket route and the comment endpoint see it: a blank id
+ * is the contract's 400; anything that is not a live ticket of the caller's organization that the
+ * caller may see is the contract's 404.
+ */
+export async function requireTicket(
+  db: Kysely<DB> | Transaction<DB>,
+  principal: Principal,
+  id: string | undefined,
+): Promise<TicketRow> {
+  const ticketId = id?.trim() ?? '';
+  if (ticketId === '') {
+    throw AppError.invalid('Ticket ID is required!');
+  }
+  const ticket = ULID.test(ticketId) ? await findTicketById(db, principal.organizationId, ticketId) : undefined;
+  if (!ticket || !(await canSee(db, principal, ticket))) {
+    throw AppError.notFound('Ticket not found!');
+  }
+  return ticket;
+}
+
+async function canSee(db: Kysely<DB> | Transaction<DB>, principal: Principal, ticket: TicketRow): Promise<boolean> {
+  if (!readBoolean(ticket.is_private) || isOrgAdmin(principal) || ticket.assigned_agent_id === principal.userId) {
+    return true;
+  }
+  return (await findTeamMember(db, ticket.team_id, principal.userId)) !== undefined;
+}
+
+/** `assignedAgentId` wins over `assignedAgentEmail`; either must name a user of the organization. */
+async function resolveAgent(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  input: { assignedAgentId?: string | null; assignedAgentEmail?: string | null },
+) {
+  if (input.assignedAgentId) {
+    const user = await findUserById(db, organizationId, input.assignedAgentId);
+    if (!user) {
+      throw AppError.invalid('assignedAgentId must be a user of the organization', {
+        location: 'body',
+        path: ['assignedAgentId'],
+        rule: 'reference',
+      });
+    }
+    return user.id;
+  }
+  if (input.assignedAgentEmail) {
+    const [user] = await findUsersByEmail(db, input.assignedAgentEmail, organizationId);
+    if (!user) {
+      throw AppError.invalid('assignedAgentEmail must be a user of the organization', {
+        location: 'body',
+        path: ['assignedAgentEmail'],
+        rule: 'reference',
+      });
+    }
+    return user.id;
+  }
+  return null;
+}
+
+interface TeamOptions {
+  statuses: TicketOptionRow[];
+  priorities: TicketOptionRow[];
+  types: TicketOptionRow[];
+}
+
+async function loadTeamOptions(
+  trx: Transaction<DB>,
+  deps: Deps,
+  team: { id: string; organization_id: string },
+): Promise<TeamOptions> {
+  return {
+    statuses: await listTeamOptions(trx, deps, team, 'status'),
+    priorities: await listTeamOptions(trx, deps, team, 'priority'),
+    types: await listTeamOptions(trx, deps, team, 'type'),
+  };
+}
+
+export async function createTicket(deps: Deps, principal: Principal, input: CreateTicket): Promise<Ticket> {
+  const id = await deps.db.transaction().execute(async (trx) => {
+    const team = await requireTeam(trx, principal.organizationId, input.teamId);
+    const chosen = resolveCreationOptions(await loadTeamOptions(trx, deps, team), input);
+    const agentId = await resolveAgent(trx, principal.organizationId, input);
+    const contact = await findOrCreateContactByEmail(trx, deps, principal.organizationId, input.requestorEmail);
+    const now = deps.clock.now();
+    const at = now.toISOString();
+    const ticketId = deps.ids.ulid();
+    // A ticket created closed is filed as it is; any other is routed unless the request says not to.
+    const routed =
+      input.performRouting === false || readBoolean(chosen.status.is_closed)
+        ? null
+        : await routeTicket(trx, {
+            organizationId: principal.organizationId,
+            startTeamId: team.id,
+            facts: {
+              title: input.title,
+              description: input.description ?? null,
+              source: input.source ?? 'api',
+              requestorEmail: input.requestorEmail,
+              accountId: input.accountId ?? null,
+              customFieldValues: input.customFieldValues ?? [],
+              ...chosen,
+            },
+            at: now,
+            explicitAgentId: agentId,
+          });
+    // Routing decides before the ticket exists, so it is numbered in the team it lands in.
+    const home = routed?.team ?? team;
+    const options = home.id === team.id ? chosen : remapOptions(await loadTeamOptions(trx, deps, home), chosen);
+    const assignee = agentId ?? routed?.agentId ?? null;
+    const number = await nextTicketNumber(trx, home.id);
+    await insertTicket(trx, {
+      id: ticketId,
+      organization_id: principal.organizationId,
+      team_id: home.id,
+      ticket_number: number,
+      ticket_identifier: `${home.identifier}-${number}`,
+      title: input.title.trim(),
+      description: input.description ?? null,
+      source: input.source ?? 'api',
+      account_id: input.accountId ?? null,
+      status_id: options.status.id,
+      priority_id: options.priority.id,
+      type_id: options.type?.id ?? null,
+      is_private: input.isPrivate ?? false,
+      assigned_agent_id: assignee,
+      requestor_email: input.requestorEmail,
+      customer_contact_id: contact.id,
+      submitter_email: input.submitterEmail ?? null,
+      metadata: writeJson(input.metadata),
+      custom_field_values: writeJson(input.customFieldValues ?? []) ?? '[]',
+      due_date: input.dueDate ? new Date(input.dueDate).toISOString() : null,
+      created_by_id: principal.userId,
+      assigned_at: assignee ? at : null,
+      awaiting_assignment_since: routed?.waiting ? at : null,
+      closed_at: readBoolean(options.status.is_closed) ? at : null,
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+    });
+    if (routed) {
+      await recordRoutingDecision(trx, deps, {
+        organizationId: principal.organizationId,
+        ticketId,
+        trigger: 'create',
+        fromTeamId: team.id,
+        explanation: routed.explanation,
+        decidedById: principal.userId,
+      });
+    }
+    return ticketId;
+  });
+  return toTicket(await requireTicket(deps.db, principal, id));
+}
+
+interface ChosenOptions {
+  status: TicketOptionRow;
+  priority: TicketOptionRow;
+  type: TicketOptionRow | null;
+}
+
+function resolveCreationOptions(options: TeamOptions, input: CreateTicket): ChosenOptions {
+  const status = resolveTicketOption(
+    options.statuses,
+    { id: input.statusId, name: input.statusName },
+    { idField: 'statusId', nameField: 'statusName', required: true },
+  );
+  const priority = resolveTicketOption(
+    options.priorities,
+    { id: input.priorityId, name: input.priorityName },
+    { idField: 'priorityId', nameField: 'priorityName', required: true },
+  );
+  const type = resolveTicketOption(options.types, { id: input.typeId }, { idField: 'typeId', nameField: 'typeId', required: false });
+  if (!status || !priority) {
+    throw new Error('the team has no statuses or priorities');
+  }
+  return { status, priority, type };
+}
+
+type OptionName = Pick<TicketOptionRow, 'name' | 'display_name'>;
+
+/**
+ * The options of another team that stand for the ticket's: same key, else same display name,
+ * else that team's default (a type with no counterpart is dropped).
+ */
+function remapOptions(
+  target: TeamOptions,
+  current: { status: OptionName | null; priority: OptionName | null; type: OptionName | null },
+): ChosenOptions {
+  const same = (options: TicketOptionRow[], option: OptionName | null) =>
+    option
+      ? (options.find((candidate) => candidate.name === option.name) ??
+        options.find((candidate) => candidate.display_name.toLowerCase() === option.display_name.toLowerCase()))
+      : undefined;
+  const fallback = (options: TicketOptionRow[]) => options.find((option) => readBoolean(option.is_default)) ?? options[0];
+  const status = same(target.statuses, current.status) ?? fallback(target.statuses);
+  const priority = same(target.priorities, current.priority) ?? fallback(target.priorities);
+  if (!status || !priority) {
+    throw new Error('the team has no statuses or priorities');
+  }
+  return { status, priority, type: same(target.types, current.type) ?? null };
+}
+
+/** The status, priority and type of a ticket as keys and display names, for routing rules and for moves. */
+export async function currentOptions(trx: Transaction<DB>, deps: Deps, ticket: TicketRow) {
+  const options = await loadTeamOptions(trx, deps, { id: ticket.team_id, organization_id: ticket.organization_id });
+  const named = (rows: TicketOptionRow[], id: string | null, displayName: string | null): OptionName | null => {
+    const row = rows.find((candidate) => candidate.id === id);
+    if (row) {
+      return row;
+    }
+    return displayName === null ? null : { name: displayName.toLowerCase(), display_name: displayName };
+  };
+  return {
+    status: named(options.statuses, ticket.status_id, ticket.status_name),
+    priority: named(options.priorities, ticket.priority_id, ticket.priority_name),
+    type: named(options.types, ticket.type_id, ticket.type_name),
+  };
+}
+
+/**
+ * Moves a ticket to another team: it takes the next number of that team (ticket numbers are unique
+ * per team, as in Linear) and the new team's options standing for its status, priority and type.
+ * Answers the identifier it had.
+ */
+export async function moveTicketToTeam(
+  trx: Transaction<DB>,
+  deps: Deps,
+  ticket: TicketRow,
+  team: { id: string; organization_id: string; identifier: string },
+): Promise<string> {
+  const options = remapOptions(await loadTeamOptions(trx, deps, team), await currentOptions(trx, deps, ticket));
+  const number = await nextTicketNumber(trx, team.id);
+  await updateTicket(trx, ticket.organization_id, ticket.id, {
+    team_id: team.id,
+    ticket_number: number,
+    ticket_identifier: `${team.identifier}-${number}`,
+    status_id: options.status.id,
+    priority_id: options.priority.id,
+    type_id: options.type?.id ?? null,
+    updated_at: deps.clock.now().toISOString(),
+  });
+  return ticket.ticket_identifier;
+}
+
+export async function getTicket(db: Kysely<DB>, principal: Principal, id: string): Promise<Ticket> {
+  return toTicket(await requireTicket(db, principal, id));
+}
+
+export async function listVisibleTickets(
+  db: Kysely<DB>,
+  principal: Principal,
+  query: { teamId?: string; page?: number; limit?: number },
+) {
+  if (query.teamId) {
+    await requireTeam(db, principal.organizationId, query.teamId);
+  }
+  const limit = query.limit ?? 10;
+  const rows = await listTickets(db, principal.organizationId, {
+    teamId: query.teamId,
+    viewerId: principal.userId,
+    seeAll: isOrgAdmin(principal),
+    offset: (query.page ?? 0) * limit,
+    limit,
+  });
+  return rows.map(toTicket);
+}
+
+export async function updateTicketFields(deps: Deps, principal: Principal, id: string, input: UpdateTicket): Promise<Ticket> {
+  const freedAgentId = await deps.db.transaction().execute(async (trx) => {
+    const ticket = await requireTicket(trx, principal, id);
+    const team = { id: ticket.team_id, organization_id: ticket.organization_id };
+    const at = deps.clock.now().toISOString();
+    const changes: Updateable<TicketTable> = { updated_at: at };
+    if (input.statusId || input.statusName) {
+      const options = await listTeamOptions(trx, deps, team, 'status');
+      const status = resolveTicketOption(
+        options,
+        { id: input.statusId, name: input.statusName },
+        { idField: 'statusId', nameField: 'statusName', required: true },
+      );
+      if (status && status.id !== ticket.status_id) {
+        changes.status_id = status.id;
+        changes.closed_at = readBoolean(status.is_closed) ? at : null;
+      }
+    }
+    if (input.priorityId || input.priorityName) {
+      const options = await listTeamOptions(trx, deps, team, 'priority');
+      changes.priority_id = resolveTicketOption(
+        options,
+        { id: input.priorityId, name: input.priorityName },
+        { idField: 'priorityId', nameField: 'priorityName', required: true },
+      )?.id;
+    }
+    if (input.typeId !== undefined) {
+      const options = await listTeamOptions(trx, deps, team, 'type');
+      changes.type_id =
+        resolveTicketOption(options, { id: input.typeId }, { idField: 'typeId', nameField: 'typeId', required: false })?.id ??
+        null;
+    }
+    if (input.assignedAgentId !== undefined || input.assignedAgentEmail !== undefined) {
+      const agentId = await resolveAgent(trx, principal.organizationId, input);
+      if (agentId !== ticket.assigned_agent_id) {
+        changes.assigned_agent_id = agentId;
+        changes.assigned_at = agentId ? at : null;
+        // Someone chose the assignee by hand: the ticket no longer waits for routing.
+        changes.awaiting_assignment_since = null;
+      }
+    }
+    if (input.title !== undefined) {
+      changes.title = input.title.trim();
+    }
+    for (const [field, column] of [
+      ['description', 'description'],
+      ['source', 'source'],
+      ['accountId', 'account_id'],
+    ] as const) {
+      if (input[field] !== undefined) {
+        changes[column] = input[field];
+      }
+    }
+    if (input.isPrivate !== undefined) {
+      changes.is_private = input.isPrivate;
+    }
+    if (input.metadata !== undefined) {
+      changes.metadata = writeJson(input.metadata);
+    }
+    if (input.dueDate !== undefined) {
+      changes.due_date = input.dueDate ? new Date(input.dueDate).toISOString() : null;
+    }
+    if (input.customFieldValues !== undefined) {
+      changes.custom_field_values =
+        writeJson(mergeByFieldId(readJson(ticket.custom_field_values) ?? [], input.customFieldValues)) ?? '[]';
+    }
+    await updateTicket(trx, principal.organizationId, ticket.id, changes);
+    const closes = typeof changes.closed_at === 'string' && ticket.closed_at === null;
+    return closes ? ticket.assigned_agent_id : null;
+  });
+  if (freedAgentId) {
+    // Closing a ticket frees its agent's capacity: waiting tickets of the agent's teams may go now.
+    await assignWaitingTicketsServedBy(deps, principal.organizationId, freedAgentId, 'ticket_closed');
+  }
+  return toTicket(await requireTicket(deps.db, principal, id));
+}
+
+/** Values are merged by `fieldId`, never replaced as a whole set. */
+function mergeByFieldId(existing: { fieldId: string; value: unknown }[], incoming: { fieldId: string; value: unknown }[]) {
+  const merged = new Map(existing.map((entry) => [entry.fieldId, entry]));
+  for (const entry of incoming) {
+    merged.set(entry.fieldId, entry);
+  }
+  return [...merged.values()];
+}
+
+/** Soft delete: the ticket and its comments stay in the database, and every read answers 404. */
+export async function deleteTicket(deps: Deps, principal: Principal, id: string): Promise<Ticket> {
+  const ticket = await requireTicket(deps.db, principal, id);
+  const at = deps.clock.now().toISOString();
+  await updateTicket(deps.db, principal.organizationId, ticket.id, { deleted_at: at, updated_at: at });
+  if (ticket.assigned_agent_id && ticket.closed_at === null) {
+    await assignWaitingTicketsServedBy(deps, principal.organizationId, ticket.assigned_agent_id, 'ticket_closed');
+  }
+  return { ...toTicket(ticket), deletedAt: at, updatedAt: at };
+}
+
+export async function listTeamTicketOptions(deps: Deps, principal: Principal, teamId: string, kind: 'status' | 'priority') {
+  const team = await requireTeam(deps.db, principal.organizationId, teamId);
+  return (await listTeamOptions(deps.db, deps, team, kind)).map(toTicketOption);
+}
