@@ -29,9 +29,13 @@ export const ConfigSchema = Type.Object({
     description: 'How long a verified key is trusted before the database is asked again',
   }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, description: 'Grace period for in-flight requests' }),
-  ATTACHMENTS_DIR: Type.Optional(Type.String({ minLength: 1, description: 'Where uploaded files are kept (default DATA_DIR/attachments)' })),
+  ATTACHMENTS_DIR: Type.Optional(
+    Type.String({ minLength: 1, description: 'Where uploaded files are kept (default DATA_DIR/attachments)' }),
+  ),
   ATTACHMENT_MAX_BYTES: Type.Integer({ minimum: 1, description: 'Largest file accepted by POST /v1/attachments' }),
-  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'Outgoing mail server, e.g. smtp://user:pass@host:587' })),
+  SMTP_URL: Type.Optional(
+    Type.String({ pattern: '^smtps?://', description: 'Outgoing mail server, e.g. smtp://user:pass@host:587' }),
+  ),
   SMTP_FROM: Type.String({ minLength: 3, description: 'From address of outgoing email' }),
   OUTBOX_POLL_MS: Type.Integer({ minimum: 10, description: 'How often the email worker looks for due messages' }),
   SECRET_KEY: Type.Optional(

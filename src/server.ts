@@ -10,6 +10,7 @@ import { createApiKeyAuth } from './http/api-key-auth.js';
 import { systemClock } from './lib/clock.js';
 import { createIdFactory } from './lib/ids.js';
 import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
+import { createRoutingWorker, type RoutingWorker } from './platform/routing/routing.worker.js';
 
 export interface RunningServer {
   apps: FastifyInstance[];
@@ -29,6 +30,7 @@ export async function startServer(config: Config, log: Logger, print: (line: str
   const ids = createIdFactory(clock);
   const apps: FastifyInstance[] = [];
   let outbox: OutboxWorker | undefined;
+  let routing: RoutingWorker | undefined;
   try {
     const applied = await migrateToLatest(handle.db);
     log.info({ database: handle.target, applied }, 'database ready');
@@ -52,6 +54,10 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     const worker = createOutboxWorker({ db: handle.db, clock, config, log });
     outbox = worker;
     worker.start();
+    // Likewise: waiting tickets are claimed with row locks, so every process runs a routing worker.
+    const router = createRoutingWorker({ db: handle.db, clock, ids, log });
+    routing = router;
+    router.start();
 
     const auth = createApiKeyAuth({ db: handle.db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
     const addresses: string[] = [];
@@ -60,10 +66,11 @@ export async function startServer(config: Config, log: Logger, print: (line: str
       apps.push(app);
       addresses.push(await app.listen({ port: listener.port, host: config.HOST }));
     }
-    return { apps, addresses, close: () => closeAll(apps, handle, worker, config.SHUTDOWN_TIMEOUT_MS, log) };
+    return { apps, addresses, close: () => closeAll(apps, handle, worker, router, config.SHUTDOWN_TIMEOUT_MS, log) };
   } catch (error) {
     await Promise.allSettled(apps.map((app) => app.close()));
     await outbox?.stop();
+    await routing?.stop();
     await handle.close();
     throw error;
   }
@@ -73,6 +80,7 @@ async function closeAll(
   apps: FastifyInstance[],
   handle: DatabaseHandle,
   outbox: OutboxWorker,
+  routing: RoutingWorker,
   timeoutMs: number,
   log: Logger,
 ): Promise<void> {
@@ -89,6 +97,7 @@ async function closeAll(
     log.warn({ timeoutMs }, 'in-flight requests did not finish in time; closing anyway');
   }
   await outbox.stop();
+  await routing.stop();
   await handle.close();
 }
 

@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY_LINE = /^Admin API key \(shown only this once\): (sbk_[a-z2-7]{8}_[\w-]{43})$/m;
 const LISTENING = /"msg":"Server listening at http:\/\/127\.0\.0\.1:\d+"/;
 const UNAUTHORIZED = { statusCode: 401, message: 'User is not authenticated!', error: 'Unauthorized' };
+const TEST_SECRET_KEY = '5e'.repeat(32);
 
 /** Listens on a port the system picks; returns it. */
 async function listenOnAnyPort(server: Server): Promise<number> {
@@ -145,7 +146,8 @@ async function freshDatabase(
     if (!database.url) {
       throw new Error('createTestDatabase gave no PostgreSQL URL');
     }
-    return { env: { DATABASE_URL: database.url }, db: () => database.db, drop: database.drop };
+    // PostgreSQL needs SECRET_KEY: the server refuses to start without one.
+    return { env: { DATABASE_URL: database.url, SECRET_KEY: TEST_SECRET_KEY }, db: () => database.db, drop: database.drop };
   }
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-serve-'));
   let handle: DatabaseHandle | undefined;
@@ -246,6 +248,13 @@ describe.each(DIALECTS)('switchboard serve on %s', (dialect) => {
     expect(server.stderr).toBe('');
   });
 
+  it.runIf(dialect === 'sqlite')('keeps the generated secret key under DATA_DIR, readable by its owner only', () => {
+    const dir = database.env.DATA_DIR ?? '';
+    const mode = statSync(join(dir, 'secret.key')).mode & 0o777;
+    expect(mode).toBe(0o600);
+    expect(readFileSync(join(dir, 'secret.key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it('prints no key on a later start: the first-start organization is made once', async () => {
     expect(firstKey, 'the first start ran on this database').toBeDefined();
     const port = await freePort();
@@ -281,6 +290,18 @@ describe.each(DIALECTS)('switchboard serve on %s', (dialect) => {
   });
 });
 describe('switchboard serve with a bad environment', () => {
+  it('refuses PostgreSQL without SECRET_KEY: exit 1, one stderr line naming it', async () => {
+    const server = spawnServe({
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      DATA_DIR: join(tmpdir(), 'switchboard-never-created'),
+    });
+    expect(await exitWithin(server, 20_000)).toEqual({ code: 1, signal: null });
+    const lines = server.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^switchboard: SECRET_KEY is required when DATABASE_URL is set/);
+    expect(server.stdout).toBe('');
+  });
+
   it('exits 1 with one stderr line naming PORT', async () => {
     const server = spawnServe({ PORT: 'abc', DATA_DIR: join(tmpdir(), 'switchboard-never-created') });
     expect(await exitWithin(server, 20_000)).toEqual({ code: 1, signal: null });

@@ -24,6 +24,9 @@ export function createDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DAT
 
 export function connectPostgres(url: string, poolMax = 10): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolMax, types: postgresTypes });
+  // An idle connection the server drops (restart, failover, admin termination) is discarded by
+  // the pool and reopened on demand; left unhandled, the pool's error event would end the process.
+  pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const parsed = new URL(url);
   return {

@@ -16,8 +16,8 @@ import type {
 import type { CollectionTable } from '../help-center/collections/collection.table.js';
 import type { HelpCenterCounterTable, HelpCenterTable } from '../help-center/help-centers/help-center.table.js';
 import type { TagTable } from '../help-center/tags/tag.table.js';
-import type { AccountAttributeValueTable } from '../platform/accounts/account-attribute.table.js';
 import type { AccountContactTable, AccountTable } from '../platform/accounts/account.table.js';
+import type { AccountAttributeValueTable } from '../platform/accounts/account-attribute.table.js';
 import type { AttachmentTable } from '../platform/attachments/attachment.table.js';
 import type { CustomerContactTable } from '../platform/contacts/customer-contact.table.js';
 import type { CustomFieldTable } from '../platform/custom-fields/custom-field.table.js';

@@ -53,9 +53,8 @@ export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kyse
  * never waits for a second pool connection. SQLite is one embedded process's file: `run` gets the
  * database as it is, and callers serialise inside the process themselves.
  */
-// biome-ignore lint/suspicious/noExplicitAny: any database
 export async function withAdvisoryLock<DB, T>(db: Kysely<DB>, key: string, run: (locked: Kysely<DB>) => Promise<T>): Promise<T> {
-  if (dialectOf(db as Kysely<any>) !== 'postgres') {
+  if (dialectOf(db) !== 'postgres') {
     return run(db);
   }
   return db.connection().execute(async (connection) => {
@@ -66,6 +65,16 @@ export async function withAdvisoryLock<DB, T>(db: Kysely<DB>, key: string, run: 
       await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(connection);
     }
   });
+}
+
+/**
+ * Row lock for a read-then-write that changes no key: PostgreSQL's `for no key update`, which, unlike
+ * `for update`, lets other transactions keep inserting rows whose foreign keys point at the locked
+ * rows. SQLite's write transaction already serialises.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: generic over every select
+export function forNoKeyUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
+  return dialectOf(db) === 'postgres' ? (query.forNoKeyUpdate() as QB) : query;
 }
 
 /**

@@ -21,6 +21,12 @@ export interface AreaConventions {
  * validation failures, malformed or oversize bodies and faults.
  */
 export async function setUpArea(app: FastifyInstance, deps: AppDeps, conventions: AreaConventions): Promise<void> {
+  // A public route (no API key) says so in the OpenAPI document too.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public) {
+      route.schema = { ...route.schema, security: [] };
+    }
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

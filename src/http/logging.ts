@@ -11,6 +11,13 @@ export const REDACTED_PATHS = [
   'headers.authorization',
 ];
 
+/** Query parameters that carry one-time secrets (the MCP OAuth callback's `code` and `state`). */
+const SECRET_QUERY = /([?&](?:code|state|code_verifier|access_token|refresh_token|token|client_secret)=)[^&#]*/gi;
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY, '$1[redacted]');
+}
+
 /** `destination` defaults to standard output; tests pass a stream that captures the lines. */
 export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: DestinationStream): Logger {
   return pino(
@@ -20,7 +27,7 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: De
       serializers: {
         req: (request: FastifyRequest) => ({
           method: request.method,
-          url: request.url,
+          url: redactUrl(request.url),
           headers: request.headers,
           remoteAddress: request.ip,
         }),

@@ -11,6 +11,7 @@ import { accountNoteRoutes } from './notes/account-note.routes.js';
 import { accountNoteAttachmentRoutes } from './notes/account-note-attachment.routes.js';
 import { CustomFieldErrorSchema, PlatformErrorSchema } from './platform.envelope.js';
 import { renderPlatformError } from './platform.errors.js';
+import { routingRoutes } from './routing/routing.routes.js';
 import { routingRuleRoutes } from './routing-rules/routing-rule.routes.js';
 import { teamConfigurationRoutes } from './team-configurations/team-configuration.routes.js';
 import { teamTagRoutes } from './team-tags/team-tag.routes.js';
@@ -36,6 +37,7 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(userRoutes(deps));
     await app.register(teamTagRoutes(deps));
     await app.register(routingRuleRoutes(deps));
+    await app.register(routingRoutes(deps));
     await app.register(teamRoutes(deps));
     await app.register(customFieldRoutes(deps));
     await app.register(ticketRoutes(deps));

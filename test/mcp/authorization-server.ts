@@ -6,7 +6,11 @@ import { InvalidGrantError, InvalidRequestError, InvalidTokenError } from '@mode
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationFull,
+  OAuthTokenRevocationRequest,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import express, { type Response } from 'express';
 
 /**
@@ -48,13 +52,20 @@ export class TestOAuthProvider implements OAuthServerProvider {
   readonly clientsStore: OAuthRegisteredClientsStore;
 
   constructor(
-    private readonly options: { dynamicRegistration: boolean; issuer: () => string; issParameter: boolean; lifetimeSeconds: number },
+    private readonly options: {
+      dynamicRegistration: boolean;
+      issuer: () => string;
+      issParameter: boolean;
+      lifetimeSeconds: number;
+    },
   ) {
     const store: OAuthRegisteredClientsStore = { getClient: (id) => this.clients.get(id) };
     if (options.dynamicRegistration) {
       store.registerClient = (client) => {
         this.registrations++;
-        const full = { ...client, client_id: client.client_id ?? randomUUID() } as OAuthClientInformationFull;
+        // The SDK's registration handler has already assigned a client_id.
+        const given = (client as Partial<OAuthClientInformationFull>).client_id;
+        const full = { ...client, client_id: given ?? randomUUID() } as OAuthClientInformationFull;
         this.clients.set(full.client_id, full);
         return full;
       };
@@ -113,7 +124,12 @@ export class TestOAuthProvider implements OAuthServerProvider {
     return this.issue(client.client_id, entry.scopes, entry.resource, randomUUID());
   }
 
-  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+  async exchangeRefreshToken(
+    client: OAuthClientInformationFull,
+    refreshToken: string,
+    _scopes?: string[],
+    resource?: URL,
+  ): Promise<OAuthTokens> {
     this.refreshes++;
     const entry = this.refreshTokens.get(refreshToken);
     if (!entry || entry.clientId !== client.client_id || entry.revoked) {
@@ -185,7 +201,14 @@ export class TestOAuthProvider implements OAuthServerProvider {
     const refreshToken = `rt_${randomBytes(16).toString('hex')}`;
     const expiresAt = Math.floor(Date.now() / 1000) + this.options.lifetimeSeconds;
     this.accessTokens.set(accessToken, { clientId, scopes, resource, grant, expiresAt, revoked: false });
-    this.refreshTokens.set(refreshToken, { clientId, scopes, resource, grant, expiresAt: Number.MAX_SAFE_INTEGER, revoked: false });
+    this.refreshTokens.set(refreshToken, {
+      clientId,
+      scopes,
+      resource,
+      grant,
+      expiresAt: Number.MAX_SAFE_INTEGER,
+      revoked: false,
+    });
     return {
       access_token: accessToken,
       token_type: 'Bearer',
@@ -253,7 +276,10 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     url,
     provider,
     addClient: (client) => {
-      provider.clients.set(client.client_id, { ...client, token_endpoint_auth_method: client.client_secret ? 'client_secret_post' : 'none' });
+      provider.clients.set(client.client_id, {
+        ...client,
+        token_endpoint_auth_method: client.client_secret ? 'client_secret_post' : 'none',
+      });
     },
     close: () => closeServer(server),
   };

@@ -1,8 +1,8 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { InvalidClientMetadataError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -62,13 +62,26 @@ async function probeWith(kind: McpTransportKind, url: string, options: ProbeOpti
       : new SSEClientTransport(new URL(url), transportOptions);
   try {
     await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
-    const tools = await listTools(client);
+    const tools = await listTools(client).catch(async (error: unknown) => {
+      // Initialize was open to anyone but the tools are not: run the OAuth discovery now.
+      if (options.authProvider && isToolAuthError(error)) {
+        const result = await auth(options.authProvider, { serverUrl: url, fetchFn: options.fetch });
+        throw result === 'REDIRECT' ? new UnauthorizedError() : error;
+      }
+      throw error;
+    });
     const info = client.getServerVersion();
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
       // A 405 means the server keeps no sessions to end; anything else is its business.
       await transport.terminateSession().catch(() => undefined);
     }
-    return { kind: 'connected', transport: kind, serverName: info?.name ?? 'MCP server', serverVersion: info?.version ?? '', tools };
+    return {
+      kind: 'connected',
+      transport: kind,
+      serverName: info?.name ?? 'MCP server',
+      serverVersion: info?.version ?? '',
+      tools,
+    };
   } catch (error) {
     if (error instanceof UnauthorizedError) {
       return { kind: 'unauthorized', transport: kind };
@@ -101,6 +114,11 @@ async function listTools(client: Client): Promise<DiscoveredTool[]> {
     }
   }
   return tools.slice(0, MAX_TOOLS);
+}
+
+/** A JSON-RPC error of a tool listing that says the caller is not authorized. */
+function isToolAuthError(error: unknown): boolean {
+  return error instanceof McpError && /unauthori[sz]ed|unauthenticated|authentication required|forbidden/i.test(error.message);
 }
 
 /** A failure worded for the caller: fixed phrases only, never an upstream body or description. */

@@ -262,15 +262,22 @@ export function causeChain(error: unknown): unknown[] {
 }
 
 /**
- * A fetch for one operation that remembers whether the policy refused anything: the SDK swallows
- * some failed metadata fetches, and the operation's error should still say why.
+ * A fetch for one operation that remembers whether the policy refused anything (the SDK swallows
+ * some failed metadata fetches, and the operation's error should still say why) and which bearer
+ * token a server last answered 401 to (the token actually sent, not whatever is stored by then).
  */
-export function trackingFetch(base: FetchLike): { fetch: FetchLike; blocked(): boolean } {
+export function trackingFetch(base: FetchLike): { fetch: FetchLike; blocked(): boolean; rejectedBearer(): string | undefined } {
   let blocked = false;
+  let rejected: string | undefined;
   return {
     fetch: async (url, init) => {
       try {
-        return await base(url, init);
+        const response = await base(url, init);
+        if (response.status === 401) {
+          const authorization = new Headers(init?.headers).get('authorization');
+          rejected = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : rejected;
+        }
+        return response;
       } catch (error) {
         if (isBlockedError(error)) {
           blocked = true;
@@ -279,5 +286,6 @@ export function trackingFetch(base: FetchLike): { fetch: FetchLike; blocked(): b
       }
     },
     blocked: () => blocked,
+    rejectedBearer: () => rejected,
   };
 }

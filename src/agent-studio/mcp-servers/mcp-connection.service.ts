@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.js';
 import { requireManageableAgent } from '../agents/agent.service.js';
 import { describeFailure, type FailureDescription, MESSAGES, type ProbeResult, probeServer } from './connect.js';
 import { defaultPort, trackingFetch, urlAllowed } from './guarded-fetch.js';
+import { type McpRuntime, requireServer, type ServerAuth, serverAuth } from './mcp-runtime.js';
 import {
   consumeFlow,
   deleteExpiredFlows,
@@ -20,7 +21,6 @@ import {
 } from './mcp-server.repository.js';
 import type { CallbackQuerySchema } from './mcp-server.schemas.js';
 import type { McpConnectionState, McpServerStatus, McpServerTable } from './mcp-server.table.js';
-import { type McpRuntime, requireServer, type ServerAuth, serverAuth } from './mcp-runtime.js';
 import { CredentialStore, hashState, McpOAuthProvider, refreshTokensOnce, sealedField, tokensExpiring } from './oauth.js';
 
 const FLOW_LIFETIME_MS = 10 * 60 * 1000;
@@ -84,7 +84,10 @@ async function attemptConnection(runtime: McpRuntime, server: McpServerRow, afte
   const settings = serverAuth(runtime, server);
   const tracker = trackingFetch(runtime.outbound.fetch);
   if (settings.header) {
-    const probe = await probeServer(server.url, { fetch: tracker.fetch, headers: { [settings.header.name]: settings.header.value } });
+    const probe = await probeServer(server.url, {
+      fetch: tracker.fetch,
+      headers: { [settings.header.name]: settings.header.value },
+    });
     return probe.kind === 'connected'
       ? { kind: 'connected', probe, oauth: false }
       : { kind: 'error', failure: describeFailure(probe.kind === 'failed' ? probe.error : undefined, tracker.blocked()) };
@@ -98,10 +101,14 @@ async function attemptConnection(runtime: McpRuntime, server: McpServerRow, afte
   let provider = newProvider(runtime, server, settings);
   let probe = await probeServer(server.url, { fetch: tracker.fetch, authProvider: provider });
   let refreshed = false;
-  if (probe.kind === 'unauthorized' && provider.lastAccessToken && provider.lastRefreshToken) {
-    const outcome = await refreshTokensOnce(runtime.oauth, server, { kind: 'rejected', accessToken: provider.lastAccessToken }, refreshOptions);
+  const rejected = tracker.rejectedBearer();
+  if (probe.kind === 'unauthorized' && rejected && provider.lastRefreshToken) {
+    const outcome = await refreshTokensOnce(runtime.oauth, server, { kind: 'rejected', accessToken: rejected }, refreshOptions);
     if (outcome.kind === 'failed') {
-      return { kind: 'error', failure: { ...describeFailure(outcome.error, tracker.blocked()), message: MESSAGES.refreshFailed } };
+      return {
+        kind: 'error',
+        failure: { ...describeFailure(outcome.error, tracker.blocked()), message: MESSAGES.refreshFailed },
+      };
     }
     if (outcome.kind === 'refreshed' || outcome.kind === 'fresh') {
       refreshed = true;
@@ -123,7 +130,11 @@ async function attemptConnection(runtime: McpRuntime, server: McpServerRow, afte
 }
 
 function newProvider(runtime: McpRuntime, server: McpServerRow, settings: ServerAuth): McpOAuthProvider {
-  return new McpOAuthProvider(runtime.oauth, server, { mode: 'probe', staticClient: settings.staticClient, scope: settings.scope });
+  return new McpOAuthProvider(runtime.oauth, server, {
+    mode: 'probe',
+    staticClient: settings.staticClient,
+    scope: settings.scope,
+  });
 }
 
 /** The discovery state tells "no OAuth at all" apart from other failures, whatever the SDK threw. */
@@ -178,56 +189,15 @@ function sameIssuer(a: string, b: string): boolean {
 
 /** Writes the attempt to the server row (and the pending flow) and words the answer. */
 async function settle(runtime: McpRuntime, server: McpServerRow, userId: string, attempt: Attempt): Promise<ConnectOutcome> {
-  const now = runtime.clock.now();
-  const at = now.toISOString();
-  const changes: Updateable<McpServerTable> = { updated_at: at, last_health_check: at };
-  let outcome: ConnectOutcome;
-  if (attempt.kind === 'connected') {
-    const { probe } = attempt;
-    const credentials = attempt.oauth ? await findCredentials(runtime.db, server.id) : undefined;
-    const message = clean(`Connected to ${probe.serverName} ${probe.serverVersion}`.trim());
-    Object.assign(changes, {
-      connection_state: 'connected',
-      status_message: message,
-      transport: probe.transport,
-      discovered_tools: writeJson(probe.tools),
-      last_connected_at: at,
-      connected_by_user_id: userId,
-      token_expires_at: credentials?.expires_at ?? null,
-      ...(server.auth_type === 'static_header' ? {} : { auth_type: attempt.oauth ? 'oauth' : 'none' }),
-    });
-    outcome = { httpStatus: 200, result: { status: 'connected', message, authorization_url: null } };
-  } else if (attempt.kind === 'auth_required') {
-    const state = attempt.provider.stateValue;
-    await insertPendingFlow(runtime.db, {
-      state_hash: hashState(state),
-      organization_id: server.organization_id,
-      agent_id: server.agent_id,
-      server_id: server.id,
-      user_id: userId,
-      code_verifier_encrypted: runtime.box.seal(attempt.provider.savedCodeVerifier ?? '', sealedField(server, 'code_verifier')),
-      resource_metadata_url: attempt.provider.discovery?.resourceMetadataUrl ?? null,
-      scope: attempt.url.searchParams.get('scope'),
-      issuer: attempt.issuer,
-      created_at: at,
-      expires_at: new Date(now.getTime() + FLOW_LIFETIME_MS).toISOString(),
-      consumed_at: null,
-    });
-    const message = clean(`Authorization required by ${attempt.issuer}`);
-    Object.assign(changes, { connection_state: 'pending_auth', status_message: message, auth_type: 'oauth' });
-    outcome = { httpStatus: 200, result: { status: 'auth_required', message, authorization_url: attempt.url.href } };
-  } else {
-    if (attempt.failure.discoveryProblem) {
-      await new CredentialStore(runtime.db, runtime.oauth, server).saveDiscovery(null);
-    }
-    Object.assign(changes, { connection_state: attempt.state ?? 'error', status_message: attempt.failure.message });
-    outcome = {
-      httpStatus: attempt.failure.httpStatus,
-      result: { status: 'error', message: attempt.failure.message, authorization_url: null },
-    };
-  }
-  changes.status = STATUS_OF[changes.connection_state as McpConnectionState];
-  await updateMcpServer(runtime.db, server.id, changes);
+  const at = runtime.clock.now().toISOString();
+  const { changes, outcome } =
+    attempt.kind === 'connected'
+      ? await settleConnected(runtime, server, userId, attempt)
+      : attempt.kind === 'auth_required'
+        ? await settlePending(runtime, server, userId, attempt)
+        : await settleFailed(runtime, server, attempt);
+  const state = changes.connection_state as McpConnectionState;
+  await updateMcpServer(runtime.db, server.id, { ...changes, status: STATUS_OF[state], updated_at: at, last_health_check: at });
   runtime.log.info(
     { agentId: server.agent_id, serverId: server.id, outcome: outcome.result.status, reason: outcome.result.message },
     'mcp connect',
@@ -235,9 +205,79 @@ async function settle(runtime: McpRuntime, server: McpServerRow, userId: string,
   return outcome;
 }
 
-export type CallbackOutcome =
-  | { kind: 'invalid' }
-  | { kind: 'done'; agentId: string; serverId: string; result: ConnectResult };
+type Settled = { changes: Updateable<McpServerTable>; outcome: ConnectOutcome };
+
+async function settleConnected(
+  runtime: McpRuntime,
+  server: McpServerRow,
+  userId: string,
+  attempt: Extract<Attempt, { kind: 'connected' }>,
+): Promise<Settled> {
+  const { probe } = attempt;
+  const credentials = attempt.oauth ? await findCredentials(runtime.db, server.id) : undefined;
+  const message = clean(`Connected to ${probe.serverName} ${probe.serverVersion}`.trim());
+  return {
+    changes: {
+      connection_state: 'connected',
+      status_message: message,
+      transport: probe.transport,
+      discovered_tools: writeJson(probe.tools),
+      last_connected_at: runtime.clock.now().toISOString(),
+      connected_by_user_id: userId,
+      token_expires_at: credentials?.expires_at ?? null,
+      ...(server.auth_type === 'static_header' ? {} : { auth_type: attempt.oauth ? 'oauth' : 'none' }),
+    },
+    outcome: { httpStatus: 200, result: { status: 'connected', message, authorization_url: null } },
+  };
+}
+
+/** The URL goes out; its state (hashed), user and sealed PKCE verifier stay here for 10 minutes. */
+async function settlePending(
+  runtime: McpRuntime,
+  server: McpServerRow,
+  userId: string,
+  attempt: Extract<Attempt, { kind: 'auth_required' }>,
+): Promise<Settled> {
+  const now = runtime.clock.now();
+  const { provider } = attempt;
+  await insertPendingFlow(runtime.db, {
+    state_hash: hashState(provider.stateValue),
+    organization_id: server.organization_id,
+    agent_id: server.agent_id,
+    server_id: server.id,
+    user_id: userId,
+    code_verifier_encrypted: runtime.box.seal(provider.savedCodeVerifier ?? '', sealedField(server, 'code_verifier')),
+    resource_metadata_url: provider.discovery?.resourceMetadataUrl ?? null,
+    scope: attempt.url.searchParams.get('scope'),
+    issuer: attempt.issuer,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + FLOW_LIFETIME_MS).toISOString(),
+    consumed_at: null,
+  });
+  const message = clean(`Authorization required by ${attempt.issuer}`);
+  return {
+    changes: { connection_state: 'pending_auth', status_message: message, auth_type: 'oauth' },
+    outcome: { httpStatus: 200, result: { status: 'auth_required', message, authorization_url: attempt.url.href } },
+  };
+}
+
+async function settleFailed(
+  runtime: McpRuntime,
+  server: McpServerRow,
+  attempt: Extract<Attempt, { kind: 'error' }>,
+): Promise<Settled> {
+  if (attempt.failure.discoveryProblem) {
+    // What discovery found led nowhere: look again next time.
+    await new CredentialStore(runtime.db, runtime.oauth, server).saveDiscovery(null);
+  }
+  const { message, httpStatus } = attempt.failure;
+  return {
+    changes: { connection_state: attempt.state ?? 'error', status_message: message },
+    outcome: { httpStatus, result: { status: 'error', message, authorization_url: null } },
+  };
+}
+
+export type CallbackOutcome = { kind: 'invalid' } | { kind: 'done'; agentId: string; serverId: string; result: ConnectResult };
 
 /**
  * `GET /api/v1/mcp/oauth/callback` (§4). The state is the credential: it must name an open flow,

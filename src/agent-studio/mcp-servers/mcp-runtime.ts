@@ -122,11 +122,17 @@ export function serverAuth(runtime: Pick<McpRuntime, 'box'>, row: McpServerRow):
       return { header: { name: config.header_name, value }, assumeS256: false };
     }
   }
-  const secret = row.client_secret_encrypted ? runtime.box.open(row.client_secret_encrypted, sealedField(row, 'client_secret')) : null;
+  const secret = row.client_secret_encrypted
+    ? runtime.box.open(row.client_secret_encrypted, sealedField(row, 'client_secret'))
+    : null;
   return {
     staticClient:
       config?.type === 'oauth2' && config.client_id
-        ? { client_id: config.client_id, ...(secret ? { client_secret: secret } : {}), ...(config.scope ? { scope: config.scope } : {}) }
+        ? {
+            client_id: config.client_id,
+            ...(secret ? { client_secret: secret } : {}),
+            ...(config.scope ? { scope: config.scope } : {}),
+          }
         : undefined,
     scope: config?.scope,
     assumeS256: config?.assume_pkce_s256 === true,

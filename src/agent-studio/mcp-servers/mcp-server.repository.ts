@@ -1,11 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import type {
-  McpOauthCredentialTable,
-  McpOauthPendingFlowTable,
-  McpServerStatus,
-  McpServerTable,
-} from './mcp-server.table.js';
+import type { McpOauthCredentialTable, McpOauthPendingFlowTable, McpServerStatus, McpServerTable } from './mcp-server.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -53,7 +48,11 @@ export async function findMcpServer(db: Db, agentId: string, serverId: string): 
     .executeTakeFirst();
 }
 
-export async function listMcpServers(db: Db, agentId: string, filter: { status?: McpServerStatus } = {}): Promise<McpServerRow[]> {
+export async function listMcpServers(
+  db: Db,
+  agentId: string,
+  filter: { status?: McpServerStatus } = {},
+): Promise<McpServerRow[]> {
   let query = db.selectFrom('mcp_servers').select(SERVER_COLUMNS).where('agent_id', '=', agentId).where('deleted_at', 'is', null);
   if (filter.status) {
     query = query.where('status', '=', filter.status);

@@ -2,9 +2,12 @@ import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/shared-schemas.js';
 
 export const McpServerStatusSchema = StringEnum(['connected', 'disconnected', 'error'] as const);
-export const McpConnectionStateSchema = StringEnum(['disconnected', 'pending_auth', 'connected', 'auth_required', 'error'] as const, {
-  description: 'connected; pending_auth: an authorization URL was handed out; auth_required: the grant is gone, connect again',
-});
+export const McpConnectionStateSchema = StringEnum(
+  ['disconnected', 'pending_auth', 'connected', 'auth_required', 'error'] as const,
+  {
+    description: 'connected; pending_auth: an authorization URL was handed out; auth_required: the grant is gone, connect again',
+  },
+);
 
 /**
  * How the service authenticates to the server. Without it the connect probes and finds out

@@ -7,6 +7,14 @@ import { requireAgent, requireManageableAgent } from '../agents/agent.service.js
 import type { DiscoveredTool } from './connect.js';
 import { staticUrlProblem } from './guarded-fetch.js';
 import {
+  type McpRuntime,
+  requireServer,
+  SERVER_NOT_FOUND,
+  type StoredAuthConfig,
+  serverAuth,
+  storedAuthConfig,
+} from './mcp-runtime.js';
+import {
   deleteCredentials,
   deleteFlowsOfServer,
   disableToolsOfMcpServer,
@@ -23,7 +31,6 @@ import type {
   UpdateMcpServerSchema,
 } from './mcp-server.schemas.js';
 import type { McpServerTable } from './mcp-server.table.js';
-import { type McpRuntime, requireServer, SERVER_NOT_FOUND, type StoredAuthConfig, serverAuth, storedAuthConfig } from './mcp-runtime.js';
 import { revokeStoredTokens, sealedField } from './oauth.js';
 
 type AuthConfigInput = Static<typeof AuthConfigInputSchema>;
@@ -97,6 +104,19 @@ function urlIssues(runtime: McpRuntime, field: 'url' | 'health_check_url', value
   return problem ? [valueError([field], problem)] : [];
 }
 
+/** JSON text compared by value: PostgreSQL's jsonb hands it back with its own key order and spacing. */
+function sameJson(a: string | null, b: string | null): boolean {
+  const canonical = (value: unknown): unknown =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value)
+            .sort(([x], [y]) => x.localeCompare(y))
+            .map(([key, entry]) => [key, canonical(entry)]),
+        )
+      : value;
+  return JSON.stringify(canonical(readJson(a))) === JSON.stringify(canonical(readJson(b)));
+}
+
 /** The auth columns an `auth_config` input turns into; a secret left out keeps the stored one. */
 interface AuthColumns {
   auth_type: string;
@@ -105,56 +125,84 @@ interface AuthColumns {
   static_header_encrypted: string | null;
 }
 
+const NO_AUTH: AuthColumns = {
+  auth_type: 'none',
+  auth_config: null,
+  client_secret_encrypted: null,
+  static_header_encrypted: null,
+};
+const authField = (field: string) => ['auth_config', field];
+
 function authColumns(
   runtime: McpRuntime,
   server: Pick<McpServerRow, 'id' | 'agent_id'>,
   input: AuthConfigInput | null,
   existing?: McpServerRow,
 ): { columns: AuthColumns; issues: ValidationIssue[] } {
-  const none = { auth_type: 'none', auth_config: null, client_secret_encrypted: null, static_header_encrypted: null };
   if (!input) {
-    return { columns: none, issues: [] };
+    return { columns: NO_AUTH, issues: [] };
   }
   const previous = existing ? storedAuthConfig(existing) : null;
   const type = input.type ?? (input.header_name || input.header_value ? 'header' : 'oauth2');
+  return type === 'header'
+    ? headerColumns(runtime, server, input, previous, existing)
+    : oauthColumns(runtime, server, input, previous, existing);
+}
+
+/** A static header: name shown, value sealed. */
+function headerColumns(
+  runtime: McpRuntime,
+  server: Pick<McpServerRow, 'id' | 'agent_id'>,
+  input: AuthConfigInput,
+  previous: StoredAuthConfig | null,
+  existing?: McpServerRow,
+): { columns: AuthColumns; issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
-  const at = (field: string) => ['auth_config', field];
-  if (type === 'header') {
-    const name = input.header_name;
-    const keepValue = !input.header_value && previous?.type === 'header' && previous.header_name === name;
-    if (!name) {
-      issues.push(valueError(at('header_name'), 'header_name is required for a header auth_config'));
-    } else if (RESERVED_HEADERS.has(name.toLowerCase())) {
-      issues.push(valueError(at('header_name'), `${name} cannot be configured`));
-    }
-    if (!input.header_value && !keepValue) {
-      issues.push(valueError(at('header_value'), 'header_value is required for a header auth_config'));
-    }
-    for (const field of ['client_id', 'client_secret', 'scope'] as const) {
-      if (input[field] !== undefined) {
-        issues.push(valueError(at(field), `${field} does not apply to a header auth_config`));
-      }
-    }
-    const stored: StoredAuthConfig = { type, header_name: name };
-    const sealed = input.header_value
-      ? runtime.box.seal(input.header_value, sealedField(server, 'static_header'))
-      : (existing?.static_header_encrypted ?? null);
-    return {
-      columns: { ...none, auth_type: 'static_header', auth_config: writeJson(stored), static_header_encrypted: sealed },
-      issues,
-    };
+  const name = input.header_name;
+  const keepValue = !input.header_value && previous?.type === 'header' && previous.header_name === name;
+  if (!name) {
+    issues.push(valueError(authField('header_name'), 'header_name is required for a header auth_config'));
+  } else if (RESERVED_HEADERS.has(name.toLowerCase())) {
+    issues.push(valueError(authField('header_name'), `${name} cannot be configured`));
   }
+  if (!input.header_value && !keepValue) {
+    issues.push(valueError(authField('header_value'), 'header_value is required for a header auth_config'));
+  }
+  for (const field of ['client_id', 'client_secret', 'scope'] as const) {
+    if (input[field] !== undefined) {
+      issues.push(valueError(authField(field), `${field} does not apply to a header auth_config`));
+    }
+  }
+  const sealed = input.header_value
+    ? runtime.box.seal(input.header_value, sealedField(server, 'static_header'))
+    : (existing?.static_header_encrypted ?? null);
+  const stored: StoredAuthConfig = { type: 'header', header_name: name };
+  return {
+    columns: { ...NO_AUTH, auth_type: 'static_header', auth_config: writeJson(stored), static_header_encrypted: sealed },
+    issues,
+  };
+}
+
+/** OAuth settings: an optional pre-registered client (secret sealed), scope, the S256 switch. */
+function oauthColumns(
+  runtime: McpRuntime,
+  server: Pick<McpServerRow, 'id' | 'agent_id'>,
+  input: AuthConfigInput,
+  previous: StoredAuthConfig | null,
+  existing?: McpServerRow,
+): { columns: AuthColumns; issues: ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
   for (const field of ['header_name', 'header_value'] as const) {
     if (input[field] !== undefined) {
-      issues.push(valueError(at(field), `${field} does not apply to an oauth2 auth_config`));
+      issues.push(valueError(authField(field), `${field} does not apply to an oauth2 auth_config`));
     }
   }
   if (input.client_secret && !input.client_id) {
-    issues.push(valueError(at('client_id'), 'client_id is required with client_secret'));
+    issues.push(valueError(authField('client_id'), 'client_id is required with client_secret'));
   }
   const keepSecret = !input.client_secret && previous?.type === 'oauth2' && previous.client_id === input.client_id;
   const stored: StoredAuthConfig = {
-    type,
+    type: 'oauth2',
     ...(input.client_id ? { client_id: input.client_id } : {}),
     ...(input.scope ? { scope: input.scope } : {}),
     ...(input.assume_pkce_s256 !== undefined ? { assume_pkce_s256: input.assume_pkce_s256 } : {}),
@@ -165,7 +213,12 @@ function authColumns(
       ? (existing?.client_secret_encrypted ?? null)
       : null;
   return {
-    columns: { ...none, auth_type: input.client_id ? 'oauth' : 'none', auth_config: writeJson(stored), client_secret_encrypted: secret },
+    columns: {
+      ...NO_AUTH,
+      auth_type: input.client_id ? 'oauth' : 'none',
+      auth_config: writeJson(stored),
+      client_secret_encrypted: secret,
+    },
     issues,
   };
 }
@@ -264,7 +317,7 @@ export async function updateMcpServerDetails(
   const urlChanged = input.url !== undefined && input.url !== server.url;
   const authChanged =
     auth !== undefined &&
-    (auth.columns.auth_config !== server.auth_config ||
+    (!sameJson(auth.columns.auth_config, server.auth_config) ||
       auth.columns.client_secret_encrypted !== server.client_secret_encrypted ||
       auth.columns.static_header_encrypted !== server.static_header_encrypted);
   if (auth) {

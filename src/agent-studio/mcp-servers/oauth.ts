@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  discoverOAuthServerInfo,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
-  discoverOAuthServerInfo,
   refreshAuthorization,
   selectClientAuthMethod,
   selectResourceURL,
@@ -189,7 +189,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   constructor(
     private readonly ctx: OAuthContext,
-    private readonly server: OAuthServerRef,
+    server: OAuthServerRef,
     private readonly options: ProviderOptions,
   ) {
     this.store = new CredentialStore(ctx.db, ctx, server);
@@ -346,7 +346,7 @@ export async function refreshTokensOnce(
           await store.saveDiscovery(discovery);
         }
         const resource = discovery.resourceMetadata
-          ? ((await selectResourceURL(server.url, provider, discovery.resourceMetadata)) && discovery.resourceMetadata.resource)
+          ? (await selectResourceURL(server.url, provider, discovery.resourceMetadata)) && discovery.resourceMetadata.resource
           : undefined;
         const tokens = await refreshAuthorization(discovery.authorizationServerUrl, {
           metadata: discovery.authorizationServerMetadata,
@@ -359,7 +359,11 @@ export async function refreshTokensOnce(
         const written = await store.saveTokens({ ...tokens, issuer: discovery.authorizationServerUrl }, current.row.version);
         return written ? ({ kind: 'refreshed' } as const) : ({ kind: 'fresh' } as const);
       } catch (error) {
-        if (error instanceof InvalidGrantError || error instanceof InvalidClientError || error instanceof UnauthorizedClientError) {
+        if (
+          error instanceof InvalidGrantError ||
+          error instanceof InvalidClientError ||
+          error instanceof UnauthorizedClientError
+        ) {
           await store.clearTokensIf(refreshToken);
           return { kind: 'invalid_grant' } as const;
         }
@@ -370,7 +374,9 @@ export async function refreshTokensOnce(
 }
 
 export function tokensExpiring(expiresAt: string | null | undefined, clock: Clock): boolean {
-  return expiresAt !== null && expiresAt !== undefined && new Date(expiresAt).getTime() - clock.now().getTime() < REFRESH_AHEAD_MS;
+  return (
+    expiresAt !== null && expiresAt !== undefined && new Date(expiresAt).getTime() - clock.now().getTime() < REFRESH_AHEAD_MS
+  );
 }
 
 /**

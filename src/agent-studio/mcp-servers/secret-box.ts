@@ -29,7 +29,9 @@ export function createSecretBox(key: Buffer): SecretBox {
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(Buffer.from(aad, 'utf8'));
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return [keyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join(':');
+      return [keyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join(
+        ':',
+      );
     },
     open(sealed, aad) {
       const [id, iv, tag, ciphertext] = sealed.split(':');

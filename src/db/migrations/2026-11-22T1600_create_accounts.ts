@@ -58,7 +58,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create unique index accounts_organization_primary_domain on accounts (organization_id, primary_domain) where deleted_at is null`.execute(
     db,
   );
-  await db.schema.createIndex('accounts_organization_created').on('accounts').columns(['organization_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('accounts_organization_created')
+    .on('accounts')
+    .columns(['organization_id', 'created_at', 'id'])
+    .execute();
 
   // Which contacts belong to which accounts; `PUT /accounts/contacts/{id}` replaces a contact's rows.
   await db.schema
@@ -85,7 +89,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', types.timestamp, (col) => col.notNull())
     .addColumn('deleted_at', types.timestamp)
     .execute();
-  await db.schema.createIndex('account_notes_account_created').on('account_notes').columns(['account_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('account_notes_account_created')
+    .on('account_notes')
+    .columns(['account_id', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('account_note_attachments')

@@ -202,6 +202,75 @@ export async function getCollection(db: Kysely<DB>, principal: Principal, id: st
   return presentOne(db, principal.organizationId, id);
 }
 
+/** A move must stay in the help center, out of its own subtree and within the depth limit. */
+async function checkMove(trx: Transaction<DB>, organizationId: string, tree: Tree, id: string, parentId: string | null) {
+  if (parentId === null) {
+    return;
+  }
+  if (tree.isWithin(parentId, id)) {
+    throw AppError.invalid('A collection cannot be moved under itself or one of its descendants', {
+      location: 'body',
+      path: ['parentId'],
+      rule: 'cycle',
+    });
+  }
+  await requireParent(trx, organizationId, tree, parentId, tree.heightOf(id));
+}
+
+/** Places `self` among the siblings under `parentId` and closes the gap it leaves; returns its position. */
+async function reposition(
+  trx: Transaction<DB>,
+  organizationId: string,
+  tree: Tree,
+  self: Node,
+  parentId: string | null,
+  order?: number,
+) {
+  const placed = placeAt(
+    tree.childrenOf(parentId).map((sibling) => sibling.id),
+    self.id,
+    order,
+  );
+  if (parentId !== self.parent_id) {
+    const left = tree.childrenOf(self.parent_id).filter((sibling) => sibling.id !== self.id);
+    await renumber(
+      trx,
+      organizationId,
+      tree,
+      left.map((sibling) => sibling.id),
+    );
+  }
+  await renumber(trx, organizationId, tree, placed, self.id);
+  return placed.indexOf(self.id) + 1;
+}
+
+/** The column changes of the plain fields; the slug follows a new name (or a new parent). */
+function fieldChanges(tree: Tree, self: Node, parentId: string | null, input: Static<typeof UpdateCollectionSchema>, at: string) {
+  const changes: Updateable<CollectionTable> = { updated_at: at };
+  const name = input.name === undefined ? undefined : nonBlank(input.name, 'name');
+  if (name !== undefined && name !== self.name) {
+    changes.name = name;
+  }
+  if (changes.name !== undefined || parentId !== self.parent_id) {
+    changes.slug = firstFreeSlug(slugify(changes.name ?? self.name, 'collection'), siblingSlugs(tree, parentId, self.id));
+  }
+  const description = optionalNonBlank(input.description, 'description');
+  if (description !== undefined) {
+    changes.description = description;
+  }
+  const icon = optionalNonBlank(input.icon, 'icon');
+  if (icon !== undefined) {
+    changes.icon = icon;
+  }
+  if (input.isProtected !== undefined) {
+    changes.is_protected = input.isProtected;
+  }
+  if (input.meta !== undefined) {
+    changes.meta = writeMeta(input.meta, readMeta(self.meta));
+  }
+  return changes;
+}
+
 /**
  * Moving (`parentId`) appends the collection to its new siblings, or puts it at `order`; the old
  * siblings close the gap. Renaming or moving re-derives the slug among the new siblings.
@@ -214,9 +283,6 @@ export async function updateCollectionDetails(
 ) {
   const organizationId = principal.organizationId;
   const current = await requireCollection(deps.db, organizationId, id);
-  const name = input.name === undefined ? undefined : nonBlank(input.name, 'name');
-  const description = optionalNonBlank(input.description, 'description');
-  const icon = optionalNonBlank(input.icon, 'icon');
   await deps.db.transaction().execute(async (trx) => {
     await lockHelpCenter(trx, organizationId, current.help_center_id);
     const tree = treeOf(await listCollections(trx, organizationId, current.help_center_id));
@@ -225,51 +291,13 @@ export async function updateCollectionDetails(
       throw AppError.notFound(COLLECTION_NOT_FOUND);
     }
     const parentId = input.parentId === undefined ? self.parent_id : input.parentId;
-    const moving = parentId !== self.parent_id;
-    if (moving && parentId) {
-      if (tree.isWithin(parentId, id)) {
-        throw AppError.invalid('A collection cannot be moved under itself or one of its descendants', {
-          location: 'body',
-          path: ['parentId'],
-          rule: 'cycle',
-        });
-      }
-      await requireParent(trx, organizationId, tree, parentId, tree.heightOf(id));
+    const changes = fieldChanges(tree, self, parentId, input, deps.clock.now().toISOString());
+    if (parentId !== self.parent_id) {
+      await checkMove(trx, organizationId, tree, id, parentId);
     }
-    const changes: Updateable<CollectionTable> = { updated_at: deps.clock.now().toISOString() };
-    if (name !== undefined && name !== self.name) {
-      changes.name = name;
-    }
-    if (changes.name !== undefined || moving) {
-      changes.slug = firstFreeSlug(slugify(changes.name ?? self.name, 'collection'), siblingSlugs(tree, parentId, id));
-    }
-    if (description !== undefined) {
-      changes.description = description;
-    }
-    if (icon !== undefined) {
-      changes.icon = icon;
-    }
-    if (input.isProtected !== undefined) {
-      changes.is_protected = input.isProtected;
-    }
-    if (input.meta !== undefined) {
-      changes.meta = writeMeta(input.meta, readMeta(self.meta));
-    }
-    if (moving || input.order !== undefined) {
-      const siblings = tree.childrenOf(parentId).map((sibling) => sibling.id);
-      const placed = placeAt(siblings, id, input.order);
+    if (parentId !== self.parent_id || input.order !== undefined) {
       changes.parent_id = parentId;
-      changes.position = placed.indexOf(id) + 1;
-      if (moving) {
-        const left = tree.childrenOf(self.parent_id).map((sibling) => sibling.id);
-        await renumber(
-          trx,
-          organizationId,
-          tree,
-          left.filter((sibling) => sibling !== id),
-        );
-      }
-      await renumber(trx, organizationId, tree, placed, id);
+      changes.position = await reposition(trx, organizationId, tree, self, parentId, input.order);
     }
     await updateCollection(trx, organizationId, id, changes);
   });

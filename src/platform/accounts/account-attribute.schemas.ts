@@ -5,7 +5,11 @@ import { ACCOUNT_ATTRIBUTES } from './account-attribute.table.js';
 export const AccountAttributeSchema = StringEnum(ACCOUNT_ATTRIBUTES, { description: 'Which attribute the value belongs to' });
 export const ColorSchema = Type.String({ pattern: '^#([A-Fa-f0-9]{6})$', description: 'Hex colour, e.g. #3B82F6' });
 const IconSchema = Type.String({ minLength: 1, maxLength: 100, description: 'Hero-icon name, e.g. camera' });
-const ValueSchema = Type.String({ minLength: 1, maxLength: 100, description: 'Shown name, unique per attribute (case-insensitively)' });
+const ValueSchema = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: 'Shown name, unique per attribute (case-insensitively)',
+});
 
 export const AttributeValueSchema = Type.Object(
   {
@@ -13,7 +17,10 @@ export const AttributeValueSchema = Type.Object(
     attribute: AccountAttributeSchema,
     value: Type.String(),
     isDefault: Type.Boolean(),
-    configuration: Type.Object({ icon: Nullable(Type.String()), color: Nullable(Type.String()) }, { additionalProperties: false }),
+    configuration: Type.Object(
+      { icon: Nullable(Type.String()), color: Nullable(Type.String()) },
+      { additionalProperties: false },
+    ),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   },

@@ -43,7 +43,12 @@ export function toAttributeValue(row: AttributeValueRow) {
 }
 
 /** How records show the value an attribute field points at: `{id, name, icon, color}`, or null. */
-export function toAttributeConfiguration(value: { id: string | null; value: string | null; icon: string | null; color: string | null }) {
+export function toAttributeConfiguration(value: {
+  id: string | null;
+  value: string | null;
+  icon: string | null;
+  color: string | null;
+}) {
   return value.id === null ? null : { id: value.id, name: value.value ?? '', icon: value.icon, color: value.color };
 }
 

@@ -117,17 +117,27 @@ describe.each(DIALECTS)('account attribute values on %s', (dialect) => {
   it('a value is unique per attribute, case-insensitively (409), but free in another attribute or organization', async () => {
     const clash = await request('POST', '/v1/accounts/attributes', { attribute: 'note_type', value: 'meeting' });
     expect(clash.statusCode).toBe(409);
-    expect(clash.json()).toEqual({ statusCode: 409, message: 'The note_type value "Meeting" already exists!', error: 'Conflict' });
-    expect((await request('POST', '/v1/accounts/attributes', { attribute: 'contact_type', value: 'Meeting' })).statusCode).toBe(201);
+    expect(clash.json()).toEqual({
+      statusCode: 409,
+      message: 'The note_type value "Meeting" already exists!',
+      error: 'Conflict',
+    });
+    expect((await request('POST', '/v1/accounts/attributes', { attribute: 'contact_type', value: 'Meeting' })).statusCode).toBe(
+      201,
+    );
     expect(
-      (await request('POST', '/v1/accounts/attributes', { attribute: 'note_type', value: 'Workshop' }, globex.headers)).statusCode,
+      (await request('POST', '/v1/accounts/attributes', { attribute: 'note_type', value: 'Workshop' }, globex.headers))
+        .statusCode,
     ).toBe(201);
     expect((await list('note_type')).map((value) => value.value)).not.toContain('Workshop');
   });
 
   it.each([
     [{ value: 'X' }, 'attribute is required'],
-    [{ attribute: 'task_status', value: 'X' }, 'attribute must be one of: account_status, account_classification, account_health, account_industry, contact_type, note_type'],
+    [
+      { attribute: 'task_status', value: 'X' },
+      'attribute must be one of: account_status, account_classification, account_health, account_industry, contact_type, note_type',
+    ],
     [{ attribute: 'note_type' }, 'value is required'],
     [{ attribute: 'note_type', value: '' }, 'value must be at least 1 characters long'],
     [{ attribute: 'note_type', value: '   ' }, 'value must not be blank'],
@@ -188,7 +198,9 @@ describe.each(DIALECTS)('account attribute values on %s', (dialect) => {
     expect(response.json()).toEqual({ statusCode: 200, message: 'Account attribute value deleted successfully', data: null });
     expect((await list('account_health')).map((value) => value.value)).not.toContain('Unknown');
     // The name is free again.
-    expect((await request('POST', '/v1/accounts/attributes', { attribute: 'account_health', value: 'unknown' })).statusCode).toBe(201);
+    expect((await request('POST', '/v1/accounts/attributes', { attribute: 'account_health', value: 'unknown' })).statusCode).toBe(
+      201,
+    );
 
     const healthy = (await list('account_health')).find((value) => value.isDefault) as Value;
     const refused = await request('DELETE', `/v1/accounts/attributes/${healthy.id}`);

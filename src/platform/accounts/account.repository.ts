@@ -105,6 +105,11 @@ export async function listAccounts(db: Db, organizationId: string, page: { offse
     .execute();
 }
 
-export async function updateAccount(db: Db, organizationId: string, id: string, changes: Updateable<AccountTable>): Promise<void> {
+export async function updateAccount(
+  db: Db,
+  organizationId: string,
+  id: string,
+  changes: Updateable<AccountTable>,
+): Promise<void> {
   await db.updateTable('accounts').set(changes).where('organization_id', '=', organizationId).where('id', '=', id).execute();
 }

@@ -66,7 +66,9 @@ export const AccountSchema = Type.Object(
 
 const optionalFields = {
   description: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
-  source: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100, description: 'Where the account came from, e.g. hubspot' }))),
+  source: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 100, description: 'Where the account came from, e.g. hubspot' })),
+  ),
   logo: Type.Optional(Nullable(UrlSchema)),
   secondaryDomain: Type.Optional(Nullable(DomainSchema)),
   website: Type.Optional(Nullable(UrlSchema)),
@@ -74,7 +76,9 @@ const optionalFields = {
   classification: Type.Optional(AttributeChoiceSchema('account_classification')),
   health: Type.Optional(AttributeChoiceSchema('account_health')),
   industry: Type.Optional(AttributeChoiceSchema('account_industry')),
-  accountOwnerId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100, description: 'A user of the organization' }))),
+  accountOwnerId: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 100, description: 'A user of the organization' })),
+  ),
   annualRevenue: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
   employees: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }))),
   billingAddress: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),

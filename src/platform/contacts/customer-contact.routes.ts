@@ -10,13 +10,7 @@ import {
   ListContactsQuerySchema,
   UpdateContactSchema,
 } from './customer-contact.schemas.js';
-import {
-  createContact,
-  deleteContact,
-  getContact,
-  listContactsOf,
-  updateContactFields,
-} from './customer-contact.service.js';
+import { createContact, deleteContact, getContact, listContactsOf, updateContactFields } from './customer-contact.service.js';
 
 const tags = ['contacts'];
 
@@ -105,7 +99,13 @@ export function customerContactRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     );
     app.put(
       '/accounts/contacts',
-      { schema: { operationId: 'platform.accounts.contacts.updateWithoutId', hide: true, response: platformErrorResponses([400]) } },
+      {
+        schema: {
+          operationId: 'platform.accounts.contacts.updateWithoutId',
+          hide: true,
+          response: platformErrorResponses([400]),
+        },
+      },
       async (request) => {
         await updateContactFields(deps, request.principal, undefined, {});
       },

@@ -34,7 +34,11 @@ const optionalFields = {
   lastName: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
   phoneNumber: Type.Optional(Nullable(PhoneSchema)),
   contactType: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 100, description: 'Id or value of a contact_type attribute value; default if absent' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Id or value of a contact_type attribute value; default if absent',
+    }),
   ),
   avatarUrl: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048, description: 'An http or https URL' }))),
   accountIds: Type.Optional(Type.Array(AccountIdSchema, { maxItems: 100 })),

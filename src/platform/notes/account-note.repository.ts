@@ -64,7 +64,12 @@ export async function listNotesOfAccount(
     .execute();
 }
 
-export async function updateNote(db: Db, organizationId: string, id: string, changes: Updateable<AccountNoteTable>): Promise<void> {
+export async function updateNote(
+  db: Db,
+  organizationId: string,
+  id: string,
+  changes: Updateable<AccountNoteTable>,
+): Promise<void> {
   await db.updateTable('account_notes').set(changes).where('organization_id', '=', organizationId).where('id', '=', id).execute();
 }
 

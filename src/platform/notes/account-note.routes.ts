@@ -27,7 +27,7 @@ export function accountNoteRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'platform.accounts.notes.create',
           tags,
-          summary: 'Add a note to an account; the key\'s user is its author; type defaults to the default note type',
+          summary: "Add a note to an account; the key's user is its author; type defaults to the default note type",
           body: CreateNoteSchema,
           response: { 201: NoteSchema, ...platformErrorResponses([400, 404]) },
         },

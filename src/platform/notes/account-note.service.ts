@@ -7,11 +7,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { requireIdParam } from '../accounts/account.input.js';
 import { requireAccount } from '../accounts/account.lookup.js';
-import {
-  loadAttributeValues,
-  resolveAttributeValue,
-  toAttributeConfiguration,
-} from '../accounts/account-attribute.service.js';
+import { loadAttributeValues, resolveAttributeValue, toAttributeConfiguration } from '../accounts/account-attribute.service.js';
 import { recordLinkAttachments } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import {
@@ -118,7 +114,12 @@ function requireContent(content: string | undefined): void {
 async function linkAttachments(trx: Db, note: { id: string; organization_id: string }, ids: readonly string[], at: string) {
   await insertNoteAttachments(
     trx,
-    ids.map((attachmentId) => ({ note_id: note.id, attachment_id: attachmentId, organization_id: note.organization_id, created_at: at })),
+    ids.map((attachmentId) => ({
+      note_id: note.id,
+      attachment_id: attachmentId,
+      organization_id: note.organization_id,
+      created_at: at,
+    })),
   );
 }
 

@@ -137,7 +137,8 @@ export async function chooseTeam(startTeamId: string, ticket: RoutingTicket, loo
       hops.push({ ...base, toTeamId: null, via: null, note: `team ${target.teamId} was already visited; stays (loop)` });
       return { teamId: current, matchedRule, hops, stop: 'loop' };
     }
-    const note = target.via === 'resultTeam' ? 'moved to the result team' : 'result team archived or gone; moved to the fallback team';
+    const note =
+      target.via === 'resultTeam' ? 'moved to the result team' : 'result team archived or gone; moved to the fallback team';
     hops.push({ ...base, toTeamId: target.teamId, via: target.via, note });
     visited.push(target.teamId);
     current = target.teamId;
@@ -238,12 +239,12 @@ function businessHoursCheck(settings: RoutingSettings, candidate: Candidate, at:
     holidays: [],
   };
   const which = settings.respectsUserBusinessHours ? 'own hours' : 'team hours';
-  const zoneOf = settings.respectsUserTimezone ? 'own time zone' : 'team time zone';
+  const zoneOf = settings.respectsUserTimezone ? 'their own time zone' : "the team's time zone";
   const inside = isWithinHours(schedule, at);
   return {
     check: 'businessHours',
     passed: inside,
-    detail: `${inside ? 'inside' : 'outside'} ${which} read in the ${zoneOf} (${describeLocal(at, zone)})`,
+    detail: `${inside ? 'inside' : 'outside'} ${which} read in ${zoneOf} (${describeLocal(at, zone)})`,
   };
 }
 
@@ -257,15 +258,18 @@ function memberChecks(settings: RoutingSettings, candidate: Candidate, teamOpen:
   }
   if (settings.respectsUserAvailability) {
     const online = candidate.status === 'online';
-    checks.push({ check: 'availability', passed: online, detail: `status is ${candidate.status}${online ? '' : ', not online'}` });
+    checks.push({
+      check: 'availability',
+      passed: online,
+      detail: `status is ${candidate.status}${online ? '' : ', not online'}`,
+    });
   }
   if (settings.respectsUserCapacity) {
     const { capacity, openTickets } = candidate;
     const below = capacity === null || openTickets < capacity;
+    const open = `${openTickets} open ticket${openTickets === 1 ? '' : 's'}`;
     const detail =
-      capacity === null
-        ? `${openTickets} open tickets, no capacity limit`
-        : `${openTickets} open tickets of capacity ${capacity}${below ? '' : ', at capacity'}`;
+      capacity === null ? `${open}, no capacity limit` : `${open} of capacity ${capacity}${below ? '' : ', at capacity'}`;
     checks.push({ check: 'capacity', passed: below, detail });
   }
   if (settings.respectsUserBusinessHours || settings.respectsUserTimezone) {
@@ -326,5 +330,7 @@ export function judgeTeam(teamId: string, settings: RoutingSettings, candidates:
   }
   const eligibleIds = new Set(members.filter((member) => member.eligible).map((member) => member.userId));
   const chosen = longestWaiting(candidates.filter((candidate) => eligibleIds.has(candidate.userId)));
-  return chosen ? { ...base, outcome: 'assigned', agentId: chosen.userId } : { ...base, outcome: 'no_eligible_agent', agentId: null };
+  return chosen
+    ? { ...base, outcome: 'assigned', agentId: chosen.userId }
+    : { ...base, outcome: 'no_eligible_agent', agentId: null };
 }

@@ -169,7 +169,12 @@ interface CandidatePool {
 }
 
 /** Members of the teams with their routing fields, open-ticket counts and own hours; locked unless `dryRun`. */
-async function loadCandidates(trx: Transaction<DB>, organizationId: string, teamIds: string[], dryRun: boolean): Promise<CandidatePool> {
+async function loadCandidates(
+  trx: Transaction<DB>,
+  organizationId: string,
+  teamIds: string[],
+  dryRun: boolean,
+): Promise<CandidatePool> {
   const members = await listRoutingMembers(trx, teamIds);
   const userIds = [...new Set(members.map((member) => member.user_id))].sort();
   const users = dryRun

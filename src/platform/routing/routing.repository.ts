@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { forUpdate, forUpdateSkipLocked } from '../../db/dialect.js';
+import { forNoKeyUpdate, forUpdate, forUpdateSkipLocked } from '../../db/dialect.js';
 import type { TicketRoutingDecisionTable } from './routing.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -41,10 +41,12 @@ export async function findCandidateUsers(db: Db, organizationId: string, userIds
 /**
  * The users' routing fields, locked until the transaction ends (PostgreSQL; SQLite runs one
  * writer). Locked in id order, so two routings over overlapping members cannot deadlock; their
- * open-ticket counts and last assignments cannot change under the caller until it commits.
+ * open-ticket counts and last assignments cannot change under the caller until it commits. The
+ * lock is `for no key update`, so tickets and comments naming these users (foreign keys) are not
+ * held up by it, and no routing can deadlock against such an insert.
  */
 export async function lockCandidateUsers(trx: Transaction<DB>, organizationId: string, userIds: string[]) {
-  return userIds.length === 0 ? [] : forUpdate(trx, selectCandidateUsers(trx, organizationId, userIds)).execute();
+  return userIds.length === 0 ? [] : forNoKeyUpdate(trx, selectCandidateUsers(trx, organizationId, userIds)).execute();
 }
 
 /** Open (not closed, not deleted) tickets assigned to each user; users without any are left out. */
@@ -93,7 +95,7 @@ export async function lockTicketRow(trx: Transaction<DB>, organizationId: string
 }
 
 /**
- * The team's oldest ticket still waiting for an agent, claimed for the transaction: on PostgreSQL
+ * The team's oldest ticket (by creation) still waiting for an agent, claimed for the transaction: on PostgreSQL
  * `for update skip locked`, so concurrent workers each take a different ticket.
  */
 export async function claimOldestWaitingTicket(trx: Transaction<DB>, teamId: string) {
@@ -107,7 +109,6 @@ export async function claimOldestWaitingTicket(trx: Transaction<DB>, teamId: str
       .where('assigned_agent_id', 'is', null)
       .where('closed_at', 'is', null)
       .where('deleted_at', 'is', null)
-      .orderBy('awaiting_assignment_since')
       .orderBy('created_at')
       .orderBy('id')
       .limit(1),

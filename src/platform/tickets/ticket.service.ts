@@ -166,25 +166,7 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
     const now = deps.clock.now();
     const at = now.toISOString();
     const ticketId = deps.ids.ulid();
-    // A ticket created closed is filed as it is; any other is routed unless the request says not to.
-    const routed =
-      input.performRouting === false || readBoolean(chosen.status.is_closed)
-        ? null
-        : await routeTicket(trx, {
-            organizationId: principal.organizationId,
-            startTeamId: team.id,
-            facts: {
-              title: input.title,
-              description: input.description ?? null,
-              source: input.source ?? 'api',
-              requestorEmail: input.requestorEmail,
-              accountId: input.accountId ?? null,
-              customFieldValues: input.customFieldValues ?? [],
-              ...chosen,
-            },
-            at: now,
-            explicitAgentId: agentId,
-          });
+    const routed = await routeOnCreation(trx, principal, team, input, chosen, agentId, now);
     // Routing decides before the ticket exists, so it is numbered in the team it lands in.
     const home = routed?.team ?? team;
     const options = home.id === team.id ? chosen : remapOptions(await loadTeamOptions(trx, deps, home), chosen);
@@ -232,6 +214,39 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
     return ticketId;
   });
   return toTicket(await requireTicket(deps.db, principal, id));
+}
+
+/**
+ * Routing of a new ticket: the team's rules, then its agent step (an explicit agent wins). A
+ * ticket created closed is filed as it is, and `performRouting: false` skips routing.
+ */
+async function routeOnCreation(
+  trx: Transaction<DB>,
+  principal: Principal,
+  team: { id: string },
+  input: CreateTicket,
+  chosen: ChosenOptions,
+  agentId: string | null,
+  now: Date,
+) {
+  if (input.performRouting === false || readBoolean(chosen.status.is_closed)) {
+    return null;
+  }
+  return routeTicket(trx, {
+    organizationId: principal.organizationId,
+    startTeamId: team.id,
+    facts: {
+      title: input.title,
+      description: input.description ?? null,
+      source: input.source ?? 'api',
+      requestorEmail: input.requestorEmail,
+      accountId: input.accountId ?? null,
+      customFieldValues: input.customFieldValues ?? [],
+      ...chosen,
+    },
+    at: now,
+    explicitAgentId: agentId,
+  });
 }
 
 interface ChosenOptions {

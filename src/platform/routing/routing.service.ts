@@ -1,0 +1,154 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { readBoolean, readJson } from '../../db/dialect.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { requireTeam } from '../teams/team.lookup.js';
+import { findTicketById, type TicketRow, updateTicket } from '../tickets/ticket.repository.js';
+import { currentOptions, moveTicketToTeam, requireTicket, toTicket } from '../tickets/ticket.service.js';
+import { listTeamOptions, resolveTicketOption } from '../tickets/ticket-option.service.js';
+import { type RoutingExplanation, recordRoutingDecision, routeTicket, type TicketFacts } from './routing.pipeline.js';
+import { findRoutingDecision, listRoutingDecisions, lockTicketRow, type RoutingDecisionRow } from './routing.repository.js';
+import type { SimulateRouting } from './routing.schemas.js';
+
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+}
+
+export function toRoutingDecision(row: RoutingDecisionRow) {
+  const explanation = readJson<RoutingExplanation>(row.explanation);
+  if (!explanation) {
+    throw new Error(`routing decision ${row.id} has no explanation`);
+  }
+  return {
+    ...explanation,
+    id: row.id,
+    ticketId: row.ticket_id,
+    trigger: row.trigger,
+    decidedAt: row.created_at,
+    decidedById: row.decided_by_id,
+    fromTeamId: row.from_team_id,
+    previousTicketIdentifier: row.previous_ticket_identifier,
+  };
+}
+
+function factsOf(ticket: TicketRow, options: Awaited<ReturnType<typeof currentOptions>>): TicketFacts {
+  return {
+    title: ticket.title,
+    description: ticket.description,
+    source: ticket.source,
+    requestorEmail: ticket.requestor_email,
+    accountId: ticket.account_id,
+    customFieldValues: readJson<{ fieldId: string; value: unknown }[]>(ticket.custom_field_values) ?? [],
+    ...options,
+  };
+}
+
+/**
+ * Routes an existing ticket again, as on creation: its current team's rules choose the team (a
+ * move renumbers it in the new team), then that team's configuration chooses the agent. The agent
+ * it had is released first, so they compete like anyone else. Closed tickets are not routed.
+ */
+export async function rerouteTicket(deps: Deps, principal: Principal, id: string) {
+  const { organizationId } = principal;
+  const { ticketId, decisionId } = await deps.db.transaction().execute(async (trx) => {
+    const visible = await requireTicket(trx, principal, id);
+    await lockTicketRow(trx, organizationId, visible.id);
+    const ticket = await requireTicket(trx, principal, visible.id);
+    if (readBoolean(ticket.status_is_closed)) {
+      throw AppError.conflict('A closed ticket is not routed!');
+    }
+    const now = deps.clock.now();
+    const at = now.toISOString();
+    const facts = factsOf(ticket, await currentOptions(trx, deps, ticket));
+    if (ticket.assigned_agent_id) {
+      await updateTicket(trx, organizationId, ticket.id, { assigned_agent_id: null });
+    }
+    const routed = await routeTicket(trx, { organizationId, startTeamId: ticket.team_id, facts, at: now });
+    const moved = routed.team.id !== ticket.team_id;
+    const previousTicketIdentifier = moved ? await moveTicketToTeam(trx, deps, ticket, routed.team) : null;
+    await updateTicket(trx, organizationId, ticket.id, {
+      assigned_agent_id: routed.agentId,
+      assigned_at: routed.agentId ? at : null,
+      awaiting_assignment_since: routed.waiting ? (ticket.awaiting_assignment_since ?? at) : null,
+      updated_at: at,
+    });
+    const decision = await recordRoutingDecision(trx, deps, {
+      organizationId,
+      ticketId: ticket.id,
+      trigger: 'reroute',
+      fromTeamId: ticket.team_id,
+      explanation: routed.explanation,
+      previousTicketIdentifier,
+      decidedById: principal.userId,
+    });
+    return { ticketId: ticket.id, decisionId: decision };
+  });
+  // Read without the visibility check: a move to a private team must not turn the answer into a 404.
+  const [ticket, decision] = await Promise.all([
+    findTicketById(deps.db, organizationId, ticketId),
+    findRoutingDecision(deps.db, decisionId),
+  ]);
+  if (!ticket || !decision) {
+    throw AppError.notFound('Ticket not found!');
+  }
+  return { ticket: toTicket(ticket), decision: toRoutingDecision(decision) };
+}
+
+/**
+ * What routing would do with a ticket like `body` entering `teamId` at `body.at` (default now):
+ * the same pipeline as creation, without row locks, inside a transaction that is always rolled
+ * back, so nothing it touches persists.
+ */
+export async function simulateRouting(deps: Deps, principal: Principal, teamId: string, body: SimulateRouting) {
+  const at = body.at ? new Date(body.at) : deps.clock.now();
+  const trx = await deps.db.startTransaction().execute();
+  try {
+    const team = await requireTeam(trx, principal.organizationId, teamId);
+    const statuses = await listTeamOptions(trx, deps, team, 'status');
+    const priorities = await listTeamOptions(trx, deps, team, 'priority');
+    const types = await listTeamOptions(trx, deps, team, 'type');
+    const status = resolveTicketOption(
+      statuses,
+      { id: body.statusId, name: body.statusName },
+      { idField: 'statusId', nameField: 'statusName', required: true },
+    );
+    const priority = resolveTicketOption(
+      priorities,
+      { id: body.priorityId, name: body.priorityName },
+      { idField: 'priorityId', nameField: 'priorityName', required: true },
+    );
+    const type = resolveTicketOption(types, { id: body.typeId }, { idField: 'typeId', nameField: 'typeId', required: false });
+    const facts: TicketFacts = {
+      title: body.title ?? '',
+      description: body.description ?? null,
+      source: body.source ?? 'api',
+      requestorEmail: body.requestorEmail ?? null,
+      accountId: body.accountId ?? null,
+      customFieldValues: body.customFieldValues ?? [],
+      status,
+      priority,
+      type,
+    };
+    const routed = await routeTicket(trx, {
+      organizationId: principal.organizationId,
+      startTeamId: team.id,
+      facts,
+      at,
+      dryRun: true,
+    });
+    return routed.explanation;
+  } finally {
+    await trx.rollback().execute();
+  }
+}
+
+/** The decisions made for a ticket, oldest first, each with its explanation. */
+export async function listRoutingHistory(db: Kysely<DB>, principal: Principal, id: string) {
+  const ticket = await requireTicket(db, principal, id);
+  return (await listRoutingDecisions(db, principal.organizationId, ticket.id)).map(toRoutingDecision);
+}

@@ -1,0 +1,76 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { assignAllWaitingTickets } from './routing.pipeline.js';
+
+export interface RoutingWorkerDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+  log: Pick<FastifyBaseLogger, 'error'>;
+}
+
+export interface RoutingWorkerOptions {
+  /** Pause between passes; a team's opening is noticed within this time. Default 30 s. */
+  intervalMs?: number;
+  /** Most tickets one pass assigns per team; a full batch starts the next pass at once. Default 100. */
+  batchSize?: number;
+}
+
+export interface RoutingWorker {
+  /** Runs a pass now and then every `intervalMs` until `stop()`. */
+  start(): void;
+  /** Stops the passes and waits for one in progress. */
+  stop(): Promise<void>;
+  /** One pass over every team with waiting tickets; resolves to how many tickets it assigned. */
+  runOnce(): Promise<number>;
+}
+
+/**
+ * The waiting-tickets worker: assigns tickets that routing left unassigned, oldest first, once
+ * their team has an eligible member (a team opening, a member back within their hours, or a
+ * trigger that failed). Members coming online and tickets being closed assign at once in their
+ * own request; this pass catches everything that has no request. Safe with any number of
+ * processes: each ticket is claimed with `for update skip locked` and the candidates are locked.
+ */
+export function createRoutingWorker(deps: RoutingWorkerDeps, options: RoutingWorkerOptions = {}): RoutingWorker {
+  const intervalMs = options.intervalMs ?? 30_000;
+  const batchSize = options.batchSize ?? 100;
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<unknown> = Promise.resolve();
+  let running = false;
+
+  const runOnce = () => assignAllWaitingTickets(deps.db, deps, batchSize);
+
+  function schedule(delayMs: number): void {
+    timer = setTimeout(() => {
+      pass = runOnce().then(
+        (assigned) => (running ? schedule(assigned >= batchSize ? 0 : intervalMs) : undefined),
+        (error: unknown) => {
+          deps.log.error({ err: error }, 'routing pass failed');
+          if (running) {
+            schedule(intervalMs);
+          }
+        },
+      );
+    }, delayMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (!running) {
+        running = true;
+        schedule(0);
+      }
+    },
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      await pass;
+    },
+    runOnce,
+  };
+}
