@@ -105,6 +105,8 @@ export interface ProtectedServerOptions {
   resource?: string;
   /** The authorization server its metadata names (default: the test AS). */
   authorizationServer?: string;
+  /** The audience its bearer check insists on (default: its own URL). */
+  expectedResource?: string;
 }
 
 /** An MCP server that wants a bearer token from `as`, with RFC 9728 metadata pointing there. */
@@ -130,7 +132,7 @@ export async function startProtectedMcpServer(
   const bearer = requireBearerAuth({
     verifier: as.provider,
     resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl),
-    expectedResource: mcpUrl,
+    expectedResource: options.expectedResource ? new URL(options.expectedResource) : mcpUrl,
   });
   app.post('/mcp', bearer, handleMcp('protected-test-server'));
   app.get('/mcp', methodNotAllowed);

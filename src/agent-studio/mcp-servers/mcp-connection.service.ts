@@ -105,9 +105,11 @@ async function attemptConnection(runtime: McpRuntime, server: McpServerRow, afte
   if (probe.kind === 'unauthorized' && rejected && provider.lastRefreshToken) {
     const outcome = await refreshTokensOnce(runtime.oauth, server, { kind: 'rejected', accessToken: rejected }, refreshOptions);
     if (outcome.kind === 'failed') {
+      // The credentials are kept: a network fault or a 5xx at the AS is not a lost grant.
+      const described = describeFailure(outcome.error, tracker.blocked());
       return {
         kind: 'error',
-        failure: { ...describeFailure(outcome.error, tracker.blocked()), message: MESSAGES.refreshFailed },
+        failure: described.httpStatus === 400 ? described : { ...described, message: MESSAGES.refreshFailed },
       };
     }
     if (outcome.kind === 'refreshed' || outcome.kind === 'fresh') {
@@ -122,7 +124,7 @@ async function attemptConnection(runtime: McpRuntime, server: McpServerRow, afte
   }
   if (probe.kind === 'unauthorized') {
     if (afterAuthorization || refreshed) {
-      return failure(MESSAGES.tokenRejected);
+      return failure(MESSAGES.tokenRejected, 502, true);
     }
     return authorizationRequired(runtime, provider, settings);
   }

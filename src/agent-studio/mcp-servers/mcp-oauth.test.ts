@@ -272,6 +272,20 @@ describe.each(DIALECTS)('MCP connect with OAuth on %s', (dialect) => {
     }
   });
 
+  it('an unreachable AS at refresh time: error, and the credentials are kept', async () => {
+    const ownAs = await startAuthorizationServer();
+    const server = await startProtectedMcpServer(ownAs);
+    closers.push(server.close);
+    const { agentId, serverId } = await connectedServer(server.url);
+    const before = await credentials(serverId);
+    ownAs.provider.expireAllAccessTokens();
+    await ownAs.close();
+    const response = await connect(agentId, serverId);
+    expect(response.statusCode).toBe(502);
+    expect(response.json()).toEqual({ status: 'error', message: 'token refresh failed', authorization_url: null });
+    expect((await credentials(serverId))?.tokens_encrypted).toBe(before?.tokens_encrypted);
+  });
+
   it('a revoked refresh token: auth_required with a fresh URL', async () => {
     const { agentId, serverId } = await connectedServer();
     as.provider.revokeAllRefreshTokens();
@@ -360,6 +374,19 @@ describe.each(DIALECTS)('MCP connect with OAuth on %s', (dialect) => {
     expect(response.statusCode).toBe(502);
     expect(response.json()).toEqual({ status: 'error', message, authorization_url: null });
     expect(await flows(serverId)).toEqual([]);
+  });
+
+  it('a server that refuses the tokens it asked for: token rejected after authorization', async () => {
+    const server = await startProtectedMcpServer(as, { expectedResource: 'https://other-audience.example.com/' });
+    closers.push(server.close);
+    const agentId = await newAgent();
+    const serverId = await addServer(agentId, server.url);
+    const started = (await connect(agentId, serverId)).json();
+    expect((await callback(await authorize(started.authorization_url))).headers.location).toContain('mcp=error');
+    expect(await getServer(agentId, serverId)).toMatchObject({
+      status: 'error',
+      status_message: 'token rejected after authorization (audience or resource misconfigured)',
+    });
   });
 
   it('assume_pkce_s256 lets an AS whose metadata omits the methods through', async () => {

@@ -359,6 +359,10 @@ export async function refreshTokensOnce(
         const written = await store.saveTokens({ ...tokens, issuer: discovery.authorizationServerUrl }, current.row.version);
         return written ? ({ kind: 'refreshed' } as const) : ({ kind: 'fresh' } as const);
       } catch (error) {
+        if ((error instanceof InvalidClientError || error instanceof UnauthorizedClientError) && !options.staticClient) {
+          // The AS no longer knows the registered client: register again on the next connect.
+          await store.saveClientInformation(null);
+        }
         if (
           error instanceof InvalidGrantError ||
           error instanceof InvalidClientError ||

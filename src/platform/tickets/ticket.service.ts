@@ -9,6 +9,11 @@ import type { Clock } from '../../lib/clock.js';
 import { type IdFactory, ULID_PATTERN } from '../../lib/ids.js';
 import { isOrgAdmin } from '../authorization.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
+import {
+  type CustomFieldValueEntry,
+  mergeCustomFieldValues,
+  validateCustomFieldValues,
+} from '../custom-fields/custom-field.values.js';
 import { assignWaitingTicketsServedBy, recordRoutingDecision, routeTicket } from '../routing/routing.pipeline.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { findTeamMember } from '../teams/team.repository.js';
@@ -162,6 +167,16 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
     const team = await requireTeam(trx, principal.organizationId, input.teamId);
     const chosen = resolveCreationOptions(await loadTeamOptions(trx, deps, team), input);
     const agentId = await resolveAgent(trx, principal.organizationId, input);
+    const customFieldValues = await validateCustomFieldValues(
+      trx,
+      principal.organizationId,
+      'ticket',
+      input.customFieldValues ?? [],
+      {
+        onCreate: true,
+        teamId: team.id,
+      },
+    );
     const contact = await findOrCreateContactByEmail(trx, deps, principal.organizationId, input.requestorEmail);
     const now = deps.clock.now();
     const at = now.toISOString();
@@ -191,7 +206,7 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
       customer_contact_id: contact.id,
       submitter_email: input.submitterEmail ?? null,
       metadata: writeJson(input.metadata),
-      custom_field_values: writeJson(input.customFieldValues ?? []) ?? '[]',
+      custom_field_values: JSON.stringify(customFieldValues),
       due_date: input.dueDate ? new Date(input.dueDate).toISOString() : null,
       created_by_id: principal.userId,
       assigned_at: assignee ? at : null,
@@ -266,7 +281,11 @@ function resolveCreationOptions(options: TeamOptions, input: CreateTicket): Chos
     { id: input.priorityId, name: input.priorityName },
     { idField: 'priorityId', nameField: 'priorityName', required: true },
   );
-  const type = resolveTicketOption(options.types, { id: input.typeId }, { idField: 'typeId', nameField: 'typeId', required: false });
+  const type = resolveTicketOption(
+    options.types,
+    { id: input.typeId },
+    { idField: 'typeId', nameField: 'typeId', required: false },
+  );
   if (!status || !priority) {
     throw new Error('the team has no statuses or priorities');
   }
@@ -424,9 +443,26 @@ export async function updateTicketFields(deps: Deps, principal: Principal, id: s
     if (input.dueDate !== undefined) {
       changes.due_date = input.dueDate ? new Date(input.dueDate).toISOString() : null;
     }
-    if (input.customFieldValues !== undefined) {
-      changes.custom_field_values =
-        writeJson(mergeByFieldId(readJson(ticket.custom_field_values) ?? [], input.customFieldValues)) ?? '[]';
+    const storedValues = readJson<CustomFieldValueEntry[]>(ticket.custom_field_values) ?? [];
+    const values = input.customFieldValues
+      ? mergeCustomFieldValues(
+          storedValues,
+          await validateCustomFieldValues(trx, principal.organizationId, 'ticket', input.customFieldValues, {
+            onCreate: false,
+            teamId: ticket.team_id,
+          }),
+        )
+      : storedValues;
+    if (typeof changes.closed_at === 'string' && ticket.closed_at === null) {
+      // Closing: every mandatoryOnClose field of the ticket's team must hold a value by now.
+      await validateCustomFieldValues(trx, principal.organizationId, 'ticket', values, {
+        onCreate: false,
+        onClose: true,
+        teamId: ticket.team_id,
+      });
+    }
+    if (input.customFieldValues) {
+      changes.custom_field_values = JSON.stringify(values);
     }
     await updateTicket(trx, principal.organizationId, ticket.id, changes);
     const closes = typeof changes.closed_at === 'string' && ticket.closed_at === null;
@@ -437,15 +473,6 @@ export async function updateTicketFields(deps: Deps, principal: Principal, id: s
     await assignWaitingTicketsServedBy(deps, principal.organizationId, freedAgentId, 'ticket_closed');
   }
   return toTicket(await requireTicket(deps.db, principal, id));
-}
-
-/** Values are merged by `fieldId`, never replaced as a whole set. */
-function mergeByFieldId(existing: { fieldId: string; value: unknown }[], incoming: { fieldId: string; value: unknown }[]) {
-  const merged = new Map(existing.map((entry) => [entry.fieldId, entry]));
-  for (const entry of incoming) {
-    merged.set(entry.fieldId, entry);
-  }
-  return [...merged.values()];
 }
 
 /** Soft delete: the ticket and its comments stay in the database, and every read answers 404. */

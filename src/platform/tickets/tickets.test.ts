@@ -229,6 +229,68 @@ describe.each(DIALECTS)('tickets on %s', (dialect) => {
     expect(row.deleted_at).toBe(now);
   });
 
+  it('checks customFieldValues against their definitions and merges them on update', async () => {
+    const team = await makeTeam(harness, acme, { identifier: 'CF' });
+    const define = async (payload: object) =>
+      (await harness.app.inject({ method: 'POST', url: '/v1/custom-field', headers: acme.headers, payload })).json().data;
+    const seats = await define({
+      name: 'Seats',
+      source: 'ticket',
+      fieldType: 'integer',
+      teamId: team.teamId,
+      mandatoryOnCreation: true,
+    });
+    const plan = await define({
+      name: 'Plan',
+      source: 'ticket',
+      fieldType: 'single_choice',
+      options: [{ value: 'Pro' }, { value: 'Free' }],
+    });
+    const accountField = await define({ name: 'Region', source: 'account', fieldType: 'single_line' });
+    const base = { title: 'cf', requestorEmail: 'cf@customer.test', teamId: team.teamId };
+
+    const missing = await create({ ...base, customFieldValues: [{ fieldId: plan.uid, value: 'Pro' }] });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toContain('Seats');
+    const wrongType = await create({ ...base, customFieldValues: [{ fieldId: seats.uid, value: 'many' }] });
+    expect(wrongType.statusCode).toBe(400);
+    expect(wrongType.json().message).toContain('customFieldValues.0.value');
+    const wrongSource = await create({
+      ...base,
+      customFieldValues: [
+        { fieldId: seats.uid, value: 3 },
+        { fieldId: accountField.uid, value: 'EU' },
+      ],
+    });
+    expect(wrongSource.statusCode).toBe(400);
+    const wrongOption = await create({
+      ...base,
+      customFieldValues: [
+        { fieldId: seats.uid, value: 3 },
+        { fieldId: plan.uid, value: 'Gold' },
+      ],
+    });
+    expect(wrongOption.statusCode).toBe(400);
+
+    const created = await create({ ...base, customFieldValues: [{ fieldId: seats.uid, value: 3 }] });
+    expect(created.statusCode).toBe(201);
+    const ticket = created.json().data;
+    expect(ticket.customFieldValues).toEqual([{ fieldId: seats.uid, value: 3 }]);
+    const updated = await harness.app.inject({
+      method: 'PATCH',
+      url: `/v1/tickets/${ticket.id}`,
+      headers: acme.headers,
+      payload: { customFieldValues: [{ fieldId: plan.uid, value: 'pro' }] },
+    });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json().data.customFieldValues).toEqual(
+      expect.arrayContaining([
+        { fieldId: seats.uid, value: 3 },
+        { fieldId: plan.uid, value: 'Pro' },
+      ]),
+    );
+  });
+
   it('50 concurrent creations in one team get 50 distinct consecutive numbers', async () => {
     const team = await makeTeam(harness, acme, { identifier: 'RUSH' });
     const responses = await Promise.all(
