@@ -237,7 +237,8 @@ export function issuesFromAjv(errors: AjvLikeError[], location: IssueLocation): 
       }
     }
     const meaningful = [...branches.values()].filter(
-      (branchErrors) => !(branchErrors.length === 1 && branchErrors[0]?.keyword === 'type' && branchErrors[0].params.type === 'null'),
+      (branchErrors) =>
+        !(branchErrors.length === 1 && branchErrors[0]?.keyword === 'type' && branchErrors[0].params.type === 'null'),
     );
     const [only] = meaningful;
     if (meaningful.length === 1 && only) {
