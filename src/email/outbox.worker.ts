@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
+import { createPollingLoop } from '../lib/polling-loop.js';
 import { type ClaimedMessage, claimDueMessages, finishSending } from './outbox.repository.js';
 import { createSmtpTransport, isPermanentFailure, type MailTransport, messageIdFor } from './smtp.js';
 
@@ -56,9 +57,6 @@ export function createOutboxWorker(deps: OutboxWorkerDeps, options: OutboxWorker
   const leaseMs = options.leaseMs ?? 120_000;
   const maxAttempts = options.maxAttempts ?? 8;
   let transport: MailTransport | undefined = options.transport;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<unknown> = Promise.resolve();
-  let running = false;
 
   const smtp = (): MailTransport | undefined => {
     if (!transport && config.SMTP_URL) {
@@ -120,32 +118,17 @@ export function createOutboxWorker(deps: OutboxWorkerDeps, options: OutboxWorker
     return claimed;
   }
 
-  function schedule(delayMs: number): void {
-    timer = setTimeout(() => {
-      pass = runOnce().then(
-        (claimed) => (running ? schedule(claimed >= batchSize ? 0 : config.OUTBOX_POLL_MS) : undefined),
-        (error: unknown) => {
-          log.error({ err: error }, 'email outbox pass failed');
-          if (running) {
-            schedule(config.OUTBOX_POLL_MS);
-          }
-        },
-      );
-    }, delayMs);
-    timer.unref();
-  }
+  const loop = createPollingLoop({
+    pass: runOnce,
+    intervalMs: config.OUTBOX_POLL_MS,
+    batchSize,
+    onError: (error) => log.error({ err: error }, 'email outbox pass failed'),
+  });
 
   return {
-    start() {
-      if (!running) {
-        running = true;
-        schedule(0);
-      }
-    },
+    start: loop.start,
     async stop() {
-      running = false;
-      clearTimeout(timer);
-      await pass;
+      await loop.stop();
       if (transport && transport !== options.transport) {
         transport.close();
       }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { createPollingLoop } from '../../lib/polling-loop.js';
 import { assignAllWaitingTickets } from './routing.pipeline.js';
 
 export interface RoutingWorkerDeps {
@@ -38,39 +39,12 @@ export interface RoutingWorker {
 export function createRoutingWorker(deps: RoutingWorkerDeps, options: RoutingWorkerOptions = {}): RoutingWorker {
   const intervalMs = options.intervalMs ?? 30_000;
   const batchSize = options.batchSize ?? 100;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<unknown> = Promise.resolve();
-  let running = false;
-
   const runOnce = () => assignAllWaitingTickets(deps.db, deps, batchSize);
-
-  function schedule(delayMs: number): void {
-    timer = setTimeout(() => {
-      pass = runOnce().then(
-        (assigned) => (running ? schedule(assigned >= batchSize ? 0 : intervalMs) : undefined),
-        (error: unknown) => {
-          deps.log.error({ err: error }, 'routing pass failed');
-          if (running) {
-            schedule(intervalMs);
-          }
-        },
-      );
-    }, delayMs);
-    timer.unref();
-  }
-
-  return {
-    start() {
-      if (!running) {
-        running = true;
-        schedule(0);
-      }
-    },
-    async stop() {
-      running = false;
-      clearTimeout(timer);
-      await pass;
-    },
-    runOnce,
-  };
+  const loop = createPollingLoop({
+    pass: runOnce,
+    intervalMs,
+    batchSize,
+    onError: (error) => deps.log.error({ err: error }, 'routing pass failed'),
+  });
+  return { start: loop.start, stop: loop.stop, runOnce };
 }
