@@ -44,6 +44,7 @@ function selectTickets(db: Db) {
     .leftJoin('ticket_options as type', 'type.id', 'tickets.type_id')
     .leftJoin('users as agent', 'agent.id', 'tickets.assigned_agent_id')
     .leftJoin('customer_contacts as contact', 'contact.id', 'tickets.customer_contact_id')
+    .leftJoin('accounts as account', 'account.id', 'tickets.account_id')
     .selectAll('tickets')
     .select([
       'teams.name as team_name',
@@ -58,6 +59,7 @@ function selectTickets(db: Db) {
       'contact.first_name as contact_first_name',
       'contact.last_name as contact_last_name',
       'contact.email as contact_email',
+      'account.name as account_name',
     ]);
 }
 
@@ -85,6 +87,7 @@ export async function listTickets(
     query = query.where((eb) =>
       eb.or([
         eb('tickets.is_private', '=', false),
+        eb('tickets.assigned_agent_id', '=', filter.viewerId),
         eb.exists(
           eb
             .selectFrom('team_members')

@@ -34,6 +34,7 @@ export const TicketSchema = Type.Object(
     description: Nullable(Type.String()),
     source: Nullable(Type.String()),
     accountId: Nullable(Type.String()),
+    account: Nullable(Type.String({ description: 'Name of the account' })),
     statusId: UlidSchema,
     status: Type.String(),
     isClosed: Type.Boolean(),

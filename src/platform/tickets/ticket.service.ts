@@ -7,6 +7,7 @@ import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { type IdFactory, ULID_PATTERN } from '../../lib/ids.js';
+import { findAccountById } from '../accounts/account.repository.js';
 import { isOrgAdmin } from '../authorization.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import {
@@ -52,6 +53,7 @@ export function toTicket(row: TicketRow) {
     description: row.description,
     source: row.source,
     accountId: row.account_id,
+    account: row.account_name,
     statusId: row.status_id,
     status: row.status_name,
     isClosed: readBoolean(row.status_is_closed),
@@ -144,6 +146,17 @@ async function resolveAgent(
   return null;
 }
 
+/** A ticket's `accountId` must name a live account of the organization. */
+async function checkAccount(db: Kysely<DB> | Transaction<DB>, organizationId: string, accountId: string | null | undefined) {
+  if (accountId && !(await findAccountById(db, organizationId, accountId))) {
+    throw AppError.invalid('accountId must be an account of the organization', {
+      location: 'body',
+      path: ['accountId'],
+      rule: 'reference',
+    });
+  }
+}
+
 interface TeamOptions {
   statuses: TicketOptionRow[];
   priorities: TicketOptionRow[];
@@ -167,6 +180,7 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
     const team = await requireTeam(trx, principal.organizationId, input.teamId);
     const chosen = resolveCreationOptions(await loadTeamOptions(trx, deps, team), input);
     const agentId = await resolveAgent(trx, principal.organizationId, input);
+    await checkAccount(trx, principal.organizationId, input.accountId);
     const customFieldValues = await validateCustomFieldValues(
       trx,
       principal.organizationId,
@@ -425,6 +439,7 @@ export async function updateTicketFields(deps: Deps, principal: Principal, id: s
     if (input.title !== undefined) {
       changes.title = input.title.trim();
     }
+    await checkAccount(trx, principal.organizationId, input.accountId);
     for (const [field, column] of [
       ['description', 'description'],
       ['source', 'source'],

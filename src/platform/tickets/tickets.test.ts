@@ -291,6 +291,38 @@ describe.each(DIALECTS)('tickets on %s', (dialect) => {
     );
   });
 
+  it("links an account of the organization and shows its name; another organization's account is a 400", async () => {
+    const account = (
+      await harness.app.inject({
+        method: 'POST',
+        url: '/v1/accounts',
+        headers: acme.headers,
+        payload: { name: 'Initech', primaryDomain: 'initech.test' },
+      })
+    ).json();
+    const foreign = (
+      await harness.app.inject({
+        method: 'POST',
+        url: '/v1/accounts',
+        headers: globex.headers,
+        payload: { name: 'Other', primaryDomain: 'other.test' },
+      })
+    ).json();
+    const linked = await create({ title: 'acct', requestorEmail: 'a@initech.test', teamId: desk.teamId, accountId: account.id });
+    expect(linked.statusCode).toBe(201);
+    expect(linked.json().data).toMatchObject({ accountId: account.id, account: 'Initech' });
+    const before = await ticketCount();
+    const rejected = await create({
+      title: 'acct',
+      requestorEmail: 'a@initech.test',
+      teamId: desk.teamId,
+      accountId: foreign.id,
+    });
+    expect(rejected.statusCode).toBe(400);
+    expect(rejected.json().message).toBe('accountId must be an account of the organization');
+    expect(await ticketCount()).toBe(before);
+  });
+
   it('50 concurrent creations in one team get 50 distinct consecutive numbers', async () => {
     const team = await makeTeam(harness, acme, { identifier: 'RUSH' });
     const responses = await Promise.all(
