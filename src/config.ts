@@ -74,6 +74,9 @@ const DEFAULTS = {
   OUTBOX_POLL_MS: '1000',
 } satisfies Partial<Record<keyof Config, string>>;
 
+/** Variables whose values may hold credentials: an error names them but never echoes the value. */
+const SECRET_KEYS = new Set(['SECRET_KEY', 'DATABASE_URL', 'SMTP_URL']);
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
@@ -101,7 +104,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   for (const error of Value.Errors(ConfigSchema, raw)) {
     const key = error.path.replace(/^\//, '');
     if (!problems.has(key)) {
-      problems.set(key, `${key} ${describeExpectation(key)} (got ${JSON.stringify(raw[key])})`);
+      problems.set(key, `${key} ${describeExpectation(key)}${SECRET_KEYS.has(key) ? '' : ` (got ${JSON.stringify(raw[key])})`}`);
     }
   }
   if (problems.size > 0) {

@@ -88,7 +88,12 @@ describe('parseConfig', () => {
     expect(error.name).toBe('ConfigError');
     expect(error.message).not.toContain('\n');
     expect(error.message).toContain(name);
-    expect(error.message).toContain(value);
+    // Values that may hold credentials are never echoed.
+    if (name === 'DATABASE_URL') {
+      expect(error.message).not.toContain(value);
+    } else {
+      expect(error.message).toContain(value);
+    }
   });
 
   it('names every bad variable in the same single line', () => {
@@ -174,4 +179,18 @@ describe('publicBaseUrl', () => {
     expect(publicBaseUrl(config, 'platform')).toBe('https://support.example.com');
     expect(publicBaseUrl(config, 'helpCenter')).toBe('https://support.example.com');
   });
+});
+it('never echoes values that may hold credentials', () => {
+  expect(() =>
+    parseConfig({ SECRET_KEY: 'my-very-secret-key', DATABASE_URL: 'mysql://admin:hunter2@db/x', SMTP_URL: 'smtp:/u:pw@h' }),
+  ).toThrow(ConfigError);
+  try {
+    parseConfig({ SECRET_KEY: 'my-very-secret-key', DATABASE_URL: 'mysql://admin:hunter2@db/x', SMTP_URL: 'smtp:/u:pw@h' });
+  } catch (error) {
+    const message = (error as Error).message;
+    expect(message).toContain('SECRET_KEY');
+    expect(message).toContain('DATABASE_URL');
+    expect(message).toContain('SMTP_URL');
+    expect(message).not.toMatch(/my-very-secret-key|hunter2|pw@h/);
+  }
 });

@@ -23,3 +23,16 @@ export function translateDbError(error: unknown): AppError | null {
       return null;
   }
 }
+
+/**
+ * For `.catch()` on a write whose unique constraint the service checked just before: a concurrent
+ * writer that got there first still gets the service's own 409 message, not the generic one.
+ */
+export function conflictAs(message: string) {
+  return (error: unknown): never => {
+    if (translateDbError(error)?.code === 'CONFLICT') {
+      throw AppError.conflict(message);
+    }
+    throw error;
+  };
+}

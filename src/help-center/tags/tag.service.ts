@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { conflictAs } from '../../db/errors.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -61,7 +62,7 @@ export async function createTag(deps: Deps, principal: Principal, input: Static<
     created_by: principal.userId,
     created_at: at,
     updated_at: at,
-  });
+  }).catch(conflictAs(TAG_EXISTS));
   return toTag(await requireTag(deps.db, principal.organizationId, id));
 }
 
@@ -78,7 +79,7 @@ export async function renameTag(deps: Deps, principal: Principal, tagId: string,
     name,
     lower_name: lowerName,
     updated_at: deps.clock.now().toISOString(),
-  });
+  }).catch(conflictAs(TAG_EXISTS));
   return toTag(await requireTag(deps.db, principal.organizationId, tag.id));
 }
 

@@ -140,4 +140,13 @@ describe.each(DIALECTS)('help center tags on %s', (dialect) => {
     expect((await tags()).map((t) => t._id)).not.toContain(drop._id);
     expect((await get(`/articles?tag=${drop._id}`)).statusCode).toBe(404);
   });
+
+  it('concurrent creates of one name: one tag, and the others get the tag 409 message', async () => {
+    const responses = await Promise.all(['Race', 'race', 'RACE'].map((name) => post('/tags', { name })));
+    expect(responses.filter((response) => response.statusCode === 201)).toHaveLength(1);
+    for (const response of responses.filter((r) => r.statusCode !== 201)) {
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toEqual({ message: 'Tag with this name already exists', statusCode: 409 });
+    }
+  });
 });

@@ -47,3 +47,24 @@ export async function findAttachmentsByIds(db: Db, organizationId: string, ids: 
     .where('deleted_at', 'is', null)
     .execute();
 }
+
+/**
+ * Whether the attachment belongs only to private account notes the viewer may not see (another
+ * author's), in which case it must stay as hidden as the notes themselves.
+ */
+export async function isHiddenByPrivateNotes(
+  db: Db,
+  organizationId: string,
+  attachmentId: string,
+  viewerId: string,
+): Promise<boolean> {
+  const links = await db
+    .selectFrom('account_note_attachments')
+    .innerJoin('account_notes', 'account_notes.id', 'account_note_attachments.note_id')
+    .select(['account_notes.visibility', 'account_notes.author_id'])
+    .where('account_note_attachments.organization_id', '=', organizationId)
+    .where('account_note_attachments.attachment_id', '=', attachmentId)
+    .where('account_notes.deleted_at', 'is', null)
+    .execute();
+  return links.length > 0 && links.every((link) => link.visibility === 'private' && link.author_id !== viewerId);
+}

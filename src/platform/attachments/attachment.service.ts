@@ -7,7 +7,14 @@ import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
-import { type AttachmentRow, findAttachmentById, findAttachmentsByIds, insertAttachment } from './attachment.repository.js';
+import { isOrgAdmin } from '../authorization.js';
+import {
+  type AttachmentRow,
+  findAttachmentById,
+  findAttachmentsByIds,
+  insertAttachment,
+  isHiddenByPrivateNotes,
+} from './attachment.repository.js';
 import { type AttachmentStorage, storageKey } from './attachment.storage.js';
 
 interface Deps {
@@ -101,16 +108,17 @@ export async function uploadAttachment(deps: Deps, principal: Principal, upload:
   return toAttachmentSummary(row, deps.config);
 }
 
-async function requireAttachment(db: Kysely<DB>, organizationId: string, id: string): Promise<AttachmentRow> {
-  const row = await findAttachmentById(db, organizationId, id);
-  if (!row) {
+/** The attachment as the caller may see it: another organization's, or one only on others' private notes, is not found. */
+async function requireAttachment(db: Kysely<DB>, principal: Principal, id: string): Promise<AttachmentRow> {
+  const row = await findAttachmentById(db, principal.organizationId, id);
+  if (!row || (!isOrgAdmin(principal) && (await isHiddenByPrivateNotes(db, principal.organizationId, id, principal.userId)))) {
     throw AppError.notFound(NOT_FOUND);
   }
   return row;
 }
 
 export async function getAttachmentMetadata(deps: Pick<Deps, 'db' | 'config'>, principal: Principal, id: string) {
-  return toAttachmentMetadata(await requireAttachment(deps.db, principal.organizationId, id), deps.config);
+  return toAttachmentMetadata(await requireAttachment(deps.db, principal, id), deps.config);
 }
 
 /**
@@ -124,7 +132,7 @@ export async function openAttachment(
 ): Promise<
   { kind: 'file'; fileName: string; contentType: string; size: number; stream: ReadStream } | { kind: 'link'; url: string }
 > {
-  const row = await requireAttachment(deps.db, principal.organizationId, id);
+  const row = await requireAttachment(deps.db, principal, id);
   if (row.external_url !== null) {
     return { kind: 'link', url: row.external_url };
   }

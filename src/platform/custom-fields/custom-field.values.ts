@@ -188,6 +188,11 @@ export interface ValidateValuesOptions {
    * mandatory fields count. Absent (records without a team): any field of the organization fits.
    */
   teamId?: string;
+  /**
+   * Fields the record already holds: an empty value for one of them clears it without checking
+   * its definition, so a value of a since deleted, deactivated or moved field can still be removed.
+   */
+  storedFieldIds?: readonly string[];
   /** Where the values sit in the request, for error paths; `['customFieldValues']` by default. */
   path?: (string | number)[];
   location?: IssueLocation;
@@ -214,6 +219,10 @@ export async function validateCustomFieldValues(
   const fields = new Map(rows.map((row) => [row.uid, row]));
   const normalised: CustomFieldValueEntry[] = [];
   values.forEach((entry, index) => {
+    if (isEmptyValue(entry.value) && options.storedFieldIds?.includes(entry.fieldId)) {
+      normalised.push({ fieldId: entry.fieldId, value: null });
+      return;
+    }
     const field = fields.get(entry.fieldId);
     const at = [index, 'fieldId'];
     if (!field) {
@@ -244,6 +253,22 @@ export async function validateCustomFieldValues(
     await requireMandatory(db, organizationId, source, normalised, options, 'mandatory_on_close');
   }
   return normalised;
+}
+
+/**
+ * Every active field mandatory at `moment` (organization-wide or of `teamId`) holds a value among
+ * `values`, which are taken as already checked: a record being closed, or a new ticket that routing
+ * moved to another team whose own mandatory fields now apply.
+ */
+export async function requireMandatoryValues(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  source: CustomFieldSource,
+  values: readonly CustomFieldValueEntry[],
+  moment: { teamId?: string; on: 'creation' | 'close' },
+): Promise<void> {
+  const column = moment.on === 'creation' ? 'mandatory_on_creation' : 'mandatory_on_close';
+  await requireMandatory(db, organizationId, source, values, { onCreate: false, teamId: moment.teamId }, column);
 }
 
 /** Builds the 400 of a bad value: `<path> <problem> (custom field "<name>")`, at the caller's path. */

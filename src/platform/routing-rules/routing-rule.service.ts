@@ -7,7 +7,7 @@ import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { requireTeam } from '../teams/team.lookup.js';
-import { findTeamById } from '../teams/team.repository.js';
+import { findTeamById, lockTeamRow } from '../teams/team.repository.js';
 import { parseCondition } from './routing-rule.conditions.js';
 import {
   deleteRoutingRule,
@@ -59,6 +59,8 @@ export async function createRule(deps: Deps, principal: Principal, teamId: strin
   const { organizationId } = principal;
   return deps.db.transaction().execute(async (trx) => {
     await requireTeam(trx, organizationId, teamId);
+    // Concurrent creates must not compute the same next order.
+    await lockTeamRow(trx, organizationId, teamId);
     const andRules = checkConditions('andRules', input.andRules ?? []);
     const orRules = checkConditions('orRules', input.orRules ?? []);
     await checkTeamReference(trx, organizationId, 'resultTeamId', input.resultTeamId);

@@ -485,6 +485,23 @@ describe.each(DIALECTS)('routing rules on %s', (dialect) => {
       }
     });
   });
+
+  it('concurrent creates without an evaluationOrder each get their own place', async () => {
+    const team = await makeTeam(harness, acme, { name: 'Racing' });
+    const responses = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        harness.app.inject({
+          method: 'POST',
+          url: `/v1/teams/${team.teamId}/routing`,
+          headers: acme.headers,
+          payload: { name: `race ${i}`, resultTeamId: billing.teamId },
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual([201, 201, 201, 201]);
+    const orders = responses.map((response) => response.json().data.evaluationOrder).sort();
+    expect(orders).toEqual([0, 1, 2, 3]);
+  });
 });
 
 describe('routing rule conditions', () => {

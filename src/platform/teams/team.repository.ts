@@ -1,5 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { forNoKeyUpdate } from '../../db/dialect.js';
 import type { TeamMemberTable, TeamTable } from './team.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -151,3 +152,14 @@ export async function listTeamMembers(db: Db, teamId: string, search?: string) {
 }
 
 export type TeamMemberRow = Awaited<ReturnType<typeof listTeamMembers>>[number];
+
+/**
+ * Serialises writers that derive something from a team's other rows (the next rule order) until
+ * the transaction ends. `NO KEY UPDATE` so that inserts referencing the team are not held up.
+ */
+export async function lockTeamRow(trx: Transaction<DB>, organizationId: string, teamId: string): Promise<void> {
+  await forNoKeyUpdate(
+    trx,
+    trx.selectFrom('teams').select('id').where('organization_id', '=', organizationId).where('id', '=', teamId),
+  ).execute();
+}

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
+import { translateDbError } from '../../db/errors.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -140,14 +141,40 @@ export async function createTeam(deps: Deps, principal: Principal, input: Static
       });
     }
   }
-  const identifier = input.identifier
-    ? input.identifier.toUpperCase()
-    : await deriveIdentifier(deps.db, organizationId, input.name);
   if (input.identifier) {
-    await requireFreeIdentifier(deps.db, organizationId, identifier);
+    await requireFreeIdentifier(deps.db, organizationId, input.identifier.toUpperCase());
   }
   const at = deps.clock.now().toISOString();
   const id = deps.ids.ulid();
+  // A derived identifier can be taken by a concurrent create between the check and the insert:
+  // derive again. A chosen one that loses the race is the caller's 409.
+  for (let attempt = 1; ; attempt++) {
+    const identifier = input.identifier
+      ? input.identifier.toUpperCase()
+      : await deriveIdentifier(deps.db, organizationId, input.name);
+    try {
+      await insertTeamWithDefaults(deps, principal, input, { id, identifier, at });
+      break;
+    } catch (error) {
+      if (translateDbError(error)?.code !== 'CONFLICT') {
+        throw error;
+      }
+      if (input.identifier || attempt >= 5) {
+        throw AppError.conflict('Team with this identifier already exists!');
+      }
+    }
+  }
+  return toTeam(await requireTeam(deps.db, organizationId, id));
+}
+
+async function insertTeamWithDefaults(
+  deps: Deps,
+  principal: Principal,
+  input: Static<typeof CreateTeamSchema>,
+  row: { id: string; identifier: string; at: string },
+): Promise<void> {
+  const organizationId = principal.organizationId;
+  const { id, identifier, at } = row;
   await deps.db.transaction().execute(async (trx: Transaction<DB>) => {
     await insertTeam(trx, {
       id,
@@ -177,7 +204,6 @@ export async function createTeam(deps: Deps, principal: Principal, input: Static
       joined_at: at,
     });
   });
-  return toTeam(await requireTeam(deps.db, organizationId, id));
 }
 
 /** Public teams and the private ones the caller belongs to; admins see every team. */

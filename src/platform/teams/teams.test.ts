@@ -55,6 +55,13 @@ describe.each(DIALECTS)('teams on %s', (dialect) => {
     expect(second.identifier).toBe('CS2');
   });
 
+  it('concurrent creates of one name derive distinct identifiers instead of failing', async () => {
+    const responses = await Promise.all(Array.from({ length: 3 }, () => post('/v1/teams', { name: 'Race Desk' })));
+    expect(responses.map((response) => response.statusCode)).toEqual([201, 201, 201]);
+    const identifiers = responses.map((response) => response.json().data.identifier).sort();
+    expect(identifiers).toEqual(['RD', 'RD2', 'RD3']);
+  });
+
   it('an identifier is unique per organization, case-insensitively (409), but free in another organization', async () => {
     await post('/v1/teams', { name: 'Billing', identifier: 'BILL' });
     const clash = await post('/v1/teams', { name: 'Billing again', identifier: 'bill' });

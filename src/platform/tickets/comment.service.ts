@@ -75,14 +75,37 @@ export function toComment(row: CommentRow) {
 
 export type Comment = ReturnType<typeof toComment>;
 
-/** Same key, same request: a replay. The fingerprint covers every field the client sent. */
+/** JSON with object keys sorted at every level, so equal bodies serialise equally. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(canonical);
+  }
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(record)
+        .sort()
+        .map((key) => [key, canonical(record[key])]),
+    );
+  }
+  return value;
+}
+
+/**
+ * Same key, same request: a replay. The fingerprint covers every field the client sent, with the
+ * defaults applied, so `{content}` and `{content, shouldSendEmail: false}` are the same request.
+ */
 function fingerprint(input: CreateComment): string {
-  const canonical = JSON.stringify(
-    Object.keys(input)
-      .sort()
-      .map((key) => [key, input[key as keyof CreateComment]]),
-  );
-  return createHash('sha256').update(canonical).digest('hex');
+  const { type, visibility } = commentKind(input);
+  const normalised = {
+    ...input,
+    shouldSendEmail: input.shouldSendEmail ?? false,
+    commentType: type,
+    commentVisibility: visibility,
+  };
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(normalised)))
+    .digest('hex');
 }
 
 function replayOrConflict(existing: CommentRow, input: CreateComment): { comment: Comment; created: false } {

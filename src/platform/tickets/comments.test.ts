@@ -286,6 +286,20 @@ describe.each(DIALECTS)('ticket comments on %s', (dialect) => {
     expect(await outboxCount()).toBe(outboxBefore);
   });
 
+  it('a replay is recognised whatever the key order of its JSON and with defaults spelled out', async () => {
+    const first = await comment({ content: 'ordered', metadata: { a: 1, b: { c: 2, d: 3 } }, deDuplicationKey: 'order-1' });
+    expect(first.statusCode).toBe(201);
+    const reordered = await comment({
+      deDuplicationKey: 'order-1',
+      metadata: { b: { d: 3, c: 2 }, a: 1 },
+      content: 'ordered',
+      shouldSendEmail: false,
+      commentVisibility: 'public',
+    });
+    expect(reordered.statusCode).toBe(200);
+    expect(reordered.json().data.id).toBe(first.json().data.id);
+  });
+
   it('50 concurrent requests with one key create exactly one comment and one email', async () => {
     const before = await commentCount();
     const outboxBefore = await outboxCount();

@@ -13,6 +13,7 @@ import { findOrCreateContactByEmail } from '../contacts/customer-contact.service
 import {
   type CustomFieldValueEntry,
   mergeCustomFieldValues,
+  requireMandatoryValues,
   validateCustomFieldValues,
 } from '../custom-fields/custom-field.values.js';
 import { assignWaitingTicketsServedBy, recordRoutingDecision, routeTicket } from '../routing/routing.pipeline.js';
@@ -198,6 +199,13 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
     const routed = await routeOnCreation(trx, principal, team, input, chosen, agentId, now);
     // Routing decides before the ticket exists, so it is numbered in the team it lands in.
     const home = routed?.team ?? team;
+    if (home.id !== team.id) {
+      // The ticket lands in another team: that team's mandatory fields apply too.
+      await requireMandatoryValues(trx, principal.organizationId, 'ticket', customFieldValues, {
+        teamId: home.id,
+        on: 'creation',
+      });
+    }
     const options = home.id === team.id ? chosen : remapOptions(await loadTeamOptions(trx, deps, home), chosen);
     const assignee = agentId ?? routed?.agentId ?? null;
     const number = await nextTicketNumber(trx, home.id);
@@ -465,16 +473,13 @@ export async function updateTicketFields(deps: Deps, principal: Principal, id: s
           await validateCustomFieldValues(trx, principal.organizationId, 'ticket', input.customFieldValues, {
             onCreate: false,
             teamId: ticket.team_id,
+            storedFieldIds: storedValues.map((entry) => entry.fieldId),
           }),
         )
       : storedValues;
     if (typeof changes.closed_at === 'string' && ticket.closed_at === null) {
       // Closing: every mandatoryOnClose field of the ticket's team must hold a value by now.
-      await validateCustomFieldValues(trx, principal.organizationId, 'ticket', values, {
-        onCreate: false,
-        onClose: true,
-        teamId: ticket.team_id,
-      });
+      await requireMandatoryValues(trx, principal.organizationId, 'ticket', values, { teamId: ticket.team_id, on: 'close' });
     }
     if (input.customFieldValues) {
       changes.custom_field_values = JSON.stringify(values);

@@ -323,6 +323,34 @@ describe.each(DIALECTS)('tickets on %s', (dialect) => {
     expect(await ticketCount()).toBe(before);
   });
 
+  it('a ticket whose stored custom field was deleted can still be closed and the value cleared', async () => {
+    const field = (
+      await harness.app.inject({
+        method: 'POST',
+        url: '/v1/custom-field',
+        headers: acme.headers,
+        payload: { name: 'Legacy code', source: 'ticket', fieldType: 'single_line' },
+      })
+    ).json().data;
+    const ticket = (
+      await create({
+        title: 'old',
+        requestorEmail: 'o@customer.test',
+        teamId: desk.teamId,
+        customFieldValues: [{ fieldId: field.uid, value: 'X1' }],
+      })
+    ).json().data;
+    await harness.app.inject({ method: 'DELETE', url: `/v1/custom-field/${field.uid}`, headers: acme.headers });
+    const patch = (payload: object) =>
+      harness.app.inject({ method: 'PATCH', url: `/v1/tickets/${ticket.id}`, headers: acme.headers, payload });
+    const cleared = await patch({ customFieldValues: [{ fieldId: field.uid, value: null }] });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json().data.customFieldValues).toEqual([]);
+    const closed = await patch({ statusName: 'Closed' });
+    expect(closed.statusCode).toBe(200);
+    expect(closed.json().data.isClosed).toBe(true);
+  });
+
   it('50 concurrent creations in one team get 50 distinct consecutive numbers', async () => {
     const team = await makeTeam(harness, acme, { identifier: 'RUSH' });
     const responses = await Promise.all(
