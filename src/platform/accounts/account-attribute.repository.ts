@@ -68,16 +68,20 @@ export async function findAttributeValueById(db: Db, organizationId: string, id:
     .executeTakeFirst();
 }
 
-/** The live value of the attribute spelled `value`, case-insensitively. */
+/**
+ * The live value of the attribute spelled `value`, case-insensitively. Compared here rather than
+ * with SQL `lower()`, which folds only ASCII letters on SQLite; an attribute has few values.
+ */
 export async function findAttributeValueByName(db: Db, organizationId: string, attribute: AccountAttribute, value: string) {
-  return db
+  const wanted = value.toLowerCase();
+  const rows = await db
     .selectFrom('account_attribute_values')
     .select(VALUE_COLUMNS)
     .where('organization_id', '=', organizationId)
     .where('attribute', '=', attribute)
-    .where(sql<string>`lower(value)`, '=', value.toLowerCase())
     .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+    .execute();
+  return rows.find((row) => row.value.toLowerCase() === wanted);
 }
 
 export async function updateAttributeValue(
