@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
-import { translateDbError } from '../../db/errors.js';
+import { conflictAs } from '../../db/errors.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -83,7 +83,7 @@ export async function createRule(deps: Deps, principal: Principal, teamId: strin
       created_by_id: principal.userId,
       created_at: at,
       updated_at: at,
-    }).catch(asOrderConflict);
+    }).catch(conflictAs(ORDER_TAKEN));
     return toRoutingRule(await requireRule(trx, organizationId, teamId, id));
   });
 }
@@ -111,7 +111,9 @@ export async function updateRule(deps: Deps, principal: Principal, teamId: strin
       ...(orRules && { or_rules: writeJson(orRules) ?? '[]' }),
     };
     if (Object.keys(changes).length > 0) {
-      await updateRoutingRule(trx, ruleId, { ...changes, updated_at: deps.clock.now().toISOString() }).catch(asOrderConflict);
+      await updateRoutingRule(trx, ruleId, { ...changes, updated_at: deps.clock.now().toISOString() }).catch(
+        conflictAs(ORDER_TAKEN),
+      );
     }
     return toRoutingRule(await requireRule(trx, organizationId, teamId, ruleId));
   });
@@ -186,12 +188,4 @@ async function ensureOrderFree(db: Db, teamId: string, evaluationOrder: number, 
   if (holder && holder.id !== exceptRuleId) {
     throw AppError.conflict(ORDER_TAKEN);
   }
-}
-
-/** A concurrent write that took the same order first; the unique (team, order) index is the only one a rule write can break. */
-function asOrderConflict(error: unknown): never {
-  if (translateDbError(error)?.code === 'CONFLICT') {
-    throw AppError.conflict(ORDER_TAKEN);
-  }
-  throw error;
 }

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { translateDbError } from '../../db/errors.js';
+import { conflictAs } from '../../db/errors.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -67,7 +67,7 @@ export async function createTag(deps: Deps, principal: Principal, teamId: string
       description: input.description ?? null,
       created_at: at,
       updated_at: at,
-    }).catch(asNameConflict);
+    }).catch(conflictAs(NAME_TAKEN));
     return tagList(trx, organizationId, teamId);
   });
 }
@@ -87,7 +87,7 @@ export async function updateTag(deps: Deps, principal: Principal, teamId: string
       ...(input.description !== undefined && { description: input.description }),
     };
     if (Object.keys(changes).length > 0) {
-      await updateTeamTag(trx, tagId, { ...changes, updated_at: deps.clock.now().toISOString() }).catch(asNameConflict);
+      await updateTeamTag(trx, tagId, { ...changes, updated_at: deps.clock.now().toISOString() }).catch(conflictAs(NAME_TAKEN));
     }
     return tagList(trx, organizationId, teamId);
   });
@@ -131,12 +131,4 @@ async function ensureNameFree(db: Db, organizationId: string, teamId: string, na
   if (tags.some((tag) => tag.id !== exceptTagId && tag.name.toLowerCase() === wanted)) {
     throw AppError.conflict(NAME_TAKEN);
   }
-}
-
-/** The only unique constraint a tag write can break, besides its fresh id, is the team's name index. */
-function asNameConflict(error: unknown): never {
-  if (translateDbError(error)?.code === 'CONFLICT') {
-    throw AppError.conflict(NAME_TAKEN);
-  }
-  throw error;
 }
