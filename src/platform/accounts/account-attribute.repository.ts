@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import type { AccountAttribute, AccountAttributeValueTable } from './account-attribute.table.js';
 
