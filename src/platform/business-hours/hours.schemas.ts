@@ -66,7 +66,12 @@ export type DailyConfig = Static<typeof DailyConfigSchema>;
 /** The hour fields of a request body, as both a team configuration and a user's own hours take them. */
 export const HoursBodyFields = {
   timezone: Type.Optional(TimezoneSchema),
-  commonDailyConfig: Type.Optional(Type.Boolean({ description: 'When true, commonSlots apply to every day' })),
+  commonDailyConfig: Type.Optional(
+    Type.Boolean({
+      description:
+        'When true, commonSlots apply to every day of the week, Saturday and Sunday included; dailyConfig applies when false',
+    }),
+  ),
   commonSlots: Type.Optional(SlotsSchema),
   dailyConfig: Type.Optional(DailyConfigSchema),
 };

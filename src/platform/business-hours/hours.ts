@@ -1,6 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
 import { AppError } from '../../http/errors.js';
-import { type DailyConfig, type Slot, WEEKDAYS } from './hours.schemas.js';
+import { type DailyConfig, type DayConfig, type Slot, WEEKDAYS, type Weekday } from './hours.schemas.js';
 
 /**
  * Business hours: validation of what a client sends, and open/closed computed from a schedule.
@@ -185,27 +185,43 @@ class ZoneClock {
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
+export type Week = Record<Weekday, DayConfig>;
+
+const CLOSED_DAY: DayConfig = { isActive: false, slots: [] };
+
+/**
+ * The week as it applies, the one reading of the hour fields that both the computed reads and the
+ * configuration responses use, so the two never disagree. With `commonDailyConfig`, `commonSlots`
+ * apply to every day of the week, Saturday and Sunday included (the contract's "one common set
+ * of slots applies to every day"), whatever `dailyConfig` holds. Otherwise each day is as
+ * configured (an inactive day keeps its slots for later but is closed), and a day never
+ * configured is closed.
+ */
+export function effectiveWeek(hours: Pick<Schedule, 'commonDailyConfig' | 'commonSlots' | 'dailyConfig'>): Week {
+  const dayOf = (weekday: Weekday): DayConfig =>
+    hours.commonDailyConfig ? { isActive: true, slots: hours.commonSlots } : (hours.dailyConfig[weekday] ?? CLOSED_DAY);
+  return Object.fromEntries(WEEKDAYS.map((weekday) => [weekday, dayOf(weekday)])) as Week;
+}
+
 /** The slots that apply on a local calendar date. */
-function slotsOn(schedule: Schedule, holidays: Set<string>, day: number): Slot[] {
+function slotsOn(week: Week, holidays: Set<string>, day: number): Slot[] {
   const date = new Date(day);
   const dayMonth = `${pad(date.getUTCDate())}-${pad(date.getUTCMonth() + 1)}`;
   if (holidays.has(dayMonth) || holidays.has(`${dayMonth}-${date.getUTCFullYear()}`)) {
     return [];
   }
-  if (schedule.commonDailyConfig) {
-    return schedule.commonSlots;
-  }
   const weekday = WEEKDAYS[(date.getUTCDay() + 6) % 7];
-  const config = weekday ? schedule.dailyConfig[weekday] : undefined;
+  const config = weekday ? week[weekday] : undefined;
   return config?.isActive ? config.slots : [];
 }
 
 /** Open intervals day by day, from local date `firstDay` through `days` more days, in order. */
 function* openIntervals(schedule: Schedule, clock: ZoneClock, firstDay: number, days: number): Generator<Period> {
   const holidays = new Set(schedule.holidays);
+  const week = effectiveWeek(schedule);
   for (let offset = 0; offset <= days; offset++) {
     const day = firstDay + offset * DAY_MS;
-    const intervals = slotsOn(schedule, holidays, day)
+    const intervals = slotsOn(week, holidays, day)
       .map((slot) => ({
         start: clock.instant(day, minutesOf(slot.start) ?? 0),
         end: clock.instant(day, minutesOf(slot.end) ?? 0),

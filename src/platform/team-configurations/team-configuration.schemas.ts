@@ -7,12 +7,17 @@ export const UserRoutingStrategySchema = StringEnum(['manual', 'round_robin'] as
 
 export const TeamParamsSchema = Type.Object({ teamId: UlidSchema }, { additionalProperties: false });
 
+const COMMON_DAILY_CONFIG =
+  'When true, commonSlots apply to every day of the week, Saturday and Sunday included, and dailyConfig is set aside: ' +
+  'responses show each day isActive with commonSlots, as the business-hours status computes it. The per-day hours ' +
+  'are kept (and may still be changed) and apply again once this is false.';
+
 /** Every field optional: only what is sent changes; `dailyConfig` replaces the days it names. */
 export const UpdateTeamConfigurationSchema = Type.Object(
   {
     timezone: HoursBodyFields.timezone,
     routingRespectsTimezone: Type.Optional(Type.Boolean()),
-    routingRespectsUserCapacity: Type.Optional(Type.Boolean({ description: 'Stored; not part of the response' })),
+    routingRespectsUserCapacity: Type.Optional(Type.Boolean()),
     routingRespectsUserTimezone: Type.Optional(Type.Boolean()),
     routingRespectsUserAvailability: Type.Optional(Type.Boolean()),
     routingRespectsUserBusinessHours: Type.Optional(Type.Boolean()),
@@ -21,7 +26,7 @@ export const UpdateTeamConfigurationSchema = Type.Object(
       Nullable(Type.String({ pattern: ULID_PATTERN, description: 'An active sub-team of this team; null clears it' })),
     ),
     holidays: Type.Optional(HolidaysSchema),
-    commonDailyConfig: HoursBodyFields.commonDailyConfig,
+    commonDailyConfig: Type.Optional(Type.Boolean({ description: COMMON_DAILY_CONFIG })),
     commonSlots: HoursBodyFields.commonSlots,
     dailyConfig: HoursBodyFields.dailyConfig,
   },
@@ -35,13 +40,18 @@ export const TeamConfigurationSchema = Type.Object(
     fallbackSubTeam: Nullable(UlidSchema),
     holidays: Type.Array(Type.String()),
     routingRespectsTimezone: Type.Boolean(),
+    routingRespectsUserCapacity: Type.Boolean(),
     routingRespectsUserTimezone: Type.Boolean(),
     routingRespectsUserAvailability: Type.Boolean(),
     routingRespectsUserBusinessHours: Type.Boolean(),
     userRoutingStrategy: UserRoutingStrategySchema,
-    commonDailyConfig: Type.Boolean(),
+    commonDailyConfig: Type.Boolean({ description: COMMON_DAILY_CONFIG }),
     commonSlots: SlotsSchema,
-    dailyConfig: DailyConfigSchema,
+    dailyConfig: Type.Object(DailyConfigSchema.properties, {
+      additionalProperties: false,
+      description:
+        'The week as it applies, every day from monday to sunday: with commonDailyConfig, each day isActive with commonSlots',
+    }),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   },

@@ -4,7 +4,7 @@ import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
-import { businessHoursStatus, type Schedule, validateHours } from '../business-hours/hours.js';
+import { businessHoursStatus, effectiveWeek, type Schedule, validateHours } from '../business-hours/hours.js';
 import type { DailyConfig, Slot } from '../business-hours/hours.schemas.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { defaultTeamConfiguration } from './team-configuration.defaults.js';
@@ -21,21 +21,29 @@ import type { TeamConfigurationTable } from './team-configuration.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-/** The API shape; `routingRespectsUserCapacity` is stored but, as in the contract, not shown. */
+/**
+ * The API shape, with every stored setting. `routingRespectsUserCapacity` is shown although the
+ * upstream leaves it out: a setting that is accepted but never read back cannot be checked.
+ * `dailyConfig` is the week as it applies (`effectiveWeek`), the same the status endpoint
+ * computes from: with `commonDailyConfig` every day is active with `commonSlots`.
+ */
 export function toTeamConfiguration(row: TeamConfigurationRow): TeamConfiguration {
+  const commonDailyConfig = readBoolean(row.common_daily_config);
+  const commonSlots = readJson<Slot[]>(row.common_slots) ?? [];
   return {
     timezone: row.timezone,
     teamId: row.team_id,
     fallbackSubTeam: row.fallback_sub_team_id,
     holidays: readJson<string[]>(row.holidays) ?? [],
     routingRespectsTimezone: readBoolean(row.routing_respects_timezone),
+    routingRespectsUserCapacity: readBoolean(row.routing_respects_user_capacity),
     routingRespectsUserTimezone: readBoolean(row.routing_respects_user_timezone),
     routingRespectsUserAvailability: readBoolean(row.routing_respects_user_availability),
     routingRespectsUserBusinessHours: readBoolean(row.routing_respects_user_business_hours),
     userRoutingStrategy: row.user_routing_strategy,
-    commonDailyConfig: readBoolean(row.common_daily_config),
-    commonSlots: readJson<Slot[]>(row.common_slots) ?? [],
-    dailyConfig: readJson<DailyConfig>(row.daily_config) ?? {},
+    commonDailyConfig,
+    commonSlots,
+    dailyConfig: effectiveWeek({ commonDailyConfig, commonSlots, dailyConfig: readJson<DailyConfig>(row.daily_config) ?? {} }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -3,7 +3,9 @@ import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { readBoolean } from '../../db/dialect.js';
+import { WEEKDAYS } from '../business-hours/hours.schemas.js';
 import { DEFAULT_DAILY_CONFIG } from './team-configuration.defaults.js';
+import { UpdateTeamConfigurationSchema } from './team-configuration.schemas.js';
 
 const LATER = '2026-01-16T10:30:00.000Z';
 const UNKNOWN_TEAM_ID = '01KAAAAAAAAAAAAAAAAAAAAAAA';
@@ -38,7 +40,7 @@ describe.each(DIALECTS)('team configurations on %s', (dialect) => {
   const configurationOf = async (teamId: string) => (await get(teamId)).json().data;
 
   describe('GET /v1/teams/{teamId}/configurations', () => {
-    it("returns a new team's default configuration in the envelope, without routingRespectsUserCapacity", async () => {
+    it("returns a new team's default configuration in the envelope, every stored setting included", async () => {
       const teamId = await newTeam();
       const response = await get(teamId);
       expect(response.statusCode).toBe(200);
@@ -52,6 +54,7 @@ describe.each(DIALECTS)('team configurations on %s', (dialect) => {
           fallbackSubTeam: null,
           holidays: [],
           routingRespectsTimezone: false,
+          routingRespectsUserCapacity: false,
           routingRespectsUserTimezone: false,
           routingRespectsUserAvailability: false,
           routingRespectsUserBusinessHours: false,
@@ -98,12 +101,20 @@ describe.each(DIALECTS)('team configurations on %s', (dialect) => {
       expect(response.json()).toEqual({ status: true, message: 'Success', timestamp: LATER, data: expected });
       expect(await configurationOf(teamId)).toEqual(expected);
 
-      const second = await patch(teamId, { commonDailyConfig: true, commonSlots: [{ start: '00:00', end: '24:00' }] });
-      expect(second.json().data).toEqual({
+      const allDay = { isActive: true, slots: [{ start: '00:00', end: '24:00' }] };
+      const second = await patch(teamId, { commonDailyConfig: true, commonSlots: allDay.slots });
+      const common = {
         ...expected,
         commonDailyConfig: true,
-        commonSlots: [{ start: '00:00', end: '24:00' }],
-      });
+        commonSlots: allDay.slots,
+        dailyConfig: Object.fromEntries(WEEKDAYS.map((day) => [day, allDay])),
+      };
+      expect(second.json().data).toEqual(common);
+      expect(await configurationOf(teamId)).toEqual(common);
+
+      // The per-day hours were kept aside, and apply again without the common hours.
+      const third = await patch(teamId, { commonDailyConfig: false });
+      expect(third.json().data).toEqual({ ...common, commonDailyConfig: false, dailyConfig: expected.dailyConfig });
     });
 
     it('leaves the configuration as it was for an empty body', async () => {
@@ -115,12 +126,43 @@ describe.each(DIALECTS)('team configurations on %s', (dialect) => {
       expect(response.json().data).toEqual(before);
     });
 
-    it('stores routingRespectsUserCapacity but does not return it', async () => {
+    it('returns every setting it accepts: each one sent alone is answered and read back', async () => {
       const teamId = await newTeam();
-      const response = await patch(teamId, { routingRespectsUserCapacity: true, routingRespectsUserBusinessHours: true });
-      expect(response.statusCode).toBe(200);
-      expect(response.json().data).not.toHaveProperty('routingRespectsUserCapacity');
-      expect(response.json().data.routingRespectsUserBusinessHours).toBe(true);
+      const subTeamId = await newTeam(teamId);
+      const saturday = { isActive: true, slots: [{ start: '10:00', end: '14:00' }] };
+      const settings: Record<string, unknown>[] = [
+        { timezone: 'Europe/Paris' },
+        { routingRespectsTimezone: true },
+        { routingRespectsUserCapacity: true },
+        { routingRespectsUserTimezone: true },
+        { routingRespectsUserAvailability: true },
+        { routingRespectsUserBusinessHours: true },
+        { userRoutingStrategy: 'round_robin' },
+        { fallbackSubTeam: subTeamId },
+        { holidays: ['24-12', '31-12-2026'] },
+        { commonSlots: [{ start: '07:00', end: '19:00' }] },
+        { dailyConfig: { saturday } },
+        { commonDailyConfig: true },
+      ];
+      expect(settings.flatMap((setting) => Object.keys(setting)).sort()).toEqual(
+        Object.keys(UpdateTeamConfigurationSchema.properties).sort(),
+      );
+      let state = await configurationOf(teamId);
+      for (const setting of settings) {
+        const response = await patch(teamId, setting);
+        expect(response.statusCode, JSON.stringify(setting)).toBe(200);
+        state = { ...state, ...setting };
+        if (setting.dailyConfig) {
+          state.dailyConfig = { ...DEFAULT_DAILY_CONFIG, saturday };
+        }
+        if (setting.commonDailyConfig) {
+          const everyDay = { isActive: true, slots: state.commonSlots };
+          state.dailyConfig = Object.fromEntries(WEEKDAYS.map((day) => [day, everyDay]));
+        }
+        expect(response.json().data, JSON.stringify(setting)).toEqual(state);
+        expect(await configurationOf(teamId), JSON.stringify(setting)).toEqual(state);
+      }
+      // Stored as sent, and read by routing from the row.
       const row = await harness.db
         .selectFrom('team_configurations')
         .select(['routing_respects_user_capacity'])
@@ -293,6 +335,39 @@ describe.each(DIALECTS)('team configurations on %s', (dialect) => {
       expect((await status(teamId, '2026-01-04T15:00:00.000Z')).json().data.isOpen).toBe(false);
       expect((await status(teamId, '2027-01-04T15:00:00.000Z')).json().data.isOpen).toBe(true);
       expect((await status(teamId, '2026-12-31T15:00:00.000Z')).json().data.isOpen).toBe(false);
+    });
+
+    it('agrees with GET on which days are open: common hours apply to every day, Saturday included', async () => {
+      const teamId = await newTeam();
+      const commonSlots = [{ start: '10:00', end: '14:00' }];
+      const response = await patch(teamId, {
+        commonDailyConfig: true,
+        commonSlots,
+        dailyConfig: { saturday: { isActive: false, slots: [] } },
+      });
+      expect(response.statusCode).toBe(200);
+      // Monday 19 to Sunday 25 January 2026, at noon UTC: is each day open as GET shows it?
+      const openDays = async () => {
+        const { dailyConfig } = await configurationOf(teamId);
+        const days: { day: string; shownActive: boolean; isOpen: boolean }[] = [];
+        for (const [index, day] of WEEKDAYS.entries()) {
+          const { isOpen } = (await status(teamId, `2026-01-${19 + index}T12:00:00.000Z`)).json().data;
+          days.push({ day, shownActive: dailyConfig[day].isActive, isOpen });
+        }
+        return days;
+      };
+      const common = await openDays();
+      expect(common).toEqual(WEEKDAYS.map((day) => ({ day, shownActive: true, isOpen: true })));
+      expect((await configurationOf(teamId)).dailyConfig.saturday).toEqual({ isActive: true, slots: commonSlots });
+
+      // Without the common hours the per-day hours apply again: Saturday and Sunday closed in both.
+      await patch(teamId, { commonDailyConfig: false });
+      expect(await openDays()).toEqual(
+        WEEKDAYS.map((day) => {
+          const open = day !== 'saturday' && day !== 'sunday';
+          return { day, shownActive: open, isOpen: open };
+        }),
+      );
     });
 
     it('rejects an at that is not a date-time, and unknown query parameters', async () => {
