@@ -133,3 +133,45 @@ export async function listOutboxMessages(
 }
 
 export type OutboxListRow = Awaited<ReturnType<typeof listOutboxMessages>>[number];
+
+/** Statuses a message stops in without being delivered: an admin may queue it again. */
+export const RETRYABLE_STATUSES = ['failed', 'undeliverable'] as const satisfies readonly OutboxStatus[];
+
+/**
+ * Queues a failed or undeliverable message of the organization again, due at once and with its
+ * attempts counted from zero. One conditional UPDATE: of two concurrent retries, or a retry and a
+ * worker claiming a failed message, only one changes the row; the others find no row to return.
+ */
+export async function requeueOutboxMessage(db: Db, organizationId: string, id: string, now: string) {
+  return db
+    .updateTable('email_outbox')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, locked_until: null, last_error: null, updated_at: now })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .where('status', 'in', RETRYABLE_STATUSES)
+    .returning(LIST_COLUMNS)
+    .executeTakeFirst();
+}
+
+export async function findOutboxStatus(db: Db, organizationId: string, id: string): Promise<OutboxStatus | undefined> {
+  const row = await db
+    .selectFrom('email_outbox')
+    .select('status')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.status;
+}
+
+/** Delivery of the messages with these dedupe keys, in the organization; keys with no message are left out. */
+export async function findDeliveriesByDedupeKeys(db: Db, organizationId: string, dedupeKeys: string[]) {
+  if (dedupeKeys.length === 0) {
+    return [];
+  }
+  return db
+    .selectFrom('email_outbox')
+    .select(['id', 'dedupe_key', 'status', 'attempts', 'last_error', 'sent_at', 'updated_at'])
+    .where('organization_id', '=', organizationId)
+    .where('dedupe_key', 'in', dedupeKeys)
+    .execute();
+}

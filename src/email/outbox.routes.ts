@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../deps.js';
 import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform/platform.envelope.js';
-import { ListOutboxQuerySchema, OutboxMessageSchema } from './outbox.schemas.js';
-import { listOutbox } from './outbox.service.js';
+import { ListOutboxQuerySchema, OutboxMessageSchema, OutboxParamsSchema } from './outbox.schemas.js';
+import { listOutbox, retryOutboxMessage } from './outbox.service.js';
 
 export function outboxRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
@@ -20,6 +20,21 @@ export function outboxRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => ok(await listOutbox(deps.db, request.principal, request.query)),
+    );
+
+    app.post(
+      '/outbox/:id/retry',
+      {
+        schema: {
+          operationId: 'platform.outbox.retry',
+          tags: ['outbox'],
+          summary: 'Queue a failed or undeliverable email again, due at once with its attempts reset; organization admins only',
+          description: 'A message in any other status is a 409; one of another organization is a 404.',
+          params: OutboxParamsSchema,
+          response: { 200: PlatformEnvelopeSchema(OutboxMessageSchema), ...platformErrorResponses([400, 403, 404, 409]) },
+        },
+      },
+      async (request) => ok(await retryOutboxMessage(deps, request.principal, request.params.id)),
     );
   };
 }

@@ -2,7 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../http/shared-schemas.js';
 
 export const OutboxStatusSchema = StringEnum(['pending', 'sending', 'sent', 'failed', 'undeliverable'] as const, {
-  description: 'pending: waiting for its first attempt; sending: claimed by a worker; failed: will be retried at nextAttemptAt',
+  description:
+    'pending: waiting for its first attempt; sending: claimed by a worker; failed: will be retried at nextAttemptAt; ' +
+    'undeliverable: given up (permanent rejection, last attempt, or no SMTP_URL), until an admin retries it',
 });
 
 /** A queued email as admins see it; the bodies are left out (see the ticket's comments for the content). */
@@ -28,6 +30,21 @@ export const ListOutboxQuerySchema = Type.Object(
     status: Type.Optional(OutboxStatusSchema),
     page: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: '0-based page' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  },
+  { additionalProperties: false },
+);
+
+export const OutboxParamsSchema = Type.Object({ id: UlidSchema }, { additionalProperties: false });
+
+/** What the author of a comment sees of the email it queued. */
+export const EmailDeliverySchema = Type.Object(
+  {
+    outboxId: UlidSchema,
+    status: OutboxStatusSchema,
+    attempts: Type.Integer({ description: 'Delivery attempts started so far (since the last retry)' }),
+    lastError: Nullable(Type.String()),
+    sentAt: Nullable(TimestampSchema),
+    updatedAt: TimestampSchema,
   },
   { additionalProperties: false },
 );

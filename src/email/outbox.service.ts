@@ -2,10 +2,20 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Principal } from '../http/api-key-auth.js';
+import { AppError } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdFactory } from '../lib/ids.js';
 import { requireOrgAdmin } from '../platform/authorization.js';
-import { findOutboxIdByDedupeKey, insertOutboxMessage, listOutboxMessages, type OutboxListRow } from './outbox.repository.js';
+import {
+  findDeliveriesByDedupeKeys,
+  findOutboxIdByDedupeKey,
+  findOutboxStatus,
+  insertOutboxMessage,
+  listOutboxMessages,
+  type OutboxListRow,
+  RETRYABLE_STATUSES,
+  requeueOutboxMessage,
+} from './outbox.repository.js';
 import type { ListOutboxQuerySchema } from './outbox.schemas.js';
 
 export interface EnqueueEmail {
@@ -79,4 +89,46 @@ export async function listOutbox(db: Kysely<DB>, principal: Principal, query: St
     limit,
   });
   return rows.map(toOutboxMessage);
+}
+
+/**
+ * Queues a failed or undeliverable message again, for the next worker pass, with a fresh count of
+ * attempts (and so the whole backoff again); organization admins only. Another organization's
+ * message is a 404 like a missing one; a message in any other status is a 409.
+ */
+export async function retryOutboxMessage(deps: { db: Kysely<DB>; clock: Clock }, principal: Principal, id: string) {
+  requireOrgAdmin(principal);
+  const requeued = await requeueOutboxMessage(deps.db, principal.organizationId, id, deps.clock.now().toISOString());
+  if (requeued) {
+    return toOutboxMessage(requeued);
+  }
+  // Only to word the error: the UPDATE above decided, and nothing is written here.
+  const status = await findOutboxStatus(deps.db, principal.organizationId, id);
+  if (!status) {
+    throw AppError.notFound('Outbox message not found!');
+  }
+  throw AppError.conflict(`Only ${RETRYABLE_STATUSES.join(' or ')} messages can be retried; this message is ${status}`);
+}
+
+export type EmailDelivery = ReturnType<typeof toEmailDelivery>;
+
+function toEmailDelivery(row: Awaited<ReturnType<typeof findDeliveriesByDedupeKeys>>[number]) {
+  return {
+    outboxId: row.id,
+    status: row.status,
+    attempts: Number(row.attempts),
+    lastError: row.last_error,
+    sentAt: row.sent_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** How the messages queued under these dedupe keys are doing, by key; a key with no message is absent. */
+export async function emailDeliveriesByDedupeKey(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  dedupeKeys: string[],
+): Promise<Map<string, EmailDelivery>> {
+  const rows = await findDeliveriesByDedupeKeys(db, organizationId, dedupeKeys);
+  return new Map(rows.map((row) => [row.dedupe_key, toEmailDelivery(row)]));
 }

@@ -271,6 +271,96 @@ describe.each(DIALECTS)('email outbox on %s', (dialect) => {
     const bad = await harness.app.inject({ url: '/v1/outbox?status=lost', headers: acme.headers });
     expect(bad.statusCode).toBe(400);
   });
+
+  const retry = (id: string, headers = acme.headers) =>
+    harness.app.inject({ method: 'POST', url: `/v1/outbox/${id}/retry`, headers });
+  const deliveredIds = (messages: Received[]) => messages.map((message) => /^Message-ID: <([^@]+)@/im.exec(message.raw)?.[1]);
+
+  it('an admin retries an undeliverable message: queued again at once with fresh attempts, then delivered', async () => {
+    const dedupeKey = `comment:${dialect}:retry`;
+    const { id } = await enqueue({ dedupeKey, subject: 'Second chance' });
+    expect(await worker(undefined).runOnce()).toBeGreaterThanOrEqual(1);
+    expect(await row(id)).toMatchObject({ status: 'undeliverable', attempts: 1, last_error: NO_SMTP_URL });
+    const createdAt = (await row(id)).created_at;
+
+    harness.clock.advance(60_000);
+    const retriedAt = harness.clock.now().toISOString();
+    const response = await retry(id);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      status: true,
+      message: 'Success',
+      timestamp: retriedAt,
+      data: {
+        id,
+        to: 'customer@example.com',
+        subject: 'Second chance',
+        status: 'pending',
+        attempts: 0,
+        lastError: null,
+        nextAttemptAt: retriedAt,
+        sentAt: null,
+        messageId: null,
+        createdAt,
+        dedupeKey,
+      },
+    });
+    // Queued already: a second retry has nothing to do.
+    const again = await retry(id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({
+      statusCode: 409,
+      message: 'Only failed or undeliverable messages can be retried; this message is pending',
+      error: 'Conflict',
+    });
+
+    const before = smtp.messages.length;
+    expect(await worker(smtp.url).runOnce()).toBeGreaterThanOrEqual(1);
+    expect(deliveredIds(smtp.messages.slice(before)).filter((delivered) => delivered === id)).toHaveLength(1);
+    expect(await row(id)).toMatchObject({ status: 'sent', attempts: 1, sent_at: retriedAt, last_error: null });
+    const sent = await retry(id);
+    expect(sent.statusCode).toBe(409);
+    expect(sent.json().message).toBe('Only failed or undeliverable messages can be retried; this message is sent');
+  });
+
+  it('a failed message can be retried before its backoff runs out; concurrent retries queue it once', async () => {
+    const down = await startSmtp();
+    await down.close();
+    const { id } = await enqueue();
+    expect(await worker(down.url).runOnce()).toBeGreaterThanOrEqual(1);
+    expect(await row(id)).toMatchObject({ status: 'failed', attempts: 1 });
+
+    const responses = await Promise.all(Array.from({ length: 5 }, () => retry(id)));
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect(await row(id)).toMatchObject({ status: 'pending', attempts: 0, next_attempt_at: harness.clock.now().toISOString() });
+  });
+
+  it('retry is for admins of the organization only, and checks the id', async () => {
+    const { id } = await enqueue({ subject: 'Not yours' });
+    expect(await worker(undefined).runOnce()).toBeGreaterThanOrEqual(1);
+
+    const member = await makeUser(harness, acme.organizationId);
+    const forbidden = await retry(id, member.headers);
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toEqual({
+      statusCode: 403,
+      message: 'User does not have access to this resource!',
+      error: 'Forbidden',
+    });
+    for (const [outboxId, headers] of [
+      [id, globex.headers],
+      ['01KAAAAAAAAAAAAAAAAAAAAAAA', acme.headers],
+    ] as const) {
+      const missing = await retry(outboxId, headers);
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toEqual({ statusCode: 404, message: 'Outbox message not found!', error: 'Not Found' });
+    }
+    const malformed = await retry('not-an-id');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ statusCode: 400, message: 'id has an invalid format', error: 'Bad Request' });
+    // Nobody but the admin of its organization changed it.
+    expect(await row(id)).toMatchObject({ status: 'undeliverable', attempts: 1 });
+  });
 });
 
 describe.each(DIALECTS)('email outbox with two workers on separate connections on %s', (dialect) => {

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { EmailDeliverySchema } from '../../email/outbox.schemas.js';
 import { Nullable, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
 
 const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object (mentions, reactions, …)' });
@@ -41,6 +42,13 @@ export const CommentSchema = Type.Object(
     impersonatedUserName: Nullable(Type.String()),
     impersonatedUserAvatar: Nullable(Type.String()),
     attachments: Type.Array(Type.String(), { description: 'Attachment ids' }),
+    emailDelivery: Type.Optional(
+      Type.Union([Type.Null(), EmailDeliverySchema], {
+        description:
+          "Shown to the comment's author and to admins only: the state of the email it queued with shouldSendEmail " +
+          '(null when it queued none). Admins can send an undeliverable one again: POST /v1/outbox/{outboxId}/retry.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

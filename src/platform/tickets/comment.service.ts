@@ -4,7 +4,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
-import { enqueueEmail } from '../../email/outbox.service.js';
+import { type EmailDelivery, emailDeliveriesByDedupeKey, enqueueEmail } from '../../email/outbox.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -73,7 +73,42 @@ export function toComment(row: CommentRow) {
   };
 }
 
-export type Comment = ReturnType<typeof toComment>;
+export type Comment = ReturnType<typeof toComment> & { emailDelivery?: EmailDelivery | null };
+
+/** The outbox dedupe key of a comment's email: one email per comment, and how to find it again. */
+function commentEmailKey(commentId: string): string {
+  return `comment:${commentId}`;
+}
+
+/** Who was emailed and why a delivery failed is for the comment's author and admins to see. */
+function seesEmailDelivery(principal: Principal, row: CommentRow): boolean {
+  return isOrgAdmin(principal) || (row.author_id !== null && row.author_id === principal.userId);
+}
+
+/**
+ * The comments in the API shape; for the author and admins with `emailDelivery`, the state of the
+ * email the comment queued (null when it queued none). Other users get no `emailDelivery` at all,
+ * rather than a null that would read as "no email".
+ */
+async function toComments(db: Kysely<DB> | Transaction<DB>, principal: Principal, rows: CommentRow[]): Promise<Comment[]> {
+  const keys = rows.filter((row) => seesEmailDelivery(principal, row)).map((row) => commentEmailKey(row.id));
+  const deliveries = await emailDeliveriesByDedupeKey(db, principal.organizationId, keys);
+  return rows.map((row) => {
+    const comment: Comment = toComment(row);
+    if (seesEmailDelivery(principal, row)) {
+      comment.emailDelivery = deliveries.get(commentEmailKey(row.id)) ?? null;
+    }
+    return comment;
+  });
+}
+
+async function toCommentOf(db: Kysely<DB> | Transaction<DB>, principal: Principal, row: CommentRow): Promise<Comment> {
+  const [comment] = await toComments(db, principal, [row]);
+  if (!comment) {
+    throw new Error(`comment ${row.id} was not mapped`);
+  }
+  return comment;
+}
 
 /** JSON with object keys sorted at every level, so equal bodies serialise equally. */
 function canonical(value: unknown): unknown {
@@ -108,13 +143,18 @@ function fingerprint(input: CreateComment): string {
     .digest('hex');
 }
 
-function replayOrConflict(existing: CommentRow, input: CreateComment): { comment: Comment; created: false } {
+async function replayOrConflict(
+  trx: Transaction<DB>,
+  principal: Principal,
+  existing: CommentRow,
+  input: CreateComment,
+): Promise<{ comment: Comment; created: false }> {
   if (existing.dedupe_fingerprint !== fingerprint(input)) {
     throw AppError.conflict(
       `deDuplicationKey "${input.deDuplicationKey}" was already used for a different comment on this ticket`,
     );
   }
-  return { comment: toComment(existing), created: false };
+  return { comment: await toCommentOf(trx, principal, existing), created: false };
 }
 
 /** Threads are one level deep, and a public reply may not sit under a private comment. */
@@ -170,7 +210,7 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
     if (key) {
       const existing = await findCommentByDedupeKey(trx, ticket.id, key);
       if (existing) {
-        return replayOrConflict(existing, input);
+        return replayOrConflict(trx, principal, existing, input);
       }
     }
     const content = deriveCommentContent(input);
@@ -214,7 +254,7 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
       if (!winner) {
         throw new Error(`comment with key ${key} lost its insert but cannot be read`);
       }
-      return replayOrConflict(winner, input);
+      return replayOrConflict(trx, principal, winner, input);
     }
     const comment = await findCommentById(trx, ticket.id, id);
     if (!comment) {
@@ -223,7 +263,7 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
     if (input.shouldSendEmail && visibility === 'public') {
       await queueCommentEmail(trx, deps, ticket, comment);
     }
-    return { comment: toComment(comment), created: true };
+    return { comment: await toCommentOf(trx, principal, comment), created: true };
   });
   return result;
 }
@@ -242,7 +282,7 @@ async function queueCommentEmail(trx: Transaction<DB>, deps: Deps, ticket: Ticke
   const subject = `[${ticket.ticket_identifier}] ${ticket.title}`;
   await enqueueEmail(trx, deps, {
     organizationId: ticket.organization_id,
-    dedupeKey: `comment:${comment.id}`,
+    dedupeKey: commentEmailKey(comment.id),
     to: ticket.requestor_email,
     subject,
     text: `${comment.content}\n\n— ${author}\nTicket ${ticket.ticket_identifier}`,
@@ -263,7 +303,8 @@ export async function listComments(
   const ticket = await requireTicket(db, principal, ticketIdParam);
   const limit = query.limit ?? 20;
   const { roots, replies } = await listCommentThreads(db, ticket.id, { offset: (query.page ?? 0) * limit, limit });
-  return roots.flatMap((root) => [root, ...replies.filter((reply) => reply.parent_comment_id === root.id)]).map(toComment);
+  const threads = roots.flatMap((root) => [root, ...replies.filter((reply) => reply.parent_comment_id === root.id)]);
+  return toComments(db, principal, threads);
 }
 
 async function requireOwnComment(trx: Kysely<DB> | Transaction<DB>, principal: Principal, ticket: TicketRow, commentId: string) {
@@ -305,7 +346,7 @@ export async function editComment(
   if (!updated) {
     throw AppError.notFound('Comment not found!');
   }
-  return toComment(updated);
+  return toCommentOf(deps.db, principal, updated);
 }
 
 /** Soft delete: the comment, and a deleted thread with its replies, leave every listing. */
@@ -314,5 +355,5 @@ export async function deleteComment(deps: Deps, principal: Principal, ticketIdPa
   const comment = await requireOwnComment(deps.db, principal, ticket, commentId);
   const at = deps.clock.now().toISOString();
   await updateComment(deps.db, comment.id, { deleted_at: at, updated_at: at });
-  return { ...toComment(comment), deletedAt: at, updatedAt: at };
+  return { ...(await toCommentOf(deps.db, principal, comment)), deletedAt: at, updatedAt: at };
 }

@@ -126,6 +126,7 @@ describe.each(DIALECTS)('ticket comments on %s', (dialect) => {
       impersonatedUserName: null,
       impersonatedUserAvatar: null,
       attachments: [],
+      emailDelivery: null,
     });
   });
 
@@ -421,5 +422,94 @@ describe.each(DIALECTS)('ticket comments on %s', (dialect) => {
       headers: acme.headers,
     });
     expect(gone.statusCode).toBe(404);
+  });
+
+  it("shows a comment's author and admins how its email is doing, and other members nothing", async () => {
+    const author = await makeUser(harness, acme.organizationId);
+    const colleague = await makeUser(harness, acme.organizationId);
+    const ticket = (
+      await harness.app.inject({
+        method: 'POST',
+        url: '/v1/tickets',
+        headers: acme.headers,
+        payload: { title: 'Delivery', requestorEmail: 'dee@customer.test', teamId: desk.teamId },
+      })
+    ).json().data;
+    const queuedAt = harness.clock.now().toISOString();
+    const posted = await comment({ content: 'Your order shipped.', shouldSendEmail: true }, ticket.id, author.headers);
+    expect(posted.statusCode).toBe(201);
+    const { id: outboxId } = await harness.db
+      .selectFrom('email_outbox')
+      .select('id')
+      .where('dedupe_key', '=', `comment:${posted.json().data.id}`)
+      .executeTakeFirstOrThrow();
+    expect(posted.json().data.emailDelivery).toEqual({
+      outboxId,
+      status: 'pending',
+      attempts: 0,
+      lastError: null,
+      sentAt: null,
+      updatedAt: queuedAt,
+    });
+    const quiet = await comment({ content: 'No email for this one' }, ticket.id, author.headers);
+    expect(quiet.json().data.emailDelivery).toBeNull();
+
+    const drain = async (smtpUrl: string | undefined) => {
+      const worker = createOutboxWorker({
+        db: harness.db,
+        clock: harness.clock,
+        config: { ...harness.config, SMTP_URL: smtpUrl },
+        log: pino({ level: 'silent' }),
+      });
+      for (let pass = 0; pass < 20 && (await worker.runOnce()) > 0; pass++) {
+        // Earlier tests queued messages too; drain them all.
+      }
+      await worker.stop();
+    };
+    const listed = async (headers: { 'x-api-key': string }) => {
+      const response = await harness.app.inject({ url: `/v1/tickets/${ticket.id}/comments`, headers });
+      expect(response.statusCode).toBe(200);
+      return response.json().data as { id: string; emailDelivery?: unknown }[];
+    };
+    const deliverySeenBy = async (headers: { 'x-api-key': string }) =>
+      (await listed(headers)).find((item) => item.id === posted.json().data.id)?.emailDelivery;
+
+    harness.clock.advance(1000);
+    const givenUpAt = harness.clock.now().toISOString();
+    await drain(undefined);
+    const undeliverable = {
+      outboxId,
+      status: 'undeliverable',
+      attempts: 1,
+      lastError: 'SMTP_URL is not configured',
+      sentAt: null,
+      updatedAt: givenUpAt,
+    };
+    expect(await deliverySeenBy(author.headers)).toEqual(undeliverable);
+    expect(await deliverySeenBy(acme.headers)).toEqual(undeliverable);
+    const seenByColleague = await listed(colleague.headers);
+    expect(seenByColleague).toHaveLength(2);
+    for (const item of seenByColleague) {
+      expect(item).not.toHaveProperty('emailDelivery');
+    }
+
+    // The admin sends it again once mail works; the author sees it delivered.
+    harness.clock.advance(1000);
+    expect(
+      (await harness.app.inject({ method: 'POST', url: `/v1/outbox/${outboxId}/retry`, headers: acme.headers })).statusCode,
+    ).toBe(200);
+    smtp.received.length = 0;
+    await drain(harness.config.SMTP_URL);
+    expect(smtp.received.filter((mail) => mail.raw.includes('Your order shipped.'))).toHaveLength(1);
+    const sentAt = harness.clock.now().toISOString();
+    const delivered = { outboxId, status: 'sent', attempts: 1, lastError: null, sentAt, updatedAt: sentAt };
+    expect(await deliverySeenBy(author.headers)).toEqual(delivered);
+    const pinned = await harness.app.inject({
+      method: 'PATCH',
+      url: `/v1/tickets/${ticket.id}/comments/${posted.json().data.id}`,
+      headers: author.headers,
+      payload: { isPinned: true },
+    });
+    expect(pinned.json().data.emailDelivery).toEqual(delivered);
   });
 });
