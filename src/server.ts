@@ -12,6 +12,10 @@ import { createIdFactory } from './lib/ids.js';
 import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
 import { createRoutingWorker, type RoutingWorker } from './platform/routing/routing.worker.js';
 
+export const SMTP_URL_MISSING =
+  'SMTP_URL is not set: email will not be delivered, and queued messages are marked undeliverable until SMTP_URL is set ' +
+  '(then an admin can resend them with POST /v1/outbox/{id}/retry)';
+
 export interface RunningServer {
   apps: FastifyInstance[];
   addresses: string[];
@@ -50,6 +54,11 @@ export async function startServer(config: Config, log: Logger, print: (line: str
       );
     }
 
+    // Once per process, however many listeners: without it, comments with shouldSendEmail look
+    // fine to their authors while every email quietly ends as undeliverable.
+    if (!config.SMTP_URL) {
+      log.warn(SMTP_URL_MISSING);
+    }
     // Every process runs one: messages are claimed atomically, so any number of them is safe.
     const worker = createOutboxWorker({ db: handle.db, clock, config, log });
     outbox = worker;
