@@ -1,8 +1,7 @@
 import { convert as htmlToText } from 'html-to-text';
 import { marked } from 'marked';
-import TurndownService from 'turndown';
 import { AppError } from '../../http/errors.js';
-import { sanitizeCommentHtml } from '../../platform/tickets/comment-content.js';
+import { htmlToMarkdown, sanitizeCommentHtml } from '../../platform/tickets/comment-content.js';
 
 /** An article body in both stored forms; the HTML is always sanitised. */
 export interface ArticleContent {
@@ -10,11 +9,15 @@ export interface ArticleContent {
   markdown: string;
 }
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-
 /**
  * The body from `contentHtml` (sanitised, markdown derived) or `contentMarkdown` (rendered with
  * GitHub-flavoured markdown, then sanitised like any HTML); undefined when neither is given.
+ *
+ * Markdown the author wrote is their source and is stored as written, raw HTML included, as
+ * GitHub and Discourse keep it: escaping it would hand an editor back text they never typed and
+ * turn harmless inline HTML (`<br>`, `<sup>`) into visible tags. What is shown is the HTML, and
+ * that is always rendered from the markdown and then sanitised. Markdown derived from HTML is
+ * different: it must show what the sanitised HTML showed, so it never holds live HTML.
  */
 export function deriveArticleContent(input: { contentHtml?: string; contentMarkdown?: string }): ArticleContent | undefined {
   if (input.contentHtml !== undefined && input.contentMarkdown !== undefined) {
@@ -26,7 +29,7 @@ export function deriveArticleContent(input: { contentHtml?: string; contentMarkd
   }
   if (input.contentHtml !== undefined) {
     const html = sanitizeCommentHtml(input.contentHtml);
-    return { html, markdown: turndown.turndown(html) };
+    return { html, markdown: htmlToMarkdown(html) };
   }
   if (input.contentMarkdown !== undefined) {
     const rendered = marked.parse(input.contentMarkdown, { async: false, gfm: true });

@@ -24,11 +24,99 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
   transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow' }) },
 };
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-
 /** Drops scripts, event handlers, `javascript:` and other unsafe URLs; keeps formatting. */
 export function sanitizeCommentHtml(html: string): string {
   return sanitizeHtml(html, SANITIZE_OPTIONS);
+}
+
+/**
+ * Backslash-escapes what a markdown renderer would read as markup rather than text: a `<` that
+ * could open a tag, comment or autolink, and an `&` that could start an entity. A `<` or `&` at the
+ * end is escaped too, because the next text node may complete it (`&lt;<span>img …</span>`).
+ * `a < b && c > d` stays as written: a `<` before a space is never markup, and turndown already
+ * escapes a `>` that starts a line (a quote).
+ */
+function escapeMarkup(text: string): string {
+  return text.replace(/<(?!\s)/g, '\\<').replace(/&(?=#?\w*(;|$))/g, '\\&');
+}
+
+/** Link and image titles sit in double quotes; a malformed link would show them as text, so they are escaped like text. */
+function escapeTitle(title: string): string {
+  return escapeMarkup(title.replace(/["\\]/g, '\\$&').replace(/(\n+\s*)+/g, '\n'));
+}
+
+/**
+ * A destination the renderer cannot end early: spaces, control characters, `<`, `>` and `\` are
+ * percent-encoded and parentheses escaped. Otherwise a newline in an `href` breaks the link and its
+ * title is read as raw HTML.
+ */
+function escapeDestination(url: string): string {
+  return escapeMarkup(url.replace(/[\s\p{Cc}<>\\]/gu, (char) => encodeURIComponent(char)).replace(/[()]/g, '\\$&'));
+}
+
+/** The longest run of backticks in `code`, so a fence one longer can never be closed from inside. */
+function longestBacktickRun(code: string): number {
+  return (code.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
+}
+
+/** What the rules below read of turndown's DOM nodes (the project compiles without the DOM types). */
+interface ConvertedNode {
+  nodeName: string;
+  firstChild: ConvertedNode | null;
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+}
+
+/**
+ * HTML to markdown that shows exactly what the (sanitised) HTML showed: text stays text, so an
+ * escaped `&lt;script&gt;` never comes back as a live tag, and attributes (link titles, image alt
+ * text, URLs, code languages) cannot break out into markup. Code keeps `<` as is: code spans and
+ * fenced blocks show their content literally.
+ */
+const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+// Line by line, because turndown's escapes only look at the start of the text: in a `<pre>` every
+// line of a text node starts a markdown line, and "# x" or "> x" there is text, not a heading or quote.
+turndown.escape = (text) =>
+  escapeMarkup(
+    text
+      .split('\n')
+      .map((line) => TurndownService.prototype.escape.call(turndown, line))
+      .join('\n'),
+  );
+turndown.addRule('safeLink', {
+  filter: (node) => node.nodeName === 'A' && Boolean(node.getAttribute('href')),
+  replacement: (content, node) => {
+    const element = node as ConvertedNode;
+    const title = element.getAttribute('title');
+    return `[${content}](${escapeDestination(element.getAttribute('href') ?? '')}${title ? ` "${escapeTitle(title)}"` : ''})`;
+  },
+});
+turndown.addRule('safeImage', {
+  filter: 'img',
+  replacement: (_content, node) => {
+    const element = node as ConvertedNode;
+    const src = element.getAttribute('src');
+    const title = element.getAttribute('title');
+    const alt = turndown.escape((element.getAttribute('alt') ?? '').replace(/\s+/g, ' '));
+    return src ? `![${alt}](${escapeDestination(src)}${title ? ` "${escapeTitle(title)}"` : ''})` : '';
+  },
+});
+// Turndown's own fence only looks for backticks at the very start of a line, but a closing fence may
+// be indented by up to three spaces: code holding "  ```" would end the block and its rest be markdown.
+turndown.addRule('safeFencedCodeBlock', {
+  filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName === 'CODE',
+  replacement: (_content, node) => {
+    const codeElement = (node as ConvertedNode).firstChild;
+    const code = codeElement?.textContent ?? '';
+    const language = /language-([\w+#.-]+)/.exec(codeElement?.getAttribute('class') ?? '')?.[1] ?? '';
+    const fence = '`'.repeat(Math.max(3, longestBacktickRun(code) + 1));
+    return `\n\n${fence}${language}\n${code.replace(/\n$/, '')}\n${fence}\n\n`;
+  },
+});
+
+/** Markdown of sanitised HTML; see the turndown set-up above for why it is safe to render. */
+export function htmlToMarkdown(html: string): string {
+  return turndown.turndown(html);
 }
 
 function escapeHtml(text: string): string {
@@ -99,5 +187,5 @@ export function deriveCommentContent(input: { content?: string; contentHtml?: st
     html = textToHtml(content ?? jsonText);
   }
   const text = content ?? (contentHtml ? htmlToText(html, { wordwrap: false }).trim() : jsonText);
-  return { content: text, contentHtml: html, contentMarkdown: turndown.turndown(html), contentJson: contentJson ?? null };
+  return { content: text, contentHtml: html, contentMarkdown: htmlToMarkdown(html), contentJson: contentJson ?? null };
 }

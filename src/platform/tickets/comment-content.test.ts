@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { liveMarkdown, renderMarkdown, shownText } from '../../../test/markup.js';
+import { deriveCommentContent, htmlToMarkdown, sanitizeCommentHtml } from './comment-content.js';
+
+describe('htmlToMarkdown', () => {
+  it.each([
+    ['escaped tags stay text', '<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>', '\\<script>alert(1)\\</script>'],
+    ['a tag split across elements', '<p>&lt;<span>img src=x</span>&gt;</p>', '\\<img src=x\\>'],
+    ['escaped entities stay text', '<p>&amp;lt;b&amp;gt;</p>', '\\&lt;b\\&gt;'],
+    ['an ampersand that starts no entity', '<p>AT&amp;T and a &amp;&amp; b</p>', 'AT&T and a && b'],
+    ['comparisons', '<p>a &lt; b &amp;&amp; c &gt; d, 1 &lt; 2</p>', 'a < b && c > d, 1 < 2'],
+    ['an autolink typed as text', '<p>&lt;https://x.test&gt;</p>', '\\<https://x.test>'],
+    ['a quote typed as text', '<p>&gt; not a quote</p>', '\\> not a quote'],
+    ['markdown lines in preformatted text', '<pre># one\n&gt; two\n- three</pre>', '\\# one\n\\> two\n\\- three'],
+    ['parentheses in a link address', '<a href="https://x.test/Foo_(bar)">wiki</a>', '[wiki](https://x.test/Foo_\\(bar\\))'],
+    [
+      'a newline in a link address and a tag in its title',
+      '<a href="https://x.test/a&#10;b" title="&lt;b&gt; &quot;q&quot;">y</a>',
+      '[y](https://x.test/a%0Ab "\\<b> \\"q\\"")',
+    ],
+    [
+      'a tag in an image alt text',
+      '<img src="https://x.test/i b.png" alt="&lt;img src=x&gt;">',
+      '![\\<img src=x>](https://x.test/i%20b.png)',
+    ],
+    ['code keeps its characters', '<p><code>&lt;b&gt; &amp;</code></p>', '`<b> &`'],
+    [
+      'a fence longer than any backtick run in the code',
+      '<pre><code class="language-ts">a\n  ```\n&lt;b&gt;</code></pre>',
+      '````ts\na\n  ```\n<b>\n````',
+    ],
+    ['a code language that is not a word', '<pre><code class="language-`&lt;b&gt;">x</code></pre>', '```\nx\n```'],
+  ])('%s', (_, html, markdown) => {
+    const derived = htmlToMarkdown(sanitizeCommentHtml(html));
+    expect(derived).toBe(markdown);
+    expect(liveMarkdown(derived)).toEqual([]);
+  });
+});
+
+describe('deriveCommentContent', () => {
+  it.each([
+    'a < b && c > d',
+    '1 < 2',
+    '<script>alert(1)</script>',
+    '&lt;img src=x onerror=alert(1)&gt;',
+    '[x](javascript:alert(1))',
+    '*not emphasis* and `not code`',
+    '<div>\n<b>html block</b>\n</div>',
+  ])('text %j reads the same in its HTML and its markdown', (content) => {
+    const derived = deriveCommentContent({ content });
+    expect(liveMarkdown(derived.contentMarkdown)).toEqual([]);
+    expect(shownText(renderMarkdown(derived.contentMarkdown))).toBe(shownText(derived.contentHtml));
+    expect(shownText(derived.contentHtml)).toBe(content);
+  });
+});
