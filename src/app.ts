@@ -2,15 +2,20 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import scalarReference from '@scalar/fastify-api-reference';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { agentStudioPlugin } from './agent-studio/agent-studio.plugin.js';
 import { decodeSecretKey } from './agent-studio/mcp-servers/secret-box.js';
-import { AREAS, type AreaName, type Config } from './config.js';
+import { AREAS, type AreaName, type Config, trustProxyOption } from './config.js';
 import type { DB } from './db/database.js';
 import type { AppDeps } from './deps.js';
 import { helpCenterPlugin } from './help-center/help-center.plugin.js';
-import { type ApiKeyAuth, createApiKeyAuth } from './http/api-key-auth.js';
+import { type ApiKeyAuth, createApiKeyAuth, createAuthenticate } from './http/api-key-auth.js';
+import type { ErrorRenderer } from './http/area.js';
+import { createFrameworkErrorHandler, MAX_PARAM_LENGTH } from './http/framework-errors.js';
+import { registerJsonBodyParser } from './http/json-body.js';
+import { registerRequestLog } from './http/logging.js';
+import { registerRateLimits } from './http/rate-limits.js';
 import { createValidatorCompiler } from './http/validation.js';
 import type { Clock } from './lib/clock.js';
 import { createIdFactory, type IdFactory } from './lib/ids.js';
@@ -51,6 +56,8 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db, clock } = options;
   const areas = options.areas ?? AREAS;
+  const errorRenderers = new Map<AreaName, ErrorRenderer>();
+  let deps: AppDeps | undefined;
   const app = Fastify({
     loggerInstance: options.log,
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -60,22 +67,37 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    trustProxy: trustProxyOption(config),
+    // One line per request comes from `registerRequestLog`.
+    logController: new LogController({ disableRequestLogging: true }),
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: createFrameworkErrorHandler(() => {
+      if (!deps) {
+        throw new Error('a request arrived before the app was built');
+      }
+      return { authenticate: deps.authenticate, renderers: errorRenderers };
+    }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());
+  registerJsonBodyParser(app);
+  registerRequestLog(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
-  const deps: AppDeps = {
+  const auth = options.auth ?? createApiKeyAuth({ db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
+  deps = {
     config,
     db,
     clock,
     log: options.log,
     ids: options.ids ?? createIdFactory(clock),
-    auth: options.auth ?? createApiKeyAuth({ db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS }),
+    auth,
+    authenticate: createAuthenticate(auth, await registerRateLimits(app, config)),
     secretKey: options.secretKey ?? (config.SECRET_KEY ? decodeSecretKey(config.SECRET_KEY) : randomBytes(32)),
     docs: new Map(),
+    errorRenderers,
   };
 
   registerOperationalRoutes(app, db);

@@ -53,6 +53,23 @@ export const ConfigSchema = Type.Object({
       description: 'Page the MCP OAuth callback sends the browser to, with ?mcp=connected|error&agent_id=&server_id=',
     }),
   ),
+  REDIS_URL: Type.Optional(
+    Type.String({ pattern: '^rediss?://', description: 'Redis shared by every process for rate-limit counters (optional)' }),
+  ),
+  AUTH_FAILURES_PER_MINUTE: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    description: 'Requests with a missing or bad API key allowed per client address and minute before 429 (0: unlimited)',
+  }),
+  RATE_LIMIT_PER_MINUTE: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Requests allowed per API key and minute (unset: unlimited)' }),
+  ),
+  TRUST_PROXY: Type.Optional(
+    Type.String({
+      pattern: '^(true|[0-9a-fA-F.:/]+(,\\s*[0-9a-fA-F.:/]+)*)$',
+      description: 'Reverse proxies whose X-Forwarded-For names the client: true (any), or their comma-separated addresses/CIDRs',
+    }),
+  ),
   PLATFORM_PORT: Type.Optional(Port('Own port for the support platform (/v1)')),
   HELP_CENTER_PORT: Type.Optional(Port('Own port for the help center')),
   AGENT_STUDIO_PORT: Type.Optional(Port('Own port for the agent studio (/api/v1)')),
@@ -72,10 +89,11 @@ const DEFAULTS = {
   ATTACHMENT_MAX_BYTES: String(25 * 1024 * 1024),
   SMTP_FROM: 'Switchboard <support@switchboard.local>',
   OUTBOX_POLL_MS: '1000',
+  AUTH_FAILURES_PER_MINUTE: '30',
 } satisfies Partial<Record<keyof Config, string>>;
 
 /** Variables whose values may hold credentials: an error names them but never echoes the value. */
-const SECRET_KEYS = new Set(['SECRET_KEY', 'DATABASE_URL', 'SMTP_URL']);
+const SECRET_KEYS = new Set(['SECRET_KEY', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL']);
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -134,6 +152,12 @@ function describeExpectation(key: string): string {
   if (key === 'SMTP_URL') {
     return 'must be an smtp:// or smtps:// URL';
   }
+  if (key === 'REDIS_URL') {
+    return 'must be a redis:// or rediss:// URL';
+  }
+  if (key === 'TRUST_PROXY') {
+    return 'must be true or comma-separated proxy addresses';
+  }
   return 'must not be empty';
 }
 
@@ -159,6 +183,15 @@ export function planListeners(config: Config): Listener[] {
     byPort.set(port, [...(byPort.get(port) ?? []), area]);
   }
   return [...byPort].map(([port, areas]) => ({ port, areas }));
+}
+
+/** `TRUST_PROXY` as Fastify's `trustProxy` option. */
+export function trustProxyOption(config: Config): boolean | string[] {
+  const value = config.TRUST_PROXY;
+  if (value === undefined) {
+    return false;
+  }
+  return value === 'true' ? true : value.split(',').map((address) => address.trim());
 }
 
 export function publicBaseUrl(config: Config, area: AreaName): string {

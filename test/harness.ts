@@ -57,7 +57,14 @@ export interface TestApp {
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return parseConfig({ PUBLIC_BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent', API_KEY_CACHE_SECONDS: '0', ...overrides });
+  // Rate limits of failed authentications are off unless a test turns them on: suites send many bad keys on purpose.
+  return parseConfig({
+    PUBLIC_BASE_URL: 'http://localhost:3000',
+    LOG_LEVEL: 'silent',
+    API_KEY_CACHE_SECONDS: '0',
+    AUTH_FAILURES_PER_MINUTE: '0',
+    ...overrides,
+  });
 }
 
 /** The whole app on a fresh database, with a fixed clock and a silent logger. */

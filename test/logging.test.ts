@@ -8,8 +8,14 @@ interface LogEntry {
   level: number;
   msg?: string;
   reqId?: string;
-  req?: { method?: string; url?: string; headers?: Record<string, unknown> };
-  res?: { statusCode?: number };
+  method?: string;
+  route?: string;
+  url?: string;
+  status?: number;
+  latencyMs?: number;
+  organizationId?: string;
+  userId?: string;
+  reason?: string;
   err?: unknown;
 }
 
@@ -37,7 +43,7 @@ describe.each(DIALECTS)('request logging on %s', (dialect) => {
     return captured;
   }
 
-  it('logs an authenticated request with its method and url, and the key as [redacted]', async () => {
+  it('logs one line per authenticated request: method, route, status, latency, organization, user and request id; no secret', async () => {
     const { harness, lines } = await setUp();
     const organization = await makeOrganization(harness);
     const secret = organization.apiKey.slice(13);
@@ -54,15 +60,45 @@ describe.each(DIALECTS)('request logging on %s', (dialect) => {
     expect(log).not.toContain(secret);
     expect(log).not.toContain('other-secret-token');
     expect(log).not.toContain('cookie-secret');
-    const incoming = entries(lines).find((entry) => entry.msg === 'incoming request');
-    expect(incoming?.req).toMatchObject({
+    expect(entries(lines).map((entry) => entry.msg)).toEqual(['request finished']);
+    const [finished] = entries(lines);
+    expect(finished).toMatchObject({
+      level: 30,
       method: 'GET',
+      route: '/v1/users/me',
       url: '/v1/users/me?verbose=1',
-      headers: { 'x-api-key': '[redacted]', authorization: '[redacted]', cookie: '[redacted]' },
+      status: 200,
+      organizationId: organization.organizationId,
+      userId: organization.userId,
+      reqId: response.headers['x-request-id'],
     });
-    const completed = entries(lines).find((entry) => entry.msg === 'request completed');
-    expect(completed?.res?.statusCode).toBe(200);
-    expect(completed?.reqId).toBe(incoming?.reqId);
+    expect(finished?.latencyMs).toBeTypeOf('number');
+    expect(finished?.reason).toBeUndefined();
+  });
+
+  it('puts the reason of a 4xx in its line at info level, with the route pattern', async () => {
+    const { harness, lines } = await setUp();
+    const organization = await makeOrganization(harness);
+    lines.length = 0;
+
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/teams',
+      headers: organization.headers,
+      payload: { name: 7 },
+    });
+    expect(response.statusCode).toBe(400);
+
+    const finished = entries(lines).filter((entry) => entry.msg === 'request finished');
+    expect(finished).toHaveLength(1);
+    expect(finished[0]).toMatchObject({
+      level: 30,
+      method: 'POST',
+      route: '/v1/teams',
+      status: 400,
+      organizationId: organization.organizationId,
+    });
+    expect(finished[0]?.reason).toMatch(/name/);
   });
 
   it.each([
@@ -77,8 +113,10 @@ describe.each(DIALECTS)('request logging on %s', (dialect) => {
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join('')).not.toContain(value);
     expect(lines.join('')).not.toContain(value.slice(13));
-    const incoming = entries(lines).find((entry) => entry.msg === 'incoming request');
-    expect(incoming?.req).toMatchObject({ method: 'GET', url: '/v1/users/me', headers: { 'x-api-key': '[redacted]' } });
+    const [finished] = entries(lines);
+    expect(finished).toMatchObject({ msg: 'request finished', method: 'GET', route: '/v1/users/me', status: 401 });
+    expect(finished?.organizationId).toBeUndefined();
+    expect(finished?.reason).toBeTypeOf('string');
   });
 
   it('logs a failing request (500) with its error but without the key', async () => {
@@ -97,8 +135,8 @@ describe.each(DIALECTS)('request logging on %s', (dialect) => {
     const failed = entries(lines).find((entry) => entry.msg === 'request failed');
     expect(failed?.level).toBe(50);
     expect(failed?.err).toBeDefined();
-    const completed = entries(lines).find((entry) => entry.msg === 'request completed');
-    expect(completed?.res?.statusCode).toBe(500);
-    expect(entries(lines).find((entry) => entry.msg === 'incoming request')?.req?.headers?.['x-api-key']).toBe('[redacted]');
+    expect(failed?.reqId).toBe(response.headers['x-request-id']);
+    const finished = entries(lines).find((entry) => entry.msg === 'request finished');
+    expect(finished).toMatchObject({ level: 50, status: 500, reqId: response.headers['x-request-id'] });
   });
 });

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { NormalizedError, ValidationIssue } from '../http/errors.js';
+import { HTTP_URL_FORMAT } from '../lib/http-url.js';
 
 /** FastAPI's 422 body: one entry per bad value. */
 export const AgentStudioValidationErrorSchema = Type.Object(
@@ -69,6 +70,9 @@ export function toPydanticError(issue: ValidationIssue): { loc: (string | number
       if (params.format === 'uri' || params.format === 'url') {
         return { loc, msg: 'Input should be a valid URL', type: 'url_parsing' };
       }
+      if (params.format === HTTP_URL_FORMAT) {
+        return { loc, msg: 'Input should be a valid URL, with an http or https scheme', type: 'url_parsing' };
+      }
       return { loc, msg: `Value error, ${issue.message}`, type: 'value_error' };
     case 'minLength':
       return { loc, msg: `String should have at least ${limit} character${limit === 1 ? '' : 's'}`, type: 'string_too_short' };
@@ -94,7 +98,9 @@ export function toPydanticError(issue: ValidationIssue): { loc: (string | number
 }
 
 export function renderAgentStudioError(error: NormalizedError, _request: FastifyRequest) {
-  if (error.code === 'VALIDATION' || error.code === 'UNPROCESSABLE') {
+  // Malformed JSON is a 422 too, located at its character position (`type: json_invalid`).
+  const malformedJson = error.code === 'MALFORMED_BODY' && Boolean(error.issues?.length);
+  if (error.code === 'VALIDATION' || error.code === 'UNPROCESSABLE' || malformedJson) {
     const issues = error.issues?.length
       ? error.issues
       : [{ location: 'body' as const, path: [], rule: 'value_error', message: error.message }];

@@ -1,4 +1,4 @@
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
@@ -6,6 +6,7 @@ import { findPrincipalByKeyHash } from '../platform/users/api-key.repository.js'
 import { hashApiKey, looksLikeApiKey } from '../platform/users/api-key.service.js';
 import type { UserType } from '../platform/users/user.table.js';
 import { AppError } from './errors.js';
+import type { RequestLimits } from './rate-limits.js';
 
 /** Who is calling: the key's user and the organization every query is scoped to. */
 export interface Principal {
@@ -28,9 +29,10 @@ declare module 'fastify' {
 
 export interface ApiKeyAuth {
   verify(rawKey: string): Promise<Principal | null>;
-  /** An `onRequest` hook for an area: sets `request.principal` or throws UNAUTHENTICATED. */
-  hook: onRequestAsyncHookHandler;
 }
+
+/** Authenticates one request: sets `request.principal`, or throws UNAUTHENTICATED or RATE_LIMITED. */
+export type Authenticate = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 const MAX_CACHED_KEYS = 10_000;
 
@@ -66,18 +68,39 @@ export function createApiKeyAuth(deps: { db: Kysely<DB>; clock: Clock; ttlSecond
     return principal;
   }
 
-  const hook: onRequestAsyncHookHandler = async (request: FastifyRequest) => {
-    if (request.routeOptions.config.public) {
+  return { verify };
+}
+
+/**
+ * The `onRequest` hook of every area, and what answers requests that never reach a route: the
+ * caller is identified before anything else about the request is judged. A missing or bad key
+ * counts against its client address, and past the limit the answer is 429 instead of 401, so keys
+ * cannot be guessed at speed; a valid key is then counted against its own per-key limit.
+ */
+export function createAuthenticate(auth: ApiKeyAuth, limits: RequestLimits): Authenticate {
+  return async (request, reply) => {
+    if (request.routeOptions.config?.public) {
       return;
     }
     const header = request.headers['x-api-key'];
     const rawKey = Array.isArray(header) ? header[0] : header;
-    const principal = rawKey ? await verify(rawKey.trim()) : null;
+    const principal = rawKey ? await auth.verify(rawKey.trim()) : null;
     if (!principal) {
+      const verdict = await limits.countFailedAuthentication(request);
+      if (verdict.exceeded) {
+        throw rateLimited(reply, verdict.retryAfterSeconds, 'Too many requests without a valid API key; retry later');
+      }
       throw new AppError({ code: 'UNAUTHENTICATED', message: 'A valid x-api-key header is required' });
     }
     request.principal = principal;
+    const verdict = await limits.countKeyRequest(request, principal.apiKeyId);
+    if (verdict.exceeded) {
+      throw rateLimited(reply, verdict.retryAfterSeconds, 'Too many requests for this API key; retry later');
+    }
   };
+}
 
-  return { verify, hook };
+function rateLimited(reply: FastifyReply, retryAfterSeconds: number, message: string): AppError {
+  reply.header('retry-after', String(retryAfterSeconds));
+  return new AppError({ code: 'RATE_LIMITED', message });
 }

@@ -5,6 +5,9 @@ import { publicBaseUrl } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import { AppError, type NormalizedError, normalizeError } from './errors.js';
 
+/** Renders a failure as an area's status and body. */
+export type ErrorRenderer = (error: NormalizedError, request: FastifyRequest) => { status: number; body: unknown };
+
 /** How one API area speaks: its error body for every failure, and its OpenAPI identity. */
 export interface AreaConventions {
   name: AreaName;
@@ -12,7 +15,7 @@ export interface AreaConventions {
   description: string;
   /** Schemas of the error bodies, published as OpenAPI components. */
   errorSchemas: Record<string, unknown>;
-  renderError(error: NormalizedError, request: FastifyRequest): { status: number; body: unknown };
+  renderError: ErrorRenderer;
 }
 
 /**
@@ -41,19 +44,30 @@ export async function setUpArea(app: FastifyInstance, deps: AppDeps, conventions
     },
   });
   deps.docs.set(conventions.name, () => app.swagger());
+  deps.errorRenderers.set(conventions.name, conventions.renderError);
 
-  app.addHook('onRequest', deps.auth.hook);
+  app.addHook('onRequest', deps.authenticate);
 
-  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const normalized = normalizeError(error);
-    if (normalized.fault) {
-      request.log.error({ err: normalized.fault }, 'request failed');
-    }
-    const { status, body } = conventions.renderError(normalized, request);
-    return reply.code(status).send(body);
-  });
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) =>
+    replyWithError(conventions.renderError, error, request, reply),
+  );
 
   app.setNotFoundHandler(async (request: FastifyRequest) => {
     throw AppError.notFound(`Cannot ${request.method} ${request.url.split('?')[0]}`);
   });
+}
+
+/**
+ * Answers a failure in an area's shape: faults are logged with the request id and answered
+ * without internals; a client error's reason is kept for the request's log line.
+ */
+export function replyWithError(render: ErrorRenderer, error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const normalized = normalizeError(error);
+  if (normalized.fault) {
+    request.log.error({ err: normalized.fault }, 'request failed');
+  } else {
+    request.failureReason = normalized.message;
+  }
+  const { status, body } = render(normalized, request);
+  return reply.code(status).send(body);
 }
