@@ -1,14 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { main } from '../src/cli.js';
 import { parseConfig } from '../src/config.js';
-import { createDb } from '../src/db/connect.js';
+import { connectPostgres, createDb } from '../src/db/connect.js';
 import type { DB } from '../src/db/database.js';
 import type { Dialect } from '../src/db/dialect.js';
 import { fixedClock } from '../src/lib/clock.js';
@@ -46,6 +47,33 @@ async function emptyDatabase(dialect: Dialect): Promise<{ env: Record<string, st
   }
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-cli-'));
   return { env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The tables of a database made by `emptyDatabase`: none until a command migrates it. */
+async function tablesOf(dialect: Dialect, env: Record<string, string>): Promise<string[]> {
+  if (dialect === 'sqlite') {
+    return existsSync(join(env.DATA_DIR ?? '', 'switchboard.db')) ? ['switchboard.db'] : [];
+  }
+  const handle = connectPostgres(env.DATABASE_URL ?? '', 1);
+  try {
+    const { rows } = await sql<{ table_name: string }>`
+      select table_name from information_schema.tables where table_schema = 'public'`.execute(handle.db);
+    return rows.map((row) => row.table_name);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A loopback port nobody listens on right now: bind to 0, read it, let it go. */
+async function unusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') {
+    throw new Error('not listening on a TCP port');
+  }
+  return address.port;
 }
 
 const UNAUTHORIZED = { statusCode: 401, message: 'User is not authenticated!', error: 'Unauthorized' };
@@ -132,12 +160,12 @@ describe.each(DIALECTS)('switchboard CLI on %s', (dialect) => {
     expect(response.json().data.user).toMatchObject({ name: 'Boss', email: 'boss@umbrella.test' });
   });
 
-  it('org create without --admin-email exits 2 with the usage', async () => {
+  it('org create without --admin-email exits 2 with its usage', async () => {
     const run = await cli('org', 'create', '--name', 'Acme');
     expect(run.code).toBe(2);
     expect(run.out).toEqual([]);
     expect(run.err.join('\n')).toContain('Missing --admin-email');
-    expect(run.err.join('\n')).toContain('Usage: switchboard <command>');
+    expect(run.err.join('\n')).toContain('Usage: switchboard orgs create --name N --admin-email E');
   });
 
   it('org create with a bad email or an unknown option exits 2', async () => {
@@ -250,22 +278,395 @@ describe.each(DIALECTS)('switchboard CLI on %s', (dialect) => {
     expect(run.err[0]).toContain('PORT');
   });
 
-  it('an unknown command exits 2 with the usage', async () => {
-    for (const argv of [['frobnicate'], ['org', 'delete'], ['keys']]) {
+  it('an unknown command or option exits 2 with the usage on stderr', async () => {
+    for (const argv of [['frobnicate'], ['org', 'delete'], ['keys', 'rotate', '--help']]) {
       const run = await runCli(argv, env);
       expect(run.code, argv.join(' ')).toBe(2);
       expect(run.out).toEqual([]);
-      expect(run.err.join('\n')).toContain(`Unknown command: ${argv.join(' ')}`);
+      expect(run.err.join('\n')).toContain(`Unknown command: ${argv.slice(0, 2).join(' ')}`);
       expect(run.err.join('\n')).toContain('Usage: switchboard <command>');
+    }
+    const unknownOption = await cli('--frobnicate');
+    expect(unknownOption.code).toBe(2);
+    expect(unknownOption.out).toEqual([]);
+    expect(unknownOption.err.join('\n')).toContain('Unknown option: --frobnicate');
+    const noSubcommand = await cli('keys');
+    expect(noSubcommand.code).toBe(2);
+    expect(noSubcommand.out).toEqual([]);
+    expect(noSubcommand.err.join('\n')).toContain('Give a subcommand of keys.');
+    expect(noSubcommand.err.join('\n')).toContain('Usage: switchboard keys <subcommand>');
+    const unknownCommandOption = await cli('orgs', 'list', '--all');
+    expect(unknownCommandOption.code).toBe(2);
+    expect(unknownCommandOption.err.join('\n')).toContain('--all');
+    expect(unknownCommandOption.err.join('\n')).toContain('Usage: switchboard orgs list [--json]');
+  });
+
+  it('prints the usage for help (exit 0) and, on stderr, for no command (exit 2)', async () => {
+    for (const argv of [['--help'], ['-h'], ['help']]) {
+      const help = await runCli(argv, env);
+      expect(help.code, argv.join(' ')).toBe(0);
+      expect(help.err).toEqual([]);
+      expect(help.out.join('\n')).toContain('Usage: switchboard <command>');
+      for (const command of ['serve', 'migrate', 'orgs create', 'orgs list', 'users create', 'users list', 'keys list']) {
+        expect(help.out.join('\n')).toContain(`  ${command}`);
+      }
+    }
+    const none = await cli();
+    expect(none.code).toBe(2);
+    expect(none.out).toEqual([]);
+    expect(none.err.join('\n')).toContain('Usage: switchboard <command>');
+  });
+
+  it('--help on every command prints its own usage, exits 0 and touches nothing, even with a bad environment', async () => {
+    const empty = await emptyDatabase(dialect);
+    try {
+      const cases: [string[], string][] = [
+        [['serve', '--help'], 'Usage: switchboard serve'],
+        [['migrate', '--help'], 'Usage: switchboard migrate'],
+        [['migrate', '-h'], 'Usage: switchboard migrate'],
+        [['org', 'create', '--help'], 'Usage: switchboard orgs create --name N --admin-email E'],
+        [['orgs', 'create', '--name', 'Acme', '--admin-email', 'a@acme.test', '-h'], 'Usage: switchboard orgs create'],
+        [['orgs', 'list', '--help'], 'Usage: switchboard orgs list [--json]'],
+        [['users', 'create', '--help'], 'Usage: switchboard users create --email E --name N'],
+        [['users', 'list', '--help'], 'Usage: switchboard users list [--org ID] [--json]'],
+        [['keys', 'create', '--help'], 'Usage: switchboard keys create --email E [--org ID] [--json]'],
+        [['keys', 'list', '--help'], 'Usage: switchboard keys list [--email E] [--org ID] [--json]'],
+        [['keys', 'revoke', '--help'], 'Usage: switchboard keys revoke PREFIX'],
+        [['keys', '--help'], 'Usage: switchboard keys <subcommand>'],
+        [['help', 'users', 'create'], 'Usage: switchboard users create'],
+      ];
+      for (const [argv, usage] of cases) {
+        // PORT=abc would stop any command that got as far as reading its configuration.
+        const run = await runCli(argv, { ...empty.env, PORT: 'abc' });
+        expect(run, argv.join(' ')).toMatchObject({ code: 0, err: [] });
+        expect(run.out.join('\n').startsWith(usage), argv.join(' ')).toBe(true);
+        expect(run.out.join('\n')).toContain('-h, --help');
+      }
+      // `serve --help` returned at once, so no server is running; and nothing reached the database.
+      expect(await tablesOf(dialect, empty.env)).toEqual([]);
+    } finally {
+      await empty.drop();
     }
   });
 
-  it('prints the usage for help (exit 0) and for no command (exit 2)', async () => {
-    const help = await cli('--help');
-    expect(help.code).toBe(0);
-    expect(help.out.join('\n')).toContain('Usage: switchboard <command>');
-    const none = await cli();
-    expect(none.code).toBe(2);
-    expect(none.out.join('\n')).toContain('Usage: switchboard <command>');
+  it('--version and -v print the version of package.json', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    for (const flag of ['--version', '-v']) {
+      expect(await runCli([flag], { PORT: 'abc' })).toEqual({ code: 0, out: [version], err: [] });
+    }
   });
+
+  it('orgs list shows every organization, as a table or as JSON', async () => {
+    const first = await createOrg('Listed One', 'one@listed.test');
+    const second = await createOrg('Listed Two', 'two@listed.test');
+    const json = await cli('orgs', 'list', '--json');
+    expect(json).toMatchObject({ code: 0, err: [] });
+    expect(json.out).toHaveLength(1);
+    const organizations = JSON.parse(json.out[0] ?? '') as Record<string, string>[];
+    expect(organizations).toContainEqual({ id: first.organizationId, name: 'Listed One', createdAt: expect.any(String) });
+    expect(organizations).toContainEqual({ id: second.organizationId, name: 'Listed Two', createdAt: expect.any(String) });
+    for (const organization of organizations) {
+      expect(Object.keys(organization).sort()).toEqual(['createdAt', 'id', 'name']);
+    }
+
+    const table = await cli('orgs', 'list');
+    expect(table.code).toBe(0);
+    expect(table.out[0]).toMatch(/^ID\s+NAME\s+CREATED AT$/);
+    expect(table.out).toHaveLength(organizations.length + 1);
+    expect(table.out.find((line) => line.startsWith(first.organizationId))).toContain('Listed One');
+  });
+
+  it('users create adds a user by the API rules; --org is needed when there are several organizations', async () => {
+    const wayne = await createOrg('Wayne', 'bruce@wayne.test');
+    const ambiguous = await cli('users', 'create', '--email', 'alfred@wayne.test', '--name', 'Alfred');
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.out).toEqual([]);
+    expect(ambiguous.err).toHaveLength(1);
+    expect(ambiguous.err[0]).toContain('add --org ID');
+
+    const member = await cli(
+      'users',
+      'create',
+      '--email',
+      'alfred@wayne.test',
+      '--name',
+      ' Alfred ',
+      '--org',
+      wayne.organizationId,
+      '--json',
+    );
+    expect(member).toMatchObject({ code: 0, err: [] });
+    const created = JSON.parse(member.out[0] ?? '');
+    expect(created).toMatchObject({
+      email: 'alfred@wayne.test',
+      name: 'Alfred',
+      userType: 'ORG_MEMBER',
+      organizationId: wayne.organizationId,
+    });
+    const admin = await cli(
+      'users',
+      'create',
+      '--email',
+      'lucius@wayne.test',
+      '--name',
+      'Lucius',
+      '--type',
+      'admin',
+      '--org',
+      wayne.organizationId,
+    );
+    expect(admin.code).toBe(0);
+    expect(admin.out.join('\n')).toContain('lucius@wayne.test, ORG_ADMIN');
+
+    const listed = await app.inject({ url: '/v1/users/list', headers: { 'x-api-key': wayne.apiKey } });
+    expect(listed.statusCode).toBe(200);
+    const users = listed.json().data as { id: string; email: string; userType: string }[];
+    expect(users.map((user) => [user.email, user.userType])).toEqual([
+      ['bruce@wayne.test', 'ORG_ADMIN'],
+      ['alfred@wayne.test', 'ORG_MEMBER'],
+      ['lucius@wayne.test', 'ORG_ADMIN'],
+    ]);
+    expect(users.find((user) => user.email === 'alfred@wayne.test')?.id).toBe(created.id);
+
+    const duplicate = await cli(
+      'users',
+      'create',
+      '--email',
+      'ALFRED@wayne.test',
+      '--name',
+      'Again',
+      '--org',
+      wayne.organizationId,
+    );
+    expect(duplicate).toEqual({ code: 1, out: [], err: ['User with this email already exists!'] });
+    const elsewhere = await createOrg('Elsewhere', 'boss@elsewhere.test');
+    const sameEmailOtherOrg = await cli(
+      'users',
+      'create',
+      '--email',
+      'alfred@wayne.test',
+      '--name',
+      'Alfred',
+      '--org',
+      elsewhere.organizationId,
+    );
+    expect(sameEmailOtherOrg.code).toBe(0);
+  });
+
+  it('users create rejects bad input (exit 2) and an unknown organization (exit 1)', async () => {
+    const org = await createOrg('Strict', 'admin@strict.test');
+    const orgArgs = ['--org', org.organizationId];
+    const usage = [
+      [['users', 'create', '--name', 'No Email', ...orgArgs], 'Missing --email'],
+      [['users', 'create', '--email', 'x@strict.test', ...orgArgs], 'Missing --name'],
+      [['users', 'create', '--email', 'not-an-email', '--name', 'X', ...orgArgs], '--email must match format "email"'],
+      [
+        ['users', 'create', '--email', 'x@strict.test', '--name', 'X', '--type', 'owner', ...orgArgs],
+        '--type must be admin or member, not owner',
+      ],
+      [['users', 'create', '--email', 'x@strict.test', '--name', 'X', '--colour', 'red', ...orgArgs], '--colour'],
+    ] as const;
+    for (const [argv, message] of usage) {
+      const run = await runCli([...argv], env);
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.out).toEqual([]);
+      expect(run.err.join('\n')).toContain(message);
+      expect(run.err.join('\n')).toContain('Usage: switchboard users create');
+    }
+    const unknownOrg = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+    const run = await cli('users', 'create', '--email', 'x@strict.test', '--name', 'X', '--org', unknownOrg);
+    expect(run).toEqual({ code: 1, out: [], err: [`No organization ${unknownOrg} (see switchboard orgs list)`] });
+    const listed = await app.inject({ url: '/v1/users/list', headers: { 'x-api-key': org.apiKey } });
+    expect(listed.json().data.map((user: { email: string }) => user.email)).toEqual(['admin@strict.test']);
+  });
+
+  it('users list shows one organization with --org, or every organization', async () => {
+    const stark = await createOrg('Stark', 'tony@stark.test');
+    const oscorp = await createOrg('Oscorp', 'norman@oscorp.test');
+    expect(
+      (await cli('users', 'create', '--email', 'pepper@stark.test', '--name', 'Pepper', '--org', stark.organizationId)).code,
+    ).toBe(0);
+
+    const one = await cli('users', 'list', '--org', stark.organizationId, '--json');
+    expect(one).toMatchObject({ code: 0, err: [] });
+    const users = JSON.parse(one.out[0] ?? '') as Record<string, string>[];
+    expect(users).toEqual([
+      {
+        id: stark.userId,
+        email: 'tony@stark.test',
+        name: 'tony',
+        userType: 'ORG_ADMIN',
+        organizationId: stark.organizationId,
+        createdAt: expect.any(String),
+      },
+      {
+        id: expect.any(String),
+        email: 'pepper@stark.test',
+        name: 'Pepper',
+        userType: 'ORG_MEMBER',
+        organizationId: stark.organizationId,
+        createdAt: expect.any(String),
+      },
+    ]);
+
+    const all = JSON.parse((await cli('users', 'list', '--json')).out[0] ?? '') as Record<string, string>[];
+    expect(all.map((user) => user.email)).toEqual(
+      expect.arrayContaining(['tony@stark.test', 'pepper@stark.test', 'norman@oscorp.test']),
+    );
+    expect(all.find((user) => user.email === 'norman@oscorp.test')?.organizationId).toBe(oscorp.organizationId);
+
+    const table = await cli('users', 'list', '--org', oscorp.organizationId);
+    expect(table.out[0]).toMatch(/^ID\s+EMAIL\s+NAME\s+USER TYPE\s+ORGANIZATION ID\s+CREATED AT$/);
+    expect(table.out).toHaveLength(2);
+    expect(table.out[1]).toContain('norman@oscorp.test');
+
+    const unknown = await cli('users', 'list', '--org', '01ARZ3NDEKTSV4RRFFQ69G5FAV');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toEqual(['No organization 01ARZ3NDEKTSV4RRFFQ69G5FAV (see switchboard orgs list)']);
+  });
+
+  it('keys list shows prefixes, owners and revocations, never a key or its hash', async () => {
+    const umbrella = await createOrg('Keyed', 'admin@keyed.test');
+    const second = JSON.parse((await cli('keys', 'create', '--email', 'admin@keyed.test', '--json')).out[0] ?? '');
+    const other = await createOrg('Other Keyed', 'admin@other-keyed.test');
+    const firstPrefix = umbrella.apiKey.slice(0, 12);
+    expect((await cli('keys', 'revoke', firstPrefix)).code).toBe(0);
+
+    const run = await cli('keys', 'list', '--org', umbrella.organizationId, '--json');
+    expect(run).toMatchObject({ code: 0, err: [] });
+    expect(JSON.parse(run.out[0] ?? '')).toEqual([
+      {
+        prefix: firstPrefix,
+        email: 'admin@keyed.test',
+        userId: umbrella.userId,
+        organizationId: umbrella.organizationId,
+        createdAt: expect.any(String),
+        revokedAt: expect.any(String),
+      },
+      {
+        prefix: second.prefix,
+        email: 'admin@keyed.test',
+        userId: umbrella.userId,
+        organizationId: umbrella.organizationId,
+        createdAt: expect.any(String),
+        revokedAt: null,
+      },
+    ]);
+    const hashes = await db.selectFrom('api_keys').select('key_hash').where('user_id', '=', umbrella.userId).execute();
+    const table = await cli('keys', 'list', '--email', 'admin@keyed.test');
+    expect(table.out[0]).toMatch(/^PREFIX\s+EMAIL\s+USER ID\s+ORGANIZATION ID\s+CREATED AT\s+REVOKED AT$/);
+    expect(table.out).toHaveLength(3);
+    for (const output of [run.out.join('\n'), table.out.join('\n')]) {
+      expect(output).not.toContain(umbrella.apiKey.slice(13));
+      expect(output).not.toContain(second.apiKey.slice(13));
+      for (const { key_hash } of hashes) {
+        expect(output).not.toContain(key_hash);
+      }
+      expect(output).not.toContain(other.apiKey.slice(0, 12));
+    }
+
+    const unknownEmail = await cli('keys', 'list', '--email', 'nobody@keyed.test');
+    expect(unknownEmail).toEqual({ code: 1, out: [], err: ['No user with email nobody@keyed.test'] });
+    const wrongOrg = await cli('keys', 'list', '--email', 'admin@keyed.test', '--org', other.organizationId, '--json');
+    expect(wrongOrg.code).toBe(1);
+    expect(wrongOrg.err).toEqual([`No user with email admin@keyed.test in organization ${other.organizationId}`]);
+    const badEmail = await cli('keys', 'list', '--email', 'not-an-email');
+    expect(badEmail.code).toBe(2);
+  });
+
+  it('users create picks the only organization by itself, and says when there is none', async () => {
+    const empty = await emptyDatabase(dialect);
+    try {
+      const none = await runCli(['users', 'create', '--email', 'first@solo.test', '--name', 'First'], empty.env);
+      expect(none).toEqual({ code: 1, out: [], err: ['There is no organization yet: create one with switchboard orgs create'] });
+      const solo = JSON.parse(
+        (await runCli(['orgs', 'create', '--name', 'Solo', '--admin-email', 'a@solo.test', '--json'], empty.env)).out[0] ?? '',
+      );
+      const created = await runCli(['users', 'create', '--email', 'first@solo.test', '--name', 'First', '--json'], empty.env);
+      expect(created.code).toBe(0);
+      expect(JSON.parse(created.out[0] ?? '')).toMatchObject({ email: 'first@solo.test', organizationId: solo.organizationId });
+    } finally {
+      await empty.drop();
+    }
+  });
+});
+
+describe.each(DIALECTS)('switchboard CLI with an unusable %s database', (dialect) => {
+  const password = 'pw-that-must-never-show';
+
+  /** A database that cannot be used, and the one line every command must answer with. */
+  async function unusableDatabase(): Promise<{ env: Record<string, string>; message: string; cleanUp(): void }> {
+    if (dialect === 'postgres') {
+      const port = await unusedPort();
+      return {
+        env: { DATABASE_URL: `postgres://switchboard:${password}@127.0.0.1:${port}/switchboard`, SECRET_KEY: '5e'.repeat(32) },
+        message: `cannot reach PostgreSQL at 127.0.0.1:${port}: connection refused`,
+        cleanUp: () => undefined,
+      };
+    }
+    // A file that is not a database where the database should be.
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-cli-'));
+    writeFileSync(join(dir, 'switchboard.db'), 'not a database, just text that is long enough to fill a header page');
+    return {
+      env: { DATA_DIR: dir },
+      message: `cannot open the SQLite database at ${join(dir, 'switchboard.db')}: file is not a database`,
+      cleanUp: () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+
+  it('every command that needs the database says it cannot reach it, in one line, and exits 1', async () => {
+    const database = await unusableDatabase();
+    try {
+      const commands = [
+        ['serve'],
+        ['migrate'],
+        ['orgs', 'create', '--name', 'Acme', '--admin-email', 'a@acme.test'],
+        ['orgs', 'list'],
+        ['users', 'create', '--email', 'b@acme.test', '--name', 'B'],
+        ['users', 'list'],
+        ['keys', 'create', '--email', 'a@acme.test'],
+        ['keys', 'list', '--json'],
+        ['keys', 'revoke', 'sbk_aaaaaaaa'],
+      ];
+      for (const argv of commands) {
+        const run = await runCli(argv, { ...database.env, PORT: String(await unusedPort()), LOG_LEVEL: 'silent' });
+        expect(run, argv.join(' ')).toEqual({ code: 1, out: [], err: [database.message] });
+        expect(run.err.join('\n')).not.toContain(password);
+      }
+    } finally {
+      database.cleanUp();
+    }
+  });
+
+  if (dialect === 'sqlite') {
+    it('a DATA_DIR that cannot hold the database file is named', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'switchboard-cli-'));
+      const file = join(dir, 'not-a-folder');
+      writeFileSync(file, 'x');
+      try {
+        expect(await runCli(['migrate'], { DATA_DIR: file })).toEqual({
+          code: 1,
+          out: [],
+          err: [`cannot open the SQLite database at ${join(file, 'switchboard.db')}: a part of the path is not a directory`],
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
+  if (dialect === 'postgres') {
+    it('a database missing on a running server is named, not reported as a failed migration', async () => {
+      const postgres = inject('postgres');
+      const url = new URL(withDatabase(postgres?.serverUrl ?? '', 'sb_cli_no_such_database'));
+      const run = await runCli(['migrate'], { DATABASE_URL: url.toString() });
+      expect(run).toEqual({
+        code: 1,
+        out: [],
+        err: [
+          `cannot reach PostgreSQL at ${url.hostname}:${url.port || '5432'}: database "sb_cli_no_such_database" does not exist`,
+        ],
+      });
+    });
+  }
 });

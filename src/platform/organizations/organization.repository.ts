@@ -33,3 +33,8 @@ export async function claimInstanceSetting(db: Db, key: string, value: string, a
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
+
+/** Every organization of the installation, oldest first (the CLI's `orgs list`). */
+export async function listOrganizations(db: Db) {
+  return db.selectFrom('organizations').select(['id', 'name', 'created_at']).orderBy('created_at').orderBy('id').execute();
+}

@@ -67,3 +67,31 @@ export async function listApiKeysOfUser(db: Db, organizationId: string, userId: 
     .orderBy('id')
     .execute();
 }
+
+/**
+ * Keys across the installation with their owner's email (the CLI's `keys list`), oldest first;
+ * narrowed to an organization and/or a set of users when given. Never the hash.
+ */
+export async function listApiKeysWithOwners(db: Db, filter: { organizationId?: string; userIds?: readonly string[] } = {}) {
+  let query = db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select([
+      'api_keys.prefix',
+      'api_keys.organization_id',
+      'api_keys.user_id',
+      'users.email',
+      'api_keys.created_at',
+      'api_keys.revoked_at',
+    ]);
+  if (filter.organizationId) {
+    query = query.where('api_keys.organization_id', '=', filter.organizationId);
+  }
+  if (filter.userIds) {
+    if (filter.userIds.length === 0) {
+      return [];
+    }
+    query = query.where('api_keys.user_id', 'in', filter.userIds);
+  }
+  return query.orderBy('api_keys.created_at').orderBy('api_keys.id').execute();
+}

@@ -69,7 +69,12 @@ export async function getMe(db: Kysely<DB>, principal: Principal) {
 
 export async function createUser(deps: Deps, principal: Principal, input: Static<typeof CreateUserSchema>) {
   requireOrgAdmin(principal);
-  const existing = await findUsersByEmail(deps.db, input.email, principal.organizationId);
+  return addUserToOrganization(deps, principal.organizationId, input);
+}
+
+/** The rules of a new user, whoever asks: an admin over HTTP, or the operator with `switchboard users create`. */
+export async function addUserToOrganization(deps: Deps, organizationId: string, input: Static<typeof CreateUserSchema>) {
+  const existing = await findUsersByEmail(deps.db, input.email, organizationId);
   if (existing.length > 0) {
     throw AppError.conflict('User with this email already exists!');
   }
@@ -77,7 +82,7 @@ export async function createUser(deps: Deps, principal: Principal, input: Static
   const id = deps.ids.ulid();
   await insertUser(deps.db, {
     id,
-    organization_id: principal.organizationId,
+    organization_id: organizationId,
     name: input.name.trim(),
     email: input.email,
     user_type: input.userType ?? 'ORG_MEMBER',
@@ -86,7 +91,7 @@ export async function createUser(deps: Deps, principal: Principal, input: Static
     updated_at: at,
     deleted_at: null,
   });
-  return toUser(await requireUser(deps.db, principal.organizationId, id));
+  return toUser(await requireUser(deps.db, organizationId, id));
 }
 
 export async function listOrganizationUsers(db: Kysely<DB>, principal: Principal, query: { page?: number; limit?: number }) {
