@@ -4,7 +4,7 @@ import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
-import { validateHours } from '../business-hours/hours.js';
+import { effectiveWeek, validateHours } from '../business-hours/hours.js';
 import type { DailyConfig, Slot, UpdateUserBusinessHours, UserBusinessHours } from '../business-hours/hours.schemas.js';
 import { DEFAULT_DAILY_CONFIG } from '../team-configurations/team-configuration.defaults.js';
 import {
@@ -32,13 +32,16 @@ function defaultUserBusinessHours(principal: Principal, timezone: string | null,
   };
 }
 
+/** `dailyConfig` is the week as routing applies it (`effectiveWeek`), as for team configurations. */
 function toUserBusinessHours(row: UserBusinessHoursRow, saved: boolean): UserBusinessHours {
+  const commonDailyConfig = readBoolean(row.common_daily_config);
+  const commonSlots = readJson<Slot[]>(row.common_slots) ?? [];
   return {
     timezone: row.timezone,
     userId: row.user_id,
-    dailyConfig: readJson<DailyConfig>(row.daily_config) ?? {},
-    commonDailyConfig: readBoolean(row.common_daily_config),
-    commonSlots: readJson<Slot[]>(row.common_slots) ?? [],
+    dailyConfig: effectiveWeek({ commonDailyConfig, commonSlots, dailyConfig: readJson<DailyConfig>(row.daily_config) ?? {} }),
+    commonDailyConfig,
+    commonSlots,
     createdAt: saved ? row.created_at : null,
     updatedAt: saved ? row.updated_at : null,
   };

@@ -68,8 +68,23 @@ describe.each(DIALECTS)('users’ own business hours on %s', (dialect) => {
       { start: '21:00', end: '24:00' },
     ];
     const second = await patch(user.headers, { commonDailyConfig: true, commonSlots: overnight });
-    expect(second.json().data).toEqual({ ...expected, commonDailyConfig: true, commonSlots: overnight, updatedAt: LATEST });
+    // With common hours, every day shows them, as routing applies them (weekends included).
+    const everyDay = Object.fromEntries(
+      Object.keys(DEFAULT_DAILY_CONFIG).map((day) => [day, { isActive: true, slots: overnight }]),
+    );
+    expect(second.json().data).toEqual({
+      ...expected,
+      dailyConfig: everyDay,
+      commonDailyConfig: true,
+      commonSlots: overnight,
+      updatedAt: LATEST,
+    });
+    expect(await hoursOf(user.headers)).toEqual(second.json().data);
     expect(await userTimezone(user.userId)).toBe('Europe/Paris');
+
+    // The days kept underneath apply again once common hours are off.
+    const third = await patch(user.headers, { commonDailyConfig: false });
+    expect(third.json().data.dailyConfig).toEqual(expected.dailyConfig);
   });
 
   it("clears the user's time zone with null, back to the team's", async () => {
