@@ -142,4 +142,30 @@ describe.each(DIALECTS)('derived comment content is safe on %s', (dialect) => {
     expect(response.statusCode).toBe(400);
     expect(await harness.db.selectFrom('ticket_comments').select('id').execute()).toEqual(before);
   });
+
+  it.each(['<script>alert(1)</script>', '<style>p{}</style><iframe src="https://x.example"></iframe>', '<p>   </p>'])(
+    'HTML with nothing left once sanitised (%s) is a 400 naming contentHtml and stores nothing',
+    async (contentHtml) => {
+      const before = await harness.db.selectFrom('ticket_comments').select('id').execute();
+      const response = await harness.app.inject({
+        method: 'POST',
+        url: `/v1/tickets/${ticketId}/comment`,
+        headers: acme.headers,
+        payload: { contentHtml },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('contentHtml has nothing left to show once unsafe HTML is removed');
+      expect(await harness.db.selectFrom('ticket_comments').select('id').execute()).toEqual(before);
+    },
+  );
+
+  it('an image alone is content', async () => {
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/tickets/${ticketId}/comment`,
+      headers: acme.headers,
+      payload: { contentHtml: '<p><img src="https://files.example/shot.png" alt=""></p>' },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+  });
 });

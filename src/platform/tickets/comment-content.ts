@@ -187,5 +187,13 @@ export function deriveCommentContent(input: { content?: string; contentHtml?: st
     html = textToHtml(content ?? jsonText);
   }
   const text = content ?? (contentHtml ? htmlToText(html, { wordwrap: false }).trim() : jsonText);
+  // HTML that was all script, styles or other removed markup would be stored as an empty comment.
+  if (contentHtml && !content && !contentJson && text === '' && !/<img\b/i.test(html)) {
+    throw AppError.invalid('contentHtml has nothing left to show once unsafe HTML is removed', {
+      location: 'body',
+      path: ['contentHtml'],
+      rule: 'empty',
+    });
+  }
   return { content: text, contentHtml: html, contentMarkdown: htmlToMarkdown(html), contentJson: contentJson ?? null };
 }
