@@ -53,3 +53,59 @@ describe('deriveCommentContent', () => {
     expect(shownText(derived.contentHtml)).toBe(content);
   });
 });
+
+describe('markdown of plain text, derived without a DOM', () => {
+  /** Seeded random texts over the characters markdown and HTML treat specially. */
+  function texts(count: number): string[] {
+    const alphabet = [
+      'a',
+      'é',
+      ' ',
+      '\t',
+      '\n',
+      '\r\n',
+      '<',
+      '>',
+      '&',
+      '*',
+      '_',
+      '#',
+      '-',
+      '+',
+      '=',
+      '1',
+      '.',
+      ')',
+      '`',
+      '[',
+      ']',
+      '(',
+      '\\',
+      '!',
+      '|',
+      '~',
+      ';',
+    ];
+    let state = 42;
+    const random = () => {
+      state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff;
+      return state / 0x7fffffff;
+    };
+    return Array.from({ length: count }, () =>
+      Array.from({ length: 1 + Math.floor(random() * 24) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''),
+    ).filter((text) => text.trim() !== '');
+  }
+
+  it('is what the HTML of the text converts to (but for a leading empty line), for 5,000 seeded texts', () => {
+    for (const text of texts(5_000)) {
+      const derived = deriveCommentContent({ content: text });
+      expect(derived.contentMarkdown, JSON.stringify(text)).toBe(htmlToMarkdown(derived.contentHtml).replace(/^( {2}\n)+/, ''));
+    }
+  });
+
+  it('keeps paragraphs and line breaks, and escapes what would be markup', () => {
+    expect(deriveCommentContent({ content: 'Hi  there,\n# not a heading\n\n\n<b>not bold</b>' }).contentMarkdown).toBe(
+      'Hi there,  \n\\# not a heading\n\n\\<b>not bold\\</b>',
+    );
+  });
+});

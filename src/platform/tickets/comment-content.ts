@@ -123,13 +123,33 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[char]};`);
 }
 
+/** Plain text as paragraphs (at blank lines) of lines (at single line breaks). */
+function textParagraphs(text: string): string[] {
+  return text.split(/\r?\n\s*\r?\n/).filter((paragraph) => paragraph.trim() !== '');
+}
+
 /** Paragraphs at blank lines, `<br>` at single line breaks. */
 function textToHtml(text: string): string {
-  return text
-    .split(/\r?\n\s*\r?\n/)
-    .filter((paragraph) => paragraph.trim() !== '')
+  return textParagraphs(text)
     .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\r?\n/g, '<br>')}</p>`)
     .join('');
+}
+
+/**
+ * The markdown of plain text, written directly rather than through `textToHtml` and turndown (a
+ * DOM parse per comment): the same paragraphs and hard line breaks, blanks collapsed as HTML
+ * shows them, and every line escaped by the same rules as text in HTML, so it renders as the text.
+ */
+function textToMarkdown(text: string): string {
+  return textParagraphs(text)
+    .map((paragraph) =>
+      paragraph
+        .split(/\r?\n/)
+        .map((line) => turndown.escape(line.replace(/[ \t\r\n\f]+/g, ' ').trim()))
+        .filter((line) => line !== '')
+        .join('  \n'),
+    )
+    .join('\n\n');
 }
 
 const BLOCK_TYPES =
@@ -180,12 +200,7 @@ export function deriveCommentContent(input: { content?: string; contentHtml?: st
     });
   }
   const jsonText = contentJson ? editorText(parseEditorJson(contentJson)).trim() : '';
-  let html: string;
-  if (contentHtml) {
-    html = sanitizeCommentHtml(contentHtml);
-  } else {
-    html = textToHtml(content ?? jsonText);
-  }
+  const html = contentHtml ? sanitizeCommentHtml(contentHtml) : textToHtml(content ?? jsonText);
   const text = content ?? (contentHtml ? htmlToText(html, { wordwrap: false }).trim() : jsonText);
   // HTML that was all script, styles or other removed markup would be stored as an empty comment.
   if (contentHtml && !content && !contentJson && text === '' && !/<img\b/i.test(html)) {
@@ -195,5 +210,6 @@ export function deriveCommentContent(input: { content?: string; contentHtml?: st
       rule: 'empty',
     });
   }
-  return { content: text, contentHtml: html, contentMarkdown: htmlToMarkdown(html), contentJson: contentJson ?? null };
+  const markdown = contentHtml ? htmlToMarkdown(html) : textToMarkdown(content ?? jsonText);
+  return { content: text, contentHtml: html, contentMarkdown: markdown, contentJson: contentJson ?? null };
 }
