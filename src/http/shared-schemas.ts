@@ -1,4 +1,5 @@
 import { type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
+import { HTTP_URL_FORMAT } from '../lib/http-url.js';
 import { OBJECT_ID_PATTERN, ULID_PATTERN } from '../lib/ids.js';
 
 /** A string enum as one `enum` keyword, so a bad value gets one clear message. */
@@ -15,6 +16,11 @@ export const UlidSchema = Type.String({ pattern: ULID_PATTERN, description: 'ULI
 export const ObjectIdSchema = Type.String({ pattern: OBJECT_ID_PATTERN, description: 'Object identifier (24 hex digits)' });
 export const UuidSchema = Type.String({ format: 'uuid', description: 'UUID' });
 export const TimestampSchema = Type.String({ format: 'date-time' });
+/**
+ * A URL that a page may render (an avatar, a logo, a link): absolute http or https only, so
+ * `javascript:`, `data:` and other schemes are a validation error naming the field.
+ */
+export const HttpUrlSchema = Type.String({ format: HTTP_URL_FORMAT, maxLength: 2048, description: 'An http or https URL' });
 
 /** Page parameters of platform lists: `page` is 0-based. */
 export const PageQuerySchema = Type.Object({

@@ -1,9 +1,13 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { HTTP_URL_FORMAT, isHttpUrl } from '../lib/http-url.js';
 
 // ajv-formats is CommonJS with a default export.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const addFormatsModuleDefault = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** The standard formats plus ours: `http-url` (`HttpUrlSchema`), so a bad URL is named like any format. */
+const addFormats = (ajv: Ajv): Ajv => addFormatsModuleDefault(ajv).addFormat(HTTP_URL_FORMAT, isHttpUrl);
 
 const shared: Options = {
   allErrors: true,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/shared-schemas.js';
+import { HttpUrlSchema, Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/shared-schemas.js';
 
 /** A free-form JSON object (agent configuration, metadata). */
 export const JsonObjectSchema = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object' });
@@ -33,7 +33,7 @@ const editableFields = {
   description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
   configuration: Type.Optional(JsonObjectSchema),
   template_id: Type.Optional(Nullable(UuidSchema)),
-  avatar_url: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048, description: 'http(s) URL' }))),
+  avatar_url: Type.Optional(Nullable(HttpUrlSchema)),
   metadata: Type.Optional(Nullable(JsonObjectSchema)),
   status: Type.Optional(AgentStatusSchema),
 };

@@ -3,7 +3,6 @@ import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { requireAgent, requireManageableAgent } from './agent.lookup.js';
@@ -41,19 +40,7 @@ export function toAgent(row: AgentRow) {
   };
 }
 
-/** `format: uri` admits `javascript:` and `data:`; an avatar is fetched by browsers, so http(s) only. */
-function requireHttpUrl(url: string | null | undefined): void {
-  if (url && !/^https?:\/\//i.test(url)) {
-    throw AppError.invalid('Value error, avatar_url must be an http or https URL', {
-      location: 'body',
-      path: ['avatar_url'],
-      rule: 'value_error',
-    });
-  }
-}
-
 export async function createAgent(deps: Deps, principal: Principal, input: Static<typeof CreateAgentSchema>) {
-  requireHttpUrl(input.avatar_url);
   const at = deps.clock.now().toISOString();
   const id = deps.ids.uuid();
   await insertAgent(deps.db, {
@@ -90,7 +77,6 @@ export async function updateAgentDetails(
   input: Static<typeof UpdateAgentSchema>,
 ) {
   const agent = await requireManageableAgent(deps.db, principal, agentId);
-  requireHttpUrl(input.avatar_url);
   const changes: Updateable<AgentTable> = { updated_at: deps.clock.now().toISOString() };
   if (input.name !== undefined) {
     changes.name = input.name;

@@ -81,12 +81,17 @@ describe.each(DIALECTS)('agents on %s', (dialect) => {
     [{ name: 'X', configuration: [1] }, ['body', 'configuration'], 'dict_type', 'Input should be a valid dictionary'],
     [{ name: 'X', configuration: null }, ['body', 'configuration'], 'dict_type', 'Input should be a valid dictionary'],
     [{ name: 'X', template_id: 'abc' }, ['body', 'template_id'], 'uuid_parsing', 'Input should be a valid UUID'],
-    [{ name: 'X', avatar_url: 'not a url' }, ['body', 'avatar_url'], 'url_parsing', 'Input should be a valid URL'],
+    [
+      { name: 'X', avatar_url: 'not a url' },
+      ['body', 'avatar_url'],
+      'url_parsing',
+      'Input should be a valid URL, with an http or https scheme',
+    ],
     [
       { name: 'X', avatar_url: 'javascript:alert(1)' },
       ['body', 'avatar_url'],
-      'value_error',
-      'Value error, avatar_url must be an http or https URL',
+      'url_parsing',
+      'Input should be a valid URL, with an http or https scheme',
     ],
   ])('rejects %j with a 422 located at the field, writing nothing', async (payload, loc, type, msg) => {
     const before = await agentCount();

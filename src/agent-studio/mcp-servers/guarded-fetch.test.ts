@@ -57,6 +57,14 @@ describe('outbound policy', () => {
     expect(staticUrlProblem(url, parseOutboundPolicy('127.0.0.1'))).toBe(problem);
   });
 
+  it('checks the text as sent (no leading blanks) and names the field it is given', () => {
+    const policy = parseOutboundPolicy(undefined);
+    expect(staticUrlProblem(' https://mcp.example.com/', policy)).toBe('url must be an http or https URL');
+    expect(staticUrlProblem('https://10.0.0.1/health', policy, 'health_check_url')).toBe(
+      'health_check_url points to a private or reserved address',
+    );
+  });
+
   it('resolves names before a connect: a name for loopback is not allowed', async () => {
     const none = parseOutboundPolicy(undefined);
     expect(await urlAllowed('https://localhost/mcp', none)).toBe(false);

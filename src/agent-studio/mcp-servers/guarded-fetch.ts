@@ -3,6 +3,7 @@ import { lookup as dnsLookupAll } from 'node:dns/promises';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import { isHttpUrl } from '../../lib/http-url.js';
 
 /**
  * The agent studio's only way out to the network (mcp-connect.md §8). Every MCP request, metadata
@@ -75,31 +76,32 @@ export function defaultPort(url: URL): number {
 /**
  * The static part of the policy for a URL someone configures: http(s) only, no userinfo, no
  * fragment, https unless the host is allowlisted, and an IP literal must be public unless
- * allowlisted. Returns the reason it is refused, or null.
+ * allowlisted. Returns the reason it is refused, naming `field`, or null.
  */
-export function staticUrlProblem(raw: string, policy: OutboundPolicy): string | null {
+export function staticUrlProblem(raw: string, policy: OutboundPolicy, field = 'url'): string | null {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return 'url must be an absolute http or https URL';
+    return `${field} must be an absolute http or https URL`;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return 'url must be an http or https URL';
+  // Checked on the text as sent too: `new URL` silently drops leading blanks, tabs and newlines.
+  if (!isHttpUrl(raw)) {
+    return `${field} must be an http or https URL`;
   }
   if (url.username || url.password) {
-    return 'url must not contain a user name or password';
+    return `${field} must not contain a user name or password`;
   }
   if (url.hash || raw.includes('#')) {
-    return 'url must not contain a fragment';
+    return `${field} must not contain a fragment`;
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const allowlisted = policy.isAllowlisted(host, defaultPort(url));
   if (url.protocol === 'http:' && !allowlisted) {
-    return 'url must use https (plain http only for hosts in OUTBOUND_ALLOWED_HOSTS)';
+    return `${field} must use https (plain http only for hosts in OUTBOUND_ALLOWED_HOSTS)`;
   }
   if (ipaddr.isValid(host) && !allowlisted && !isPublicAddress(host)) {
-    return 'url points to a private or reserved address';
+    return `${field} points to a private or reserved address`;
   }
   return null;
 }

@@ -69,7 +69,9 @@ const UrlSchema = Type.String({ minLength: 1, maxLength: 2048, description: 'htt
 const editableFields = {
   auth_config: Type.Optional(Nullable(AuthConfigInputSchema)),
   tool_discovery_endpoint: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-  health_check_url: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
+  health_check_url: Type.Optional(
+    Nullable(Type.String({ maxLength: 2048, description: 'Held to the same outbound policy as url (https, public address)' })),
+  ),
   is_enabled: Type.Optional(Type.Boolean()),
 };
 

@@ -95,12 +95,8 @@ function urlIssues(runtime: McpRuntime, field: 'url' | 'health_check_url', value
   if (value === null || value === undefined) {
     return [];
   }
-  const problem =
-    field === 'url'
-      ? staticUrlProblem(value, runtime.policy)
-      : /^https?:\/\/[^\s]+$/i.test(value)
-        ? null
-        : 'health_check_url must be an http or https URL';
+  // The health check URL is an outbound destination like the endpoint: one policy for both.
+  const problem = staticUrlProblem(value, runtime.policy, field);
   return problem ? [valueError([field], problem)] : [];
 }
 

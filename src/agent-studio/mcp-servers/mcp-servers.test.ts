@@ -315,6 +315,56 @@ describe.each(DIALECTS)('MCP servers of an agent on %s', (dialect) => {
     expect(invalid.statusCode).toBe(422);
   });
 
+  const HEALTH_CHECK_REFUSED = [
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    ' javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'ftp://x',
+    'http://status.example.com/health',
+    'https://user:pw@status.example.com/health',
+    'https://10.0.0.7/health',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[::1]/health',
+  ];
+
+  it.each(HEALTH_CHECK_REFUSED)(
+    'health_check_url %j is held to the outbound policy of url: 422, on create and update',
+    async (value) => {
+      const before = await countServers();
+      const refused = await post(servers(), { name: 'X', url: 'https://mcp.example.com/mcp', health_check_url: value });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().detail).toEqual([
+        expect.objectContaining({ loc: ['body', 'health_check_url'], type: 'value_error' }),
+      ]);
+      expect(await countServers()).toBe(before);
+      const server = await addServer({
+        url: 'https://mcp.example.com/mcp',
+        health_check_url: 'https://status.example.com/health',
+      });
+      const update = await harness.app.inject({
+        method: 'PUT',
+        url: `${servers()}/${server.id}`,
+        headers: acme.headers,
+        payload: { health_check_url: value },
+      });
+      expect(update.statusCode).toBe(422);
+      expect(update.json().detail).toEqual([expect.objectContaining({ loc: ['body', 'health_check_url'], type: 'value_error' })]);
+      expect((await get(`${servers()}/${server.id}`)).json().health_check_url).toBe('https://status.example.com/health');
+    },
+  );
+
+  it('health_check_url names itself in the refusal; an allowlisted host may use plain http, like url', async () => {
+    const refused = await post(servers(), {
+      name: 'X',
+      url: 'https://mcp.example.com/mcp',
+      health_check_url: 'https://10.0.0.7/health',
+    });
+    expect(refused.json().detail[0].msg).toBe('Value error, health_check_url points to a private or reserved address');
+    const allowlisted = await addServer({ url: publicServer.url, health_check_url: 'http://127.0.0.1:9/health' });
+    expect(allowlisted.health_check_url).toBe('http://127.0.0.1:9/health');
+  });
+
   it('removes a server: 200 success, 404 after, and the agent tools using it are disabled', async () => {
     const server = await addServer({ url: publicServer.url });
     const tool = await post(`/api/v1/agents/${agentId}/tools`, {
@@ -371,6 +421,19 @@ describe.each(DIALECTS)('the outbound network guard on %s (no OUTBOUND_ALLOWED_H
         payload: { name: 'X', url: address },
       });
       expect(response.statusCode, address).toBe(422);
+    }
+  });
+
+  it('does not accept a loopback or metadata address as a health check URL either', async () => {
+    for (const address of [loopback.url, 'https://127.0.0.1/health', 'https://169.254.169.254/latest/meta-data']) {
+      const response = await harness.app.inject({
+        method: 'POST',
+        url: url(),
+        headers: acme.headers,
+        payload: { name: 'X', url: 'https://mcp.example.com/mcp', health_check_url: address },
+      });
+      expect(response.statusCode, address).toBe(422);
+      expect(response.json().detail[0].loc, address).toEqual(['body', 'health_check_url']);
     }
   });
 

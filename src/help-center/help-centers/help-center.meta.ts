@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { readJson, writeJson } from '../../db/dialect.js';
-import { Nullable } from '../../http/shared-schemas.js';
+import { HttpUrlSchema, Nullable } from '../../http/shared-schemas.js';
 
 /** SEO metadata of help centers, collections and articles; every key present, null when unset. */
 export const MetaSchema = Type.Object(
@@ -13,7 +13,7 @@ export const MetaInputSchema = Type.Object(
   {
     title: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
     description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
-    image: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'Image URL' }))),
+    image: Type.Optional(Nullable(HttpUrlSchema)),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { HttpUrlSchema, Nullable, PageQuerySchema, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { AttributeConfigurationSchema } from './account-attribute.schemas.js';
 
 export const MetadataSchema = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object' });
@@ -12,7 +12,6 @@ const DomainSchema = Type.String({
   pattern: '^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$',
   description: 'A domain name such as acme.com; stored lower-case',
 });
-const UrlSchema = Type.String({ minLength: 1, maxLength: 2048, description: 'An http or https URL' });
 const AttributeChoiceSchema = (attribute: string) =>
   Type.String({ minLength: 1, maxLength: 100, description: `Id or value of an ${attribute} attribute value` });
 
@@ -69,9 +68,9 @@ const optionalFields = {
   source: Type.Optional(
     Nullable(Type.String({ minLength: 1, maxLength: 100, description: 'Where the account came from, e.g. hubspot' })),
   ),
-  logo: Type.Optional(Nullable(UrlSchema)),
+  logo: Type.Optional(Nullable(HttpUrlSchema)),
   secondaryDomain: Type.Optional(Nullable(DomainSchema)),
-  website: Type.Optional(Nullable(UrlSchema)),
+  website: Type.Optional(Nullable(HttpUrlSchema)),
   status: Type.Optional(AttributeChoiceSchema('account_status')),
   classification: Type.Optional(AttributeChoiceSchema('account_classification')),
   health: Type.Optional(AttributeChoiceSchema('account_health')),

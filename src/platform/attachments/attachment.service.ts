@@ -6,6 +6,7 @@ import type { DB } from '../../db/database.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { isHttpUrl } from '../../lib/http-url.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { isOrgAdmin } from '../authorization.js';
 import {
@@ -148,16 +149,10 @@ export const LINK_CONTENT_TYPE = 'text/uri-list';
 
 /** The normalised http(s) URL, or a 400 at `path` (`attachmentUrls.0 must be an http or https URL`). */
 export function requireWebUrl(text: string, path: (string | number)[]): URL {
-  let url: URL | null = null;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    url = null;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+  if (!isHttpUrl(text)) {
     throw AppError.invalid(`${path.join('.')} must be an http or https URL`, { location: 'body', path, rule: 'format' });
   }
-  return url;
+  return new URL(text);
 }
 
 /** The file name a link shows: its last path segment, else its host name. */

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { HttpUrlSchema, Nullable, PageQuerySchema, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { CustomFieldValueSchema, MetadataSchema } from '../accounts/account.schemas.js';
 
 const AccountIdSchema = Type.String({ minLength: 1, maxLength: 100, description: 'A live account of the organization' });
@@ -40,7 +40,7 @@ const optionalFields = {
       description: 'Id or value of a contact_type attribute value; default if absent',
     }),
   ),
-  avatarUrl: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048, description: 'An http or https URL' }))),
+  avatarUrl: Type.Optional(Nullable(HttpUrlSchema)),
   accountIds: Type.Optional(Type.Array(AccountIdSchema, { maxItems: 100 })),
   customFieldValues: Type.Optional(
     Type.Array(CustomFieldValueSchema, { maxItems: 500, description: 'Merged by fieldId; a null value clears that field' }),

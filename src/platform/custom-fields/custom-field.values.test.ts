@@ -157,6 +157,8 @@ describe.each(DIALECTS)('custom-field values of records on %s', (dialect) => {
     ['Email', 'not-an-email', 'must be an email address'],
     ['Phone', 'call me', 'must be a phone number'],
     ['Site', 'ftp://example.com', 'must be an http or https URL'],
+    ['Site', 'JaVaScRiPt:alert(1)', 'must be an http or https URL'],
+    ['Site', 'data:text/html,<script>alert(1)</script>', 'must be an http or https URL'],
   ])('a %s value of %j is a 400 naming the field and its place', async (key, value, problem) => {
     const result = await failure(
       validate([

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
 import { AppError, type IssueLocation } from '../../http/errors.js';
+import { isHttpUrl } from '../../lib/http-url.js';
 import { type CustomFieldRow, findCustomFieldsByUids, findMandatoryCustomFields } from './custom-field.repository.js';
 import type { CustomFieldSource, CustomFieldType } from './custom-field.table.js';
 
@@ -135,20 +136,11 @@ function checkType(rules: ValueRules, raw: unknown): Checked {
         ? { ok: true, value: text }
         : fail('must be a phone number');
     case 'url':
-      return text !== null && text.length <= 2048 && isWebUrl(text)
+      return text !== null && text.length <= 2048 && isHttpUrl(text)
         ? { ok: true, value: text }
         : fail('must be an http or https URL');
     default:
       return checkChoice(rules, raw);
-  }
-}
-
-function isWebUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
   }
 }
 

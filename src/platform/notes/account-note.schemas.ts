@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { HttpUrlSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { MetadataSchema } from '../accounts/account.schemas.js';
 import { AttributeConfigurationSchema } from '../accounts/account-attribute.schemas.js';
 
@@ -9,7 +9,7 @@ const VisibilitySchema = StringEnum(NOTE_VISIBILITIES, {
 });
 const ContentSchema = Type.String({ minLength: 1, maxLength: 100_000 });
 const TypeChoiceSchema = Type.String({ minLength: 1, maxLength: 100, description: 'Id or value of a note_type attribute value' });
-const AttachmentUrlsSchema = Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), {
+const AttachmentUrlsSchema = Type.Array(HttpUrlSchema, {
   maxItems: 20,
   description: 'http(s) URLs recorded as link attachments of the note; the server never fetches them',
 });

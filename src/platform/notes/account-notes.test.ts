@@ -121,9 +121,9 @@ describe.each(DIALECTS)('account notes on %s', (dialect) => {
     [
       { accountId: 'A', content: 'x', attachmentUrls: ['https://ok.example/a', 'ftp://files.example/b'] },
       400,
-      'attachmentUrls.1 must be an http or https URL',
+      'attachmentUrls.1 must be a valid http-url',
     ],
-    [{ accountId: 'A', content: 'x', attachmentUrls: ['not a url'] }, 400, 'attachmentUrls.0 must be an http or https URL'],
+    [{ accountId: 'A', content: 'x', attachmentUrls: ['not a url'] }, 400, 'attachmentUrls.0 must be a valid http-url'],
     [{ accountId: 'A', content: 'x', attachmentIds: [] }, 400, 'attachmentIds is not an accepted field'],
     [{ accountId: '01KAAAAAAAAAAAAAAAAAAAAAAA', content: 'x' }, 404, 'Account not found!'],
   ])('rejects %j, writing nothing', async (payload, status, message) => {
@@ -270,7 +270,7 @@ describe.each(DIALECTS)('account notes on %s', (dialect) => {
       for (const [payload, message] of [
         [
           { content: 'x', attachmentUrls: ['https://fine.example/a', 'mailto:x@y.example'] },
-          'attachmentUrls.1 must be an http or https URL',
+          'attachmentUrls.1 must be a valid http-url',
         ],
         [
           { content: 'x', type: 'Nope' },

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { EmailDeliverySchema } from '../../email/outbox.schemas.js';
-import { Nullable, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
+import { HttpUrlSchema, Nullable, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
 
 const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object (mentions, reactions, …)' });
 export const CommentVisibilitySchema = StringEnum(['public', 'private'] as const, {
@@ -71,7 +71,7 @@ export const CreateCommentSchema = Type.Object(
     attachmentIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, uniqueItems: true })),
     impersonatedUserEmail: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
     impersonatedUserName: Type.Optional(Type.String({ maxLength: 255 })),
-    impersonatedUserAvatar: Type.Optional(Type.String({ maxLength: 2000 })),
+    impersonatedUserAvatar: Type.Optional(HttpUrlSchema),
     shouldSendEmail: Type.Optional(Type.Boolean({ description: 'Email the requestor about a public comment' })),
     deDuplicationKey: Type.Optional(
       Type.String({

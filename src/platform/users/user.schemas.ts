@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { HttpUrlSchema, Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 
 export const UserTypeSchema = StringEnum(['ORG_ADMIN', 'ORG_MEMBER'] as const);
 export const UserStatusSchema = StringEnum(['online', 'away', 'offline'] as const, {
@@ -44,7 +44,7 @@ export const CreateUserSchema = Type.Object(
     name: NameSchema,
     email: EmailSchema,
     userType: Type.Optional(UserTypeSchema),
-    avatarUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    avatarUrl: Type.Optional(Nullable(HttpUrlSchema)),
   },
   { additionalProperties: false },
 );
@@ -55,7 +55,7 @@ export const UpdateUserSchema = Type.Object(
     status: Type.Optional(UserStatusSchema),
     capacity: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10_000 }))),
     timezone: Type.Optional(Nullable(TimezoneSchema)),
-    avatarUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    avatarUrl: Type.Optional(Nullable(HttpUrlSchema)),
   },
   { additionalProperties: false },
 );
