@@ -136,6 +136,21 @@ function registerOperationalRoutes(app: FastifyInstance, db: Kysely<DB>): void {
   });
 }
 
+/**
+ * Browser code the reference runs once it is shown. Its key field's placeholder is fixed in its
+ * bundle (a base64 joke); this shows the shape of a Switchboard key there instead. A string, not a
+ * function of this module, so what the browser gets does not depend on how this file was compiled.
+ */
+const SHOW_KEY_PLACEHOLDER = new Function(`
+  if (document.body.dataset.keyPlaceholder) return;
+  document.body.dataset.keyPlaceholder = 'sbk_…';
+  new MutationObserver(() => {
+    for (const input of document.querySelectorAll('input[placeholder="QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT"]')) {
+      input.setAttribute('placeholder', 'sbk_…');
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+`) as () => void;
+
 async function registerDocs(app: FastifyInstance, deps: AppDeps, areas: readonly AreaName[]): Promise<void> {
   for (const area of areas) {
     app.get(`/docs/${DOC_FILES[area]}`, { config: { public: true }, schema: { hide: true } }, async () => {
@@ -143,11 +158,24 @@ async function registerDocs(app: FastifyInstance, deps: AppDeps, areas: readonly
       return document ? document() : {};
     });
   }
+  // A self-hosted install, possibly offline: the page and its script come from this server (the
+  // plugin serves the bundle at /docs/js/scalar.js), fonts are the system's, and none of Scalar's
+  // cloud features (AI agent, MCP generator, share/deploy toolbar, telemetry) is offered.
+  const offline = { agent: { disabled: true } };
   await app.register(scalarReference, {
     routePrefix: '/docs',
     configuration: {
       title: 'Switchboard API reference',
-      sources: areas.map((area) => ({ title: DOC_TITLES[area], url: `/docs/${DOC_FILES[area]}` })),
+      pageTitle: 'Switchboard API reference',
+      sources: areas.map((area) => ({ title: DOC_TITLES[area], url: `/docs/${DOC_FILES[area]}`, ...offline })),
+      ...offline,
+      mcp: { disabled: true },
+      showDeveloperTools: 'never',
+      telemetry: false,
+      withDefaultFonts: false,
+      documentDownloadType: 'json',
+      authentication: { preferredSecurityScheme: 'apiKey' },
+      onLoaded: SHOW_KEY_PLACEHOLDER,
     },
   });
 }

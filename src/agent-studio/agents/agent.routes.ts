@@ -22,7 +22,7 @@ export function agentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'agentStudio.agents.create',
           tags,
-          summary: 'Create an agent of the organization; the caller becomes its creator (200, as upstream)',
+          summary: 'Create an agent of the organization; the caller becomes its creator',
           body: CreateAgentSchema,
           response: { 200: AgentSchema, ...agentStudioErrorResponses([]) },
         },
@@ -49,6 +49,7 @@ export function agentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'agentStudio.agents.get',
+          summary: 'One agent of the organization',
           tags,
           params: AgentIdParamsSchema,
           response: { 200: AgentSchema, ...agentStudioErrorResponses([404]) },

@@ -26,7 +26,7 @@ export function chatRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'agentStudio.chat.history',
           tags,
-          summary: "The caller's chat threads, latest activity first, each with its messages (endpoint 17)",
+          summary: "The caller's chat threads, latest activity first, each with its messages",
           querystring: ChatHistoryQuerySchema,
           response: { 200: ChatHistorySchema, ...agentStudioErrorResponses([]) },
         },

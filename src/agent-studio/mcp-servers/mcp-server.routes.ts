@@ -59,6 +59,7 @@ export function mcpServerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'agentStudio.mcpServers.list',
+          summary: "An agent's MCP servers, optionally only those with one status",
           tags,
           params: AgentParamsSchema,
           querystring: ListMcpServersQuerySchema,
@@ -73,6 +74,7 @@ export function mcpServerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'agentStudio.mcpServers.get',
+          summary: 'One MCP server of an agent',
           tags,
           params: ServerParamsSchema,
           response: { 200: McpServerSchema, ...agentStudioErrorResponses([404]) },
@@ -118,7 +120,7 @@ export function mcpServerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'agentStudio.mcpServers.connect',
           tags,
           summary:
-            'Connect (endpoint 15): speaks MCP to the server; connected, auth_required with an authorization_url, or error (400 network policy, 502 upstream, 504 timeout)',
+            'Connect to the server over MCP: connected, auth_required with an authorization_url for the user to open, or error (400 blocked by network policy, 502 the server or its authorization failed, 504 timeout)',
           params: ServerParamsSchema,
           response: {
             200: ConnectResultSchema,
@@ -141,7 +143,8 @@ export function mcpServerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'agentStudio.mcpServers.remove',
           tags,
-          summary: 'Remove (endpoint 16): revokes tokens where the AS allows, deletes credentials, disables the tools using it',
+          summary:
+            'Remove a server: revokes its tokens where the authorization server allows it, deletes its credentials and disables the agent tools that used it',
           params: ServerParamsSchema,
           response: { 200: RemovedSchema, ...agentStudioErrorResponses([403, 404]) },
         },

@@ -43,7 +43,7 @@ export function agentToolRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'agentStudio.agentTools.create',
           tags,
-          summary: 'Give an agent a tool (endpoint 14); tool_name is unique per agent',
+          summary: 'Give an agent a tool; tool_name is unique per agent',
           params: AgentIdParamsSchema,
           body: CreateAgentToolSchema,
           response: { 200: AgentToolSchema, ...agentStudioErrorResponses([403, 404, 409]) },
@@ -72,6 +72,7 @@ export function agentToolRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'agentStudio.agentTools.get',
+          summary: 'One tool of an agent',
           tags,
           params: AgentToolParamsSchema,
           response: { 200: AgentToolSchema, ...agentStudioErrorResponses([404]) },
@@ -101,6 +102,7 @@ export function agentToolRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'agentStudio.agentTools.delete',
+          summary: "Remove a tool from an agent (the agent's creator or an organization admin)",
           tags,
           params: AgentToolParamsSchema,
           response: { 200: DeletedSchema, ...agentStudioErrorResponses([403, 404]) },

@@ -42,7 +42,7 @@ const referenceFields = {
 // Agent-studio request bodies ignore unknown fields, as upstream does: no additionalProperties.
 export const CreateAgentToolSchema = Type.Object(
   {
-    agent_id: Type.String({ format: 'uuid', description: 'Required, as upstream; must equal the path agent_id' }),
+    agent_id: Type.String({ format: 'uuid', description: 'Required; must equal the agent_id of the path' }),
     tool_name: ToolNameSchema,
     tool_type: ToolTypeSchema,
     ...referenceFields,

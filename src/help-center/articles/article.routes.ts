@@ -79,6 +79,7 @@ export function articleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'helpCenter.articles.get',
+          summary: 'One article',
           tags,
           params: ArticleIdParamsSchema,
           response: { 200: one, ...helpCenterErrorResponses([400, 404]) },

@@ -59,6 +59,7 @@ export function collectionRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'helpCenter.collections.get',
+          summary: 'One collection',
           tags,
           params: CollectionIdParamsSchema,
           response: { 200: HelpCenterEnvelopeSchema(CollectionSchema), ...helpCenterErrorResponses([400, 404]) },

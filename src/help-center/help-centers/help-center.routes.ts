@@ -50,6 +50,7 @@ export function helpCenterRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'helpCenter.helpCenters.get',
+          summary: 'One help center',
           tags,
           params: HelpCenterIdParamsSchema,
           response: { 200: HelpCenterEnvelopeSchema(HelpCenterSchema), ...helpCenterErrorResponses([400, 404]) },

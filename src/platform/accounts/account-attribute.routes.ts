@@ -50,6 +50,7 @@ export function accountAttributeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
       {
         schema: {
           operationId: 'platform.accounts.attributes.update',
+          summary: 'Change a value: its name, icon, color, or whether it is the default',
           tags,
           params: AttributeValueIdParamsSchema,
           body: UpdateAttributeValueSchema,

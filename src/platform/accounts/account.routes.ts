@@ -55,6 +55,7 @@ export function accountRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'platform.accounts.get',
+          summary: 'One account',
           tags,
           params: AccountIdParamsSchema,
           response: { 200: AccountSchema, ...platformErrorResponses([400, 404]) },

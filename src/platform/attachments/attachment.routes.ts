@@ -150,6 +150,7 @@ export function attachmentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'platform.attachments.metadata',
+          summary: "A file's name, content type, size, SHA-256 and uploader, without its bytes",
           tags,
           params: AttachmentIdParamsSchema,
           response: { 200: PlatformEnvelopeSchema(AttachmentMetadataSchema), ...platformErrorResponses([400, 404]) },

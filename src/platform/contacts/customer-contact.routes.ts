@@ -50,6 +50,7 @@ export function customerContactRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
       {
         schema: {
           operationId: 'platform.accounts.contacts.get',
+          summary: 'One customer contact',
           tags,
           params: ContactIdParamsSchema,
           response: { 200: ContactSchema, ...platformErrorResponses([400, 404]) },
@@ -76,7 +77,7 @@ export function customerContactRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     const deleteSchema = {
       operationId: 'platform.accounts.contacts.delete',
       tags,
-      summary: 'Delete a customer contact (endpoint 8); its tickets and comments keep their history',
+      summary: 'Delete a customer contact; its tickets and comments keep their history',
       response: { 200: DeletionResultSchema, ...platformErrorResponses([400, 404]) },
     };
     // The contract's 500 for this endpoint reads `Internal server error`.

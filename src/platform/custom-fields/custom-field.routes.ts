@@ -104,6 +104,7 @@ export function customFieldRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config,
         schema: {
           operationId: 'platform.customFields.get',
+          summary: 'One custom field',
           tags,
           params: CustomFieldParamsSchema,
           response: { 200: FieldEnvelopeSchema, ...errors([400, 404]) },

@@ -54,6 +54,7 @@ export function accountNoteRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'platform.accounts.notes.get',
+          summary: 'One note of an account',
           tags,
           params: NoteIdParamsSchema,
           response: { 200: NoteSchema, ...platformErrorResponses([400, 404]) },
@@ -65,7 +66,7 @@ export function accountNoteRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     const updateSchema = {
       operationId: 'platform.accounts.notes.update',
       tags,
-      summary: 'Update a note (endpoint 9): the fields sent change; attachmentUrls adds link attachments; answers the note',
+      summary: 'Update a note: the fields sent change; attachmentUrls adds link attachments; answers the note',
       body: UpdateNoteSchema,
       response: { 200: NoteSchema, ...platformErrorResponses([400, 403, 404]) },
     };
@@ -96,7 +97,7 @@ export function accountNoteRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'platform.accounts.notes.removeAttachment',
           tags,
-          summary: 'Remove an attachment from a note (endpoint 10); answers the updated note',
+          summary: 'Remove an attachment from a note; answers the updated note',
           params: NoteAttachmentParamsSchema,
           response: { 200: NoteSchema, ...platformErrorResponses([400, 403, 404]) },
         },

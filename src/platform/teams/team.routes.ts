@@ -61,6 +61,7 @@ export function teamRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'platform.teams.get',
+          summary: 'One team the caller can see',
           tags,
           params: TeamIdParamsSchema,
           response: { 200: PlatformEnvelopeSchema(TeamSchema), ...platformErrorResponses([400, 404]) },
@@ -74,6 +75,7 @@ export function teamRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'platform.teams.update',
+          summary: "Change a team's name, identifier, description, icon, color or privacy (team or organization admins)",
           tags,
           params: TeamIdParamsSchema,
           body: UpdateTeamSchema,
@@ -102,6 +104,7 @@ export function teamRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'platform.teams.subTeams',
+          summary: "A team's active sub-teams",
           tags,
           params: TeamIdParamsSchema,
           response: { 200: PlatformEnvelopeSchema(Type.Array(TeamSchema)), ...platformErrorResponses([400, 404]) },
@@ -116,7 +119,7 @@ export function teamRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'platform.teams.addMember',
           tags,
-          summary: 'Add a user (by email or userId); answers the member object without an envelope, as upstream',
+          summary: 'Add a user to a team, by email or userId; answers the member itself, without the usual envelope',
           params: TeamIdParamsSchema,
           body: AddTeamMemberSchema,
           response: { 201: TeamMemberSchema, ...platformErrorResponses([400, 403, 404, 409]) },
@@ -131,6 +134,7 @@ export function teamRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'platform.teams.listMembers',
+          summary: "A team's members",
           tags,
           params: TeamIdParamsSchema,
           querystring: ListTeamMembersQuerySchema,
@@ -145,6 +149,7 @@ export function teamRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'platform.teams.removeMember',
+          summary: 'Remove a user from a team (team or organization admins, or the user themself); the owner stays',
           tags,
           params: TeamMemberParamsSchema,
           response: { 200: PlatformEnvelopeSchema(TeamMemberSchema), ...platformErrorResponses([400, 403, 404, 409]) },

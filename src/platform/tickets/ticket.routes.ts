@@ -77,6 +77,7 @@ export function ticketRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'platform.tickets.get',
+          summary: 'One ticket',
           tags,
           params: TicketIdParamsSchema,
           response: { 200: PlatformEnvelopeSchema(TicketSchema), ...platformErrorResponses([400, 404]) },
@@ -90,6 +91,7 @@ export function ticketRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'platform.tickets.update',
+          summary: 'Change the fields sent of a ticket',
           tags,
           params: TicketIdParamsSchema,
           body: UpdateTicketSchema,

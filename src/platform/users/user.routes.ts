@@ -75,6 +75,7 @@ export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'platform.users.get',
+          summary: 'One user of the organization',
           tags,
           params: UserIdParamsSchema,
           response: { 200: PlatformEnvelopeSchema(UserSchema), ...platformErrorResponses([400, 404]) },
