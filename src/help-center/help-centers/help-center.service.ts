@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
+import { conflictAs } from '../../db/errors.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -28,6 +29,7 @@ export interface HelpCenterDeps {
 }
 
 export const HELP_CENTER_NOT_FOUND = 'Help center not found';
+const SLUG_TAKEN = 'Help center with this slug already exists';
 
 export function toHelpCenter(row: HelpCenterRow) {
   return {
@@ -98,7 +100,7 @@ export async function updateHelpCenterDetails(
   }
   if (input.slug !== undefined && input.slug !== current.slug) {
     if ((await listHelpCenterSlugs(deps.db, organizationId, input.slug)).includes(input.slug)) {
-      throw AppError.conflict('Help center with this slug already exists');
+      throw AppError.conflict(SLUG_TAKEN);
     }
     changes.slug = input.slug;
   }
@@ -108,6 +110,7 @@ export async function updateHelpCenterDetails(
   if (input.meta !== undefined) {
     changes.meta = writeMeta(input.meta, readMeta(current.meta));
   }
-  await updateHelpCenter(deps.db, organizationId, id, changes);
+  // A concurrent update may take the slug between the check and the write: the same 409.
+  await updateHelpCenter(deps.db, organizationId, id, changes).catch(conflictAs(SLUG_TAKEN));
   return toHelpCenter(await requireHelpCenter(deps.db, organizationId, id));
 }

@@ -1,3 +1,5 @@
+import { firstFreeValue } from '../../lib/free-value.js';
+
 /**
  * `Billing & Payments` → `billing-payments`: lower-case letters and digits (any script, accents
  * dropped) joined by hyphens, at most 80 characters; `fallback` when nothing is left.
@@ -15,14 +17,5 @@ export function slugify(text: string, fallback: string): string {
 
 /** `base`, else `base-2`, `base-3`… whichever is first not in `taken`. */
 export function firstFreeSlug(base: string, taken: Iterable<string>): string {
-  const used = new Set(taken);
-  if (!used.has(base)) {
-    return base;
-  }
-  for (let suffix = 2; ; suffix++) {
-    const candidate = `${base}-${suffix}`;
-    if (!used.has(candidate)) {
-      return candidate;
-    }
-  }
+  return firstFreeValue(base, taken);
 }

@@ -4,6 +4,7 @@ import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError, type IssueLocation } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { firstFreeValue, insertUnderFreeValue } from '../../lib/free-value.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import { requireTeam } from '../teams/team.lookup.js';
@@ -165,15 +166,7 @@ export function slugify(name: string): string {
 
 /** The base slug, or `base-2`, `base-3`… (the first one free, deleted fields' slugs included). */
 async function nextFreeSlug(db: Kysely<DB>, organizationId: string, source: CustomFieldRow['source'], base: string) {
-  const taken = new Set(await findSlugsLike(db, organizationId, source, base));
-  if (!taken.has(base)) {
-    return base;
-  }
-  for (let suffix = 2; ; suffix++) {
-    if (!taken.has(`${base}-${suffix}`)) {
-      return `${base}-${suffix}`;
-    }
-  }
+  return firstFreeValue(base, await findSlugsLike(db, organizationId, source, base));
 }
 
 const blankToNull = (text: string | null | undefined) => (text === undefined || text === null || text === '' ? null : text);
@@ -227,14 +220,10 @@ export async function createCustomField(deps: Deps, principal: Principal, input:
 
 /** Inserts under the first free slug; another request may take it in between, so look again then. */
 async function insertWithFreeSlug(db: Kysely<DB>, row: CustomFieldTable): Promise<void> {
-  const base = row.slug;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const slug = await nextFreeSlug(db, row.organization_id, row.source, base);
-    if (await insertCustomField(db, { ...row, slug })) {
-      return;
-    }
-  }
-  throw AppError.conflict('Could not derive a free slug for this custom field; try again');
+  await insertUnderFreeValue(
+    () => nextFreeSlug(db, row.organization_id, row.source, row.slug),
+    (slug) => insertCustomField(db, { ...row, slug }),
+  );
 }
 
 async function requireField(db: Kysely<DB>, organizationId: string, uid: string) {

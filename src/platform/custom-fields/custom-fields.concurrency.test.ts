@@ -68,6 +68,26 @@ describe.each(DIALECTS)('custom-field versions across two app instances on %s', 
     }
   });
 
+  it('20 concurrent creates of one name, spread over both instances: all 201, each with its own slug', async () => {
+    const headers = organization.headers;
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        (apps[index % 2] as FastifyInstance).inject({
+          method: 'POST',
+          url: '/v1/custom-field',
+          headers,
+          payload: { name: 'Same Name', source: 'customer_contact', fieldType: 'single_line' },
+        }),
+      ),
+    );
+    expect(
+      responses.map((response) => response.statusCode),
+      responses.map((response) => response.body).join('\n'),
+    ).toEqual(Array(20).fill(201));
+    const slugs = responses.map((response) => response.json().data.slug as string).sort();
+    expect(slugs).toEqual(['same-name', ...Array.from({ length: 19 }, (_, index) => `same-name-${index + 2}`)].sort());
+  });
+
   it('overlapping bulk updates listing fields in opposite orders never deadlock', async () => {
     const headers = organization.headers;
     const [left, right] = apps as [FastifyInstance, FastifyInstance];

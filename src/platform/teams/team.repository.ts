@@ -38,6 +38,17 @@ export async function insertTeam(db: Db, row: TeamTable): Promise<void> {
   await db.insertInto('teams').values(row).execute();
 }
 
+/** Inserts the team unless its identifier is taken in the organization (any case); answers whether it did. */
+export async function insertTeamUnlessIdentifierTaken(db: Db, row: TeamTable): Promise<boolean> {
+  // No conflict target: the unique index is on an expression, upper(identifier); the id is new.
+  const result = await db
+    .insertInto('teams')
+    .values(row)
+    .onConflict((conflict) => conflict.doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
 /** A team of the organization; archived ones only when asked for. */
 export async function findTeamById(
   db: Db,
@@ -83,6 +94,17 @@ export async function findTeamByIdentifier(db: Db, organizationId: string, ident
     .where('organization_id', '=', organizationId)
     .where((eb) => eb(eb.fn('upper', ['identifier']), '=', identifier.toUpperCase()))
     .executeTakeFirst();
+}
+
+/** Upper-cased identifiers of the organization that start with `prefix`: letters and digits, so no LIKE wildcards. */
+export async function findTeamIdentifiersStartingWith(db: Db, organizationId: string, prefix: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('teams')
+    .select((eb) => eb.fn<string>('upper', ['identifier']).as('identifier'))
+    .where('organization_id', '=', organizationId)
+    .where((eb) => eb(eb.fn('upper', ['identifier']), 'like', `${prefix}%`))
+    .execute();
+  return rows.map((row) => row.identifier);
 }
 
 export async function updateTeam(db: Db, organizationId: string, teamId: string, changes: Updateable<TeamTable>): Promise<void> {

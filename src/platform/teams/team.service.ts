@@ -2,10 +2,11 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
-import { translateDbError } from '../../db/errors.js';
+import { conflictAs } from '../../db/errors.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { firstFreeValue, insertUnderFreeValue } from '../../lib/free-value.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import { defaultTeamConfiguration } from '../team-configurations/team-configuration.defaults.js';
@@ -16,9 +17,10 @@ import {
   deleteTeamMember,
   findTeamById,
   findTeamByIdentifier,
+  findTeamIdentifiersStartingWith,
   findTeamMember,
-  insertTeam,
   insertTeamMember,
+  insertTeamUnlessIdentifierTaken,
   listTeamMembers,
   listTeams,
   type TeamMemberRow,
@@ -27,6 +29,8 @@ import {
 } from './team.repository.js';
 import type { AddTeamMemberSchema, CreateTeamSchema, UpdateTeamSchema } from './team.schemas.js';
 import type { TeamTable } from './team.table.js';
+
+const IDENTIFIER_TAKEN = 'Team with this identifier already exists!';
 
 interface Deps {
   db: Kysely<DB>;
@@ -88,31 +92,28 @@ async function requireTeamManager(db: Kysely<DB>, principal: Principal, team: Te
   }
 }
 
-/** `Customer Success` → `CS`, `Billing` → `BIL`; then `CS2`, `CS3`… until free. */
-async function deriveIdentifier(db: Kysely<DB>, organizationId: string, name: string): Promise<string> {
+/** `Customer Success` → `CS`, `Billing` → `BIL`: the identifier a name suggests, before `CS2`, `CS3`… */
+function identifierBase(name: string): string {
   const words = name.toUpperCase().match(/[A-Z0-9]+/g) ?? [];
-  let base =
+  const base =
     words.length >= 2
       ? words
           .slice(0, 3)
           .map((word) => word[0])
           .join('')
       : (words[0] ?? '').slice(0, 3);
-  if (!/^[A-Z]/.test(base)) {
-    base = `T${base}`.slice(0, 8);
-  }
-  for (let suffix = 1; ; suffix++) {
-    const candidate = suffix === 1 ? base : `${base}${suffix}`;
-    if (!(await findTeamByIdentifier(db, organizationId, candidate))) {
-      return candidate;
-    }
-  }
+  return /^[A-Z]/.test(base) ? base : `T${base}`.slice(0, 8);
+}
+
+/** The base, else `CS2`, `CS3`…: the first one no team of the organization has (archived ones included). */
+async function nextFreeIdentifier(db: Kysely<DB>, organizationId: string, base: string): Promise<string> {
+  return firstFreeValue(base, await findTeamIdentifiersStartingWith(db, organizationId, base), '');
 }
 
 async function requireFreeIdentifier(db: Kysely<DB>, organizationId: string, identifier: string, teamId?: string) {
   const taken = await findTeamByIdentifier(db, organizationId, identifier);
   if (taken && taken.id !== teamId) {
-    throw AppError.conflict('Team with this identifier already exists!');
+    throw AppError.conflict(IDENTIFIER_TAKEN);
   }
 }
 
@@ -141,28 +142,20 @@ export async function createTeam(deps: Deps, principal: Principal, input: Static
       });
     }
   }
-  if (input.identifier) {
-    await requireFreeIdentifier(deps.db, organizationId, input.identifier.toUpperCase());
-  }
   const at = deps.clock.now().toISOString();
   const id = deps.ids.ulid();
-  // A derived identifier can be taken by a concurrent create between the check and the insert:
-  // derive again. A chosen one that loses the race is the caller's 409.
-  for (let attempt = 1; ; attempt++) {
-    const identifier = input.identifier
-      ? input.identifier.toUpperCase()
-      : await deriveIdentifier(deps.db, organizationId, input.name);
-    try {
-      await insertTeamWithDefaults(deps, principal, input, { id, identifier, at });
-      break;
-    } catch (error) {
-      if (translateDbError(error)?.code !== 'CONFLICT') {
-        throw error;
-      }
-      if (input.identifier || attempt >= 5) {
-        throw AppError.conflict('Team with this identifier already exists!');
-      }
+  const insert = (identifier: string) => insertTeamWithDefaults(deps, principal, input, { id, identifier, at });
+  if (input.identifier) {
+    // Only an identifier the caller chose can clash: a 409, whether the check or the insert finds it taken.
+    const identifier = input.identifier.toUpperCase();
+    await requireFreeIdentifier(deps.db, organizationId, identifier);
+    if (!(await insert(identifier))) {
+      throw AppError.conflict(IDENTIFIER_TAKEN);
     }
+  } else {
+    // A derived one never fails: a concurrent create that takes it first makes this one try the next.
+    const base = identifierBase(input.name);
+    await insertUnderFreeValue(() => nextFreeIdentifier(deps.db, organizationId, base), insert);
   }
   return toTeam(await requireTeam(deps.db, organizationId, id));
 }
@@ -172,11 +165,11 @@ async function insertTeamWithDefaults(
   principal: Principal,
   input: Static<typeof CreateTeamSchema>,
   row: { id: string; identifier: string; at: string },
-): Promise<void> {
+): Promise<boolean> {
   const organizationId = principal.organizationId;
   const { id, identifier, at } = row;
-  await deps.db.transaction().execute(async (trx: Transaction<DB>) => {
-    await insertTeam(trx, {
+  return deps.db.transaction().execute(async (trx: Transaction<DB>) => {
+    const inserted = await insertTeamUnlessIdentifierTaken(trx, {
       id,
       organization_id: organizationId,
       name: input.name.trim(),
@@ -191,6 +184,9 @@ async function insertTeamWithDefaults(
       updated_at: at,
       archived_at: null,
     });
+    if (!inserted) {
+      return false;
+    }
     await trx
       .insertInto('team_configurations')
       .values(defaultTeamConfiguration(id, organizationId, at))
@@ -203,6 +199,7 @@ async function insertTeamWithDefaults(
       invited_by_id: null,
       joined_at: at,
     });
+    return true;
   });
 }
 
@@ -245,7 +242,7 @@ export async function updateTeamDetails(
   if (input.isPrivate !== undefined) {
     changes.is_private = input.isPrivate;
   }
-  await updateTeam(deps.db, principal.organizationId, team.id, changes);
+  await updateTeam(deps.db, principal.organizationId, team.id, changes).catch(conflictAs(IDENTIFIER_TAKEN));
   return toTeam(await requireTeam(deps.db, principal.organizationId, team.id));
 }
 
