@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../http/shared-schemas.js';
+import { Nullable, PageNumberSchema, StringEnum, TimestampSchema, UlidSchema } from '../http/shared-schemas.js';
 
 export const OutboxStatusSchema = StringEnum(['pending', 'sending', 'sent', 'failed', 'undeliverable'] as const, {
   description:
@@ -28,7 +28,7 @@ export const OutboxMessageSchema = Type.Object(
 export const ListOutboxQuerySchema = Type.Object(
   {
     status: Type.Optional(OutboxStatusSchema),
-    page: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: '0-based page' })),
+    page: Type.Optional(PageNumberSchema()),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   },
   { additionalProperties: false },

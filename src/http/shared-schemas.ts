@@ -22,8 +22,19 @@ export const TimestampSchema = Type.String({ format: 'date-time' });
  */
 export const HttpUrlSchema = Type.String({ format: HTTP_URL_FORMAT, maxLength: 2048, description: 'An http or https URL' });
 
+/**
+ * Upper bounds of `page` and `offset`: far past any real list, and small enough that
+ * `page * limit` (limit ≤ 100) stays a safe integer that both databases take as an OFFSET.
+ */
+export const MAX_PAGE = 1_000_000_000;
+export const MAX_OFFSET = 100_000_000_000;
+
+/** A 0-based page number. */
+export const PageNumberSchema = (description = '0-based page') =>
+  Type.Integer({ minimum: 0, maximum: MAX_PAGE, default: 0, description });
+
 /** Page parameters of platform lists: `page` is 0-based. */
 export const PageQuerySchema = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  page: Type.Optional(PageNumberSchema()),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
 });

@@ -2,6 +2,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { HTTP_URL_FORMAT, isHttpUrl } from '../lib/http-url.js';
+import type { AjvLikeError } from './errors.js';
 
 // ajv-formats is CommonJS with a default export.
 const addFormatsModuleDefault = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -18,16 +19,63 @@ const shared: Options = {
   strict: false,
 };
 
+type Validate = ((data: unknown) => boolean) & { errors?: AjvLikeError[] | null };
+
 /**
  * Two validators: bodies are checked as sent (no coercion, so `null` never turns into `""` and a
  * string never passes as a number), while query strings and path parameters, which are always
  * text, are coerced to the declared types.
+ *
+ * Both refuse the NUL character anywhere in a string or a key before the schema runs: PostgreSQL
+ * cannot store it in text, and SQLite would cut strings at it in places, so it is refused alike
+ * on both databases, naming the field.
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const bodyAjv = addFormats(new Ajv({ ...shared, coerceTypes: false }));
   const textAjv = addFormats(new Ajv({ ...shared, coerceTypes: 'array' }));
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-    return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+    const validateSchema = ajv.compile(schema as object) as Validate;
+    const validate: Validate = (data) => {
+      const nulAt = pathOfNulCharacter(data);
+      if (nulAt !== null) {
+        validate.errors = [
+          {
+            keyword: 'noNulCharacter',
+            instancePath: nulAt,
+            schemaPath: '#/noNulCharacter',
+            params: {},
+            message: 'must not contain the NUL character (\\u0000)',
+          },
+        ];
+        return false;
+      }
+      const valid = validateSchema(data);
+      validate.errors = validateSchema.errors;
+      return valid;
+    };
+    return validate as ReturnType<FastifySchemaCompiler<unknown>>;
   };
+}
+
+/** The JSON pointer of the first string or key holding U+0000, or null. Iterative: bodies are depth-limited, but cheap to be safe. */
+export function pathOfNulCharacter(root: unknown): string | null {
+  const stack: { value: unknown; pointer: string }[] = [{ value: root, pointer: '' }];
+  while (stack.length > 0) {
+    const { value, pointer } = stack.pop() as (typeof stack)[number];
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) {
+        return pointer;
+      }
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        const childPointer = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        if (key.includes('\u0000')) {
+          return childPointer;
+        }
+        stack.push({ value: child, pointer: childPointer });
+      }
+    }
+  }
+  return null;
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/shared-schemas.js';
+import { MAX_OFFSET, Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/shared-schemas.js';
 import { JsonObjectSchema } from '../agents/agent.schemas.js';
 
 export const ChatRoleSchema = StringEnum(['user', 'assistant', 'system', 'tool'] as const);
@@ -104,7 +104,7 @@ export const ChatThreadParamsSchema = Type.Object({ agent_id: UuidSchema, thread
 /** `limit`/`offset` of the thread and message lists, as upstream's message list. */
 export const ChatPageQuerySchema = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
 });
 
 export const ChatHistoryQuerySchema = Type.Object({

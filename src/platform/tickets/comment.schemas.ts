@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { EmailDeliverySchema } from '../../email/outbox.schemas.js';
-import { HttpUrlSchema, Nullable, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
+import { HttpUrlSchema, Nullable, PageNumberSchema, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
 
 const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object (mentions, reactions, …)' });
 export const CommentVisibilitySchema = StringEnum(['public', 'private'] as const, {
@@ -96,7 +96,7 @@ export const CommentParamsSchema = Type.Object({
 
 export const ListCommentsQuerySchema = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: '0-based page of threads' })),
+    page: Type.Optional(PageNumberSchema('0-based page of threads')),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Threads per page' })),
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { Nullable, PageNumberSchema, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 
 const Email = Type.String({ format: 'email', maxLength: 320 });
 const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object' });
@@ -113,7 +113,7 @@ export const TicketIdParamsSchema = Type.Object({ id: Type.String({ maxLength: 1
 export const ListTicketsQuerySchema = Type.Object(
   {
     teamId: Type.Optional(UlidSchema),
-    page: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: '0-based page' })),
+    page: Type.Optional(PageNumberSchema()),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { HttpUrlSchema, Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { HttpUrlSchema, Nullable, PageNumberSchema, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 
 export const UserTypeSchema = StringEnum(['ORG_ADMIN', 'ORG_MEMBER'] as const);
 export const UserStatusSchema = StringEnum(['online', 'away', 'offline'] as const, {
@@ -68,7 +68,7 @@ export const ApiKeyParamsSchema = Type.Object({
 
 export const ListUsersQuerySchema = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: '0-based page' })),
+    page: Type.Optional(PageNumberSchema()),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
   },
   { additionalProperties: false },
