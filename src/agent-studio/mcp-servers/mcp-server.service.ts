@@ -145,6 +145,22 @@ function authColumns(
     : oauthColumns(runtime, server, input, previous, existing);
 }
 
+/**
+ * `plaintext` sealed, or the stored ciphertext when it already seals that very text: sealing twice
+ * gives different bytes, and a PUT that sends the secret it already set must not count as new
+ * credentials (which would forget the connection).
+ */
+function sealUnlessStored(
+  runtime: McpRuntime,
+  server: Pick<McpServerRow, 'id' | 'agent_id'>,
+  field: 'static_header' | 'client_secret',
+  plaintext: string,
+  stored: string | null | undefined,
+): string {
+  const aad = sealedField(server, field);
+  return stored && runtime.box.open(stored, aad) === plaintext ? stored : runtime.box.seal(plaintext, aad);
+}
+
 /** A static header: name shown, value sealed. */
 function headerColumns(
   runtime: McpRuntime,
@@ -170,7 +186,7 @@ function headerColumns(
     }
   }
   const sealed = input.header_value
-    ? runtime.box.seal(input.header_value, sealedField(server, 'static_header'))
+    ? sealUnlessStored(runtime, server, 'static_header', input.header_value, existing?.static_header_encrypted)
     : (existing?.static_header_encrypted ?? null);
   const stored: StoredAuthConfig = { type: 'header', header_name: name };
   return {
@@ -204,7 +220,7 @@ function oauthColumns(
     ...(input.assume_pkce_s256 !== undefined ? { assume_pkce_s256: input.assume_pkce_s256 } : {}),
   };
   const secret = input.client_secret
-    ? runtime.box.seal(input.client_secret, sealedField(server, 'client_secret'))
+    ? sealUnlessStored(runtime, server, 'client_secret', input.client_secret, existing?.client_secret_encrypted)
     : keepSecret
       ? (existing?.client_secret_encrypted ?? null)
       : null;

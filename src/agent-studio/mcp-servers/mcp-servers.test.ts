@@ -247,6 +247,32 @@ describe.each(DIALECTS)('MCP servers of an agent on %s', (dialect) => {
     expect(everything).not.toContain('header-secret-value');
   });
 
+  it('PUT is idempotent: resending the secret already set keeps the connection, the same PUT twice changes nothing', async () => {
+    const auth = { header_name: 'x-test-key', header_value: 'header-secret-value' };
+    const server = await addServer({ url: headerServer.url, auth_config: auth });
+    expect((await connect(server.id)).json()).toMatchObject({ status: 'connected' });
+    const put = (payload: object) =>
+      harness.app.inject({ method: 'PUT', url: `${servers()}/${server.id}`, headers: acme.headers, payload });
+    const sealed = async () =>
+      (
+        await harness.db
+          .selectFrom('mcp_servers')
+          .select('static_header_encrypted')
+          .where('id', '=', server.id)
+          .executeTakeFirstOrThrow()
+      ).static_header_encrypted;
+    const before = await sealed();
+    const body = { name: 'Same', url: headerServer.url, auth_config: auth, health_check_url: null };
+    const first = await put(body);
+    expect(first.json()).toMatchObject({ name: 'Same', status: 'connected', tools_count: 2 });
+    harness.clock.advance(1000);
+    const second = await put(body);
+    expect({ ...second.json(), updated_at: null }).toEqual({ ...first.json(), updated_at: null });
+    expect(await sealed()).toBe(before);
+    // A different secret is new credentials: the connection is forgotten.
+    expect((await put({ auth_config: { ...auth, header_value: 'other' } })).json()).toMatchObject({ status: 'disconnected' });
+  });
+
   it.each([
     ['a web page', () => htmlServer.url, 502, 'URL is not an MCP endpoint'],
     ['a server that wants auth but has no OAuth metadata', () => bareServer.url, 502, MESSAGE_NO_METADATA],

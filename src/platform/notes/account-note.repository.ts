@@ -101,6 +101,36 @@ export async function listNoteAttachmentIds(db: Db, noteIds: readonly string[]) 
     .execute();
 }
 
+/** The note's live link attachments (recorded `attachmentUrls`), in the order they were attached. */
+export async function listNoteLinkAttachments(
+  db: Db,
+  noteId: string,
+): Promise<{ attachment_id: string; external_url: string }[]> {
+  const rows = await db
+    .selectFrom('account_note_attachments')
+    .innerJoin('attachments', 'attachments.id', 'account_note_attachments.attachment_id')
+    .select(['account_note_attachments.attachment_id', 'attachments.external_url'])
+    .where('account_note_attachments.note_id', '=', noteId)
+    .where('attachments.deleted_at', 'is', null)
+    .where('attachments.external_url', 'is not', null)
+    .orderBy('account_note_attachments.created_at')
+    .orderBy('account_note_attachments.attachment_id')
+    .execute();
+  return rows.map((row) => ({ attachment_id: row.attachment_id, external_url: row.external_url ?? '' }));
+}
+
+/** Unlinks attachments from a note; the stored attachments stay. */
+export async function deleteNoteAttachments(db: Db, noteId: string, attachmentIds: readonly string[]): Promise<void> {
+  if (attachmentIds.length === 0) {
+    return;
+  }
+  await db
+    .deleteFrom('account_note_attachments')
+    .where('note_id', '=', noteId)
+    .where('attachment_id', 'in', [...attachmentIds])
+    .execute();
+}
+
 /** Unlinks one attachment from a note; answers how many links went (0 or 1). */
 export async function deleteNoteAttachment(db: Db, noteId: string, attachmentId: string): Promise<number> {
   const result = await db

@@ -66,7 +66,14 @@ export function accountNoteRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     const updateSchema = {
       operationId: 'platform.accounts.notes.update',
       tags,
-      summary: 'Update a note: the fields sent change; attachmentUrls adds link attachments; answers the note',
+      summary: 'Update a note: the fields sent replace the stored ones; answers the note',
+      description:
+        'Idempotent: the same request twice leaves the same note (only updatedAt moves). Fields left out stay as they ' +
+        'are; metadata: null clears it. attachmentUrls, when sent, is the complete list of the note’s link attachments: ' +
+        'afterwards the note links exactly those URLs (each once, in the order sent), links no longer listed are ' +
+        'removed from the note, and links already in place keep their attachment ids; [] removes every link. Uploaded ' +
+        'files are not affected: add them with POST /v1/accounts/notes/{noteId}/attachments and remove them with ' +
+        'DELETE /v1/accounts/notes/{noteId}/attachments/{attachmentId}.',
       body: UpdateNoteSchema,
       response: { 200: NoteSchema, ...platformErrorResponses([400, 403, 404]) },
     };

@@ -11,7 +11,9 @@ const ContentSchema = Type.String({ minLength: 1, maxLength: 100_000 });
 const TypeChoiceSchema = Type.String({ minLength: 1, maxLength: 100, description: 'Id or value of a note_type attribute value' });
 const AttachmentUrlsSchema = Type.Array(HttpUrlSchema, {
   maxItems: 20,
-  description: 'http(s) URLs recorded as link attachments of the note; the server never fetches them',
+  description:
+    'http(s) URLs recorded as link attachments of the note, each once; the server never fetches them. On update, the ' +
+    'complete list of the note’s links: it replaces them',
 });
 
 /** The contract's account note; `attachments` lists attachment ids (GET /v1/attachments/{id}). */

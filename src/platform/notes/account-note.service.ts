@@ -5,17 +5,19 @@ import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
-import { requireIdParam } from '../accounts/account.input.js';
+import { requireIdParam, unique } from '../accounts/account.input.js';
 import { requireAccount } from '../accounts/account.lookup.js';
 import { loadAttributeValues, resolveAttributeValue, toAttributeConfiguration } from '../accounts/account-attribute.service.js';
-import { recordLinkAttachments } from '../attachments/attachment.service.js';
+import { recordLinkAttachments, requireWebUrl } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import {
   deleteNoteAttachment,
+  deleteNoteAttachments,
   findNoteById,
   insertNote,
   insertNoteAttachments,
   listNoteAttachmentIds,
+  listNoteLinkAttachments,
   listNotesOfAccount,
   type NoteRow,
   updateNote as updateNoteRow,
@@ -123,6 +125,39 @@ async function linkAttachments(trx: Db, note: { id: string; organization_id: str
   );
 }
 
+/** `attachmentUrls` as stored (normalised by the URL parser), each once, in the order sent. */
+function distinctLinks(urls: readonly string[] = []): string[] {
+  return unique(urls.map((text, index) => requireWebUrl(text, ['attachmentUrls', index]).href));
+}
+
+/**
+ * What a PUT's `attachmentUrls` means: afterwards the note's link attachments are exactly `urls`,
+ * in that order. The links already in place as a leading run keep their attachment ids, so sending
+ * the same list again changes nothing; the others are unlinked (their stored attachments stay, as
+ * with endpoint 10) and the rest of `urls` is recorded anew. Uploaded files are not links: they are
+ * added and removed through their own routes only.
+ */
+async function replaceLinkAttachments(
+  trx: Db,
+  deps: Deps,
+  principal: Principal,
+  note: { id: string; organization_id: string },
+  urls: readonly string[],
+  at: string,
+): Promise<void> {
+  const current = await listNoteLinkAttachments(trx, note.id);
+  let kept = 0;
+  while (kept < current.length && kept < urls.length && current[kept]?.external_url === urls[kept]) {
+    kept++;
+  }
+  await deleteNoteAttachments(
+    trx,
+    note.id,
+    current.slice(kept).map((link) => link.attachment_id),
+  );
+  await linkAttachments(trx, note, await recordLinkAttachments(trx, deps, principal, urls.slice(kept)), at);
+}
+
 export async function createNote(deps: Deps, principal: Principal, input: CreateNote): Promise<Note> {
   requireContent(input.content);
   const id = deps.ids.ulid();
@@ -130,7 +165,7 @@ export async function createNote(deps: Deps, principal: Principal, input: Create
     const account = await requireAccount(trx, principal.organizationId, input.accountId);
     const values = await loadAttributeValues(trx, deps, principal.organizationId);
     const type = resolveAttributeValue(values, 'note_type', input.type, 'type');
-    const attachmentIds = await recordLinkAttachments(trx, deps, principal, input.attachmentUrls ?? []);
+    const attachmentIds = await recordLinkAttachments(trx, deps, principal, distinctLinks(input.attachmentUrls));
     const at = deps.clock.now().toISOString();
     await insertNote(trx, {
       id,
@@ -171,7 +206,10 @@ export async function getNote(db: Kysely<DB>, principal: Principal, id: string |
   return readNote(db, await requireVisibleNote(db, principal, id));
 }
 
-/** Endpoint 9: changes the fields sent; `attachmentUrls` adds link attachments (never fetched). */
+/**
+ * Endpoint 9, idempotent: the fields sent replace the stored ones, fields left out stay, and
+ * `attachmentUrls` replaces the note's link attachments (never fetched); see `replaceLinkAttachments`.
+ */
 export async function updateNote(deps: Deps, principal: Principal, id: string | undefined, input: UpdateNote): Promise<Note> {
   return deps.db.transaction().execute(async (trx) => {
     const note = await requireEditableNote(trx, principal, id);
@@ -191,8 +229,9 @@ export async function updateNote(deps: Deps, principal: Principal, id: string | 
     if (input.metadata !== undefined) {
       changes.metadata = writeJson(input.metadata);
     }
-    const attachmentIds = await recordLinkAttachments(trx, deps, principal, input.attachmentUrls ?? []);
-    await linkAttachments(trx, note, attachmentIds, at);
+    if (input.attachmentUrls !== undefined) {
+      await replaceLinkAttachments(trx, deps, principal, note, distinctLinks(input.attachmentUrls), at);
+    }
     await updateNoteRow(trx, principal.organizationId, note.id, changes);
     return readNote(trx, await requireVisibleNote(trx, principal, note.id));
   });

@@ -59,6 +59,14 @@ describe.each(DIALECTS)('account notes on %s', (dialect) => {
   const attachmentRows = () => harness.db.selectFrom('attachments').select(['id', 'external_url']).orderBy('id').execute();
   const linkRows = () => harness.db.selectFrom('account_note_attachments').selectAll().orderBy('attachment_id').execute();
   const snapshot = async () => ({ notes: await noteRows(), attachments: await attachmentRows(), links: await linkRows() });
+  /** Where each of the note's attachments downloads from: a link's URL, or `file` for an upload. */
+  const targets = async (note: { attachments: string[] }) =>
+    Promise.all(
+      note.attachments.map(async (id) => {
+        const download = await request('GET', `/v1/attachments/${id}`);
+        return download.statusCode === 302 ? download.headers.location : 'file';
+      }),
+    );
   const notFound = { statusCode: 404, message: 'Account note not found', error: 'Not Found' };
   const noteIdRequired = { statusCode: 400, message: 'Note ID is required!', error: 'Bad Request' };
 
@@ -196,7 +204,7 @@ describe.each(DIALECTS)('account notes on %s', (dialect) => {
         content: 'Final',
         type: 'Meeting',
         visibility: 'private',
-        attachmentUrls: ['https://files.example/two.txt'],
+        attachmentUrls: ['https://files.example/one.txt', 'https://files.example/two.txt'],
         metadata: { reviewed: true },
       });
       expect(response.statusCode).toBe(200);
@@ -287,6 +295,68 @@ describe.each(DIALECTS)('account notes on %s', (dialect) => {
     });
   });
 
+  describe('PUT replaces, so the same request twice leaves the same state', () => {
+    const put = async (id: string, payload: object) => {
+      const response = await request('PUT', `/v1/accounts/notes/${id}`, payload);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json();
+    };
+    const urls = ['https://files.example/a.pdf', 'https://files.example/b.pdf'];
+
+    it('the same PUT twice: the same note, the same attachment ids, no attachment recorded twice', async () => {
+      const note = await create({ content: 'Draft' });
+      const body = { content: 'Final', type: 'Meeting', visibility: 'public', attachmentUrls: urls, metadata: { n: 1 } };
+      const first = await put(note.id, body);
+      const recorded = await snapshot();
+      harness.clock.advance(60_000);
+      const second = await put(note.id, body);
+      expect({ ...second, updatedAt: null }).toEqual({ ...first, updatedAt: null });
+      expect(second.attachments).toHaveLength(2);
+      expect(await targets(second)).toEqual(urls);
+      const after = await snapshot();
+      expect(after.attachments).toEqual(recorded.attachments);
+      expect(after.links).toEqual(recorded.links);
+    });
+
+    it('the note links exactly the URLs sent, in their order: fewer removes, a new order reorders, [] clears', async () => {
+      const note = await create({ content: 'Links', attachmentUrls: urls });
+      const fewer = await put(note.id, { attachmentUrls: ['https://files.example/a.pdf'] });
+      expect(fewer.attachments).toEqual([note.attachments[0]]);
+      const more = await put(note.id, { attachmentUrls: ['https://files.example/a.pdf', 'https://files.example/c.pdf'] });
+      expect(more.attachments[0]).toBe(note.attachments[0]);
+      expect(await targets(more)).toEqual(['https://files.example/a.pdf', 'https://files.example/c.pdf']);
+      const reordered = await put(note.id, { attachmentUrls: ['https://files.example/c.pdf', 'https://files.example/a.pdf'] });
+      expect(await targets(reordered)).toEqual(['https://files.example/c.pdf', 'https://files.example/a.pdf']);
+      const untouched = await put(note.id, { content: 'Links, renamed' });
+      expect(untouched.attachments).toEqual(reordered.attachments);
+      expect((await put(note.id, { attachmentUrls: [] })).attachments).toEqual([]);
+    });
+
+    it('a URL sent twice is recorded once, on create and on update', async () => {
+      const twice = ['https://files.example/a.pdf', 'https://files.example/b.pdf', 'https://files.example/a.pdf'];
+      const note = await create({ content: 'Twice', attachmentUrls: twice });
+      expect(await targets(note)).toEqual(urls);
+      const updated = await put(note.id, { attachmentUrls: [...twice, 'https://files.example/b.pdf'] });
+      expect(updated.attachments).toEqual(note.attachments);
+    });
+
+    it("another organization's note is a 404 and keeps its links", async () => {
+      const foreign = (await request('POST', '/v1/accounts', { name: 'G2', primaryDomain: 'g2.example' }, globex.headers)).json();
+      const note = (
+        await request(
+          'POST',
+          '/v1/accounts/notes',
+          { accountId: foreign.id, content: 'Theirs', attachmentUrls: urls },
+          globex.headers,
+        )
+      ).json();
+      const response = await request('PUT', `/v1/accounts/notes/${note.id}`, { attachmentUrls: [] });
+      expect(response.json()).toEqual(notFound);
+      const theirs = await request('GET', `/v1/accounts/notes/${note.id}`, undefined, globex.headers);
+      expect(theirs.json().attachments).toEqual(note.attachments);
+    });
+  });
+
   describe('remove an attachment (endpoint 10)', () => {
     it('answers exactly the updated note object; the attachment itself stays stored', async () => {
       const note = await create({ content: 'Two files', attachmentUrls: ['https://f.example/a.txt', 'https://f.example/b.txt'] });
@@ -361,6 +431,16 @@ describe.each(DIALECTS)('account notes on %s', (dialect) => {
       const download = await request('GET', `/v1/attachments/${body.attachments[0]}`, undefined, max.headers);
       expect(download.statusCode).toBe(200);
       expect(download.body).toBe('We agreed.');
+    });
+
+    it('a PUT with attachmentUrls replaces the links only: uploaded files stay', async () => {
+      const note = await create({ content: 'Mixed', attachmentUrls: ['https://files.example/a.pdf'] });
+      const uploaded = (await upload(note.id)).json();
+      expect(await targets(uploaded)).toEqual(['https://files.example/a.pdf', 'file']);
+      const replaced = await request('PUT', `/v1/accounts/notes/${note.id}`, { attachmentUrls: ['https://files.example/b.pdf'] });
+      expect(await targets(replaced.json())).toEqual(['file', 'https://files.example/b.pdf']);
+      const cleared = await request('PUT', `/v1/accounts/notes/${note.id}`, { attachmentUrls: [] });
+      expect(cleared.json().attachments).toEqual([uploaded.attachments[1]]);
     });
 
     it('stores nothing for a note that cannot be changed or for a bad body', async () => {
