@@ -187,7 +187,8 @@ describe.each(DIALECTS)('switchboard serve on %s', (dialect) => {
 
   it('prints a first-start key, serves the API with it, and exits 0 on SIGTERM after the request in flight', async () => {
     const port = await freePort();
-    const { server, key } = await startServe({ ...database.env, PORT: String(port) });
+    // Debug level logs each request's arrival, which the in-flight case below waits for.
+    const { server, key } = await startServe({ ...database.env, PORT: String(port), LOG_LEVEL: 'debug' });
     const base = `http://127.0.0.1:${port}`;
     expect(key).toBeDefined();
     firstKey = key;
@@ -232,7 +233,7 @@ describe.each(DIALECTS)('switchboard serve on %s', (dialect) => {
       });
     });
     slow.write('{"half":');
-    await waitForStdout(server, /"url":"\/v1\/in-flight"/);
+    await waitForStdout(server, /"url":"\/v1\/in-flight".*"msg":"request received"/);
 
     server.child.kill('SIGTERM');
     await waitForStdout(server, /"msg":"shutting down"/);
@@ -244,7 +245,7 @@ describe.each(DIALECTS)('switchboard serve on %s', (dialect) => {
 
     expect(await exitWithin(server, 10_000)).toEqual({ code: 0, signal: null });
     const messages = logMessages(server);
-    expect(messages.indexOf('shutting down')).toBeLessThan(messages.lastIndexOf('request completed'));
+    expect(messages.indexOf('shutting down')).toBeLessThan(messages.lastIndexOf('request finished'));
     expect(server.stderr).toBe('');
   });
 

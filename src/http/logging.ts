@@ -45,12 +45,19 @@ declare module 'fastify' {
 }
 
 /**
- * One line per finished request, in place of Fastify's two: method, route pattern, status,
+ * One line per finished request, in place of Fastify's two (a `request received` line is added at
+ * debug level): method, route pattern, status,
  * latency, who called (organization and user) and the request id. A 4xx carries its reason at
  * info level; a 5xx is logged at error level (its fault was logged with the stack before).
  */
 export function registerRequestLog(app: FastifyInstance): void {
   app.decorateRequest('failureReason', undefined);
+  // At debug level only: when a request hangs, its start is the line that shows it arrived.
+  app.addHook('onRequest', async (request) => {
+    if (request.log.isLevelEnabled('debug')) {
+      request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'request received');
+    }
+  });
   app.addHook('onResponse', async (request, reply) => {
     const status = reply.statusCode;
     const principal = request.principal as Partial<FastifyRequest['principal']> | undefined;
