@@ -54,7 +54,7 @@ export function registerRequestLog(app: FastifyInstance): void {
   app.decorateRequest('failureReason', undefined);
   // At debug level only: when a request hangs, its start is the line that shows it arrived.
   app.addHook('onRequest', async (request) => {
-    if (request.log.isLevelEnabled('debug')) {
+    if (request.log.level === 'debug' || request.log.level === 'trace') {
       request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'request received');
     }
   });
