@@ -29,8 +29,13 @@ export const ConfigSchema = Type.Object({
     description: 'How long a verified key is trusted before the database is asked again',
   }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, description: 'Grace period for in-flight requests' }),
+  ATTACHMENT_STORAGE: Type.Optional(
+    Type.Union([Type.Literal('disk'), Type.Literal('database')], {
+      description: 'Where uploaded files are kept: database (PostgreSQL only; the default with DATABASE_URL) or disk',
+    }),
+  ),
   ATTACHMENTS_DIR: Type.Optional(
-    Type.String({ minLength: 1, description: 'Where uploaded files are kept (default DATA_DIR/attachments)' }),
+    Type.String({ minLength: 1, description: 'Folder of uploaded files kept on disk (default DATA_DIR/attachments)' }),
   ),
   ATTACHMENT_MAX_BYTES: Type.Integer({ minimum: 1, description: 'Largest file accepted by POST /v1/attachments' }),
   SMTP_URL: Type.Optional(
@@ -125,6 +130,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       problems.set(key, `${key} ${describeExpectation(key)}${SECRET_KEYS.has(key) ? '' : ` (got ${JSON.stringify(raw[key])})`}`);
     }
   }
+  if (raw.ATTACHMENT_STORAGE === 'database' && raw.DATABASE_URL === undefined) {
+    problems.set('ATTACHMENT_STORAGE', 'ATTACHMENT_STORAGE=database needs DATABASE_URL (with SQLite, files are kept on disk)');
+  }
   if (problems.size > 0) {
     throw new ConfigError(`Invalid configuration: ${[...problems.values()].join('; ')}`);
   }
@@ -155,6 +163,9 @@ function describeExpectation(key: string): string {
   if (key === 'REDIS_URL') {
     return 'must be a redis:// or rediss:// URL';
   }
+  if (key === 'ATTACHMENT_STORAGE') {
+    return 'must be disk or database';
+  }
   if (key === 'TRUST_PROXY') {
     return 'must be true or comma-separated proxy addresses';
   }
@@ -183,6 +194,17 @@ export function planListeners(config: Config): Listener[] {
     byPort.set(port, [...(byPort.get(port) ?? []), area]);
   }
   return [...byPort].map(([port, areas]) => ({ port, areas }));
+}
+
+export type AttachmentStorageKind = NonNullable<Config['ATTACHMENT_STORAGE']>;
+
+/**
+ * Where uploaded files' bytes are kept: `ATTACHMENT_STORAGE`, else in PostgreSQL when
+ * `DATABASE_URL` is set (so every process behind a load balancer serves the same files) and on
+ * disk beside the embedded SQLite file.
+ */
+export function attachmentStorageOf(config: Pick<Config, 'ATTACHMENT_STORAGE' | 'DATABASE_URL'>): AttachmentStorageKind {
+  return config.ATTACHMENT_STORAGE ?? (config.DATABASE_URL ? 'database' : 'disk');
 }
 
 /** `TRUST_PROXY` as Fastify's `trustProxy` option. */

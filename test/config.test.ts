@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, planListeners, publicBaseUrl } from '../src/config.js';
+import { attachmentStorageOf, ConfigError, parseConfig, planListeners, publicBaseUrl } from '../src/config.js';
 
 /** The ConfigError `parseConfig(env)` throws; fails the test when it does not throw one. */
 function configError(env: Record<string, string | undefined>): ConfigError {
@@ -117,6 +117,32 @@ describe('parseConfig', () => {
   it('accepts http and https public base URLs', () => {
     expect(parseConfig({ PUBLIC_BASE_URL: 'http://localhost:3000' }).PUBLIC_BASE_URL).toBe('http://localhost:3000');
     expect(parseConfig({ PUBLIC_BASE_URL: 'https://support.example.com/' }).PUBLIC_BASE_URL).toBe('https://support.example.com/');
+  });
+});
+
+describe('ATTACHMENT_STORAGE', () => {
+  const POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
+
+  it('keeps files in the database with DATABASE_URL and on disk with SQLite, unless told otherwise', () => {
+    expect(attachmentStorageOf(parseConfig({ DATABASE_URL: POSTGRES }))).toBe('database');
+    expect(attachmentStorageOf(parseConfig({}))).toBe('disk');
+    expect(attachmentStorageOf(parseConfig({ DATABASE_URL: POSTGRES, ATTACHMENT_STORAGE: 'disk' }))).toBe('disk');
+    expect(attachmentStorageOf(parseConfig({ DATABASE_URL: POSTGRES, ATTACHMENT_STORAGE: 'database' }))).toBe('database');
+    expect(attachmentStorageOf(parseConfig({ ATTACHMENT_STORAGE: 'disk' }))).toBe('disk');
+    expect(attachmentStorageOf(parseConfig({ ATTACHMENT_STORAGE: ' ' }))).toBe('disk');
+  });
+
+  it('refuses the database store on SQLite in one line', () => {
+    const error = configError({ ATTACHMENT_STORAGE: 'database', PORT: 'abc' });
+    expect(error.message).not.toContain('\n');
+    expect(error.message).toContain('ATTACHMENT_STORAGE=database needs DATABASE_URL (with SQLite, files are kept on disk)');
+    expect(error.message).toContain('PORT');
+  });
+
+  it('refuses an unknown store, naming the choices', () => {
+    expect(configError({ ATTACHMENT_STORAGE: 's3', DATABASE_URL: POSTGRES }).message).toBe(
+      'Invalid configuration: ATTACHMENT_STORAGE must be disk or database (got "s3")',
+    );
   });
 });
 
