@@ -18,7 +18,7 @@ import type { HelpCenterCounterTable, HelpCenterTable } from '../help-center/hel
 import type { TagTable } from '../help-center/tags/tag.table.js';
 import type { AccountContactTable, AccountTable } from '../platform/accounts/account.table.js';
 import type { AccountAttributeValueTable } from '../platform/accounts/account-attribute.table.js';
-import type { AttachmentTable } from '../platform/attachments/attachment.table.js';
+import type { AttachmentChunkTable, AttachmentTable } from '../platform/attachments/attachment.table.js';
 import type { CustomerContactTable } from '../platform/contacts/customer-contact.table.js';
 import type { CustomFieldTable } from '../platform/custom-fields/custom-field.table.js';
 import type { AccountNoteAttachmentTable, AccountNoteTable } from '../platform/notes/account-note.table.js';
@@ -53,6 +53,7 @@ export interface DB {
   routing_rules: RoutingRuleTable;
   custom_fields: CustomFieldTable;
   attachments: AttachmentTable;
+  attachment_chunks: AttachmentChunkTable;
   email_outbox: EmailOutboxTable;
   customer_contacts: CustomerContactTable;
   ticket_options: TicketOptionTable;

@@ -21,6 +21,8 @@ export function columnTypes(db: Kysely<any>) {
     timestamp: postgres ? ('timestamptz' as const) : ('text' as const),
     json: postgres ? ('jsonb' as const) : ('text' as const),
     boolean: postgres ? ('boolean' as const) : ('integer' as const),
+    /** Raw bytes, read back as a Buffer by both drivers. */
+    binary: postgres ? ('bytea' as const) : ('blob' as const),
   };
 }
 

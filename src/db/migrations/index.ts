@@ -8,6 +8,7 @@ import * as createHelpCenter from './2026-11-22T1400_create_help_center.js';
 import * as createAgentStudio from './2026-11-22T1500_create_agent_studio.js';
 import * as createAccounts from './2026-11-22T1600_create_accounts.js';
 import * as createRouting from './2026-11-22T1700_create_routing.js';
+import * as createAttachmentChunks from './2026-11-23T2200_create_attachment_chunks.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T1500_create_agent_studio': createAgentStudio,
   '2026-11-22T1600_create_accounts': createAccounts,
   '2026-11-22T1700_create_routing': createRouting,
+  '2026-11-23T2200_create_attachment_chunks': createAttachmentChunks,
 };

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import type { AttachmentTable } from './attachment.table.js';
+import type { AttachmentChunkTable, AttachmentTable } from './attachment.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -67,4 +67,30 @@ export async function isHiddenByPrivateNotes(
     .where('account_notes.deleted_at', 'is', null)
     .execute();
   return links.length > 0 && links.every((link) => link.visibility === 'private' && link.author_id !== viewerId);
+}
+
+export async function insertAttachmentChunk(db: Db, row: Insertable<AttachmentChunkTable>): Promise<void> {
+  await db.insertInto('attachment_chunks').values(row).execute();
+}
+
+/** Up to `limit` chunks of the attachment, in order from `fromSeq`: one bounded read of a download. */
+export async function findAttachmentChunks(db: Db, attachmentId: string, fromSeq: number, limit: number) {
+  return db
+    .selectFrom('attachment_chunks')
+    .select(['seq', 'data'])
+    .where('attachment_id', '=', attachmentId)
+    .where('seq', '>=', fromSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+}
+
+/** Bytes stored for the attachment across its chunks (0 when it has none), without reading them. */
+export async function sumAttachmentChunkBytes(db: Db, attachmentId: string): Promise<number> {
+  const row = await db
+    .selectFrom('attachment_chunks')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb.fn<number>('length', ['data'])), eb.lit(0)).as('bytes'))
+    .where('attachment_id', '=', attachmentId)
+    .executeTakeFirstOrThrow();
+  return Number(row.bytes);
 }

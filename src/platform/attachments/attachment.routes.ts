@@ -13,7 +13,7 @@ import {
   UploadAttachmentBodySchema,
 } from './attachment.schemas.js';
 import { getAttachmentMetadata, openAttachment, type UploadInput, uploadAttachment } from './attachment.service.js';
-import { attachmentsRoot, createAttachmentStorage } from './attachment.storage.js';
+import { createAttachmentStorage } from './attachment.storage.js';
 
 const tags = ['attachments'];
 const FILE_FIELD = 'file';
@@ -93,7 +93,7 @@ export async function receiveUpload(service: Parameters<typeof uploadAttachment>
 
 export function attachmentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
-  const service = { ...deps, storage: createAttachmentStorage(attachmentsRoot(deps.config)) };
+  const service = { ...deps, storage: createAttachmentStorage(deps.config) };
   return async (app) => {
     // Registered here, so multipart bodies are parsed only by these routes.
     await app.register(multipart, multipartOptions(deps.config));

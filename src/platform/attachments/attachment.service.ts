@@ -1,4 +1,3 @@
-import type { ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Kysely, Transaction } from 'kysely';
 import { type Config, publicBaseUrl } from '../../config.js';
@@ -16,7 +15,7 @@ import {
   insertAttachment,
   isHiddenByPrivateNotes,
 } from './attachment.repository.js';
-import { type AttachmentStorage, storageKey } from './attachment.storage.js';
+import type { AttachmentStorage } from './attachment.storage.js';
 
 interface Deps {
   db: Kysely<DB>;
@@ -76,36 +75,35 @@ export function cleanContentType(contentType: string): string {
   return MIME_TYPE.test(essence) ? essence : FALLBACK_TYPE;
 }
 
-/** Streams the upload to disk, then records it; a file over the limit or a failed insert leaves nothing behind. */
+/**
+ * Streams the upload into storage and records it; a file over the limit, a body that breaks off
+ * or a failed insert leaves nothing behind.
+ */
 export async function uploadAttachment(deps: Deps, principal: Principal, upload: UploadInput): Promise<AttachmentSummary> {
   const id = deps.ids.ulid();
-  const key = storageKey(principal.organizationId, id);
-  const stored = await deps.storage.write(key, upload.stream, () => {
+  const key = deps.storage.keyFor(principal.organizationId, id);
+  const row = await deps.storage.write(deps.db, key, upload.stream, async (stored, db) => {
     if (upload.truncated()) {
       throw new AppError({
         code: 'PAYLOAD_TOO_LARGE',
         message: `File is larger than the limit of ${deps.config.ATTACHMENT_MAX_BYTES} bytes`,
       });
     }
+    const row = {
+      id,
+      organization_id: principal.organizationId,
+      uploaded_by_id: principal.userId,
+      file_name: cleanFileName(upload.fileName),
+      content_type: cleanContentType(upload.contentType),
+      size: stored.size,
+      storage_key: key,
+      sha256: stored.sha256,
+      created_at: deps.clock.now().toISOString(),
+      deleted_at: null,
+    };
+    await insertAttachment(db, row);
+    return row;
   });
-  const row = {
-    id,
-    organization_id: principal.organizationId,
-    uploaded_by_id: principal.userId,
-    file_name: cleanFileName(upload.fileName),
-    content_type: cleanContentType(upload.contentType),
-    size: stored.size,
-    storage_key: key,
-    sha256: stored.sha256,
-    created_at: deps.clock.now().toISOString(),
-    deleted_at: null,
-  };
-  try {
-    await insertAttachment(deps.db, row);
-  } catch (error) {
-    await deps.storage.remove(key);
-    throw error;
-  }
   return toAttachmentSummary(row, deps.config);
 }
 
@@ -131,15 +129,19 @@ export async function openAttachment(
   principal: Principal,
   id: string,
 ): Promise<
-  { kind: 'file'; fileName: string; contentType: string; size: number; stream: ReadStream } | { kind: 'link'; url: string }
+  { kind: 'file'; fileName: string; contentType: string; size: number; stream: Readable } | { kind: 'link'; url: string }
 > {
   const row = await requireAttachment(deps.db, principal, id);
   if (row.external_url !== null) {
     return { kind: 'link', url: row.external_url };
   }
-  const file = await deps.storage.open(row.storage_key);
+  const file = await deps.storage.open(deps.db, row.storage_key);
   if (!file) {
-    throw new AppError({ code: 'NOT_FOUND', message: NOT_FOUND, cause: new Error(`File ${row.storage_key} is missing on disk`) });
+    throw new AppError({
+      code: 'NOT_FOUND',
+      message: NOT_FOUND,
+      cause: new Error(`The bytes of ${row.storage_key} are missing`),
+    });
   }
   return { kind: 'file', fileName: row.file_name, contentType: row.content_type, size: file.size, stream: file.stream };
 }

@@ -1,102 +1,48 @@
-import { createHash } from 'node:crypto';
-import { createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { type Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { Config } from '../../config.js';
-import { ULID_PATTERN } from '../../lib/ids.js';
-
-/** Where uploaded files live: `ATTACHMENTS_DIR`, or `attachments` inside `DATA_DIR`. */
-export function attachmentsRoot(config: Pick<Config, 'ATTACHMENTS_DIR' | 'DATA_DIR'>): string {
-  return resolve(config.ATTACHMENTS_DIR ?? join(config.DATA_DIR, 'attachments'));
-}
-
-/** One folder per organization; the file is named by the attachment id, never by the client. */
-export function storageKey(organizationId: string, attachmentId: string): string {
-  return `${organizationId}/${attachmentId}`;
-}
-
-const ULID = ULID_PATTERN.slice(1, -1);
-const KEY_PATTERN = new RegExp(`^${ULID}/${ULID}$`);
+import type { Readable } from 'node:stream';
+import type { Kysely, Transaction } from 'kysely';
+import { attachmentStorageOf, type Config } from '../../config.js';
+import type { DB } from '../../db/database.js';
+import { createDatabaseStorage, isDatabaseKey } from './attachment-database.storage.js';
+import { attachmentsRoot, createDiskStorage } from './attachment-disk.storage.js';
 
 export interface StoredFile {
   size: number;
   sha256: string;
 }
 
+/**
+ * Records the attachment once its bytes are stored, on `db`: the store's transaction when it has
+ * one. Throwing undoes the store.
+ */
+export type RecordStoredFile<T> = (file: StoredFile, db: Kysely<DB> | Transaction<DB>) => Promise<T>;
+
+/** Where attachments' bytes are kept; the service uses this and never asks which store it has. */
 export interface AttachmentStorage {
+  /** The `storage_key` of a new attachment's bytes in this store. */
+  keyFor(organizationId: string, attachmentId: string): string;
   /**
-   * Streams `source` to `key` through a temporary file, counting and hashing on the way. The file
-   * appears under `key` only once the stream ended and `beforeCommit` (if given) did not throw;
-   * on any error the partial file is removed and the error passed on.
+   * Streams `source` under `key`, counting and hashing on the way, then calls `record`. The bytes
+   * are kept only if `record` succeeds; on any error nothing is left behind and the error is
+   * passed on. Answers what `record` answered.
    */
-  write(key: string, source: Readable, beforeCommit?: () => void): Promise<StoredFile>;
-  /** The file as a stream with its size on disk, or null when it is missing. */
-  open(key: string): Promise<{ stream: ReadStream; size: number } | null>;
-  remove(key: string): Promise<void>;
+  write<T>(db: Kysely<DB>, key: string, source: Readable, record: RecordStoredFile<T>): Promise<T>;
+  /** The bytes as a stream, read as the client takes them, with their size; null when they are missing. */
+  open(db: Kysely<DB>, key: string): Promise<{ stream: Readable; size: number } | null>;
 }
 
-export function createAttachmentStorage(root: string): AttachmentStorage {
-  const pathOf = (key: string) => {
-    if (!KEY_PATTERN.test(key)) {
-      throw new Error(`Invalid attachment storage key: ${key}`);
-    }
-    return join(root, key);
-  };
+type StorageConfig = Pick<Config, 'ATTACHMENT_STORAGE' | 'DATABASE_URL' | 'ATTACHMENTS_DIR' | 'DATA_DIR'>;
 
+/**
+ * New uploads go to the store `ATTACHMENT_STORAGE` names; downloads read from whichever store
+ * the key belongs to, so files kept on disk before a switch to the database stay readable.
+ */
+export function createAttachmentStorage(config: StorageConfig): AttachmentStorage {
+  const disk = createDiskStorage(attachmentsRoot(config));
+  const database = createDatabaseStorage();
+  const writer = attachmentStorageOf(config) === 'database' ? database : disk;
   return {
-    async write(key, source, beforeCommit) {
-      const target = pathOf(key);
-      const partial = `${target}.partial`;
-      await mkdir(dirname(target), { recursive: true });
-      const hash = createHash('sha256');
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          size += chunk.length;
-          hash.update(chunk);
-          callback(null, chunk);
-        },
-      });
-      const output = createWriteStream(partial, { flags: 'wx' });
-      try {
-        await pipeline(source, meter, output);
-        beforeCommit?.();
-        await rename(partial, target);
-      } catch (error) {
-        // A source that fails at once can beat the file's opening: wait for the stream to let go
-        // of the file, or it would be created after it was removed.
-        if (!output.closed) {
-          await new Promise<void>((resolve) => output.once('close', () => resolve()));
-        }
-        await rm(partial, { force: true });
-        throw error;
-      }
-      return { size, sha256: hash.digest('hex') };
-    },
-
-    async open(key) {
-      let handle: Awaited<ReturnType<typeof open>>;
-      try {
-        handle = await open(pathOf(key), 'r');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          return null;
-        }
-        throw error;
-      }
-      try {
-        const { size } = await handle.stat();
-        return { stream: handle.createReadStream(), size };
-      } catch (error) {
-        await handle.close();
-        throw error;
-      }
-    },
-
-    async remove(key) {
-      await rm(pathOf(key), { force: true });
-    },
+    keyFor: writer.keyFor,
+    write: writer.write,
+    open: (db, key) => (isDatabaseKey(key) ? database : disk).open(db, key),
   };
 }

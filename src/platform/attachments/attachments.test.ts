@@ -1,14 +1,21 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
-import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { buildTestApp, TEST_NOW, type TestApp, testConfig } from '../../../test/harness.js';
+import { buildApp } from '../../app.js';
+import type { AttachmentStorageKind } from '../../config.js';
+import { connectPostgres } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
 import { contentDisposition } from './attachment.routes.js';
 import { cleanContentType, cleanFileName, requireAttachments } from './attachment.service.js';
+import { CHUNK_BYTES } from './attachment-database.storage.js';
 
 interface Part {
   name: string;
@@ -39,38 +46,86 @@ function multipart(parts: Part[], options: { truncate?: number } = {}) {
 
 const bytes = (length: number) => Buffer.from(Array.from({ length }, (_, index) => (index * 7) % 256));
 
-describe.each(DIALECTS)('attachments on %s', (dialect) => {
+const LIMIT = 1_500_000;
+
+/** Disk on both databases; the database store where it can run, on PostgreSQL. */
+const STORAGES = DIALECTS.flatMap((dialect) =>
+  (dialect === 'postgres' ? ['disk', 'database'] : ['disk']).map(
+    (storage) => [dialect, storage as AttachmentStorageKind] as const,
+  ),
+);
+
+/**
+ * An app on `db` (the harness's database, or another pool on it standing for another machine) that
+ * keeps files in the database, configured as a PostgreSQL deployment is: with its `DATABASE_URL`.
+ */
+function databaseInstance(harness: TestApp, env: Record<string, string>, db = harness.db): Promise<FastifyInstance> {
+  const config = testConfig({ ...env, DATABASE_URL: harness.url ?? '', ATTACHMENT_STORAGE: 'database' });
+  return buildApp({ config, db, clock: harness.clock, ids: harness.ids, log: pino({ level: 'silent' }) });
+}
+
+describe.each(STORAGES)('attachments on %s, kept on %s', (dialect, storage) => {
+  /** The app under test: the harness as built (disk), or an instance over its database keeping files there. */
   let harness: TestApp;
+  /** The harness as built, keeping files on disk in `dataDir`. */
+  let diskHarness: TestApp;
   let dataDir: string;
+  let env: Record<string, string>;
   let acme: TestOrganization;
   let globex: TestOrganization;
   let member: Awaited<ReturnType<typeof makeUser>>;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'switchboard-attachments-'));
-    harness = await buildTestApp(dialect, { env: { ATTACHMENT_MAX_BYTES: '1000', DATA_DIR: dataDir } });
+    env = { ATTACHMENT_MAX_BYTES: String(LIMIT), DATA_DIR: dataDir };
+    diskHarness = await buildTestApp(dialect, { env });
+    harness = diskHarness;
+    if (storage === 'database') {
+      const app = await databaseInstance(diskHarness, env);
+      harness = { ...diskHarness, app, close: async () => app.close() };
+    }
     acme = await makeOrganization(harness);
     globex = await makeOrganization(harness);
     member = await makeUser(harness, acme.organizationId);
   });
   afterAll(async () => {
-    await harness.close();
+    if (harness !== diskHarness) {
+      await harness.close();
+    }
+    await diskHarness.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const upload = (parts: Part[], headers: Record<string, string> = acme.headers, options: { truncate?: number } = {}) => {
-    const body = multipart(parts, options);
-    return harness.app.inject({
+  const upload = (parts: Part[], headers: Record<string, string> = acme.headers, app = harness.app) => {
+    const body = multipart(parts);
+    return app.inject({
       method: 'POST',
       url: '/v1/attachments',
       headers: { ...headers, ...body.headers },
       payload: body.payload,
     });
   };
-  const get = (url: string, headers: Record<string, string> = acme.headers) => harness.app.inject({ url, headers });
+  const get = (url: string, headers: Record<string, string> = acme.headers, app = harness.app) => app.inject({ url, headers });
   const organizationDir = (organization: TestOrganization) => join(dataDir, 'attachments', organization.organizationId);
   const storedFiles = (organization: TestOrganization) =>
     existsSync(organizationDir(organization)) ? readdirSync(organizationDir(organization)) : [];
+  const chunkRows = () =>
+    harness.db.selectFrom('attachment_chunks').select(['attachment_id', 'seq']).orderBy('attachment_id').orderBy('seq').execute();
+  /** Everything kept of uploads: files on disk (partial ones included) and chunks in the database. */
+  const keptBytes = async () => ({ files: [...storedFiles(acme), ...storedFiles(globex)], chunks: await chunkRows() });
+  /** The stored bytes of an attachment, read where this storage keeps them. */
+  const storedBytes = async (organization: TestOrganization, id: string) => {
+    if (storage === 'disk') {
+      return readFileSync(join(organizationDir(organization), id));
+    }
+    const chunks = await harness.db
+      .selectFrom('attachment_chunks')
+      .select('data')
+      .where('attachment_id', '=', id)
+      .orderBy('seq')
+      .execute();
+    return Buffer.concat(chunks.map((chunk) => chunk.data));
+  };
 
   it('uploads a file (201, envelope, url) and streams the same bytes back with its headers', async () => {
     const content = bytes(1000);
@@ -90,10 +145,10 @@ describe.each(DIALECTS)('attachments on %s', (dialect) => {
         url: `http://localhost:3000/v1/attachments/${id}`,
       },
     });
-    // On disk in the organization's folder, named by the id, with no temporary file left.
-    expect(readdirSync(organizationDir(acme))).toContain(id);
-    expect(readFileSync(join(organizationDir(acme), id)).equals(content)).toBe(true);
-    expect(storedFiles(acme).filter((name) => name.endsWith('.partial'))).toEqual([]);
+    // Kept where the storage keeps files (on disk named by the id, in the organization's folder),
+    // with no temporary file left; the database store writes nothing to disk.
+    expect((await storedBytes(acme, id)).equals(content)).toBe(true);
+    expect(storedFiles(acme)).toEqual(storage === 'disk' ? [id] : []);
 
     const download = await get(`/v1/attachments/${id}`, member.headers);
     expect(download.statusCode).toBe(200);
@@ -115,6 +170,45 @@ describe.each(DIALECTS)('attachments on %s', (dialect) => {
     });
   });
 
+  it('stores a file of several chunks and serves it back byte for byte', async () => {
+    const content = randomBytes(4 * CHUNK_BYTES + 5);
+    const response = await upload([{ name: 'file', filename: 'big.bin', content }]);
+    expect(response.statusCode).toBe(201);
+    const { id, size } = response.json().data;
+    expect(size).toBe(content.length);
+    if (storage === 'database') {
+      const chunks = await harness.db
+        .selectFrom('attachment_chunks')
+        .select(['seq', 'data'])
+        .where('attachment_id', '=', id)
+        .orderBy('seq')
+        .execute();
+      expect(chunks.map((chunk) => [chunk.seq, chunk.data.length])).toEqual([
+        [0, CHUNK_BYTES],
+        [1, CHUNK_BYTES],
+        [2, CHUNK_BYTES],
+        [3, CHUNK_BYTES],
+        [4, 5],
+      ]);
+    }
+    const download = await get(`/v1/attachments/${id}`);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-length']).toBe(String(content.length));
+    expect(download.rawPayload.equals(content)).toBe(true);
+    expect((await get(`/v1/attachments/${id}/metadata`)).json().data.sha256).toBe(
+      createHash('sha256').update(content).digest('hex'),
+    );
+  });
+
+  it('stores and serves an empty file', async () => {
+    const response = await upload([{ name: 'file', filename: 'empty.txt', content: '' }]);
+    expect(response.statusCode).toBe(201);
+    const download = await get(`/v1/attachments/${response.json().data.id}`);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-length']).toBe('0');
+    expect(download.rawPayload.length).toBe(0);
+  });
+
   it('keeps a non-ASCII name for display and encodes it safely in content-disposition', async () => {
     const response = await upload([
       { name: 'file', filename: "Résumé d'été (1).txt", contentType: 'text/html', content: 'hello' },
@@ -133,29 +227,44 @@ describe.each(DIALECTS)('attachments on %s', (dialect) => {
   });
 
   it('rejects a file over ATTACHMENT_MAX_BYTES with 413 and keeps nothing', async () => {
-    const before = storedFiles(acme);
-    const response = await upload([{ name: 'file', filename: 'big.bin', content: bytes(1001) }]);
+    const before = await keptBytes();
+    const response = await upload([{ name: 'file', filename: 'too-big.bin', content: Buffer.alloc(LIMIT + 1, 'x') }]);
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({
       statusCode: 413,
-      message: 'File is larger than the limit of 1000 bytes',
+      message: `File is larger than the limit of ${LIMIT} bytes`,
       error: 'Payload Too Large',
     });
-    expect(storedFiles(acme)).toEqual(before);
-    const rows = await harness.db.selectFrom('attachments').select('id').where('file_name', '=', 'big.bin').execute();
+    expect(await keptBytes()).toEqual(before);
+    const rows = await harness.db.selectFrom('attachments').select('id').where('file_name', '=', 'too-big.bin').execute();
     expect(rows).toEqual([]);
   });
 
-  it('removes the partial file when the body breaks off mid-file (400)', async () => {
-    const before = storedFiles(acme);
-    const response = await upload([{ name: 'file', filename: 'cut.bin', content: bytes(800) }], acme.headers, { truncate: 500 });
+  it('keeps nothing of an upload whose body breaks off mid-file (400)', async () => {
+    const before = await keptBytes();
+    const body = multipart([{ name: 'file', filename: 'cut.bin', content: randomBytes(4 * CHUNK_BYTES) }], {
+      truncate: 3 * CHUNK_BYTES,
+    });
+    // Sent in pieces, as a network would, so the store has begun writing when the body breaks off.
+    const pieces: Buffer[] = [];
+    for (let offset = 0; offset < body.payload.length; offset += 64 * 1024) {
+      pieces.push(body.payload.subarray(offset, offset + 64 * 1024));
+    }
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/attachments',
+      headers: { ...acme.headers, ...body.headers },
+      payload: Readable.from(pieces),
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       statusCode: 400,
       message: 'Request body is not valid multipart/form-data',
       error: 'Bad Request',
     });
-    expect(storedFiles(acme)).toEqual(before);
+    expect(await keptBytes()).toEqual(before);
+    const rows = await harness.db.selectFrom('attachments').select('id').where('file_name', '=', 'cut.bin').execute();
+    expect(rows).toEqual([]);
   });
 
   it.each([
@@ -226,6 +335,54 @@ describe.each(DIALECTS)('attachments on %s', (dialect) => {
     );
     expect(nested.message).toBe(`comment.attachmentIds contains unknown attachment ids: ${missing}`);
   });
+
+  if (storage === 'database') {
+    it('serves a file uploaded through one instance from another on the same database', async () => {
+      // Another machine: its own connection pool and its own, empty, data folder.
+      const otherDataDir = mkdtempSync(join(tmpdir(), 'switchboard-attachments-'));
+      const otherHandle = connectPostgres(harness.url as string, 2);
+      const other = await databaseInstance(harness, { ...env, DATA_DIR: otherDataDir }, otherHandle.db);
+      try {
+        const content = randomBytes(2 * CHUNK_BYTES + 3);
+        const response = await upload([{ name: 'file', filename: 'shared.bin', contentType: 'image/png', content }]);
+        expect(response.statusCode).toBe(201);
+        const { id } = response.json().data;
+
+        const download = await get(`/v1/attachments/${id}`, member.headers, other);
+        expect(download.statusCode).toBe(200);
+        expect(download.headers).toMatchObject({ 'content-type': 'image/png', 'content-length': String(content.length) });
+        expect(download.rawPayload.equals(content)).toBe(true);
+        expect((await get(`/v1/attachments/${id}`, globex.headers, other)).statusCode).toBe(404);
+
+        // And the other way round.
+        const back = await upload(
+          [{ name: 'file', filename: 'back.txt', content: 'from the other machine' }],
+          acme.headers,
+          other,
+        );
+        expect((await get(`/v1/attachments/${back.json().data.id}`)).body).toBe('from the other machine');
+        expect(readdirSync(otherDataDir)).toEqual([]);
+      } finally {
+        await other.close();
+        await otherHandle.close();
+        rmSync(otherDataDir, { recursive: true, force: true });
+      }
+    });
+
+    it('still serves files kept on disk before the switch to the database', async () => {
+      const response = await upload(
+        [{ name: 'file', filename: 'old.txt', content: 'kept on disk' }],
+        acme.headers,
+        diskHarness.app,
+      );
+      expect(response.statusCode).toBe(201);
+      const { id } = response.json().data;
+      expect(storedFiles(acme)).toContain(id);
+      const download = await get(`/v1/attachments/${id}`);
+      expect(download.statusCode).toBe(200);
+      expect(download.body).toBe('kept on disk');
+    });
+  }
 });
 
 describe('attachment names and headers', () => {

@@ -3,14 +3,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.js';
 import { multipartOptions, receiveUpload } from '../attachments/attachment.routes.js';
 import { UploadAttachmentBodySchema } from '../attachments/attachment.schemas.js';
-import { attachmentsRoot, createAttachmentStorage } from '../attachments/attachment.storage.js';
+import { createAttachmentStorage } from '../attachments/attachment.storage.js';
 import { platformErrorResponses } from '../platform.envelope.js';
 import { NoteIdParamsSchema, NoteSchema } from './account-note.schemas.js';
 import { addUploadedAttachment } from './account-note.service.js';
 
 /** Uploading a file to a note, in a plugin of its own so only this route parses multipart bodies. */
 export function accountNoteAttachmentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
-  const service = { ...deps, storage: createAttachmentStorage(attachmentsRoot(deps.config)) };
+  const service = { ...deps, storage: createAttachmentStorage(deps.config) };
   return async (app) => {
     await app.register(multipart, multipartOptions(deps.config));
 
