@@ -27,6 +27,7 @@ export function connectPostgres(url: string, poolMax = 10): DatabaseHandle {
   // An idle connection the server drops (restart, failover, admin termination) is discarded by
   // the pool and reopened on demand; left unhandled, the pool's error event would end the process.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => prepareStatementsOf(client));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const parsed = new URL(url);
   return {
@@ -48,6 +49,32 @@ export function connectSqlite(file: string): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', target: file, close: () => db.destroy() };
+}
+
+const MAX_PREPARED_PER_CONNECTION = 1_000;
+
+/**
+ * Every parameterised query of a connection runs as a named prepared statement, so PostgreSQL
+ * parses and plans each distinct statement once per connection instead of on every request (the
+ * ticket read model's joins cost far more to plan than to run). Kysely hands the driver
+ * `(text, values)`; this names the text. Statements without parameters (BEGIN, DDL, migrations)
+ * stay unnamed, and past the cap new texts do too, so a connection's statements stay bounded.
+ */
+function prepareStatementsOf(client: pg.PoolClient): void {
+  const names = new Map<string, string>();
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const prepared = (text: unknown, values: unknown, ...rest: unknown[]) => {
+    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) {
+      return query(text, values, ...rest);
+    }
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_PREPARED_PER_CONNECTION) {
+      name = `sb${names.size}`;
+      names.set(text, name);
+    }
+    return query(name === undefined ? { text, values } : { name, text, values }, ...rest);
+  };
+  client.query = prepared as typeof client.query;
 }
 
 // PostgreSQL answers in the same JavaScript shapes as SQLite: ISO strings for instants, JSON as
