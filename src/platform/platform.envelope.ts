@@ -1,4 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { Nullable } from '../http/shared-schemas.js';
 import type { Clock } from '../lib/clock.js';
 
 /** `{status, message, timestamp, data}`: how the support platform wraps a success. */
@@ -16,6 +18,46 @@ export function PlatformEnvelopeSchema<T extends TSchema>(data: T) {
 
 export function platformEnvelope<T>(clock: Clock, data: T, message = 'Success') {
   return { status: true as const, message, timestamp: clock.now().toISOString(), data };
+}
+
+/** `nextCursor` of a keyset-paged list: what the next page's `cursor` takes. */
+export const NextCursorSchema = Nullable(
+  Type.String({
+    description: 'Pass as cursor for the next page (whether this one was read by page or by cursor); null on the last page',
+  }),
+);
+
+/** The envelope of a keyset-paged list: `data` as the contract has it, `nextCursor` beside it. */
+export function PlatformListEnvelopeSchema<T extends TSchema>(data: T) {
+  const { status, message, timestamp } = PlatformEnvelopeSchema(data).properties;
+  return Type.Object({ status, message, timestamp, data, nextCursor: NextCursorSchema }, { additionalProperties: false });
+}
+
+export function platformListEnvelope<T>(clock: Clock, data: T, nextCursor: string | null, message = 'Success') {
+  return { ...platformEnvelope(clock, data, message), nextCursor };
+}
+
+/**
+ * Lists answered as a bare array (accounts, contacts, notes, as upstream) keep the array and give
+ * the next page's cursor in this header, absent on the last page.
+ */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+
+/** A bare array answer with its `x-next-cursor` header declared for the OpenAPI document. */
+export function PlatformListArraySchema<T extends TSchema>(item: T) {
+  return Type.Array(item, {
+    headers: {
+      [NEXT_CURSOR_HEADER]: Type.String({ description: 'Pass as cursor for the next page; absent on the last page' }),
+    },
+  });
+}
+
+/** The items of a bare-array page, its next cursor set as the `x-next-cursor` header when there is one. */
+export function bareListPage<T>(reply: FastifyReply, page: { items: T[]; nextCursor: string | null }): T[] {
+  if (page.nextCursor !== null) {
+    reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+  }
+  return page.items;
 }
 
 /** NestJS-style error body: `error` is the HTTP reason phrase. */
