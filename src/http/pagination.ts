@@ -24,3 +24,17 @@ export function readCursor(cursor: string | undefined, length: number): CursorKe
   }
   return keys;
 }
+
+/**
+ * The cursor of a list that also takes `page` (or `offset`): the two cannot be combined (the
+ * schema's default page 0 counts as not sent).
+ */
+export function readPageCursor(
+  query: { cursor?: string; page?: number; offset?: number },
+  length: number,
+): CursorKey[] | undefined {
+  if (query.cursor !== undefined && (query.page || query.offset)) {
+    throw AppError.invalid('cursor and page cannot be combined', { location: 'query', path: ['cursor'], rule: 'exclusive' });
+  }
+  return readCursor(query.cursor, length);
+}

@@ -1,5 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { TicketCommentTable } from './ticket.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -52,29 +54,54 @@ export async function findCommentByDedupeKey(db: Db, ticketId: string, key: stri
     .executeTakeFirst();
 }
 
-/** One page of threads: top-level comments in order, then the replies of those threads. */
-export async function listCommentThreads(db: Db, ticketId: string, page: { offset: number; limit: number }) {
-  const roots = await selectComments(db)
+/** The order of a ticket's threads, oldest first, and the keys a cursor holds. */
+export const THREAD_ORDER = ['ticket_comments.created_at', 'ticket_comments.id'] as const;
+
+/**
+ * One page of threads: top-level comments in order (a deferred join over the
+ * `ticket_comments_live_threads` index, by offset or after a cursor), then the replies of those
+ * threads (the `parent_comment_id` index).
+ */
+/** The ids of one page of a ticket's live top-level comments, from the `ticket_comments_live_threads` index alone. */
+export function threadRootIds(db: Db, ticketId: string, page: { limit: number; offset?: number; after?: readonly CursorKey[] }) {
+  let query = db
+    .selectFrom('ticket_comments')
+    .select('ticket_comments.id')
     .where('ticket_comments.ticket_id', '=', ticketId)
     .where('ticket_comments.parent_comment_id', 'is', null)
+    .where('ticket_comments.deleted_at', 'is', null);
+  if (page.after) {
+    query = query.where(afterKeys(THREAD_ORDER, page.after, 'asc'));
+  }
+  query = query.orderBy('ticket_comments.created_at').orderBy('ticket_comments.id').limit(page.limit);
+  return page.offset ? query.offset(page.offset) : query;
+}
+
+/** The replies of some threads, in order (the `parent_comment_id` index). */
+export function repliesQuery(db: Db, rootIds: string[]) {
+  return selectComments(db)
+    .where('ticket_comments.parent_comment_id', 'in', rootIds)
     .where('ticket_comments.deleted_at', 'is', null)
     .orderBy('ticket_comments.created_at')
+    .orderBy('ticket_comments.id');
+}
+
+export async function listCommentThreads(
+  db: Db,
+  ticketId: string,
+  page: { limit: number; offset?: number; after?: readonly CursorKey[] },
+) {
+  const roots = await selectComments(db)
+    .innerJoin(threadRootIds(db, ticketId, page).as('page'), 'page.id', 'ticket_comments.id')
+    .orderBy('ticket_comments.created_at')
     .orderBy('ticket_comments.id')
-    .offset(page.offset)
-    .limit(page.limit)
     .execute();
   if (roots.length === 0) {
     return { roots, replies: [] };
   }
-  const replies = await selectComments(db)
-    .where(
-      'ticket_comments.parent_comment_id',
-      'in',
-      roots.map((root) => root.id),
-    )
-    .where('ticket_comments.deleted_at', 'is', null)
-    .orderBy('ticket_comments.created_at')
-    .orderBy('ticket_comments.id')
-    .execute();
+  const replies = await repliesQuery(
+    db,
+    roots.map((root) => root.id),
+  ).execute();
   return { roots, replies };
 }

@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform.envelope.js';
+import {
+  PlatformEnvelopeSchema,
+  PlatformListEnvelopeSchema,
+  platformEnvelope,
+  platformErrorResponses,
+  platformListEnvelope,
+} from '../platform.envelope.js';
 import {
   CommentParamsSchema,
   CommentSchema,
@@ -47,13 +53,17 @@ export function commentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'platform.tickets.listComments',
           tags,
-          summary: 'Threads in order: each top-level comment followed by its replies; page (0-based) counts threads',
+          summary:
+            'Threads in order: each top-level comment followed by its replies; page (0-based) and cursor (the nextCursor of the page before) count threads',
           params: TicketIdParamsSchema,
           querystring: ListCommentsQuerySchema,
-          response: { 200: PlatformEnvelopeSchema(Type.Array(CommentSchema)), ...platformErrorResponses([400, 404]) },
+          response: { 200: PlatformListEnvelopeSchema(Type.Array(CommentSchema)), ...platformErrorResponses([400, 404]) },
         },
       },
-      async (request) => ok(await listComments(deps.db, request.principal, request.params.id, request.query)),
+      async (request) => {
+        const page = await listComments(deps.db, request.principal, request.params.id, request.query);
+        return platformListEnvelope(deps.clock, page.items, page.nextCursor);
+      },
     );
 
     app.patch(

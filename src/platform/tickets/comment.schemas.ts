@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { EmailDeliverySchema } from '../../email/outbox.schemas.js';
+import { CursorSchema } from '../../http/pagination.js';
 import { HttpUrlSchema, Nullable, PageNumberSchema, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
 
 const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object (mentions, reactions, …)' });
@@ -97,6 +98,7 @@ export const CommentParamsSchema = Type.Object({
 export const ListCommentsQuerySchema = Type.Object(
   {
     page: Type.Optional(PageNumberSchema('0-based page of threads')),
+    cursor: Type.Optional(CursorSchema),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Threads per page' })),
   },
   { additionalProperties: false },

@@ -7,7 +7,9 @@ import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import { type EmailDelivery, emailDeliveriesByDedupeKey, enqueueEmail } from '../../email/outbox.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
+import { readPageCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
@@ -18,6 +20,7 @@ import {
   findCommentById,
   insertCommentOnce,
   listCommentThreads,
+  THREAD_ORDER,
   updateComment,
 } from './comment.repository.js';
 import type { CreateCommentSchema, UpdateCommentSchema } from './comment.schemas.js';
@@ -294,17 +297,33 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
+/** A page of a ticket's threads, each top-level comment followed by its replies, by `page` or `cursor`. */
 export async function listComments(
   db: Kysely<DB>,
   principal: Principal,
   ticketIdParam: string,
-  query: { page?: number; limit?: number },
+  query: { page?: number; limit?: number; cursor?: string },
 ) {
+  const after = readPageCursor(query, THREAD_ORDER.length);
   const ticket = await requireTicket(db, principal, ticketIdParam);
   const limit = query.limit ?? 20;
-  const { roots, replies } = await listCommentThreads(db, ticket.id, { offset: (query.page ?? 0) * limit, limit });
-  const threads = roots.flatMap((root) => [root, ...replies.filter((reply) => reply.parent_comment_id === root.id)]);
-  return toComments(db, principal, threads);
+  const { roots, replies } = await listCommentThreads(db, ticket.id, {
+    offset: (query.page ?? 0) * limit,
+    after,
+    limit: limit + 1,
+  });
+  const page = keysetPage(roots, limit, (root) => [root.created_at, root.id]);
+  const repliesOf = new Map<string, CommentRow[]>();
+  for (const reply of replies) {
+    const siblings = repliesOf.get(reply.parent_comment_id ?? '');
+    if (siblings) {
+      siblings.push(reply);
+    } else {
+      repliesOf.set(reply.parent_comment_id ?? '', [reply]);
+    }
+  }
+  const threads = page.items.flatMap((root) => [root, ...(repliesOf.get(root.id) ?? [])]);
+  return { items: await toComments(db, principal, threads), nextCursor: page.nextCursor };
 }
 
 async function requireOwnComment(trx: Kysely<DB> | Transaction<DB>, principal: Principal, ticket: TicketRow, commentId: string) {

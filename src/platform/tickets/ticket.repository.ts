@@ -1,5 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { TicketTable } from './ticket.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -73,13 +75,30 @@ export async function findTicketById(db: Db, organizationId: string, ticketId: s
     .executeTakeFirst();
 }
 
-/** Newest first; private tickets only for members of their team unless `seeAll`. */
-export async function listTickets(
-  db: Db,
-  organizationId: string,
-  filter: { teamId?: string; viewerId: string; seeAll: boolean; offset: number; limit: number },
-): Promise<TicketRow[]> {
-  let query = selectTickets(db).where('tickets.organization_id', '=', organizationId).where('tickets.deleted_at', 'is', null);
+export interface TicketListFilter {
+  teamId?: string;
+  viewerId: string;
+  seeAll: boolean;
+  limit: number;
+  /** Rows to skip (a `page`), or the keys of the last row of the page before (a cursor). */
+  offset?: number;
+  after?: readonly CursorKey[];
+}
+
+/** The order of ticket lists, newest first, and the keys a cursor holds. */
+export const TICKET_LIST_ORDER = ['tickets.created_at', 'tickets.id'] as const;
+
+/**
+ * The ids of one page of visible live tickets: from the `tickets_live_*_created` indexes alone,
+ * which hold the order and what visibility reads. Private tickets only for members of their team,
+ * their assignee, or everyone when `seeAll`.
+ */
+export function visibleTicketIds(db: Db, organizationId: string, filter: TicketListFilter) {
+  let query = db
+    .selectFrom('tickets')
+    .select('tickets.id')
+    .where('tickets.organization_id', '=', organizationId)
+    .where('tickets.deleted_at', 'is', null);
   if (filter.teamId) {
     query = query.where('tickets.team_id', '=', filter.teamId);
   }
@@ -98,10 +117,21 @@ export async function listTickets(
       ]),
     );
   }
-  return query
+  if (filter.after) {
+    query = query.where(afterKeys(TICKET_LIST_ORDER, filter.after, 'desc'));
+  }
+  query = query.orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc').limit(filter.limit);
+  return filter.offset ? query.offset(filter.offset) : query;
+}
+
+/**
+ * One page of tickets, newest first, as a deferred join: the page's ids come from an index range
+ * (however deep the page), and only those rows are read and joined to their names.
+ */
+export async function listTickets(db: Db, organizationId: string, filter: TicketListFilter): Promise<TicketRow[]> {
+  return selectTickets(db)
+    .innerJoin(visibleTicketIds(db, organizationId, filter).as('page'), 'page.id', 'tickets.id')
     .orderBy('tickets.created_at', 'desc')
     .orderBy('tickets.id', 'desc')
-    .offset(filter.offset)
-    .limit(filter.limit)
     .execute();
 }

@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform.envelope.js';
+import {
+  PlatformEnvelopeSchema,
+  PlatformListEnvelopeSchema,
+  platformEnvelope,
+  platformErrorResponses,
+  platformListEnvelope,
+} from '../platform.envelope.js';
 import {
   CreateTicketSchema,
   ListTicketsQuerySchema,
@@ -45,12 +51,15 @@ export function ticketRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'platform.tickets.list',
           tags,
-          summary: 'Tickets, newest first; page is 0-based',
+          summary: 'Tickets, newest first: by 0-based page, or by cursor (the nextCursor of the page before)',
           querystring: ListTicketsQuerySchema,
-          response: { 200: PlatformEnvelopeSchema(Type.Array(TicketSchema)), ...platformErrorResponses([400, 404]) },
+          response: { 200: PlatformListEnvelopeSchema(Type.Array(TicketSchema)), ...platformErrorResponses([400, 404]) },
         },
       },
-      async (request) => ok(await listVisibleTickets(deps.db, request.principal, request.query)),
+      async (request) => {
+        const page = await listVisibleTickets(deps.db, request.principal, request.query);
+        return platformListEnvelope(deps.clock, page.items, page.nextCursor);
+      },
     );
 
     for (const [path, kind, operationId] of [

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { CursorSchema } from '../../http/pagination.js';
 import { Nullable, PageNumberSchema, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 
 const Email = Type.String({ format: 'email', maxLength: 320 });
@@ -114,6 +115,7 @@ export const ListTicketsQuerySchema = Type.Object(
   {
     teamId: Type.Optional(UlidSchema),
     page: Type.Optional(PageNumberSchema()),
+    cursor: Type.Optional(CursorSchema),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
   },
   { additionalProperties: false },

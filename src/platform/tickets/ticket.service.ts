@@ -5,7 +5,9 @@ import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
+import { readPageCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import { type IdFactory, ULID_PATTERN } from '../../lib/ids.js';
 import { findAccountById } from '../accounts/account.repository.js';
 import { isOrgAdmin } from '../authorization.js';
@@ -25,6 +27,7 @@ import {
   insertTicket,
   listTickets,
   nextTicketNumber,
+  TICKET_LIST_ORDER,
   type TicketRow,
   updateTicket,
 } from './ticket.repository.js';
@@ -384,11 +387,13 @@ export async function getTicket(db: Kysely<DB>, principal: Principal, id: string
   return toTicket(await requireTicket(db, principal, id));
 }
 
+/** A page of the tickets the caller may see, newest first, by `page` or by `cursor`. */
 export async function listVisibleTickets(
   db: Kysely<DB>,
   principal: Principal,
-  query: { teamId?: string; page?: number; limit?: number },
-) {
+  query: { teamId?: string; page?: number; limit?: number; cursor?: string },
+): Promise<{ items: Ticket[]; nextCursor: string | null }> {
+  const after = readPageCursor(query, TICKET_LIST_ORDER.length);
   if (query.teamId) {
     await requireTeam(db, principal.organizationId, query.teamId);
   }
@@ -398,9 +403,11 @@ export async function listVisibleTickets(
     viewerId: principal.userId,
     seeAll: isOrgAdmin(principal),
     offset: (query.page ?? 0) * limit,
-    limit,
+    after,
+    limit: limit + 1,
   });
-  return rows.map(toTicket);
+  const page = keysetPage(rows, limit, (row) => [row.created_at, row.id]);
+  return { items: page.items.map(toTicket), nextCursor: page.nextCursor };
 }
 
 export async function updateTicketFields(deps: Deps, principal: Principal, id: string, input: UpdateTicket): Promise<Ticket> {
