@@ -15,11 +15,11 @@ type AnyDb = Kysely<any> | Transaction<any>;
 
 const MARK = '\u0000param:';
 
-export interface PreparedQuery<Params extends Record<string, unknown>, Row> {
+export interface PreparedQuery<Params extends object, Row> {
   execute(db: AnyDb, params: Params): Promise<QueryResult<Row>>;
 }
 
-export function prepareQuery<Params extends Record<string, unknown>, Row>(
+export function prepareQuery<Params extends object, Row>(
   build: (db: AnyDb, param: <K extends keyof Params & string>(name: K) => Params[K]) => Compilable<Row>,
 ): PreparedQuery<Params, Row> {
   // One compiled form per dialect: SQLite and PostgreSQL write different SQL.
@@ -41,7 +41,7 @@ export function prepareQuery<Params extends Record<string, unknown>, Row>(
   return {
     execute(db, params) {
       const { query, slots } = compiledFor(db);
-      const parameters = slots.map((slot, index) => (slot === null ? query.parameters[index] : params[slot]));
+      const parameters = slots.map((slot, index) => (slot === null ? query.parameters[index] : params[slot as keyof Params]));
       return db.executeQuery<Row>({ ...query, parameters });
     },
   };

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
+import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { afterKeys } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
@@ -6,14 +7,60 @@ import type { TicketCommentTable } from './ticket.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-/** Inserts unless the ticket already has a comment with the same `dedupe_key`; true when inserted. */
-export async function insertCommentOnce(db: Db, row: TicketCommentTable): Promise<boolean> {
-  const result = await db
+const COMMENT_COLUMNS = [
+  'id',
+  'organization_id',
+  'ticket_id',
+  'parent_comment_id',
+  'content',
+  'content_html',
+  'content_markdown',
+  'content_json',
+  'thread_name',
+  'comment_visibility',
+  'comment_type',
+  'is_edited',
+  'is_pinned',
+  'source_email_id',
+  'metadata',
+  'author_id',
+  'customer_contact_id',
+  'impersonated_user_email',
+  'impersonated_user_name',
+  'impersonated_user_avatar',
+  'attachment_ids',
+  'dedupe_key',
+  'dedupe_fingerprint',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const satisfies readonly (keyof TicketCommentTable)[];
+
+const insertCommentStatement = prepareQuery<TicketCommentTable, TicketCommentTable>((db: Db, param) =>
+  db
     .insertInto('ticket_comments')
-    .values(row)
+    .values(Object.fromEntries(COMMENT_COLUMNS.map((column) => [column, param(column)])) as unknown as TicketCommentTable)
     .onConflict((oc) => oc.columns(['ticket_id', 'dedupe_key']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    .returning(COMMENT_COLUMNS),
+);
+
+/**
+ * Inserts unless the ticket already has a comment with the same `dedupe_key`: the row as stored,
+ * or undefined when another request's comment holds the key. One compiled statement.
+ */
+export async function insertCommentOnce(db: Db, row: TicketCommentTable): Promise<TicketCommentTable | undefined> {
+  const { rows } = await insertCommentStatement.execute(db, row);
+  return rows[0];
+}
+
+const findAuthorStatement = prepareQuery<{ userId: string }, { name: string; user_type: string; avatar_url: string | null }>(
+  (db: Db, param) => db.selectFrom('users').select(['name', 'user_type', 'avatar_url']).where('id', '=', param('userId')),
+);
+
+/** What a comment shows of its author, for a comment just written. */
+export async function findCommentAuthor(db: Db, userId: string) {
+  const { rows } = await findAuthorStatement.execute(db, { userId });
+  return rows[0];
 }
 
 export async function updateComment(db: Db, commentId: string, changes: Updateable<TicketCommentTable>): Promise<void> {

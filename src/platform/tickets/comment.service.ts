@@ -16,6 +16,7 @@ import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import {
   type CommentRow,
+  findCommentAuthor,
   findCommentByDedupeKey,
   findCommentById,
   insertCommentOnce,
@@ -25,8 +26,8 @@ import {
 } from './comment.repository.js';
 import type { CreateCommentSchema, UpdateCommentSchema } from './comment.schemas.js';
 import { type CommentContent, deriveCommentContent } from './comment-content.js';
-import type { TicketRow } from './ticket.repository.js';
-import { requireTicket } from './ticket.service.js';
+import type { TicketAccessRow } from './ticket.repository.js';
+import { requireTicketAccess } from './ticket.service.js';
 import type { TicketCommentTable } from './ticket.table.js';
 
 type CreateComment = Static<typeof CreateCommentSchema>;
@@ -147,7 +148,7 @@ function fingerprint(input: CreateComment): string {
 }
 
 async function replayOrConflict(
-  trx: Transaction<DB>,
+  trx: Kysely<DB> | Transaction<DB>,
   principal: Principal,
   existing: CommentRow,
   input: CreateComment,
@@ -161,7 +162,7 @@ async function replayOrConflict(
 }
 
 /** Threads are one level deep, and a public reply may not sit under a private comment. */
-async function checkParent(trx: Transaction<DB>, ticket: TicketRow, parentId: string, visibility: 'public' | 'private') {
+async function checkParent(trx: Transaction<DB>, ticket: TicketAccessRow, parentId: string, visibility: 'public' | 'private') {
   const parent = await findCommentById(trx, ticket.id, parentId);
   if (!parent) {
     throw AppError.invalid('parentCommentId does not name a comment of this ticket', {
@@ -204,11 +205,39 @@ function commentKind(input: CreateComment): {
 /**
  * Adds a comment. With a `deDuplicationKey` the database's unique (ticket, key) constraint decides
  * which of several identical requests creates it; the others read it back (`created: false`).
- * A requested email is queued in the same transaction, so it exists exactly when the comment does.
+ *
+ * The ticket is looked up and the content derived before anything is written. A comment that
+ * writes nothing else is one INSERT … RETURNING, atomic on its own: no transaction, so on
+ * PostgreSQL no connection sits idle in one while Node works. A reply, attachments, a comment on a
+ * contact's behalf or a queued email go through a transaction, so the email exists exactly when the
+ * comment does.
  */
 export async function addComment(deps: Deps, principal: Principal, ticketIdParam: string | undefined, input: CreateComment) {
-  const result = await deps.db.transaction().execute(async (trx) => {
-    const ticket = await requireTicket(trx, principal, ticketIdParam);
+  const ticket = await requireTicketAccess(deps.db, principal, ticketIdParam);
+  const content = deriveCommentContent(input);
+  const { type, visibility } = commentKind(input);
+  const sendsEmail = Boolean(input.shouldSendEmail) && visibility === 'public';
+  const plain = !input.parentCommentId && !input.attachmentIds?.length && !input.customerEmail && !sendsEmail;
+  if (plain) {
+    const row = newCommentRow(deps, principal, ticket, input, content, { type, visibility, attachmentIds: [], contactId: null });
+    const [inserted, author] = await Promise.all([insertCommentOnce(deps.db, row), findCommentAuthor(deps.db, principal.userId)]);
+    if (!inserted) {
+      return replayOrConflict(deps.db, principal, await requireDedupeWinner(deps.db, ticket.id, input), input);
+    }
+    const comment: Comment = toComment({
+      ...inserted,
+      author_name: author?.name ?? null,
+      author_user_type: (author?.user_type ?? null) as CommentRow['author_user_type'],
+      author_avatar_url: author?.avatar_url ?? null,
+      contact_first_name: null,
+      contact_last_name: null,
+      contact_email: null,
+      contact_avatar_url: null,
+    });
+    // The author sees the delivery state of the comment's email; this comment queued none.
+    return { comment: { ...comment, emailDelivery: null }, created: true };
+  }
+  return deps.db.transaction().execute(async (trx) => {
     const key = input.deDuplicationKey;
     if (key) {
       const existing = await findCommentByDedupeKey(trx, ticket.id, key);
@@ -216,8 +245,6 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
         return replayOrConflict(trx, principal, existing, input);
       }
     }
-    const content = deriveCommentContent(input);
-    const { type, visibility } = commentKind(input);
     if (input.parentCommentId) {
       await checkParent(trx, ticket, input.parentCommentId, visibility);
     }
@@ -225,50 +252,81 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
     const contact = input.customerEmail
       ? await findOrCreateContactByEmail(trx, deps, principal.organizationId, input.customerEmail)
       : null;
-    const id = deps.ids.ulid();
-    const at = deps.clock.now().toISOString();
-    const inserted = await insertCommentOnce(trx, {
-      id,
-      organization_id: principal.organizationId,
-      ticket_id: ticket.id,
-      parent_comment_id: input.parentCommentId ?? null,
-      ...contentColumns(content),
-      thread_name: input.threadName ?? null,
-      comment_visibility: visibility,
-      comment_type: type,
-      is_edited: false,
-      is_pinned: false,
-      source_email_id: null,
-      metadata: writeJson(input.metadata),
-      author_id: contact ? null : principal.userId,
-      customer_contact_id: contact?.id ?? null,
-      impersonated_user_email: input.impersonatedUserEmail ?? null,
-      impersonated_user_name: input.impersonatedUserName ?? null,
-      impersonated_user_avatar: input.impersonatedUserAvatar ?? null,
-      attachment_ids: JSON.stringify(attachments.map((attachment) => attachment.id)),
-      dedupe_key: key ?? null,
-      dedupe_fingerprint: key ? fingerprint(input) : null,
-      created_at: at,
-      updated_at: at,
-      deleted_at: null,
+    const row = newCommentRow(deps, principal, ticket, input, content, {
+      type,
+      visibility,
+      attachmentIds: attachments.map((attachment) => attachment.id),
+      contactId: contact?.id ?? null,
     });
-    if (!inserted && key) {
-      const winner = await findCommentByDedupeKey(trx, ticket.id, key);
-      if (!winner) {
-        throw new Error(`comment with key ${key} lost its insert but cannot be read`);
-      }
-      return replayOrConflict(trx, principal, winner, input);
+    const inserted = await insertCommentOnce(trx, row);
+    if (!inserted) {
+      return replayOrConflict(trx, principal, await requireDedupeWinner(trx, ticket.id, input), input);
     }
-    const comment = await findCommentById(trx, ticket.id, id);
+    const comment = await findCommentById(trx, ticket.id, inserted.id);
     if (!comment) {
-      throw new Error(`comment ${id} cannot be read back`);
+      throw new Error(`comment ${inserted.id} cannot be read back`);
     }
-    if (input.shouldSendEmail && visibility === 'public') {
+    if (sendsEmail) {
       await queueCommentEmail(trx, deps, ticket, comment);
     }
     return { comment: await toCommentOf(trx, principal, comment), created: true };
   });
-  return result;
+}
+
+/** The comment that holds a request's `deDuplicationKey`, after this request's insert lost to it. */
+async function requireDedupeWinner(
+  db: Kysely<DB> | Transaction<DB>,
+  ticketId: string,
+  input: CreateComment,
+): Promise<CommentRow> {
+  const key = input.deDuplicationKey ?? '';
+  const winner = await findCommentByDedupeKey(db, ticketId, key);
+  if (!winner) {
+    throw new Error(`comment with key ${key} lost its insert but cannot be read`);
+  }
+  return winner;
+}
+
+function newCommentRow(
+  deps: Deps,
+  principal: Principal,
+  ticket: TicketAccessRow,
+  input: CreateComment,
+  content: CommentContent,
+  kind: {
+    type: TicketCommentTable['comment_type'];
+    visibility: TicketCommentTable['comment_visibility'];
+    attachmentIds: string[];
+    contactId: string | null;
+  },
+): TicketCommentTable {
+  const at = deps.clock.now().toISOString();
+  const key = input.deDuplicationKey;
+  return {
+    id: deps.ids.ulid(),
+    organization_id: principal.organizationId,
+    ticket_id: ticket.id,
+    parent_comment_id: input.parentCommentId ?? null,
+    ...contentColumns(content),
+    thread_name: input.threadName ?? null,
+    comment_visibility: kind.visibility,
+    comment_type: kind.type,
+    is_edited: false,
+    is_pinned: false,
+    source_email_id: null,
+    metadata: writeJson(input.metadata),
+    author_id: kind.contactId ? null : principal.userId,
+    customer_contact_id: kind.contactId,
+    impersonated_user_email: input.impersonatedUserEmail ?? null,
+    impersonated_user_name: input.impersonatedUserName ?? null,
+    impersonated_user_avatar: input.impersonatedUserAvatar ?? null,
+    attachment_ids: JSON.stringify(kind.attachmentIds),
+    dedupe_key: key ?? null,
+    dedupe_fingerprint: key ? fingerprint(input) : null,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+  };
 }
 
 function contentColumns(content: CommentContent) {
@@ -280,7 +338,7 @@ function contentColumns(content: CommentContent) {
   };
 }
 
-async function queueCommentEmail(trx: Transaction<DB>, deps: Deps, ticket: TicketRow, comment: CommentRow): Promise<void> {
+async function queueCommentEmail(trx: Transaction<DB>, deps: Deps, ticket: TicketAccessRow, comment: CommentRow): Promise<void> {
   const author = toComment(comment).author ?? 'Support';
   const subject = `[${ticket.ticket_identifier}] ${ticket.title}`;
   await enqueueEmail(trx, deps, {
@@ -305,7 +363,7 @@ export async function listComments(
   query: { page?: number; limit?: number; cursor?: string },
 ) {
   const after = readPageCursor(query, THREAD_ORDER.length);
-  const ticket = await requireTicket(db, principal, ticketIdParam);
+  const ticket = await requireTicketAccess(db, principal, ticketIdParam);
   const limit = query.limit ?? 20;
   const { roots, replies } = await listCommentThreads(db, ticket.id, {
     offset: (query.page ?? 0) * limit,
@@ -326,7 +384,12 @@ export async function listComments(
   return { items: await toComments(db, principal, threads), nextCursor: page.nextCursor };
 }
 
-async function requireOwnComment(trx: Kysely<DB> | Transaction<DB>, principal: Principal, ticket: TicketRow, commentId: string) {
+async function requireOwnComment(
+  trx: Kysely<DB> | Transaction<DB>,
+  principal: Principal,
+  ticket: TicketAccessRow,
+  commentId: string,
+) {
   const comment = await findCommentById(trx, ticket.id, commentId);
   if (!comment) {
     throw AppError.notFound('Comment not found!');
@@ -345,7 +408,7 @@ export async function editComment(
   commentId: string,
   input: UpdateComment,
 ) {
-  const ticket = await requireTicket(deps.db, principal, ticketIdParam);
+  const ticket = await requireTicketAccess(deps.db, principal, ticketIdParam);
   const comment = await requireOwnComment(deps.db, principal, ticket, commentId);
   const changes: Updateable<TicketCommentTable> = { updated_at: deps.clock.now().toISOString() };
   if (input.content !== undefined || input.contentHtml !== undefined || input.contentJson !== undefined) {
@@ -370,7 +433,7 @@ export async function editComment(
 
 /** Soft delete: the comment, and a deleted thread with its replies, leave every listing. */
 export async function deleteComment(deps: Deps, principal: Principal, ticketIdParam: string, commentId: string) {
-  const ticket = await requireTicket(deps.db, principal, ticketIdParam);
+  const ticket = await requireTicketAccess(deps.db, principal, ticketIdParam);
   const comment = await requireOwnComment(deps.db, principal, ticket, commentId);
   const at = deps.clock.now().toISOString();
   await updateComment(deps.db, comment.id, { deleted_at: at, updated_at: at });

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
+import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { afterKeys } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
@@ -66,6 +67,58 @@ function selectTickets(db: Db) {
 }
 
 export type TicketRow = Awaited<ReturnType<ReturnType<typeof selectTickets>['executeTakeFirstOrThrow']>>;
+
+/**
+ * What routes about a ticket's comments need of the ticket: who may see it (with whether the
+ * viewer is a member of its team, in the same statement) and what its emails show. Narrow and
+ * compiled once, where the read model joins seven tables.
+ */
+const findTicketAccessStatement = prepareQuery<
+  { organizationId: string; ticketId: string; viewerId: string },
+  {
+    id: string;
+    organization_id: string;
+    team_id: string;
+    is_private: boolean | number;
+    assigned_agent_id: string | null;
+    requestor_email: string;
+    ticket_identifier: string;
+    title: string;
+    viewer_is_member: boolean | number;
+  }
+>((db: Db, param) =>
+  db
+    .selectFrom('tickets')
+    .select((eb) => [
+      'tickets.id',
+      'tickets.organization_id',
+      'tickets.team_id',
+      'tickets.is_private',
+      'tickets.assigned_agent_id',
+      'tickets.requestor_email',
+      'tickets.ticket_identifier',
+      'tickets.title',
+      eb
+        .exists(
+          eb
+            .selectFrom('team_members')
+            .select('team_members.user_id')
+            .whereRef('team_members.team_id', '=', 'tickets.team_id')
+            .where('team_members.user_id', '=', param('viewerId')),
+        )
+        .as('viewer_is_member'),
+    ])
+    .where('tickets.organization_id', '=', param('organizationId'))
+    .where('tickets.id', '=', param('ticketId'))
+    .where('tickets.deleted_at', 'is', null),
+);
+
+export type TicketAccessRow = NonNullable<Awaited<ReturnType<typeof findTicketAccess>>>;
+
+export async function findTicketAccess(db: Db, organizationId: string, ticketId: string, viewerId: string) {
+  const { rows } = await findTicketAccessStatement.execute(db, { organizationId, ticketId, viewerId });
+  return rows[0];
+}
 
 export async function findTicketById(db: Db, organizationId: string, ticketId: string): Promise<TicketRow | undefined> {
   return selectTickets(db)
