@@ -120,12 +120,17 @@ export async function findTicketAccess(db: Db, organizationId: string, ticketId:
   return rows[0];
 }
 
+const findTicketByIdStatement = prepareQuery<{ organizationId: string; ticketId: string }, TicketRow>((db: Db, param) =>
+  selectTickets(db)
+    .where('tickets.organization_id', '=', param('organizationId'))
+    .where('tickets.id', '=', param('ticketId'))
+    .where('tickets.deleted_at', 'is', null),
+);
+
+/** A live ticket of the organization with its names: the read model, compiled once. */
 export async function findTicketById(db: Db, organizationId: string, ticketId: string): Promise<TicketRow | undefined> {
-  return selectTickets(db)
-    .where('tickets.organization_id', '=', organizationId)
-    .where('tickets.id', '=', ticketId)
-    .where('tickets.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const { rows } = await findTicketByIdStatement.execute(db, { organizationId, ticketId });
+  return rows[0];
 }
 
 export interface TicketListFilter {
