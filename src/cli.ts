@@ -11,6 +11,7 @@ import { AppError } from './http/errors.js';
 import { createLogger } from './http/logging.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { systemClock } from './lib/clock.js';
+import type { CursorKey } from './lib/cursors.js';
 import { createIdFactory } from './lib/ids.js';
 import { findOrganizationById, listOrganizations } from './platform/organizations/organization.repository.js';
 import { createOrganizationWithAdmin } from './platform/organizations/organization.service.js';
@@ -475,8 +476,10 @@ async function listUsersCommand(args: ParsedArgs, config: Config, io: CliIo): Pr
     const organizations = organizationId ? [await resolveOrganization(db, organizationId)] : await listOrganizations(db);
     const rows: Record<string, string | null>[] = [];
     for (const organization of organizations) {
-      for (let offset = 0; ; offset += pageSize) {
-        const page = await listUsers(db, organization.id, { offset, limit: pageSize });
+      // Pages by keyset: each starts after the last user of the one before.
+      for (let after: CursorKey[] | undefined; ; ) {
+        const fetched = await listUsers(db, organization.id, { after, offset: 0, limit: pageSize });
+        const page = fetched.slice(0, pageSize);
         rows.push(
           ...page.map(toUser).map((user) => ({
             id: user.id,
@@ -487,9 +490,11 @@ async function listUsersCommand(args: ParsedArgs, config: Config, io: CliIo): Pr
             createdAt: user.createdAt,
           })),
         );
-        if (page.length < pageSize) {
+        const last = page.at(-1);
+        if (fetched.length <= pageSize || !last) {
           break;
         }
+        after = [last.created_at, last.id];
       }
     }
     printRows(io, args, rows, 'No users.');

@@ -1,6 +1,8 @@
 import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/database.js';
 import { forUpdateSkipLocked } from '../db/dialect.js';
+import { afterKeys } from '../db/keyset.js';
+import type { ListPage } from '../platform/platform.pagination.js';
 import type { EmailOutboxTable, OutboxStatus } from './outbox.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -119,17 +121,35 @@ export async function finishSending(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** The organization's messages, newest first. */
-export async function listOutboxMessages(
-  db: Db,
-  organizationId: string,
-  filter: { status?: OutboxStatus; offset: number; limit: number },
-) {
-  let query = db.selectFrom('email_outbox').select(LIST_COLUMNS).where('organization_id', '=', organizationId);
+/**
+ * One page of the organization's messages, of one status or all, newest first (then by id,
+ * descending), and the first of the next page if any (`limit + 1` rows). The page's ids come
+ * from the index alone (email_outbox_organization_created_id, or _status_created with a status),
+ * however deep the page; only their rows are read.
+ */
+export async function listOutboxMessages(db: Db, organizationId: string, filter: { status?: OutboxStatus; page: ListPage }) {
+  const { page } = filter;
+  let ids = db.selectFrom('email_outbox').select(['id', 'created_at']).where('organization_id', '=', organizationId);
   if (filter.status) {
-    query = query.where('status', '=', filter.status);
+    ids = ids.where('status', '=', filter.status);
   }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(filter.offset).limit(filter.limit).execute();
+  if (page.after) {
+    ids = ids.where(afterKeys(['created_at', 'id'], page.after, 'desc'));
+  }
+  return db
+    .selectFrom(
+      ids
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit + 1)
+        .offset(page.offset)
+        .as('page'),
+    )
+    .innerJoin('email_outbox', 'email_outbox.id', 'page.id')
+    .select(LIST_COLUMNS.map((column) => `email_outbox.${column}` as const))
+    .orderBy('page.created_at', 'desc')
+    .orderBy('page.id', 'desc')
+    .execute();
 }
 
 export type OutboxListRow = Awaited<ReturnType<typeof listOutboxMessages>>[number];

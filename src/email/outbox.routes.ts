@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../deps.js';
-import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform/platform.envelope.js';
+import {
+  PlatformEnvelopeSchema,
+  PlatformListEnvelopeSchema,
+  platformEnvelope,
+  platformErrorResponses,
+  platformListEnvelope,
+} from '../platform/platform.envelope.js';
 import { ListOutboxQuerySchema, OutboxMessageSchema, OutboxParamsSchema } from './outbox.schemas.js';
 import { listOutbox, retryOutboxMessage } from './outbox.service.js';
 
@@ -15,11 +21,17 @@ export function outboxRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'platform.outbox.list',
           tags: ['outbox'],
           summary: 'Email queued by the organization (comment notifications), newest first; organization admins only',
+          description:
+            'Ordered by creation time, then id, both descending. Page by `page` (0-based) or by `cursor` (the ' +
+            '`nextCursor` of the page before), not both.',
           querystring: ListOutboxQuerySchema,
-          response: { 200: PlatformEnvelopeSchema(Type.Array(OutboxMessageSchema)), ...platformErrorResponses([400, 403]) },
+          response: { 200: PlatformListEnvelopeSchema(Type.Array(OutboxMessageSchema)), ...platformErrorResponses([400, 403]) },
         },
       },
-      async (request) => ok(await listOutbox(deps.db, request.principal, request.query)),
+      async (request) => {
+        const page = await listOutbox(deps.db, request.principal, request.query);
+        return platformListEnvelope(deps.clock, page.items, page.nextCursor);
+      },
     );
 
     app.post(

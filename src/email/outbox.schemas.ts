@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, PageNumberSchema, StringEnum, TimestampSchema, UlidSchema } from '../http/shared-schemas.js';
+import { CursorSchema } from '../http/pagination.js';
+import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../http/shared-schemas.js';
+import { ListPageNumberSchema } from '../platform/platform.pagination.js';
 
 export const OutboxStatusSchema = StringEnum(['pending', 'sending', 'sent', 'failed', 'undeliverable'] as const, {
   description:
@@ -28,8 +30,9 @@ export const OutboxMessageSchema = Type.Object(
 export const ListOutboxQuerySchema = Type.Object(
   {
     status: Type.Optional(OutboxStatusSchema),
-    page: Type.Optional(PageNumberSchema()),
+    page: Type.Optional(ListPageNumberSchema()),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    cursor: Type.Optional(CursorSchema),
   },
   { additionalProperties: false },
 );

@@ -4,8 +4,10 @@ import type { DB } from '../db/database.js';
 import type { Principal } from '../http/api-key-auth.js';
 import { AppError } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
+import { keysetPage } from '../lib/cursors.js';
 import type { IdFactory } from '../lib/ids.js';
 import { requireOrgAdmin } from '../platform/authorization.js';
+import { readListPage } from '../platform/platform.pagination.js';
 import {
   findDeliveriesByDedupeKeys,
   findOutboxIdByDedupeKey,
@@ -79,16 +81,13 @@ function toOutboxMessage(row: OutboxListRow) {
   };
 }
 
-/** The organization's queued and sent email, newest first; organization admins only. */
+/** The organization's queued and sent email, newest first (then by id), by `page` or by `cursor`; organization admins only. */
 export async function listOutbox(db: Kysely<DB>, principal: Principal, query: Static<typeof ListOutboxQuerySchema>) {
   requireOrgAdmin(principal);
-  const limit = query.limit ?? 20;
-  const rows = await listOutboxMessages(db, principal.organizationId, {
-    status: query.status,
-    offset: (query.page ?? 0) * limit,
-    limit,
-  });
-  return rows.map(toOutboxMessage);
+  const page = readListPage(query, query.limit ?? 20, 2);
+  const rows = await listOutboxMessages(db, principal.organizationId, { status: query.status, page });
+  const { items, nextCursor } = keysetPage(rows, page.limit, (row) => [row.created_at, row.id]);
+  return { items: items.map(toOutboxMessage), nextCursor };
 }
 
 /**

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../test/factories.js';
 import { buildTestApp, createTestDatabase, TEST_NOW, type TestApp } from '../../test/harness.js';
+import { envelopePage, expectCursorPagedList, idsInOrder, walkPages } from '../../test/platform-list-pages.js';
 import { connectPostgres, connectSqlite, type DatabaseHandle } from '../db/connect.js';
 import { fixedClock } from '../lib/clock.js';
 import { createIdFactory } from '../lib/ids.js';
@@ -418,5 +419,54 @@ describe.each(DIALECTS)('email outbox with two workers on separate connections o
     } finally {
       await Promise.all(workers.map((worker) => worker.stop()));
     }
+  });
+});
+
+describe.each(DIALECTS)('outbox list pages on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness);
+    globex = await makeOrganization(harness);
+  });
+  afterAll(() => harness.close());
+
+  const queue = async (organizationId: string, key: string, status: 'failed' | 'pending') => {
+    const { id } = await enqueueEmail(harness.db, harness, {
+      organizationId,
+      dedupeKey: key,
+      to: 'pat@customer.test',
+      subject: key,
+      text: 'Hello',
+    });
+    await harness.db.updateTable('email_outbox').set({ status }).where('id', '=', id).execute();
+    return { id, at: harness.clock.now().toISOString() };
+  };
+
+  it('pages one status newest first by cursor or by page, each message once, never another organization’s', async () => {
+    const failed: { id: string; at: string }[] = [];
+    for (let n = 0; n < 25; n++) {
+      if (n % 3 === 0) {
+        harness.clock.advance(1);
+      }
+      failed.push(await queue(acme.organizationId, `pages:failed:${n}`, 'failed'));
+      await queue(acme.organizationId, `pages:pending:${n}`, 'pending');
+    }
+    const foreign = [await queue(globex.organizationId, 'pages:globex', 'failed')];
+
+    await expectCursorPagedList({
+      app: harness.app,
+      url: '/v1/outbox?status=failed&limit=10',
+      headers: acme.headers,
+      read: envelopePage,
+      expected: idsInOrder(failed, 'desc'),
+      pageNumbers: true,
+      other: { url: '/v1/outbox?status=failed&limit=10', headers: globex.headers, ids: foreign.map((row) => row.id) },
+    });
+    const everything = (await walkPages(harness.app, '/v1/outbox?limit=10', acme.headers, envelopePage)).flat();
+    expect(everything).toHaveLength(50);
   });
 });

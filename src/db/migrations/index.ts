@@ -9,6 +9,7 @@ import * as createAgentStudio from './2026-11-22T1500_create_agent_studio.js';
 import * as createAccounts from './2026-11-22T1600_create_accounts.js';
 import * as createRouting from './2026-11-22T1700_create_routing.js';
 import * as createAttachmentChunks from './2026-11-23T2200_create_attachment_chunks.js';
+import * as listIndexesPlatform from './2026-11-23T2300_list_indexes_platform.js';
 import * as ticketListIndexes from './2026-11-23T2320_ticket_list_indexes.js';
 
 /**
@@ -26,5 +27,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T1600_create_accounts': createAccounts,
   '2026-11-22T1700_create_routing': createRouting,
   '2026-11-23T2200_create_attachment_chunks': createAttachmentChunks,
+  '2026-11-23T2300_list_indexes_platform': listIndexesPlatform,
   '2026-11-23T2320_ticket_list_indexes': ticketListIndexes,
 };

@@ -24,6 +24,9 @@ export function accountAttributeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
           operationId: 'platform.accounts.attributes.list',
           tags,
           summary: "The live values of one attribute; an organization's defaults are created on first use",
+          description:
+            "All live values of the attribute, in creation order, in one answer: an attribute's values are a short " +
+            'vocabulary its admins keep (statuses, note types, …), so the list is not paged.',
           querystring: ListAttributeValuesQuerySchema,
           response: { 200: Type.Array(AttributeValueSchema), ...platformErrorResponses([400]) },
         },

@@ -1,5 +1,7 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { ListPage } from '../platform.pagination.js';
 import type { AccountTable } from './account.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -96,12 +98,33 @@ export async function findLiveAccountIds(db: Db, organizationId: string, ids: re
   return rows.map((row) => row.id);
 }
 
-export async function listAccounts(db: Db, organizationId: string, page: { offset: number; limit: number }) {
+/**
+ * One page of live accounts, oldest first (then by id), and the first of the next page if any
+ * (`limit + 1` rows). The page's ids come from the index alone (accounts_live_organization_created),
+ * however deep the page; only their rows and what they point at are read.
+ */
+export async function listAccounts(db: Db, organizationId: string, page: ListPage): Promise<AccountRow[]> {
+  let ids = db
+    .selectFrom('accounts')
+    .select(['id', 'created_at'])
+    .where('organization_id', '=', organizationId)
+    .where('deleted_at', 'is', null);
+  if (page.after) {
+    ids = ids.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
+  }
   return selectAccounts(db, organizationId)
-    .orderBy('accounts.created_at')
-    .orderBy('accounts.id')
-    .offset(page.offset)
-    .limit(page.limit)
+    .innerJoin(
+      ids
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(page.limit + 1)
+        .offset(page.offset)
+        .as('page'),
+      'page.id',
+      'accounts.id',
+    )
+    .orderBy('page.created_at')
+    .orderBy('page.id')
     .execute();
 }
 

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import { platformErrorResponses } from '../platform.envelope.js';
+import { bareListPage, PlatformListArraySchema, platformErrorResponses } from '../platform.envelope.js';
 import {
   AccountIdParamsSchema,
   AccountSchema,
@@ -43,11 +42,14 @@ export function accountRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'platform.accounts.list',
           tags,
           summary: 'Live accounts, oldest first; page is 0-based',
+          description:
+            "Ordered by creation time, then id. Page by `page` (0-based) or by `cursor`, not both: the next page's " +
+            'cursor is in the `x-next-cursor` header, absent on the last page.',
           querystring: ListAccountsQuerySchema,
-          response: { 200: Type.Array(AccountSchema), ...platformErrorResponses([400]) },
+          response: { 200: PlatformListArraySchema(AccountSchema), ...platformErrorResponses([400]) },
         },
       },
-      async (request) => listAccounts(deps.db, request.principal, request.query),
+      async (request, reply) => bareListPage(reply, await listAccounts(deps.db, request.principal, request.query)),
     );
 
     app.get(

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { HttpUrlSchema, Nullable, PageQuerySchema, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { HttpUrlSchema, Nullable, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { PageOrCursorQueryProperties } from '../platform.pagination.js';
 import { AttributeConfigurationSchema } from './account-attribute.schemas.js';
 
 export const MetadataSchema = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object' });
@@ -109,4 +110,5 @@ export const UpdateAccountSchema = Type.Object(
 export type UpdateAccount = Static<typeof UpdateAccountSchema>;
 
 export const AccountIdParamsSchema = Type.Object({ id: Type.String({ maxLength: 100 }) });
-export const ListAccountsQuerySchema = Type.Object({ ...PageQuerySchema.properties }, { additionalProperties: false });
+export const ListAccountsQuerySchema = Type.Object({ ...PageOrCursorQueryProperties }, { additionalProperties: false });
+export type ListAccountsQuery = Static<typeof ListAccountsQuerySchema>;

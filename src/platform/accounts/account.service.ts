@@ -4,12 +4,14 @@ import { readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import {
   type CustomFieldValueEntry,
   mergeCustomFieldValues,
   validateCustomFieldValues,
 } from '../custom-fields/custom-field.values.js';
+import { readListPage } from '../platform.pagination.js';
 import { findUserById } from '../users/user.repository.js';
 import { webUrlField } from './account.input.js';
 import { requireAccount } from './account.lookup.js';
@@ -20,7 +22,7 @@ import {
   listAccounts as listAccountRows,
   updateAccount as updateAccountRow,
 } from './account.repository.js';
-import type { CreateAccount, UpdateAccount } from './account.schemas.js';
+import type { CreateAccount, ListAccountsQuery, UpdateAccount } from './account.schemas.js';
 import type { AccountTable } from './account.table.js';
 import type { AttributeValueRow } from './account-attribute.repository.js';
 import { loadAttributeValues, resolveAttributeValue, toAttributeConfiguration } from './account-attribute.service.js';
@@ -193,10 +195,12 @@ export async function createAccount(deps: Deps, principal: Principal, input: Cre
   return toAccount(await requireAccount(deps.db, organizationId, id));
 }
 
-export async function listAccounts(db: Kysely<DB>, principal: Principal, query: { page?: number; limit?: number }) {
-  const limit = query.limit ?? 10;
-  const rows = await listAccountRows(db, principal.organizationId, { offset: (query.page ?? 0) * limit, limit });
-  return rows.map(toAccount);
+/** A page of live accounts, oldest first (then by id), by `page` or by `cursor`. */
+export async function listAccounts(db: Kysely<DB>, principal: Principal, query: ListAccountsQuery) {
+  const page = readListPage(query, query.limit ?? 10, 2);
+  const rows = await listAccountRows(db, principal.organizationId, page);
+  const { items, nextCursor } = keysetPage(rows, page.limit, (row) => [row.created_at, row.id]);
+  return { items: items.map(toAccount), nextCursor };
 }
 
 export async function getAccount(db: Kysely<DB>, principal: Principal, id: string | undefined): Promise<Account> {

@@ -32,4 +32,6 @@ export interface AccountContactTable {
   customer_contact_id: string;
   organization_id: string;
   created_at: string;
+  /** The contact's own `created_at`, copied so an account's contacts are listed from this table's index. */
+  contact_created_at: string;
 }

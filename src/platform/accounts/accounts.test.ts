@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { bareArrayPage, expectCursorPagedList, idsInOrder } from '../../../test/platform-list-pages.js';
 
 type Headers = Record<string, string>;
 
@@ -318,5 +319,55 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
     expect(Array.isArray((await request('GET', '/v1/accounts/contacts')).json())).toBe(true);
     const notes = await request('GET', '/v1/accounts/notes');
     expect(notes.json()).toEqual({ statusCode: 400, message: 'accountId is required', error: 'Bad Request' });
+  });
+});
+
+describe.each(DIALECTS)('account list pages on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness);
+    globex = await makeOrganization(harness);
+  });
+  afterAll(() => harness.close());
+
+  const create = async (headers: Headers, n: number) => {
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/accounts',
+      headers,
+      payload: { name: `Account ${n}`, primaryDomain: `account${n}-${headers['x-api-key']?.slice(4, 12)}.test` },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json() as { id: string; createdAt: string };
+  };
+
+  it('pages live accounts oldest first by cursor or by page, each once, never another organization’s', async () => {
+    const created: { id: string; at: string }[] = [];
+    for (let n = 0; n < 26; n++) {
+      // Three accounts per millisecond: the id breaks the ties.
+      if (n % 3 === 0) {
+        harness.clock.advance(1);
+      }
+      const account = await create(acme.headers, n);
+      created.push({ id: account.id, at: account.createdAt });
+    }
+    const deleted = created.pop();
+    const removed = await harness.app.inject({ method: 'DELETE', url: `/v1/accounts/${deleted?.id}`, headers: acme.headers });
+    expect(removed.statusCode, removed.body).toBe(200);
+    const foreign = [await create(globex.headers, 100), await create(globex.headers, 101)];
+
+    await expectCursorPagedList({
+      app: harness.app,
+      url: '/v1/accounts?limit=10',
+      headers: acme.headers,
+      read: bareArrayPage,
+      expected: idsInOrder(created),
+      pageNumbers: true,
+      other: { url: '/v1/accounts?limit=10', headers: globex.headers, ids: foreign.map((account) => account.id) },
+    });
   });
 });

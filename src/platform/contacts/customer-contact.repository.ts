@@ -1,5 +1,7 @@
 import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { ListPage } from '../platform.pagination.js';
 import type { CustomerContactTable } from './customer-contact.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -61,30 +63,63 @@ export async function findContactById(db: Db, organizationId: string, id: string
   return selectContacts(db, organizationId).where('customer_contacts.id', '=', id).executeTakeFirst();
 }
 
-/** Live contacts, oldest first; `accountId` narrows to the contacts of one account. */
+/**
+ * Ids (and creation times) of one page of the organization's live contacts, oldest first, read
+ * from the index alone (customer_contacts_live_organization_created).
+ */
+function contactPageIds(db: Db, organizationId: string, page: ListPage) {
+  let query = db
+    .selectFrom('customer_contacts')
+    .select(['id', 'created_at'])
+    .where('organization_id', '=', organizationId)
+    .where('deleted_at', 'is', null);
+  if (page.after) {
+    query = query.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
+  }
+  return query
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .offset(page.offset);
+}
+
+/**
+ * The same for one account's contacts, read from its links alone: each link carries its contact's
+ * creation time (account_contacts_account_contact_created), so the order needs no sort.
+ */
+function accountContactPageIds(db: Db, organizationId: string, accountId: string, page: ListPage) {
+  let query = db
+    .selectFrom('account_contacts')
+    .select(['customer_contact_id as id', 'contact_created_at as created_at'])
+    .where('account_id', '=', accountId)
+    .where('organization_id', '=', organizationId);
+  if (page.after) {
+    query = query.where(afterKeys(['contact_created_at', 'customer_contact_id'], page.after, 'asc'));
+  }
+  return query
+    .orderBy('contact_created_at')
+    .orderBy('customer_contact_id')
+    .limit(page.limit + 1)
+    .offset(page.offset);
+}
+
+/**
+ * One page of live contacts, oldest first (then by id), and the first of the next page if any
+ * (`limit + 1` rows); `accountId` narrows to the contacts of one account. Only the page's rows
+ * are read, however deep the page.
+ */
 export async function listContacts(
   db: Db,
   organizationId: string,
-  filter: { accountId?: string; offset: number; limit: number },
+  filter: { accountId?: string; page: ListPage },
 ): Promise<ContactRow[]> {
-  let query = selectContacts(db, organizationId);
-  if (filter.accountId) {
-    const accountId = filter.accountId;
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('account_contacts')
-          .select('account_contacts.account_id')
-          .whereRef('account_contacts.customer_contact_id', '=', 'customer_contacts.id')
-          .where('account_contacts.account_id', '=', accountId),
-      ),
-    );
-  }
-  return query
-    .orderBy('customer_contacts.created_at')
-    .orderBy('customer_contacts.id')
-    .offset(filter.offset)
-    .limit(filter.limit)
+  const ids = filter.accountId
+    ? accountContactPageIds(db, organizationId, filter.accountId, filter.page)
+    : contactPageIds(db, organizationId, filter.page);
+  return selectContacts(db, organizationId)
+    .innerJoin(ids.as('page'), 'page.id', 'customer_contacts.id')
+    .orderBy('page.created_at')
+    .orderBy('page.id')
     .execute();
 }
 
@@ -123,7 +158,7 @@ export async function listAccountsOfContacts(db: Db, contactIds: readonly string
 /** Makes `accountIds` the contact's accounts: links not named are removed. */
 export async function replaceContactAccounts(
   db: Db,
-  contact: { id: string; organization_id: string },
+  contact: { id: string; organization_id: string; created_at: string },
   accountIds: readonly string[],
   at: string,
 ): Promise<void> {
@@ -137,6 +172,7 @@ export async function replaceContactAccounts(
           customer_contact_id: contact.id,
           organization_id: contact.organization_id,
           created_at: at,
+          contact_created_at: contact.created_at,
         })),
       )
       .execute();

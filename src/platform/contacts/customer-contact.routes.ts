@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
 import { DeletionResultSchema, deletionResult } from '../accounts/account.schemas.js';
-import { platformErrorResponses } from '../platform.envelope.js';
+import { bareListPage, PlatformListArraySchema, platformErrorResponses } from '../platform.envelope.js';
 import {
   ContactIdParamsSchema,
   ContactSchema,
@@ -38,11 +37,14 @@ export function customerContactRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           operationId: 'platform.accounts.contacts.list',
           tags,
           summary: 'Live contacts, oldest first, optionally of one account; page is 0-based',
+          description:
+            "Ordered by creation time, then id. Page by `page` (0-based) or by `cursor`, not both: the next page's " +
+            'cursor is in the `x-next-cursor` header, absent on the last page.',
           querystring: ListContactsQuerySchema,
-          response: { 200: Type.Array(ContactSchema), ...platformErrorResponses([400, 404]) },
+          response: { 200: PlatformListArraySchema(ContactSchema), ...platformErrorResponses([400, 404]) },
         },
       },
-      async (request) => listContactsOf(deps.db, request.principal, request.query),
+      async (request, reply) => bareListPage(reply, await listContactsOf(deps.db, request.principal, request.query)),
     );
 
     app.get(

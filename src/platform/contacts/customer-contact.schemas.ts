@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { HttpUrlSchema, Nullable, PageQuerySchema, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { HttpUrlSchema, Nullable, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { CustomFieldValueSchema, MetadataSchema } from '../accounts/account.schemas.js';
+import { PageOrCursorQueryProperties } from '../platform.pagination.js';
 
 const AccountIdSchema = Type.String({ minLength: 1, maxLength: 100, description: 'A live account of the organization' });
 const NameSchema = Type.String({ minLength: 1, maxLength: 100 });
@@ -71,6 +72,7 @@ export type UpdateContact = Static<typeof UpdateContactSchema>;
 
 export const ContactIdParamsSchema = Type.Object({ contactId: Type.String({ maxLength: 100 }) });
 export const ListContactsQuerySchema = Type.Object(
-  { accountId: Type.Optional(AccountIdSchema), ...PageQuerySchema.properties },
+  { accountId: Type.Optional(AccountIdSchema), ...PageOrCursorQueryProperties },
   { additionalProperties: false },
 );
+export type ListContactsQuery = Static<typeof ListContactsQuerySchema>;

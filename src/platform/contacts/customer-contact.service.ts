@@ -4,6 +4,7 @@ import { readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { requireIdParam, unique, webUrlField } from '../accounts/account.input.js';
 import { requireAccount } from '../accounts/account.lookup.js';
@@ -14,6 +15,7 @@ import {
   mergeCustomFieldValues,
   validateCustomFieldValues,
 } from '../custom-fields/custom-field.values.js';
+import { readListPage } from '../platform.pagination.js';
 import {
   type ContactRow,
   type ContactSummaryRow,
@@ -27,7 +29,7 @@ import {
   replaceContactAccounts,
   updateContact,
 } from './customer-contact.repository.js';
-import type { CreateContact, UpdateContact } from './customer-contact.schemas.js';
+import type { CreateContact, ListContactsQuery, UpdateContact } from './customer-contact.schemas.js';
 import type { CustomerContactTable } from './customer-contact.table.js';
 
 /**
@@ -191,24 +193,22 @@ export async function createContact(deps: ContactDeps, principal: Principal, inp
       updated_at: at,
       deleted_at: null,
     });
-    await replaceContactAccounts(trx, { id, organization_id: organizationId }, accountIds, at);
+    await replaceContactAccounts(trx, { id, organization_id: organizationId, created_at: at }, accountIds, at);
   });
   return readContact(deps.db, organizationId, id);
 }
 
+/** A page of live contacts, oldest first (then by id), by `page` or by `cursor`; `accountId` narrows to one account's. */
 export async function listContactsOf(
   db: Kysely<DB>,
   principal: Principal,
-  query: { accountId?: string; page?: number; limit?: number },
-): Promise<Contact[]> {
+  query: ListContactsQuery,
+): Promise<{ items: Contact[]; nextCursor: string | null }> {
   const account = query.accountId === undefined ? undefined : await requireAccount(db, principal.organizationId, query.accountId);
-  const limit = query.limit ?? 10;
-  const rows = await listContacts(db, principal.organizationId, {
-    accountId: account?.id,
-    offset: (query.page ?? 0) * limit,
-    limit,
-  });
-  return withAccounts(db, rows);
+  const page = readListPage(query, query.limit ?? 10, 2);
+  const rows = await listContacts(db, principal.organizationId, { accountId: account?.id, page });
+  const { items, nextCursor } = keysetPage(rows, page.limit, (row) => [row.created_at, row.id]);
+  return { items: await withAccounts(db, items), nextCursor };
 }
 
 export async function getContact(db: Kysely<DB>, principal: Principal, id: string | undefined): Promise<Contact> {

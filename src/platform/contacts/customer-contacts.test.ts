@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { bareArrayPage, expectCursorPagedList, idsInOrder, walkPages } from '../../../test/platform-list-pages.js';
 
 type Headers = Record<string, string>;
 
@@ -306,5 +307,81 @@ describe.each(DIALECTS)('customer contact faults on %s', (dialect) => {
     // Elsewhere the platform's usual 500 stays.
     const other = await harness.app.inject({ url: '/v1/accounts/contacts/01KAAAAAAAAAAAAAAAAAAAAAAA', headers: acme.headers });
     expect(other.json()).toEqual({ statusCode: 500, message: 'Something went wrong!', error: 'Internal Server Error' });
+  });
+});
+
+describe.each(DIALECTS)('contact list pages on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness);
+    globex = await makeOrganization(harness);
+  });
+  afterAll(() => harness.close());
+
+  const request = (method: string, url: string, headers: Record<string, string>, payload?: object) =>
+    harness.app.inject({ method: method as 'GET', url, headers, ...(payload ? { payload } : {}) });
+  const created = async (response: Awaited<ReturnType<typeof request>>) => {
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json() as { id: string; createdAt: string };
+  };
+  const account = async (headers: Record<string, string>, domain: string) =>
+    created(await request('POST', '/v1/accounts', headers, { name: domain, primaryDomain: domain }));
+  const contact = async (headers: Record<string, string>, email: string, accountIds: string[] = []) =>
+    created(await request('POST', '/v1/accounts/contacts', headers, { firstName: 'Pat', email, accountIds }));
+
+  it("pages one account's contacts in the contacts' creation order, by cursor or by page, never another organization's", async () => {
+    const initech = await account(acme.headers, 'initech.test');
+    const hooli = await account(acme.headers, 'hooli.test');
+    const members: { id: string; at: string }[] = [];
+    for (let n = 0; n < 25; n++) {
+      if (n % 3 === 0) {
+        harness.clock.advance(1);
+      }
+      // Every other contact joins the account only later: the list keeps the contacts' own order.
+      const row = await contact(acme.headers, `member${n}@initech.test`, n % 2 === 0 ? [initech.id, hooli.id] : []);
+      members.push({ id: row.id, at: row.createdAt });
+      await contact(acme.headers, `outsider${n}@hooli.test`, [hooli.id]);
+    }
+    harness.clock.advance(1);
+    for (const [n, member] of members.entries()) {
+      if (n % 2 === 1) {
+        const linked = await request('PUT', `/v1/accounts/contacts/${member.id}`, acme.headers, { accountIds: [initech.id] });
+        expect(linked.statusCode, linked.body).toBe(200);
+      }
+    }
+    const leaver = await contact(acme.headers, 'leaver@initech.test', [initech.id]);
+    expect((await request('DELETE', `/v1/accounts/contacts/${leaver.id}`, acme.headers)).statusCode).toBe(200);
+    const globexAccount = await account(globex.headers, 'globex.test');
+    const foreign = [await contact(globex.headers, 'a@globex.test', [globexAccount.id])];
+
+    await expectCursorPagedList({
+      app: harness.app,
+      url: `/v1/accounts/contacts?accountId=${initech.id}&limit=10`,
+      headers: acme.headers,
+      read: bareArrayPage,
+      expected: idsInOrder(members),
+      pageNumbers: true,
+      other: {
+        url: `/v1/accounts/contacts?accountId=${globexAccount.id}&limit=10`,
+        headers: globex.headers,
+        ids: foreign.map((row) => row.id),
+      },
+    });
+  });
+
+  it("pages the organization's live contacts oldest first", async () => {
+    const acmeContacts = (await walkPages(harness.app, '/v1/accounts/contacts?limit=10', acme.headers, bareArrayPage)).flat();
+    const expected = await harness.db
+      .selectFrom('customer_contacts')
+      .select(['id', 'created_at'])
+      .where('organization_id', '=', acme.organizationId)
+      .where('deleted_at', 'is', null)
+      .execute();
+    expect(acmeContacts.map((row) => row.id)).toEqual(idsInOrder(expected.map((row) => ({ id: row.id, at: row.created_at }))));
+    expect(acmeContacts).toHaveLength(50);
   });
 });

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { Clock } from '../../lib/clock.js';
-import { platformEnvelope } from '../platform.envelope.js';
+import { NextCursorSchema, platformEnvelope } from '../platform.envelope.js';
 
 /** `{data, status, message, timestamp}`: custom-field responses put `data` first, as upstream does. */
 export function CustomFieldEnvelopeSchema<T extends TSchema>(data: T) {
@@ -19,4 +19,16 @@ export function CustomFieldEnvelopeSchema<T extends TSchema>(data: T) {
 export function customFieldEnvelope<T>(clock: Clock, data: T, message = 'Success') {
   const { status, timestamp } = platformEnvelope(clock, data, message);
   return { data, status, message, timestamp };
+}
+
+/** A page of fields: the custom-field envelope with `nextCursor` last. */
+export function CustomFieldListEnvelopeSchema<T extends TSchema>(data: T) {
+  return Type.Object(
+    { ...CustomFieldEnvelopeSchema(data).properties, nextCursor: NextCursorSchema },
+    { additionalProperties: false },
+  );
+}
+
+export function customFieldListEnvelope<T>(clock: Clock, data: T, nextCursor: string | null) {
+  return { ...customFieldEnvelope(clock, data), nextCursor };
 }

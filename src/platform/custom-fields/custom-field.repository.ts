@@ -1,6 +1,8 @@
 import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { escapeLike, likeOperator } from '../../db/dialect.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { ListPage } from '../platform.pagination.js';
 import type { CustomFieldSource, CustomFieldTable } from './custom-field.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -107,8 +109,7 @@ export interface CustomFieldFilter {
   source?: CustomFieldSource;
   /** Part of the name, matched case-insensitively. */
   nameContains?: string;
-  limit: number;
-  offset: number;
+  page: ListPage;
 }
 
 /** The ids of the organization's active teams, or of those `memberUserId` belongs to. */
@@ -132,12 +133,17 @@ function activeTeamIds(db: Db, organizationId: string, memberUserId: string | nu
   return query;
 }
 
-/** One page of live fields, in creation order (then uid), so pages never overlap or skip. */
+/**
+ * One page of live fields, in creation order (then uid), so pages never overlap or skip, and the
+ * first of the next page if any (`limit + 1` rows). The page's uids come from the index alone
+ * (custom_fields_live_organization_created, which holds the team, source and name the filters
+ * read), however deep the page; only their rows are read.
+ */
 export async function listCustomFields(db: Db, filter: CustomFieldFilter): Promise<CustomFieldRow[]> {
-  const { scope } = filter;
-  let query = db
+  const { scope, page } = filter;
+  let uids = db
     .selectFrom('custom_fields')
-    .select(COLUMNS)
+    .select(['custom_fields.uid', 'custom_fields.created_at'])
     .where('custom_fields.organization_id', '=', filter.organizationId)
     .where('custom_fields.deleted_at', 'is', null)
     .where((eb) => {
@@ -148,17 +154,28 @@ export async function listCustomFields(db: Db, filter: CustomFieldFilter): Promi
       return scope.includeOrganizationWide ? eb.or([eb('custom_fields.team_id', 'is', null), teamFields]) : teamFields;
     });
   if (filter.source) {
-    query = query.where('custom_fields.source', '=', filter.source);
+    uids = uids.where('custom_fields.source', '=', filter.source);
   }
   if (filter.nameContains) {
     const pattern = `%${escapeLike(filter.nameContains)}%`;
-    query = query.where(sql<boolean>`custom_fields.name ${sql.raw(likeOperator(db))} ${pattern} escape '\\'`);
+    uids = uids.where(sql<boolean>`custom_fields.name ${sql.raw(likeOperator(db))} ${pattern} escape '\\'`);
   }
-  return query
-    .orderBy('custom_fields.created_at')
-    .orderBy('custom_fields.uid')
-    .limit(filter.limit)
-    .offset(filter.offset)
+  if (page.after) {
+    uids = uids.where(afterKeys(['custom_fields.created_at', 'custom_fields.uid'], page.after, 'asc'));
+  }
+  return db
+    .selectFrom(
+      uids
+        .orderBy('custom_fields.created_at')
+        .orderBy('custom_fields.uid')
+        .limit(page.limit + 1)
+        .offset(page.offset)
+        .as('page'),
+    )
+    .innerJoin('custom_fields', 'custom_fields.uid', 'page.uid')
+    .select(COLUMNS.map((column) => `custom_fields.${column}` as const))
+    .orderBy('page.created_at')
+    .orderBy('page.uid')
     .execute();
 }
 

@@ -2,7 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
 import { CustomFieldErrorSchema, platformErrorResponses } from '../platform.envelope.js';
-import { CustomFieldEnvelopeSchema, customFieldEnvelope } from './custom-field.envelope.js';
+import {
+  CustomFieldEnvelopeSchema,
+  CustomFieldListEnvelopeSchema,
+  customFieldEnvelope,
+  customFieldListEnvelope,
+} from './custom-field.envelope.js';
 import {
   BulkUpdateCustomFieldsSchema,
   CreateCustomFieldSchema,
@@ -26,10 +31,15 @@ const config = { errorShape: 'customField' as const };
 const errors = (statuses: number[]) => platformErrorResponses(statuses, CustomFieldErrorSchema);
 const FieldEnvelopeSchema = CustomFieldEnvelopeSchema(CustomFieldSchema);
 const FieldListEnvelopeSchema = CustomFieldEnvelopeSchema(Type.Array(CustomFieldSchema));
+const FieldPageEnvelopeSchema = CustomFieldListEnvelopeSchema(Type.Array(CustomFieldSchema));
+const PAGING =
+  'Ordered by creation time, then uid. Page by `page` (0-based) or by `cursor` (the `nextCursor` of the page before), not both.';
 
 /** Custom field definitions of tickets, accounts, custom objects and customer contacts. */
 export function customFieldRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const ok = <T>(data: T) => customFieldEnvelope(deps.clock, data);
+  const list = <T>(page: { items: T; nextCursor: string | null }) =>
+    customFieldListEnvelope(deps.clock, page.items, page.nextCursor);
   return async (app) => {
     app.post(
       '/custom-field',
@@ -59,12 +69,13 @@ export function customFieldRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'List custom fields, oldest first; page starts at 0',
           description:
             'Without teamId: organization-wide fields and those of the caller’s teams. With teamId (the caller must ' +
-            'be a member): that team’s fields and the organization-wide ones, or only the team’s with onlyTeamFields=true.',
+            'be a member): that team’s fields and the organization-wide ones, or only the team’s with onlyTeamFields=true. ' +
+            PAGING,
           querystring: ListCustomFieldsQuerySchema,
-          response: { 200: FieldListEnvelopeSchema, ...errors([400, 404]) },
+          response: { 200: FieldPageEnvelopeSchema, ...errors([400, 404]) },
         },
       },
-      async (request) => ok(await listCustomFields(deps.db, request.principal, request.query)),
+      async (request) => list(await listCustomFields(deps.db, request.principal, request.query)),
     );
 
     app.get(
@@ -75,11 +86,12 @@ export function customFieldRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'platform.customFields.search',
           tags,
           summary: 'Search custom fields by part of the name, any case; same scope and paging as the list',
+          description: PAGING,
           querystring: SearchCustomFieldsQuerySchema,
-          response: { 200: FieldListEnvelopeSchema, ...errors([400, 404]) },
+          response: { 200: FieldPageEnvelopeSchema, ...errors([400, 404]) },
         },
       },
-      async (request) => ok(await searchCustomFields(deps.db, request.principal, request.query)),
+      async (request) => list(await searchCustomFields(deps.db, request.principal, request.query)),
     );
 
     app.patch(

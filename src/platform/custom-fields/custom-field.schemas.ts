@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { CursorSchema } from '../../http/pagination.js';
 import { Nullable, PageQuerySchema, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { CUSTOM_FIELD_SOURCES, CUSTOM_FIELD_TYPES } from './custom-field.table.js';
 
@@ -112,7 +113,14 @@ const scopeProperties = {
 export const ListCustomFieldsQuerySchema = Type.Object(
   {
     limit: PageQuerySchema.properties.limit,
-    page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'Page number; starts at 0' })),
+    page: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1_000_000,
+        description: 'Page number; starts at 0 (0 when omitted); not together with cursor',
+      }),
+    ),
+    cursor: Type.Optional(CursorSchema),
     ...scopeProperties,
     source: Type.Optional(CustomFieldSourceSchema),
   },

@@ -4,9 +4,11 @@ import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError, type IssueLocation } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import { firstFreeValue, insertUnderFreeValue } from '../../lib/free-value.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
+import { readListPage } from '../platform.pagination.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { findTeamMember } from '../teams/team.repository.js';
 import {
@@ -272,17 +274,16 @@ export async function listCustomFields(
   query: ListCustomFieldsQuery,
   nameContains?: string,
 ) {
-  const limit = query.limit ?? 10;
-  const page = query.page ?? 0;
+  const page = readListPage(query, query.limit ?? 10, 2);
   const rows = await listCustomFieldRows(db, {
     organizationId: principal.organizationId,
     scope: await scopeFor(db, principal, query),
     source: query.source,
     nameContains,
-    limit,
-    offset: page * limit,
+    page,
   });
-  return rows.map(toCustomField);
+  const { items, nextCursor } = keysetPage(rows, page.limit, (row) => [row.created_at, row.uid]);
+  return { items: items.map(toCustomField), nextCursor };
 }
 
 export async function searchCustomFields(db: Kysely<DB>, principal: Principal, query: SearchCustomFieldsQuery) {

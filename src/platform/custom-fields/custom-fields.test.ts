@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { envelopePage, expectCursorPagedList, idsInOrder, walkPages } from '../../../test/platform-list-pages.js';
 import { insertTeamMember } from '../teams/team.repository.js';
 
 type Headers = Record<string, string>;
@@ -529,5 +530,75 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
         expect(after.hintText).toBe(winner.hintText);
       }
     });
+  });
+});
+
+describe.each(DIALECTS)('custom field list pages on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+  let team: TestTeam;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness);
+    globex = await makeOrganization(harness);
+    team = await makeTeam(harness, acme);
+  });
+  afterAll(() => harness.close());
+
+  const create = async (headers: Headers, payload: object) => {
+    const response = await harness.app.inject({ method: 'POST', url: '/v1/custom-field', headers, payload });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().data as { uid: string; createdAt: string };
+  };
+
+  it('pages fields of a source by cursor or by page in creation order, and a search alike, never another organization’s', async () => {
+    const tickets: { id: string; at: string }[] = [];
+    for (let n = 0; n < 25; n++) {
+      if (n % 3 === 0) {
+        harness.clock.advance(1);
+      }
+      // Organization-wide and team fields of the caller's team, among fields of another source.
+      const field = await create(acme.headers, {
+        name: `Order ${n}`,
+        source: 'ticket',
+        fieldType: 'single_line',
+        ...(n % 2 === 0 && { teamId: team.teamId }),
+      });
+      tickets.push({ id: field.uid, at: field.createdAt });
+      await create(acme.headers, { name: `Order ${n}`, source: 'account', fieldType: 'single_line' });
+      await create(acme.headers, { name: `Region ${n}`, source: 'ticket', fieldType: 'single_line' });
+    }
+    const removed = await create(acme.headers, { name: 'Order removed', source: 'ticket', fieldType: 'single_line' });
+    const deleted = await harness.app.inject({ method: 'DELETE', url: `/v1/custom-field/${removed.uid}`, headers: acme.headers });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const foreign = [await create(globex.headers, { name: 'Order', source: 'ticket', fieldType: 'single_line' })];
+    const other = { headers: globex.headers, ids: foreign.map((field) => field.uid) };
+    const idOf = (row: { [key: string]: unknown }) => row.uid;
+
+    await expectCursorPagedList({
+      app: harness.app,
+      url: '/v1/custom-field/search?searchTerm=order&source=ticket&limit=10',
+      headers: acme.headers,
+      read: envelopePage,
+      idOf,
+      expected: idsInOrder(tickets),
+      pageNumbers: true,
+      other: { ...other, url: '/v1/custom-field/search?searchTerm=order&source=ticket&limit=10' },
+    });
+    const teamOnly = (
+      await walkPages(
+        harness.app,
+        `/v1/custom-field?teamId=${team.teamId}&onlyTeamFields=true&limit=10`,
+        acme.headers,
+        envelopePage,
+      )
+    ).flat();
+    expect(teamOnly.map(idOf)).toEqual(idsInOrder(tickets.filter((_, n) => n % 2 === 0)));
+    const bySource = (
+      await walkPages(harness.app, '/v1/custom-field?source=account&limit=10', acme.headers, envelopePage)
+    ).flat();
+    expect(bySource).toHaveLength(25);
   });
 });

@@ -1,5 +1,7 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { ListPage } from '../platform.pagination.js';
 import type { AccountNoteAttachmentTable, AccountNoteTable } from './account-note.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -44,23 +46,42 @@ export async function findNoteById(db: Db, organizationId: string, id: string): 
   return selectNotes(db, organizationId).where('account_notes.id', '=', id).executeTakeFirst();
 }
 
-/** An account's notes, newest first; private ones only for their author unless `seeAll`. */
+/**
+ * One page of an account's live notes, newest first (then by id, descending), and the first of
+ * the next page if any (`limit + 1` rows); private ones only for their author unless `seeAll`.
+ * The page's ids come from the index alone (account_notes_live_account_created, which holds the
+ * visibility and the author too), however deep the page; only their rows are read.
+ */
 export async function listNotesOfAccount(
   db: Db,
   organizationId: string,
-  filter: { accountId: string; viewerId: string; seeAll: boolean; offset: number; limit: number },
+  filter: { accountId: string; viewerId: string; seeAll: boolean; page: ListPage },
 ): Promise<NoteRow[]> {
-  let query = selectNotes(db, organizationId).where('account_notes.account_id', '=', filter.accountId);
+  const { page } = filter;
+  let ids = db
+    .selectFrom('account_notes')
+    .select(['id', 'created_at'])
+    .where('account_id', '=', filter.accountId)
+    .where('deleted_at', 'is', null);
   if (!filter.seeAll) {
-    query = query.where((eb) =>
-      eb.or([eb('account_notes.visibility', '=', 'public'), eb('account_notes.author_id', '=', filter.viewerId)]),
-    );
+    ids = ids.where((eb) => eb.or([eb('visibility', '=', 'public'), eb('author_id', '=', filter.viewerId)]));
   }
-  return query
-    .orderBy('account_notes.created_at', 'desc')
-    .orderBy('account_notes.id', 'desc')
-    .offset(filter.offset)
-    .limit(filter.limit)
+  if (page.after) {
+    ids = ids.where(afterKeys(['created_at', 'id'], page.after, 'desc'));
+  }
+  return selectNotes(db, organizationId)
+    .innerJoin(
+      ids
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit + 1)
+        .offset(page.offset)
+        .as('page'),
+      'page.id',
+      'account_notes.id',
+    )
+    .orderBy('page.created_at', 'desc')
+    .orderBy('page.id', 'desc')
     .execute();
 }
 

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
 import { DeletionResultSchema, deletionResult } from '../accounts/account.schemas.js';
-import { platformErrorResponses } from '../platform.envelope.js';
+import { bareListPage, PlatformListArraySchema, platformErrorResponses } from '../platform.envelope.js';
 import {
   CreateNoteSchema,
   ListNotesQuerySchema,
@@ -42,11 +41,14 @@ export function accountNoteRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'platform.accounts.notes.list',
           tags,
           summary: "An account's notes, newest first; others' private notes are left out except for admins",
+          description:
+            'Ordered by creation time, then id, both descending. Page by `page` (0-based) or by `cursor`, not both: ' +
+            "the next page's cursor is in the `x-next-cursor` header, absent on the last page.",
           querystring: ListNotesQuerySchema,
-          response: { 200: Type.Array(NoteSchema), ...platformErrorResponses([400, 404]) },
+          response: { 200: PlatformListArraySchema(NoteSchema), ...platformErrorResponses([400, 404]) },
         },
       },
-      async (request) => listNotes(deps.db, request.principal, request.query),
+      async (request, reply) => bareListPage(reply, await listNotes(deps.db, request.principal, request.query)),
     );
 
     app.get(

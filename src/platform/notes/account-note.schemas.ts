@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { HttpUrlSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { HttpUrlSchema, Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { MetadataSchema } from '../accounts/account.schemas.js';
 import { AttributeConfigurationSchema } from '../accounts/account-attribute.schemas.js';
+import { PageOrCursorQueryProperties } from '../platform.pagination.js';
 
 export const NOTE_VISIBILITIES = ['public', 'private'] as const;
 const VisibilitySchema = StringEnum(NOTE_VISIBILITIES, {
@@ -69,6 +70,7 @@ export const NoteAttachmentParamsSchema = Type.Object({
   attachmentId: Type.String({ maxLength: 100 }),
 });
 export const ListNotesQuerySchema = Type.Object(
-  { accountId: Type.String({ minLength: 1, maxLength: 100 }), ...PageQuerySchema.properties },
+  { accountId: Type.String({ minLength: 1, maxLength: 100 }), ...PageOrCursorQueryProperties },
   { additionalProperties: false },
 );
+export type ListNotesQuery = Static<typeof ListNotesQuerySchema>;

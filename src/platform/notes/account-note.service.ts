@@ -4,12 +4,14 @@ import { readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { requireIdParam, unique } from '../accounts/account.input.js';
 import { requireAccount } from '../accounts/account.lookup.js';
 import { loadAttributeValues, resolveAttributeValue, toAttributeConfiguration } from '../accounts/account-attribute.service.js';
 import { recordLinkAttachments, requireWebUrl } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
+import { readListPage } from '../platform.pagination.js';
 import {
   deleteNoteAttachment,
   deleteNoteAttachments,
@@ -22,7 +24,7 @@ import {
   type NoteRow,
   updateNote as updateNoteRow,
 } from './account-note.repository.js';
-import type { CreateNote, UpdateNote } from './account-note.schemas.js';
+import type { CreateNote, ListNotesQuery, UpdateNote } from './account-note.schemas.js';
 import type { AccountNoteTable } from './account-note.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -185,21 +187,22 @@ export async function createNote(deps: Deps, principal: Principal, input: Create
   return readNote(deps.db, await requireVisibleNote(deps.db, principal, id));
 }
 
+/** A page of an account's notes, newest first (then by id, descending), by `page` or by `cursor`. */
 export async function listNotes(
   db: Kysely<DB>,
   principal: Principal,
-  query: { accountId: string; page?: number; limit?: number },
-): Promise<Note[]> {
+  query: ListNotesQuery,
+): Promise<{ items: Note[]; nextCursor: string | null }> {
   const account = await requireAccount(db, principal.organizationId, query.accountId);
-  const limit = query.limit ?? 10;
+  const page = readListPage(query, query.limit ?? 10, 2);
   const rows = await listNotesOfAccount(db, principal.organizationId, {
     accountId: account.id,
     viewerId: principal.userId,
     seeAll: isOrgAdmin(principal),
-    offset: (query.page ?? 0) * limit,
-    limit,
+    page,
   });
-  return withAttachments(db, rows);
+  const { items, nextCursor } = keysetPage(rows, page.limit, (row) => [row.created_at, row.id]);
+  return { items: await withAttachments(db, items), nextCursor };
 }
 
 export async function getNote(db: Kysely<DB>, principal: Principal, id: string | undefined): Promise<Note> {

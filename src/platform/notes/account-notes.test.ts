@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { bareArrayPage, expectCursorPagedList, idsInOrder, walkPages } from '../../../test/platform-list-pages.js';
 
 type Headers = Record<string, string>;
 type User = Awaited<ReturnType<typeof makeUser>>;
@@ -481,5 +482,72 @@ describe.each(DIALECTS)('account note faults on %s', (dialect) => {
     const response = await harness.app.inject({ method, url, headers: acme.headers, ...(payload ? { payload } : {}) });
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({ statusCode: 500, message: 'Something went wrong!', error: 'Internal Server Error' });
+  });
+});
+
+describe.each(DIALECTS)('note list pages on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+  let mia: User;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness);
+    globex = await makeOrganization(harness);
+    mia = await makeUser(harness, acme.organizationId, { name: 'Mia Member', email: 'mia@acme.test' });
+  });
+  afterAll(() => harness.close());
+
+  const post = async (url: string, headers: Headers, payload: object) => {
+    const response = await harness.app.inject({ method: 'POST', url, headers, payload });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json() as { id: string; createdAt: string };
+  };
+  const account = (headers: Headers, domain: string) => post('/v1/accounts', headers, { name: domain, primaryDomain: domain });
+  const note = (headers: Headers, accountId: string, content: string, visibility: 'public' | 'private') =>
+    post('/v1/accounts/notes', headers, { accountId, content, visibility });
+
+  it("pages the notes a member may see newest first, by cursor or by page, never another account's or organization's", async () => {
+    const initech = await account(acme.headers, 'initech.test');
+    const hooli = await account(acme.headers, 'hooli.test');
+    const visible: { id: string; at: string }[] = [];
+    for (let n = 0; n < 25; n++) {
+      if (n % 3 === 0) {
+        harness.clock.advance(1);
+      }
+      // Public notes by the admin and the member's own private ones; the admin's private ones stay hidden.
+      const seen =
+        n % 2 === 0
+          ? await note(acme.headers, initech.id, `Public ${n}`, 'public')
+          : await note(mia.headers, initech.id, `Mine ${n}`, 'private');
+      visible.push({ id: seen.id, at: seen.createdAt });
+      await note(acme.headers, initech.id, `Admin only ${n}`, 'private');
+      await note(acme.headers, hooli.id, `Elsewhere ${n}`, 'public');
+    }
+    const removed = await note(mia.headers, initech.id, 'Removed', 'public');
+    const deleted = await harness.app.inject({ method: 'DELETE', url: `/v1/accounts/notes/${removed.id}`, headers: mia.headers });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const globexAccount = await account(globex.headers, 'globex.test');
+    const foreign = [await note(globex.headers, globexAccount.id, 'Theirs', 'public')];
+
+    await expectCursorPagedList({
+      app: harness.app,
+      url: `/v1/accounts/notes?accountId=${initech.id}&limit=10`,
+      headers: mia.headers,
+      read: bareArrayPage,
+      expected: idsInOrder(visible, 'desc'),
+      pageNumbers: true,
+      other: {
+        url: `/v1/accounts/notes?accountId=${globexAccount.id}&limit=10`,
+        headers: globex.headers,
+        ids: foreign.map((row) => row.id),
+      },
+    });
+    // The admin sees every note of the account, private ones included.
+    const all = (
+      await walkPages(harness.app, `/v1/accounts/notes?accountId=${initech.id}&limit=10`, acme.headers, bareArrayPage)
+    ).flat();
+    expect(all).toHaveLength(50);
   });
 });

@@ -21,7 +21,9 @@ export function routingRuleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'platform.routingRules.list',
           tags: ['teams'],
           summary: "List a team's routing rules",
-          description: 'In ascending evaluation order.',
+          description:
+            'Every rule of the team in ascending evaluation order, in one answer: routing evaluates them all, and ' +
+            "a team's rules are configuration its admins keep, so the list is not paged.",
           params: RoutingRulesParamsSchema,
           response: { 200: PlatformEnvelopeSchema(Type.Array(RoutingRuleSchema)), ...platformErrorResponses([400, 404]) },
         },

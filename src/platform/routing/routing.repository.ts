@@ -1,6 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forNoKeyUpdate, forUpdate, forUpdateSkipLocked } from '../../db/dialect.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { TicketRoutingDecisionTable } from './routing.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -175,15 +177,28 @@ const DECISION_COLUMNS = [
   'created_at',
 ] as const;
 
-/** A ticket's decisions, oldest first. */
-export async function listRoutingDecisions(db: Db, organizationId: string, ticketId: string) {
-  return db
+/**
+ * A page of a ticket's decisions, oldest first (then by id), after the `after` keys; `limit + 1`
+ * rows, walking ticket_routing_decisions_ticket_created_id.
+ */
+export async function listRoutingDecisions(
+  db: Db,
+  organizationId: string,
+  ticketId: string,
+  page: { after?: CursorKey[]; limit: number },
+) {
+  let query = db
     .selectFrom('ticket_routing_decisions')
     .select(DECISION_COLUMNS)
     .where('organization_id', '=', organizationId)
-    .where('ticket_id', '=', ticketId)
+    .where('ticket_id', '=', ticketId);
+  if (page.after) {
+    query = query.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
+  }
+  return query
     .orderBy('created_at')
     .orderBy('id')
+    .limit(page.limit + 1)
     .execute();
 }
 

@@ -1,9 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform.envelope.js';
+import {
+  PlatformEnvelopeSchema,
+  PlatformListEnvelopeSchema,
+  platformEnvelope,
+  platformErrorResponses,
+  platformListEnvelope,
+} from '../platform.envelope.js';
 import { TicketIdParamsSchema } from '../tickets/ticket.schemas.js';
 import {
+  ListRoutingHistoryQuerySchema,
   RerouteResultSchema,
   RoutingDecisionSchema,
   RoutingExplanationSchema,
@@ -60,11 +67,16 @@ export function routingRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'platform.routing.history',
           tags,
           summary: "A ticket's routing decisions, oldest first, with their reasons",
+          description: 'Oldest first, then by id, `limit` at a time; `cursor` takes the `nextCursor` of the page before.',
           params: TicketIdParamsSchema,
-          response: { 200: PlatformEnvelopeSchema(Type.Array(RoutingDecisionSchema)), ...platformErrorResponses([400, 404]) },
+          querystring: ListRoutingHistoryQuerySchema,
+          response: { 200: PlatformListEnvelopeSchema(Type.Array(RoutingDecisionSchema)), ...platformErrorResponses([400, 404]) },
         },
       },
-      async (request) => ok(await listRoutingHistory(deps.db, request.principal, request.params.id)),
+      async (request) => {
+        const page = await listRoutingHistory(deps.db, request.principal, request.params.id, request.query);
+        return platformListEnvelope(deps.clock, page.items, page.nextCursor);
+      },
     );
   };
 }

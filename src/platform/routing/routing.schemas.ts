@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { CursorSchema } from '../../http/pagination.js';
 import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
 import { TicketSchema } from '../tickets/ticket.schemas.js';
@@ -107,6 +108,15 @@ export const RoutingDecisionSchema = Type.Object(
 );
 
 export const RerouteResultSchema = Type.Object({ ticket: TicketSchema, decision: RoutingDecisionSchema }, closed);
+
+export const ListRoutingHistoryQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+    cursor: Type.Optional(CursorSchema),
+  },
+  closed,
+);
+export type ListRoutingHistoryQuery = Static<typeof ListRoutingHistoryQuerySchema>;
 
 const Email = Type.String({ format: 'email', maxLength: 320 });
 

@@ -4,14 +4,16 @@ import { readBoolean, readJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { readListPage } from '../platform.pagination.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { findTicketById, type TicketRow, updateTicket } from '../tickets/ticket.repository.js';
 import { currentOptions, moveTicketToTeam, requireTicket, toTicket } from '../tickets/ticket.service.js';
 import { listTeamOptions, resolveTicketOption } from '../tickets/ticket-option.service.js';
 import { type RoutingExplanation, recordRoutingDecision, routeTicket, type TicketFacts } from './routing.pipeline.js';
 import { findRoutingDecision, listRoutingDecisions, lockTicketRow, type RoutingDecisionRow } from './routing.repository.js';
-import type { SimulateRouting } from './routing.schemas.js';
+import type { ListRoutingHistoryQuery, SimulateRouting } from './routing.schemas.js';
 
 interface Deps {
   db: Kysely<DB>;
@@ -148,7 +150,11 @@ export async function simulateRouting(deps: Deps, principal: Principal, teamId: 
 }
 
 /** The decisions made for a ticket, oldest first, each with its explanation. */
-export async function listRoutingHistory(db: Kysely<DB>, principal: Principal, id: string) {
+/** A page of the ticket's routing decisions, oldest first (then by id). */
+export async function listRoutingHistory(db: Kysely<DB>, principal: Principal, id: string, query: ListRoutingHistoryQuery) {
   const ticket = await requireTicket(db, principal, id);
-  return (await listRoutingDecisions(db, principal.organizationId, ticket.id)).map(toRoutingDecision);
+  const page = readListPage(query, query.limit ?? 100, 2);
+  const rows = await listRoutingDecisions(db, principal.organizationId, ticket.id, page);
+  const { items, nextCursor } = keysetPage(rows, page.limit, (row) => [row.created_at, row.id]);
+  return { items: items.map(toRoutingDecision), nextCursor };
 }

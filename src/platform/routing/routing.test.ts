@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { envelopePage, expectCursorPagedList, idsInOrder } from '../../../test/platform-list-pages.js';
 import { createRoutingWorker } from './routing.worker.js';
 
 interface Agent {
@@ -591,5 +592,69 @@ describe.each(DIALECTS)('routing on %s', (dialect) => {
         expect(response.json()).toEqual({ statusCode: 404, message: 'Ticket not found!', error: 'Not Found' });
       }
     });
+  });
+});
+
+describe.each(DIALECTS)('routing history pages on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness);
+    globex = await makeOrganization(harness);
+  });
+  afterAll(() => harness.close());
+
+  const ok = async (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) => {
+    const response = await harness.app.inject({ method, url, headers, ...(payload && { payload }) });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    return response.json().data;
+  };
+  const ticket = async (org: TestOrganization) => {
+    const { teamId } = await makeTeam(harness, org);
+    return ok('POST', '/v1/tickets', org.headers, { title: 'Printer on fire', requestorEmail: 'pat@customer.test', teamId });
+  };
+
+  it("pages a ticket's decisions oldest first by cursor, never another ticket's or organization's", async () => {
+    const created = await ticket(acme);
+    const other = await ticket(acme);
+    const decisions: { id: string; at: string }[] = [];
+    for (let n = 1; n < 25; n++) {
+      if (n % 3 === 0) {
+        harness.clock.advance(1);
+      }
+      const { decision } = await ok('POST', `/v1/tickets/${created.id}/route`, acme.headers);
+      decisions.push({ id: decision.id, at: decision.createdAt });
+      await ok('POST', `/v1/tickets/${other.id}/route`, acme.headers);
+    }
+    const all = await harness.db
+      .selectFrom('ticket_routing_decisions')
+      .select(['id', 'created_at'])
+      .where('ticket_id', '=', created.id)
+      .execute();
+    expect(all).toHaveLength(25);
+    const globexTicket = await ticket(globex);
+    const globexDecisions = await harness.db
+      .selectFrom('ticket_routing_decisions')
+      .select('id')
+      .where('ticket_id', '=', globexTicket.id)
+      .execute();
+
+    await expectCursorPagedList({
+      app: harness.app,
+      url: `/v1/tickets/${created.id}/routing-history?limit=10`,
+      headers: acme.headers,
+      read: envelopePage,
+      expected: idsInOrder(all.map((row) => ({ id: row.id, at: row.created_at }))),
+      pageNumbers: false,
+      other: {
+        url: `/v1/tickets/${globexTicket.id}/routing-history?limit=10`,
+        headers: globex.headers,
+        ids: globexDecisions.map((row) => row.id),
+      },
+    });
+    expect(decisions.every((decision) => all.some((row) => row.id === decision.id))).toBe(true);
   });
 });

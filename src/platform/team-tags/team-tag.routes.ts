@@ -46,6 +46,9 @@ export function teamTagRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'platform.teamTags.list',
           tags: ['teams'],
           summary: "List a team's tags",
+          description:
+            "All of the team's tags, oldest first, in one answer: a team's tags are a vocabulary its admins keep, " +
+            'and every tag operation answers the whole list, so it is not paged.',
           params: TeamTagsParamsSchema,
           response: { 200: TagListEnvelopeSchema, ...platformErrorResponses([400, 404]) },
         },

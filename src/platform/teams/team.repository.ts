@@ -1,9 +1,17 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forNoKeyUpdate } from '../../db/dialect.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { TeamMemberTable, TeamTable } from './team.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
+
+/** A keyset page: the rows after `after` (the sort keys of the previous page's last row), `limit + 1` of them. */
+export interface CursorPage {
+  after?: CursorKey[];
+  limit: number;
+}
 
 const TEAM_COLUMNS = [
   'teams.id',
@@ -63,8 +71,16 @@ export async function findTeamById(
   return query.executeTakeFirst();
 }
 
-/** Active teams of the organization, oldest first; `parentTeamId` narrows to one team's sub-teams. */
-export async function listTeams(db: Db, organizationId: string, filter: { parentTeamId?: string; memberUserId?: string } = {}) {
+/**
+ * A page of the organization's active teams, oldest first (then by id), `limit + 1` rows; `parentTeamId`
+ * narrows to one team's sub-teams. Walks teams_active_organization_created or teams_active_parent_created.
+ */
+export async function listTeams(
+  db: Db,
+  organizationId: string,
+  filter: { parentTeamId?: string; memberUserId?: string },
+  page: CursorPage,
+) {
   let query = selectTeams(db).where('teams.organization_id', '=', organizationId).where('teams.archived_at', 'is', null);
   if (filter.parentTeamId) {
     query = query.where('teams.parent_team_id', '=', filter.parentTeamId);
@@ -84,7 +100,14 @@ export async function listTeams(db: Db, organizationId: string, filter: { parent
       ]),
     );
   }
-  return query.orderBy('teams.created_at').orderBy('teams.id').execute();
+  if (page.after) {
+    query = query.where(afterKeys(['teams.created_at', 'teams.id'], page.after, 'asc'));
+  }
+  return query
+    .orderBy('teams.created_at')
+    .orderBy('teams.id')
+    .limit(page.limit + 1)
+    .execute();
 }
 
 export async function findTeamByIdentifier(db: Db, organizationId: string, identifier: string) {
@@ -143,9 +166,9 @@ export async function findTeamMember(db: Db, teamId: string, userId: string) {
     .executeTakeFirst();
 }
 
-/** Members with their user fields, in joining order. */
-export async function listTeamMembers(db: Db, teamId: string, search?: string) {
-  let query = db
+/** Members with their user fields. */
+function selectTeamMembers(db: Db, teamId: string) {
+  return db
     .selectFrom('team_members')
     .innerJoin('users', 'users.id', 'team_members.user_id')
     .leftJoin('users as inviter', 'inviter.id', 'team_members.invited_by_id')
@@ -164,13 +187,33 @@ export async function listTeamMembers(db: Db, teamId: string, search?: string) {
     ])
     .where('team_members.team_id', '=', teamId)
     .where('users.deleted_at', 'is', null);
-  if (search) {
-    const term = `%${search.toLowerCase()}%`;
+}
+
+/**
+ * A page of the team's members in joining order (then by user id), `limit + 1` rows, walking
+ * team_members_team_joined; `search` keeps those whose name or email contains it.
+ */
+export async function listTeamMembers(db: Db, teamId: string, filter: { search?: string; page: CursorPage }) {
+  let query = selectTeamMembers(db, teamId);
+  if (filter.search) {
+    const term = `%${filter.search.toLowerCase()}%`;
     query = query.where((eb) =>
       eb.or([eb(eb.fn('lower', ['users.name']), 'like', term), eb(eb.fn('lower', ['users.email']), 'like', term)]),
     );
   }
-  return query.orderBy('team_members.joined_at').orderBy('users.id').execute();
+  if (filter.page.after) {
+    query = query.where(afterKeys(['team_members.joined_at', 'team_members.user_id'], filter.page.after, 'asc'));
+  }
+  return query
+    .orderBy('team_members.joined_at')
+    .orderBy('team_members.user_id')
+    .limit(filter.page.limit + 1)
+    .execute();
+}
+
+/** One member with their user fields. */
+export async function findTeamMemberWithUser(db: Db, teamId: string, userId: string) {
+  return selectTeamMembers(db, teamId).where('team_members.user_id', '=', userId).executeTakeFirst();
 }
 
 export type TeamMemberRow = Awaited<ReturnType<typeof listTeamMembers>>[number];

@@ -1,11 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform.envelope.js';
+import {
+  PlatformEnvelopeSchema,
+  PlatformListEnvelopeSchema,
+  platformEnvelope,
+  platformErrorResponses,
+  platformListEnvelope,
+} from '../platform.envelope.js';
 import {
   AddTeamMemberSchema,
   CreateTeamSchema,
   ListTeamMembersQuerySchema,
+  ListTeamsQuerySchema,
   TeamIdParamsSchema,
   TeamMemberParamsSchema,
   TeamMemberSchema,
@@ -25,9 +32,12 @@ import {
 } from './team.service.js';
 
 const tags = ['teams'];
+const CURSOR_PAGING = 'Oldest first, then by id, `limit` at a time; `cursor` takes the `nextCursor` of the page before.';
 
 export function teamRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
+  const list = <T>(page: { items: T; nextCursor: string | null }) =>
+    platformListEnvelope(deps.clock, page.items, page.nextCursor);
   return async (app) => {
     app.post(
       '/teams',
@@ -50,10 +60,12 @@ export function teamRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'platform.teams.list',
           tags,
           summary: 'Active teams the caller can see: public ones and private ones they belong to',
-          response: { 200: PlatformEnvelopeSchema(Type.Array(TeamSchema)), ...platformErrorResponses([]) },
+          description: CURSOR_PAGING,
+          querystring: ListTeamsQuerySchema,
+          response: { 200: PlatformListEnvelopeSchema(Type.Array(TeamSchema)), ...platformErrorResponses([400]) },
         },
       },
-      async (request) => ok(await listVisibleTeams(deps.db, request.principal)),
+      async (request) => list(await listVisibleTeams(deps.db, request.principal, request.query)),
     );
 
     app.get(
@@ -105,12 +117,14 @@ export function teamRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'platform.teams.subTeams',
           summary: "A team's active sub-teams",
+          description: CURSOR_PAGING,
           tags,
           params: TeamIdParamsSchema,
-          response: { 200: PlatformEnvelopeSchema(Type.Array(TeamSchema)), ...platformErrorResponses([400, 404]) },
+          querystring: ListTeamsQuerySchema,
+          response: { 200: PlatformListEnvelopeSchema(Type.Array(TeamSchema)), ...platformErrorResponses([400, 404]) },
         },
       },
-      async (request) => ok(await listSubTeams(deps.db, request.principal, request.params.teamId)),
+      async (request) => list(await listSubTeams(deps.db, request.principal, request.params.teamId, request.query)),
     );
 
     app.post(
@@ -135,13 +149,15 @@ export function teamRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'platform.teams.listMembers',
           summary: "A team's members",
+          description:
+            'In joining order, then by user id, `limit` at a time; `cursor` takes the `nextCursor` of the page before.',
           tags,
           params: TeamIdParamsSchema,
           querystring: ListTeamMembersQuerySchema,
-          response: { 200: PlatformEnvelopeSchema(Type.Array(TeamMemberSchema)), ...platformErrorResponses([400, 404]) },
+          response: { 200: PlatformListEnvelopeSchema(Type.Array(TeamMemberSchema)), ...platformErrorResponses([400, 404]) },
         },
       },
-      async (request) => ok(await listMembers(deps.db, request.principal, request.params.teamId, request.query.search)),
+      async (request) => list(await listMembers(deps.db, request.principal, request.params.teamId, request.query)),
     );
 
     app.delete(

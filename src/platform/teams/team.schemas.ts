@@ -1,4 +1,5 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import { CursorSchema } from '../../http/pagination.js';
 import { Nullable, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { UserTypeSchema } from '../users/user.schemas.js';
 
@@ -89,7 +90,17 @@ export const AddTeamMemberSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** `limit` and `cursor` of the team lists, which return everything up to 100 at a time. */
+const cursorPageProperties = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+  cursor: Type.Optional(CursorSchema),
+};
+
+export const ListTeamsQuerySchema = Type.Object(cursorPageProperties, { additionalProperties: false });
+export type ListTeamsQuery = Static<typeof ListTeamsQuerySchema>;
+
 export const ListTeamMembersQuerySchema = Type.Object(
-  { search: Type.Optional(Type.String({ maxLength: 200, description: 'Part of a name or email' })) },
+  { search: Type.Optional(Type.String({ maxLength: 200, description: 'Part of a name or email' })), ...cursorPageProperties },
   { additionalProperties: false },
 );
+export type ListTeamMembersQuery = Static<typeof ListTeamMembersQuerySchema>;

@@ -6,9 +6,11 @@ import { conflictAs } from '../../db/errors.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import { firstFreeValue, insertUnderFreeValue } from '../../lib/free-value.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
+import { readListPage } from '../platform.pagination.js';
 import { defaultTeamConfiguration } from '../team-configurations/team-configuration.defaults.js';
 import { findUserById, findUsersByEmail } from '../users/user.repository.js';
 import { requireTeam } from './team.lookup.js';
@@ -19,6 +21,7 @@ import {
   findTeamByIdentifier,
   findTeamIdentifiersStartingWith,
   findTeamMember,
+  findTeamMemberWithUser,
   insertTeamMember,
   insertTeamUnlessIdentifierTaken,
   listTeamMembers,
@@ -27,7 +30,13 @@ import {
   type TeamRow,
   updateTeam,
 } from './team.repository.js';
-import type { AddTeamMemberSchema, CreateTeamSchema, UpdateTeamSchema } from './team.schemas.js';
+import type {
+  AddTeamMemberSchema,
+  CreateTeamSchema,
+  ListTeamMembersQuery,
+  ListTeamsQuery,
+  UpdateTeamSchema,
+} from './team.schemas.js';
 import type { TeamTable } from './team.table.js';
 
 const IDENTIFIER_TAKEN = 'Team with this identifier already exists!';
@@ -203,19 +212,27 @@ async function insertTeamWithDefaults(
   });
 }
 
-/** Public teams and the private ones the caller belongs to; admins see every team. */
-export async function listVisibleTeams(db: Kysely<DB>, principal: Principal) {
-  const rows = await listTeams(db, principal.organizationId, isOrgAdmin(principal) ? {} : { memberUserId: principal.userId });
-  return rows.map(toTeam);
+/** A page of teams, oldest first (then by id): public ones and the private ones the caller belongs to; admins see every team. */
+export async function listVisibleTeams(db: Kysely<DB>, principal: Principal, query: ListTeamsQuery) {
+  const page = readListPage(query, query.limit ?? 100, 2);
+  const filter = isOrgAdmin(principal) ? {} : { memberUserId: principal.userId };
+  return teamPage(await listTeams(db, principal.organizationId, filter, page), page.limit);
+}
+
+function teamPage(rows: TeamRow[], limit: number) {
+  const { items, nextCursor } = keysetPage(rows, limit, (row) => [row.created_at, row.id]);
+  return { items: items.map(toTeam), nextCursor };
 }
 
 export async function getTeam(db: Kysely<DB>, principal: Principal, teamId: string) {
   return toTeam(await requireTeam(db, principal.organizationId, teamId));
 }
 
-export async function listSubTeams(db: Kysely<DB>, principal: Principal, teamId: string) {
+/** A page of a team's active sub-teams, oldest first (then by id). */
+export async function listSubTeams(db: Kysely<DB>, principal: Principal, teamId: string, query: ListTeamsQuery) {
   const team = await requireTeam(db, principal.organizationId, teamId);
-  return (await listTeams(db, principal.organizationId, { parentTeamId: team.id })).map(toTeam);
+  const page = readListPage(query, query.limit ?? 100, 2);
+  return teamPage(await listTeams(db, principal.organizationId, { parentTeamId: team.id }, page), page.limit);
 }
 
 export async function updateTeamDetails(
@@ -289,16 +306,20 @@ export async function addTeamMember(deps: Deps, principal: Principal, teamId: st
     invited_by_id: principal.userId,
     joined_at: deps.clock.now().toISOString(),
   });
-  const member = (await listTeamMembers(deps.db, team.id)).find((row) => row.id === user.id);
+  const member = await findTeamMemberWithUser(deps.db, team.id, user.id);
   if (!member) {
     throw AppError.notFound('User not found!');
   }
   return toMember(member, team);
 }
 
-export async function listMembers(db: Kysely<DB>, principal: Principal, teamId: string, search?: string) {
+/** A page of the team's members in joining order (then by user id); `search` matches part of a name or email. */
+export async function listMembers(db: Kysely<DB>, principal: Principal, teamId: string, query: ListTeamMembersQuery) {
   const team = await requireTeam(db, principal.organizationId, teamId);
-  return (await listTeamMembers(db, team.id, search?.trim() || undefined)).map((row) => toMember(row, team));
+  const page = readListPage(query, query.limit ?? 100, 2);
+  const rows = await listTeamMembers(db, team.id, { search: query.search?.trim() || undefined, page });
+  const { items, nextCursor } = keysetPage(rows, page.limit, (row) => [row.joined_at, row.id]);
+  return { items: items.map((row) => toMember(row, team)), nextCursor };
 }
 
 /** Members may leave; managers may remove anyone but the owner. */
@@ -307,7 +328,7 @@ export async function removeTeamMember(deps: Deps, principal: Principal, teamId:
   if (principal.userId !== userId) {
     await requireTeamManager(deps.db, principal, team);
   }
-  const member = (await listTeamMembers(deps.db, team.id)).find((row) => row.id === userId);
+  const member = await findTeamMemberWithUser(deps.db, team.id, userId);
   if (!member) {
     throw AppError.notFound('Team member not found!');
   }

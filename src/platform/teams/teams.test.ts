@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { envelopePage, expectCursorPagedList, idsInOrder } from '../../../test/platform-list-pages.js';
 
 describe.each(DIALECTS)('teams on %s', (dialect) => {
   let harness: TestApp;
@@ -214,5 +215,110 @@ describe.each(DIALECTS)('teams on %s', (dialect) => {
       expect(response.json()).toEqual({ statusCode: 404, message: 'Team not found!', error: 'Not Found' });
     }
     expect((await get(`/v1/teams/${foreign.teamId}`, globex.headers)).statusCode).toBe(200);
+  });
+});
+
+describe.each(DIALECTS)('team list pages on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+  let initech: TestOrganization;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness);
+    globex = await makeOrganization(harness);
+    initech = await makeOrganization(harness);
+  });
+  afterAll(() => harness.close());
+
+  type Headers = Record<string, string>;
+  const send = async (method: 'POST' | 'DELETE', url: string, headers: Headers, payload?: object) => {
+    const response = await harness.app.inject({ method, url, headers, ...(payload && { payload }) });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    return response.json();
+  };
+  const team = async (headers: Headers, payload: object) => {
+    const created = (await send('POST', '/v1/teams', headers, payload)).data as { id: string; createdAt: string };
+    return { id: created.id, at: created.createdAt };
+  };
+  const tick = (n: number) => {
+    if (n % 3 === 0) {
+      harness.clock.advance(1);
+    }
+  };
+
+  it('pages the teams a member sees oldest first by cursor, never another organization’s', async () => {
+    const mia = await makeUser(harness, acme.organizationId, { name: 'Mia Member' });
+    const visible: { id: string; at: string }[] = [];
+    for (let n = 0; n < 25; n++) {
+      tick(n);
+      const isPrivate = n % 5 === 0;
+      const created = await team(acme.headers, { name: `Team ${n}`, isPrivate });
+      if (isPrivate) {
+        await send('POST', `/v1/teams/${created.id}/members`, acme.headers, { userId: mia.userId });
+      }
+      visible.push(created);
+      await team(acme.headers, { name: `Hidden ${n}`, isPrivate: true });
+    }
+    const archived = await team(acme.headers, { name: 'Archived' });
+    await send('DELETE', `/v1/teams/${archived.id}`, acme.headers);
+    const foreign = [await team(globex.headers, { name: 'Globex team' })];
+
+    await expectCursorPagedList({
+      app: harness.app,
+      url: '/v1/teams?limit=10',
+      headers: mia.headers,
+      read: envelopePage,
+      expected: idsInOrder(visible),
+      pageNumbers: false,
+      other: { url: '/v1/teams?limit=10', headers: globex.headers, ids: foreign.map((row) => row.id) },
+    });
+  });
+
+  it("pages a team's sub-teams and its members (searched) by cursor", async () => {
+    const parent = await team(initech.headers, { name: 'Parent' });
+    const subTeams: { id: string; at: string }[] = [];
+    for (let n = 0; n < 25; n++) {
+      tick(n);
+      subTeams.push(await team(initech.headers, { name: `Sub ${n}`, parentTeamId: parent.id }));
+    }
+    await team(initech.headers, { name: 'Not a child' });
+    const globexParent = await team(globex.headers, { name: 'Globex parent' });
+    const globexSub = await team(globex.headers, { name: 'Globex sub', parentTeamId: globexParent.id });
+    await expectCursorPagedList({
+      app: harness.app,
+      url: `/v1/teams/${parent.id}/sub-teams?limit=10`,
+      headers: initech.headers,
+      read: envelopePage,
+      expected: idsInOrder(subTeams),
+      pageNumbers: false,
+      other: { url: `/v1/teams/${globexParent.id}/sub-teams?limit=10`, headers: globex.headers, ids: [globexSub.id] },
+    });
+
+    const members: { id: string; at: string }[] = [];
+    for (let n = 0; n < 30; n++) {
+      tick(n);
+      const user = await makeUser(harness, initech.organizationId, { name: n < 25 ? `Match ${n}` : `Other ${n}` });
+      await send('POST', `/v1/teams/${parent.id}/members`, initech.headers, { userId: user.userId });
+      if (n < 25) {
+        members.push({ id: user.userId, at: harness.clock.now().toISOString() });
+      }
+    }
+    const globexMember = await makeUser(harness, globex.organizationId, { name: 'Match Globex' });
+    await send('POST', `/v1/teams/${globexParent.id}/members`, globex.headers, { userId: globexMember.userId });
+    await expectCursorPagedList({
+      app: harness.app,
+      url: `/v1/teams/${parent.id}/members?search=match&limit=10`,
+      headers: initech.headers,
+      read: envelopePage,
+      expected: idsInOrder(members),
+      pageNumbers: false,
+      other: {
+        url: `/v1/teams/${globexParent.id}/members?search=match&limit=10`,
+        headers: globex.headers,
+        ids: [globexMember.userId],
+      },
+    });
   });
 });

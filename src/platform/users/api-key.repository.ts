@@ -1,5 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { ApiKeyTable } from './api-key.table.js';
 import type { UserType } from './user.table.js';
 
@@ -57,14 +59,25 @@ export async function revokeApiKeyByPrefix(
   return Number(result.numUpdatedRows);
 }
 
-export async function listApiKeysOfUser(db: Db, organizationId: string, userId: string) {
-  return db
+/** A page of the user's keys, oldest first, after the `after` keys; `limit + 1` rows tell that a next page exists. */
+export async function listApiKeysOfUser(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  page: { after?: CursorKey[]; limit: number },
+) {
+  let query = db
     .selectFrom('api_keys')
-    .select(['prefix', 'created_at', 'revoked_at'])
+    .select(['id', 'prefix', 'created_at', 'revoked_at'])
     .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
+    .where('user_id', '=', userId);
+  if (page.after) {
+    query = query.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
+  }
+  return query
     .orderBy('created_at')
     .orderBy('id')
+    .limit(page.limit + 1)
     .execute();
 }
 

@@ -1,5 +1,7 @@
 import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { ListPage } from '../platform.pagination.js';
 import type { UserTable } from './user.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -47,16 +49,33 @@ export async function findUsersByEmail(db: Db, email: string, organizationId?: s
   return query.orderBy('created_at').execute();
 }
 
-export async function listUsers(db: Db, organizationId: string, page: { offset: number; limit: number }) {
-  return db
+/**
+ * One page of the organization's users, oldest first, and the first user of the next page if any
+ * (`limit + 1` rows). The page's ids come from the index alone (users_live_organization_created),
+ * however deep the page; only their rows are read.
+ */
+export async function listUsers(db: Db, organizationId: string, page: ListPage) {
+  let ids = db
     .selectFrom('users')
-    .select(USER_COLUMNS)
+    .select(['id', 'created_at'])
     .where('organization_id', '=', organizationId)
-    .where('deleted_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .offset(page.offset)
-    .limit(page.limit)
+    .where('deleted_at', 'is', null);
+  if (page.after) {
+    ids = ids.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
+  }
+  return db
+    .selectFrom(
+      ids
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(page.limit + 1)
+        .offset(page.offset)
+        .as('page'),
+    )
+    .innerJoin('users', 'users.id', 'page.id')
+    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
+    .orderBy('page.created_at')
+    .orderBy('page.id')
     .execute();
 }
 

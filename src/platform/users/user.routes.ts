@@ -1,12 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform.envelope.js';
+import {
+  PlatformEnvelopeSchema,
+  PlatformListEnvelopeSchema,
+  platformEnvelope,
+  platformErrorResponses,
+  platformListEnvelope,
+} from '../platform.envelope.js';
 import {
   ApiKeyParamsSchema,
   ApiKeySummarySchema,
   CreateUserSchema,
   IssuedApiKeySchema,
+  ListApiKeysQuerySchema,
   ListUsersQuerySchema,
   MeSchema,
   UpdateUserSchema,
@@ -28,6 +35,8 @@ const tags = ['users'];
 
 export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
+  const list = <T>(page: { items: T; nextCursor: string | null }) =>
+    platformListEnvelope(deps.clock, page.items, page.nextCursor);
   return async (app) => {
     app.get(
       '/users/me',
@@ -63,11 +72,13 @@ export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'platform.users.list',
           tags,
           summary: "The organization's users, oldest first",
+          description:
+            'Ordered by creation time, then id. Page by `page` (0-based) or by `cursor` (the `nextCursor` of the page before), not both.',
           querystring: ListUsersQuerySchema,
-          response: { 200: PlatformEnvelopeSchema(Type.Array(UserSchema)), ...platformErrorResponses([400]) },
+          response: { 200: PlatformListEnvelopeSchema(Type.Array(UserSchema)), ...platformErrorResponses([400]) },
         },
       },
-      async (request) => ok(await listOrganizationUsers(deps.db, request.principal, request.query)),
+      async (request) => list(await listOrganizationUsers(deps.db, request.principal, request.query)),
     );
 
     app.get(
@@ -120,11 +131,16 @@ export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'platform.users.listApiKeys',
           tags,
           summary: "A user's keys by prefix (admins, or the user themself)",
+          description: 'Oldest first (then by id), `limit` at a time; `cursor` takes the `nextCursor` of the page before.',
           params: UserIdParamsSchema,
-          response: { 200: PlatformEnvelopeSchema(Type.Array(ApiKeySummarySchema)), ...platformErrorResponses([400, 403, 404]) },
+          querystring: ListApiKeysQuerySchema,
+          response: {
+            200: PlatformListEnvelopeSchema(Type.Array(ApiKeySummarySchema)),
+            ...platformErrorResponses([400, 403, 404]),
+          },
         },
       },
-      async (request) => ok(await listUserApiKeys(deps.db, request.principal, request.params.userId)),
+      async (request) => list(await listUserApiKeys(deps.db, request.principal, request.params.userId, request.query)),
     );
 
     app.delete(

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { HttpUrlSchema, Nullable, PageNumberSchema, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { CursorSchema } from '../../http/pagination.js';
+import { HttpUrlSchema, Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { ListPageNumberSchema } from '../platform.pagination.js';
 
 export const UserTypeSchema = StringEnum(['ORG_ADMIN', 'ORG_MEMBER'] as const);
 export const UserStatusSchema = StringEnum(['online', 'away', 'offline'] as const, {
@@ -68,8 +70,17 @@ export const ApiKeyParamsSchema = Type.Object({
 
 export const ListUsersQuerySchema = Type.Object(
   {
-    page: Type.Optional(PageNumberSchema()),
+    page: Type.Optional(ListPageNumberSchema()),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+    cursor: Type.Optional(CursorSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const ListApiKeysQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+    cursor: Type.Optional(CursorSchema),
   },
   { additionalProperties: false },
 );

@@ -6,14 +6,16 @@ import type { DB } from '../../db/database.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { ACCESS_DENIED, isOrgAdmin, requireOrgAdmin } from '../authorization.js';
 import { findOrganizationById } from '../organizations/organization.repository.js';
+import { readListPage } from '../platform.pagination.js';
 import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { listApiKeysOfUser, revokeApiKeyByPrefix } from './api-key.repository.js';
 import { issueApiKey } from './api-key.service.js';
 import { findUserById, findUsersByEmail, insertUser, listUsers, type UserRow, updateUser } from './user.repository.js';
-import type { CreateUserSchema, UpdateUserSchema } from './user.schemas.js';
+import type { CreateUserSchema, ListApiKeysQuerySchema, ListUsersQuerySchema, UpdateUserSchema } from './user.schemas.js';
 import type { UserTable } from './user.table.js';
 
 interface Deps {
@@ -94,10 +96,12 @@ export async function addUserToOrganization(deps: Deps, organizationId: string, 
   return toUser(await requireUser(deps.db, organizationId, id));
 }
 
-export async function listOrganizationUsers(db: Kysely<DB>, principal: Principal, query: { page?: number; limit?: number }) {
-  const limit = query.limit ?? 100;
-  const rows = await listUsers(db, principal.organizationId, { offset: (query.page ?? 0) * limit, limit });
-  return rows.map(toUser);
+/** A page of the organization's users, oldest first (then by id), by `page` or by `cursor`. */
+export async function listOrganizationUsers(db: Kysely<DB>, principal: Principal, query: Static<typeof ListUsersQuerySchema>) {
+  const page = readListPage(query, query.limit ?? 100, 2);
+  const rows = await listUsers(db, principal.organizationId, page);
+  const { items, nextCursor } = keysetPage(rows, page.limit, (row) => [row.created_at, row.id]);
+  return { items: items.map(toUser), nextCursor };
 }
 
 export async function getUser(db: Kysely<DB>, principal: Principal, userId: string) {
@@ -150,13 +154,23 @@ export async function createUserApiKey(deps: Deps, principal: Principal, userId:
 }
 
 /** Keys are listed by prefix only; the secret is never stored. Admins or the user themself. */
-export async function listUserApiKeys(db: Kysely<DB>, principal: Principal, userId: string) {
+export async function listUserApiKeys(
+  db: Kysely<DB>,
+  principal: Principal,
+  userId: string,
+  query: Static<typeof ListApiKeysQuerySchema>,
+) {
   const user = await requireUser(db, principal.organizationId, userId);
   if (!isOrgAdmin(principal) && principal.userId !== user.id) {
     throw AppError.forbidden(ACCESS_DENIED);
   }
-  const rows = await listApiKeysOfUser(db, principal.organizationId, user.id);
-  return rows.map((row) => ({ prefix: row.prefix, createdAt: row.created_at, revokedAt: row.revoked_at }));
+  const page = readListPage(query, query.limit ?? 100, 2);
+  const rows = await listApiKeysOfUser(db, principal.organizationId, user.id, page);
+  const { items, nextCursor } = keysetPage(rows, page.limit, (row) => [row.created_at, row.id]);
+  return {
+    items: items.map((row) => ({ prefix: row.prefix, createdAt: row.created_at, revokedAt: row.revoked_at })),
+    nextCursor,
+  };
 }
 
 export async function revokeUserApiKey(deps: Deps, principal: Principal, userId: string, prefix: string) {

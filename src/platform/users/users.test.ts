@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { envelopePage, expectCursorPagedList, idsInOrder } from '../../../test/platform-list-pages.js';
 
 describe.each(DIALECTS)('GET /v1/users/me on %s', (dialect) => {
   let harness: TestApp;
@@ -222,5 +223,92 @@ describe.each(DIALECTS)('users and their API keys on %s', (dialect) => {
     const malformed = await harness.app.inject({ url: '/v1/users/not-a-ulid', headers: acme.headers });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().message).toBe('userId has an invalid format');
+  });
+});
+
+describe.each(DIALECTS)('user and API key list pages on %s', (dialect) => {
+  let harness: TestApp;
+  let acme: TestOrganization;
+  let globex: TestOrganization;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect);
+    acme = await makeOrganization(harness);
+    globex = await makeOrganization(harness);
+  });
+  afterAll(() => harness.close());
+
+  const post = async (url: string, headers: Record<string, string>, payload?: object) => {
+    const response = await harness.app.inject({ method: 'POST', url, headers, ...(payload && { payload }) });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().data;
+  };
+
+  it('pages live users oldest first by cursor or by page, never another organization’s', async () => {
+    const me = (await harness.app.inject({ url: '/v1/users/me', headers: acme.headers })).json().data.user;
+    const users: { id: string; at: string }[] = [{ id: me.id, at: me.createdAt }];
+    for (let n = 1; n < 25; n++) {
+      if (n % 3 === 0) {
+        harness.clock.advance(1);
+      }
+      const user = await post('/v1/users', acme.headers, { name: `User ${n}`, email: `user${n}@acme.test` });
+      users.push({ id: user.id, at: user.createdAt });
+    }
+    const gone = await post('/v1/users', acme.headers, { name: 'Gone', email: 'gone@acme.test' });
+    await harness.db
+      .updateTable('users')
+      .set({ deleted_at: harness.clock.now().toISOString() })
+      .where('id', '=', gone.id)
+      .execute();
+    const foreign = (await harness.app.inject({ url: '/v1/users/me', headers: globex.headers })).json().data.user;
+
+    await expectCursorPagedList({
+      app: harness.app,
+      url: '/v1/users/list?limit=10',
+      headers: acme.headers,
+      read: envelopePage,
+      expected: idsInOrder(users),
+      pageNumbers: true,
+      other: { url: '/v1/users/list?limit=10', headers: globex.headers, ids: [foreign.id] },
+    });
+  });
+
+  it("pages a user's keys oldest first by cursor", async () => {
+    const member = await makeUser(harness, acme.organizationId);
+    const keys: { id: string; at: string }[] = [];
+    const first = (await harness.app.inject({ url: `/v1/users/${member.userId}/api-keys`, headers: member.headers })).json();
+    keys.push({ id: first.data[0].prefix, at: first.data[0].createdAt });
+    for (let n = 1; n < 25; n++) {
+      if (n % 3 === 0) {
+        harness.clock.advance(1);
+      }
+      const key = await post(`/v1/users/${member.userId}/api-keys`, acme.headers);
+      keys.push({ id: key.prefix, at: key.createdAt });
+    }
+    const globexMember = await makeUser(harness, globex.organizationId);
+    // Keys are ordered by creation time, then by id (not shown), so the expected order is read from the table.
+    const stored = await harness.db
+      .selectFrom('api_keys')
+      .select(['prefix', 'created_at', 'id'])
+      .where('user_id', '=', member.userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    expect(new Set(stored.map((key) => key.prefix))).toEqual(new Set(keys.map((key) => key.id)));
+
+    await expectCursorPagedList({
+      app: harness.app,
+      url: `/v1/users/${member.userId}/api-keys?limit=10`,
+      headers: member.headers,
+      read: envelopePage,
+      idOf: (row) => row.prefix,
+      expected: stored.map((key) => key.prefix),
+      pageNumbers: false,
+      other: {
+        url: `/v1/users/${globexMember.userId}/api-keys?limit=10`,
+        headers: globex.headers,
+        ids: [globexMember.apiKeyPrefix],
+      },
+    });
   });
 });
