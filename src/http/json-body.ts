@@ -87,23 +87,30 @@ function malformedJson(text: string, cause: SyntaxError): AppError {
 
 /**
  * The path of the top-level field under which the value nests deeper than the limit (empty for
- * the body itself), or null. Iterative, so the check itself cannot overflow the stack.
+ * the body itself), or null. Iterative, so the check itself cannot overflow the stack, and
+ * allocation-free for ordinary bodies (one stack entry per container).
  */
 function fieldNestedTooDeeply(root: unknown): (string | number)[] | null {
-  const stack: { value: unknown; depth: number; field: (string | number)[] }[] = [{ value: root, depth: 0, field: [] }];
+  const stack: { value: object; depth: number; field: string | number | null }[] = [];
+  const push = (value: unknown, depth: number, field: string | number | null) => {
+    if (value !== null && typeof value === 'object') {
+      stack.push({ value, depth, field });
+    }
+  };
+  push(root, 0, null);
   while (stack.length > 0) {
     const { value, depth, field } = stack.pop() as (typeof stack)[number];
-    if (value === null || typeof value !== 'object') {
-      continue;
-    }
     if (depth >= MAX_JSON_DEPTH) {
-      return field;
+      return field === null ? [] : [field];
     }
-    const entries: [string | number, unknown][] = Array.isArray(value)
-      ? value.map((item, index) => [index, item])
-      : Object.entries(value);
-    for (const [key, child] of entries) {
-      stack.push({ value: child, depth: depth + 1, field: depth === 0 ? [key] : field });
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) {
+        push(value[index], depth + 1, depth === 0 ? index : field);
+      }
+    } else {
+      for (const key in value) {
+        push((value as Record<string, unknown>)[key], depth + 1, depth === 0 ? key : field);
+      }
     }
   }
   return null;

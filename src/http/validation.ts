@@ -58,23 +58,39 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   };
 }
 
-/** The JSON pointer of the first string or key holding U+0000, or null. Iterative: bodies are depth-limited, but cheap to be safe. */
-export function pathOfNulCharacter(root: unknown): string | null {
-  const stack: { value: unknown; pointer: string }[] = [{ value: root, pointer: '' }];
-  while (stack.length > 0) {
-    const { value, pointer } = stack.pop() as (typeof stack)[number];
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) {
-        return pointer;
+/**
+ * The JSON pointer of the first string or key holding U+0000, or null. Recursive: request bodies
+ * are at most `MAX_JSON_DEPTH` deep (the JSON parser refuses deeper ones), query strings and path
+ * parameters are flat. Nothing is allocated unless a NUL is found: this runs on every request.
+ */
+export function pathOfNulCharacter(value: unknown): string | null {
+  const path = nulPath(value);
+  return path === null ? null : path.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+function nulPath(value: unknown): string[] | null {
+  if (typeof value === 'string') {
+    return value.includes('\u0000') ? [] : null;
+  }
+  if (value === null || typeof value !== 'object') {
+    return null;
+  }
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const inner = nulPath(value[index]);
+      if (inner !== null) {
+        return [String(index), ...inner];
       }
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
-        const childPointer = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        if (key.includes('\u0000')) {
-          return childPointer;
-        }
-        stack.push({ value: child, pointer: childPointer });
-      }
+    }
+    return null;
+  }
+  for (const key in value) {
+    if (key.includes('\u0000')) {
+      return [key];
+    }
+    const inner = nulPath((value as Record<string, unknown>)[key]);
+    if (inner !== null) {
+      return [key, ...inner];
     }
   }
   return null;
