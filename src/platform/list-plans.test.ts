@@ -1,9 +1,16 @@
-import { CompiledQuery, type Insertable, type InsertObject, type Kysely, type KyselyPlugin, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CompiledQuery, type Insertable, type InsertObject, type Kysely, type KyselyPlugin, Migrator, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
 import { makeOrganization, makeTeam, type TestOrganization } from '../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../test/harness.js';
+import { adminQuery, uniqueName, withDatabase } from '../../test/test-databases.js';
+import { connectPostgres, connectSqlite, type DatabaseHandle } from '../db/connect.js';
 import type { DB } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { migrations } from '../db/migrations/index.js';
 import { listOutboxMessages } from '../email/outbox.repository.js';
 import { listAccounts } from './accounts/account.repository.js';
 import { listContacts } from './contacts/customer-contact.repository.js';
@@ -449,6 +456,95 @@ describe.each(DIALECTS)('list query plans (%s)', (dialect) => {
         table: 'ticket_routing_decisions',
         index: 'ticket_routing_decisions_ticket_created_id',
       });
+    }
+  });
+});
+
+describe.each(DIALECTS)('the platform list indexes migration (%s)', (dialect) => {
+  /** A brand-new, empty database of the dialect, migrated only as far as `until`. */
+  async function databaseMigratedUntil(until: string) {
+    let handle: DatabaseHandle;
+    let drop: () => Promise<void>;
+    if (dialect === 'postgres') {
+      const postgres = inject('postgres');
+      if (!postgres) {
+        throw new Error('PostgreSQL is not available for this run');
+      }
+      const name = uniqueName('sb_list_indexes');
+      await adminQuery(postgres.serverUrl, `create database "${name}"`);
+      handle = connectPostgres(withDatabase(postgres.serverUrl, name), 2);
+      drop = async () => {
+        await handle.close();
+        await adminQuery(postgres.serverUrl, `drop database if exists "${name}" with (force)`);
+      };
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'switchboard-list-indexes-'));
+      handle = connectSqlite(join(dir, 'switchboard.db'));
+      drop = async () => {
+        await handle.close();
+        rmSync(dir, { recursive: true, force: true });
+      };
+    }
+    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+    const result = await migrator.migrateTo(until);
+    expect(result.error).toBeUndefined();
+    return { db: handle.db, drop };
+  }
+
+  it("gives links made before it their contact's creation time, so those contacts list in order", async () => {
+    const { db, drop } = await databaseMigratedUntil('2026-11-23T2200_create_attachment_chunks');
+    try {
+      const untyped = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const at = (n: number) => `2026-01-0${n}T00:00:00.000Z`;
+      await untyped
+        .insertInto('organizations')
+        .values({ id: 'O1', name: 'Acme', created_at: at(1), updated_at: at(1) })
+        .execute();
+      await untyped
+        .insertInto('accounts')
+        .values({
+          id: 'A1',
+          organization_id: 'O1',
+          name: 'Initech',
+          primary_domain: 'initech.test',
+          custom_field_values: '[]',
+          created_at: at(1),
+          updated_at: at(1),
+        })
+        .execute();
+      // Ids in another order than the creation times, so that only the copied times can order them.
+      for (const [n, created] of [
+        [1, 3],
+        [2, 1],
+        [3, 2],
+      ] as const) {
+        await untyped
+          .insertInto('customer_contacts')
+          .values({
+            id: `C${n}`,
+            organization_id: 'O1',
+            first_name: 'Pat',
+            email: `c${n}@initech.test`,
+            custom_field_values: '[]',
+            created_at: at(created),
+            updated_at: at(created),
+          })
+          .execute();
+        await untyped
+          .insertInto('account_contacts')
+          .values({ account_id: 'A1', customer_contact_id: `C${n}`, organization_id: 'O1', created_at: at(9) })
+          .execute();
+      }
+      await migrateToLatest(db);
+
+      const rows = await listContacts(db, 'O1', { accountId: 'A1', page: FIRST });
+      expect(rows.map((row) => [row.id, row.created_at])).toEqual([
+        ['C2', at(1)],
+        ['C3', at(2)],
+        ['C1', at(3)],
+      ]);
+    } finally {
+      await drop();
     }
   });
 });
