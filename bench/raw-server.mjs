@@ -1,0 +1,410 @@
+// The raw baseline of `npm run bench`: the same inserts and reads as Switchboard's measured paths,
+// each done ideally with one prepared statement, on the same seeded database. Fastify + TypeBox,
+// better-sqlite3 (SQLITE_FILE) or pg.Pool with named prepared statements (DATABASE_URL).
+//
+// - API key: the header's SHA-256 looked up once by its indexed hash, then kept in memory for
+//   5 seconds, like Switchboard's default key cache; every query is scoped to the key's organization.
+// - Logging: one pino line per finished request at LOG_LEVEL (info by default), as Switchboard logs.
+// - Lists: keyset pages on the existing indexes; the deep page is asked for with `after`, the sort
+//   keys of the row before it (base64url of a JSON array), instead of a page number.
+// Plain JavaScript, so it starts with node alone, as Switchboard starts from its compiled dist/.
+import { createHash, randomBytes } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import Database from 'better-sqlite3';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { monotonicFactory } from 'ulid';
+
+const PORT = Number(process.env.PORT ?? 3001);
+const KEY_CACHE_MS = 5_000;
+
+/** ULIDs from one pooled random buffer, as src/lib/ids.ts makes them. */
+function pooledRandom() {
+  let pool = randomBytes(4096);
+  let next = 0;
+  return () => {
+    if (next === pool.length) {
+      pool = randomBytes(4096);
+      next = 0;
+    }
+    return pool[next++] / 256;
+  };
+}
+const ulid = monotonicFactory(pooledRandom());
+
+const Nullable = (schema) => Type.Union([Type.Null(), schema]);
+const Str = Type.String();
+const OptStr = Nullable(Type.String());
+
+const TicketSchema = Type.Object({
+  id: Str,
+  organization_id: Str,
+  team_id: Str,
+  ticket_number: Type.Integer(),
+  ticket_identifier: Str,
+  title: Str,
+  description: OptStr,
+  source: OptStr,
+  status_id: Str,
+  priority_id: Str,
+  type_id: OptStr,
+  is_private: Type.Boolean(),
+  assigned_agent_id: OptStr,
+  requestor_email: Str,
+  custom_field_values: Str,
+  created_by_id: Str,
+  created_at: Str,
+  updated_at: Str,
+});
+const TICKET_COLUMNS =
+  'id, organization_id, team_id, ticket_number, ticket_identifier, title, description, source, status_id, priority_id, ' +
+  'type_id, is_private, assigned_agent_id, requestor_email, custom_field_values, created_by_id, created_at, updated_at';
+
+const CommentSchema = Type.Object({
+  id: Str,
+  ticket_id: Str,
+  parent_comment_id: OptStr,
+  content: Str,
+  content_html: Str,
+  content_markdown: Str,
+  comment_visibility: Str,
+  comment_type: Str,
+  author_id: OptStr,
+  created_at: Str,
+  updated_at: Str,
+});
+const COMMENT_COLUMNS =
+  'id, ticket_id, parent_comment_id, content, content_html, content_markdown, comment_visibility, comment_type, author_id, created_at, updated_at';
+
+const CustomFieldSchema = Type.Object({
+  uid: Str,
+  team_id: OptStr,
+  name: Str,
+  slug: Str,
+  source: Str,
+  field_type: Str,
+  options: Str,
+  is_active: Type.Boolean(),
+  version: Type.Integer(),
+  created_at: Str,
+  updated_at: Str,
+});
+const CUSTOM_FIELD_COLUMNS = 'uid, team_id, name, slug, source, field_type, options, is_active, version, created_at, updated_at';
+
+const MessageSchema = Type.Object({ id: Str, role: Str, content: Str, created_at: Str });
+const ThreadSchema = Type.Object({
+  id: Str,
+  agent_id: Str,
+  title: OptStr,
+  last_activity_at: Str,
+  created_at: Str,
+  messages: Type.Array(MessageSchema),
+});
+
+const CollectionSchema = Type.Object({
+  id: Str,
+  uid: Type.Integer(),
+  help_center_id: Str,
+  parent_id: OptStr,
+  name: Str,
+  slug: Str,
+  description: OptStr,
+  icon: Str,
+  position: Type.Integer(),
+  created_at: Str,
+  updated_at: Str,
+});
+
+const COLLECTION_COLUMNS = 'id, uid, help_center_id, parent_id, name, slug, description, icon, position, created_at, updated_at';
+
+const UserSchema = Type.Object({ id: Str, organization_id: Str, name: Str, email: Str, user_type: Str });
+
+const data = (schema) => Type.Object({ data: schema });
+const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const PageQuery = (extra = {}) =>
+  Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }), after: Type.Optional(Type.String()), ...extra });
+
+/** The keys of `after`, or null when it is absent; a malformed one is a 400. */
+function afterKeys(after, length) {
+  if (after === undefined) {
+    return null;
+  }
+  const keys = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+  if (!Array.isArray(keys) || keys.length !== length || !keys.every((key) => typeof key === 'string')) {
+    throw Object.assign(new Error('bad after'), { statusCode: 400 });
+  }
+  return keys;
+}
+
+const escapeHtml = (text) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+/** One statement per path, on SQLite (`?`) or PostgreSQL (`$n`, named and prepared once per connection). */
+function statements(dialect) {
+  const pgsql = dialect === 'postgres';
+  const at = (n) => (pgsql ? `$${n}::timestamptz` : '?');
+  const p = (n) => (pgsql ? `$${n}` : '?');
+  const falseValue = pgsql ? 'false' : '0';
+  return {
+    keyByHash: `select organization_id, user_id from api_keys where key_hash = ${p(1)} and revoked_at is null`,
+    me: `select id, organization_id, name, email, user_type from users where id = ${p(1)} and organization_id = ${p(2)}`,
+    ticketById: `select ${TICKET_COLUMNS} from tickets where id = ${p(1)} and organization_id = ${p(2)} and deleted_at is null`,
+    // The ticket's existence and organization are checked by the insert itself.
+    insertComment: `insert into ticket_comments (id, organization_id, ticket_id, content, content_html, content_markdown,
+        comment_visibility, comment_type, is_edited, is_pinned, author_id, attachment_ids, created_at, updated_at)
+      select ${p(1)}, t.organization_id, t.id, ${p(2)}, ${p(3)}, ${p(4)}, 'public', 'comment', ${falseValue}, ${falseValue},
+        ${p(5)}, '[]', ${at(6)}, ${at(7)}
+      from tickets t where t.id = ${p(8)} and t.organization_id = ${p(9)} and t.deleted_at is null
+      returning ${COMMENT_COLUMNS}`,
+    ticketsFirst: `select ${TICKET_COLUMNS} from tickets where organization_id = ${p(1)} and team_id = ${p(2)} and deleted_at is null
+      order by created_at desc, id desc limit ${p(3)}`,
+    ticketsAfter: `select ${TICKET_COLUMNS} from tickets where organization_id = ${p(1)} and team_id = ${p(2)} and deleted_at is null
+      and (created_at, id) < (${at(3)}, ${p(4)}) order by created_at desc, id desc limit ${p(5)}`,
+    commentsFirst: `select ${COMMENT_COLUMNS} from ticket_comments where ticket_id = ${p(1)} and organization_id = ${p(2)}
+      and parent_comment_id is null and deleted_at is null order by created_at, id limit ${p(3)}`,
+    commentsAfter: `select ${COMMENT_COLUMNS} from ticket_comments where ticket_id = ${p(1)} and organization_id = ${p(2)}
+      and parent_comment_id is null and deleted_at is null and (created_at, id) > (${at(3)}, ${p(4)})
+      order by created_at, id limit ${p(5)}`,
+    fieldsFirst: `select ${CUSTOM_FIELD_COLUMNS} from custom_fields where organization_id = ${p(1)} and deleted_at is null
+      order by created_at, uid limit ${p(2)}`,
+    fieldsAfter: `select ${CUSTOM_FIELD_COLUMNS} from custom_fields where organization_id = ${p(1)} and deleted_at is null
+      and (created_at, uid) > (${at(2)}, ${p(3)}) order by created_at, uid limit ${p(4)}`,
+    historyFirst: historyQuery('', 3),
+    historyAfter: historyQuery(`and (last_activity_at, id) < (${at(3)}, ${p(4)})`, 5),
+    collections: `select ${COLLECTION_COLUMNS} from help_center_collections
+      where organization_id = ${p(1)} and help_center_id = ${p(2)} order by position, id`,
+    collectionsFirst: `select ${COLLECTION_COLUMNS} from help_center_collections
+      where organization_id = ${p(1)} and help_center_id = ${p(2)} order by position, id limit ${p(3)}`,
+  };
+
+  // A page of threads and their messages in one statement.
+  function historyQuery(after, limit) {
+    return `select t.id, t.agent_id, t.title, t.last_activity_at, t.created_at,
+        m.id as message_id, m.role, m.content, m.created_at as message_created_at
+      from (select id, agent_id, title, last_activity_at, created_at from chat_threads
+            where organization_id = ${p(1)} and user_id = ${p(2)} ${after}
+            order by last_activity_at desc, id desc limit ${p(limit)}) t
+      left join chat_messages m on m.thread_id = t.id
+      order by t.last_activity_at desc, t.id desc, m.sort_key`;
+  }
+}
+
+/** `run(name, params)` answers the rows of a named statement. */
+function openDatabase() {
+  if (process.env.DATABASE_URL) {
+    // Instants and JSON stay text, as Switchboard's connection hands them to the app.
+    const identity = (value) => value;
+    const types = {
+      getTypeParser: (oid, format) => ([1184, 1114, 114, 3802].includes(oid) ? identity : pg.types.getTypeParser(oid, format)),
+    };
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, types });
+    pool.on('error', () => undefined);
+    const sql = statements('postgres');
+    return {
+      run: async (name, values) => (await pool.query({ name, text: sql[name], values })).rows,
+      close: () => pool.end(),
+    };
+  }
+  const db = new Database(process.env.SQLITE_FILE);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const prepared = Object.fromEntries(Object.entries(statements('sqlite')).map(([name, text]) => [name, db.prepare(text)]));
+  return {
+    // .all(), never .get(), for statements with RETURNING (see STYLE.md, known pitfalls).
+    run: async (name, values) => prepared[name].all(values),
+    close: async () => db.close(),
+  };
+}
+
+const database = openDatabase();
+const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' }, disableRequestLogging: true });
+
+app.decorateRequest('principal', null);
+
+const keyCache = new Map();
+app.addHook('onRequest', async (request, reply) => {
+  const key = request.headers['x-api-key'];
+  if (typeof key !== 'string') {
+    return reply.code(401).send({ message: 'unauthenticated' });
+  }
+  const hash = createHash('sha256').update(key).digest('hex');
+  const cached = keyCache.get(hash);
+  if (cached && cached.expiresAt > Date.now()) {
+    request.principal = cached.principal;
+    return;
+  }
+  const [row] = await database.run('keyByHash', [hash]);
+  if (!row) {
+    return reply.code(401).send({ message: 'unauthenticated' });
+  }
+  const principal = { organizationId: row.organization_id, userId: row.user_id };
+  keyCache.set(hash, { principal, expiresAt: Date.now() + KEY_CACHE_MS });
+  request.principal = principal;
+});
+app.addHook('onResponse', async (request, reply) => {
+  request.log.info(
+    { method: request.method, url: request.url, status: reply.statusCode, latencyMs: reply.elapsedTime },
+    'request finished',
+  );
+});
+
+const notFound = (reply) => reply.code(404).send({ message: 'not found' });
+
+app.get('/v1/users/me', { schema: { response: { 200: data(UserSchema) } } }, async (request, reply) => {
+  const [user] = await database.run('me', [request.principal.userId, request.principal.organizationId]);
+  return user ? { data: user } : notFound(reply);
+});
+
+app.get('/v1/tickets/:id', { schema: { params: IdParams, response: { 200: data(TicketSchema) } } }, async (request, reply) => {
+  const [ticket] = await database.run('ticketById', [request.params.id, request.principal.organizationId]);
+  return ticket ? { data: ticket } : notFound(reply);
+});
+
+app.post(
+  '/v1/tickets/:id/comment',
+  {
+    schema: {
+      params: IdParams,
+      body: Type.Object({ content: Type.String({ minLength: 1, maxLength: 100_000 }) }, { additionalProperties: false }),
+      response: { 201: data(CommentSchema) },
+    },
+  },
+  async (request, reply) => {
+    const { content } = request.body;
+    const now = new Date().toISOString();
+    const { organizationId, userId } = request.principal;
+    const [comment] = await database.run('insertComment', [
+      ulid(),
+      content,
+      `<p>${escapeHtml(content)}</p>`,
+      content,
+      userId,
+      now,
+      now,
+      request.params.id,
+      organizationId,
+    ]);
+    return comment ? reply.code(201).send({ data: comment }) : notFound(reply);
+  },
+);
+
+app.get(
+  '/v1/tickets',
+  { schema: { querystring: PageQuery({ teamId: Type.String() }), response: { 200: data(Type.Array(TicketSchema)) } } },
+  async (request) => {
+    const { teamId, limit, after } = request.query;
+    const keys = afterKeys(after, 2);
+    const scope = [request.principal.organizationId, teamId];
+    return {
+      data: await (keys
+        ? database.run('ticketsAfter', [...scope, ...keys, limit])
+        : database.run('ticketsFirst', [...scope, limit])),
+    };
+  },
+);
+
+app.get(
+  '/v1/tickets/:id/comments',
+  {
+    schema: {
+      params: IdParams,
+      querystring: PageQuery({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }),
+      response: { 200: data(Type.Array(CommentSchema)) },
+    },
+  },
+  async (request) => {
+    const keys = afterKeys(request.query.after, 2);
+    const scope = [request.params.id, request.principal.organizationId];
+    const { limit } = request.query;
+    return {
+      data: await (keys
+        ? database.run('commentsAfter', [...scope, ...keys, limit])
+        : database.run('commentsFirst', [...scope, limit])),
+    };
+  },
+);
+
+app.get(
+  '/v1/custom-field',
+  { schema: { querystring: PageQuery(), response: { 200: data(Type.Array(CustomFieldSchema)) } } },
+  async (request) => {
+    const keys = afterKeys(request.query.after, 2);
+    const scope = [request.principal.organizationId];
+    const { limit } = request.query;
+    return {
+      data: await (keys
+        ? database.run('fieldsAfter', [...scope, ...keys, limit])
+        : database.run('fieldsFirst', [...scope, limit])),
+    };
+  },
+);
+
+app.get(
+  '/api/v1/chat/history',
+  {
+    schema: {
+      querystring: PageQuery({ limit: Type.Integer({ minimum: 1, maximum: 50, default: 10 }) }),
+      response: { 200: Type.Object({ items: Type.Array(ThreadSchema), next_cursor: OptStr }) },
+    },
+  },
+  async (request) => {
+    const { organizationId, userId } = request.principal;
+    const keys = afterKeys(request.query.after, 2);
+    const { limit } = request.query;
+    const rows = await (keys
+      ? database.run('historyAfter', [organizationId, userId, ...keys, limit])
+      : database.run('historyFirst', [organizationId, userId, limit]));
+    const items = [];
+    for (const row of rows) {
+      let thread = items.at(-1);
+      if (thread?.id !== row.id) {
+        thread = {
+          id: row.id,
+          agent_id: row.agent_id,
+          title: row.title,
+          last_activity_at: row.last_activity_at,
+          created_at: row.created_at,
+          messages: [],
+        };
+        items.push(thread);
+      }
+      if (row.message_id !== null) {
+        thread.messages.push({ id: row.message_id, role: row.role, content: row.content, created_at: row.message_created_at });
+      }
+    }
+    const last = items.at(-1);
+    const next = items.length === request.query.limit && last ? [last.last_activity_at, last.id] : null;
+    return { items, next_cursor: next ? Buffer.from(JSON.stringify(next)).toString('base64url') : null };
+  },
+);
+
+app.get(
+  '/collections',
+  {
+    schema: {
+      // Without limit the whole list, as Switchboard answered before its list was paged; with it, the first page.
+      querystring: Type.Object({
+        helpCenterId: Type.String(),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+      }),
+      response: { 200: data(Type.Array(CollectionSchema)) },
+    },
+  },
+  async (request) => {
+    const { helpCenterId, limit } = request.query;
+    const scope = [request.principal.organizationId, helpCenterId];
+    return { data: await (limit ? database.run('collectionsFirst', [...scope, limit]) : database.run('collections', scope)) };
+  },
+);
+
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.once(signal, async () => {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  });
+}
+
+await app.listen({ port: PORT, host: '127.0.0.1' });

@@ -1,0 +1,119 @@
+import type { BenchDialect, SizeName } from './datasets.js';
+import { FEW_ANSWERS, type Measurement } from './load.js';
+import type { ListName, ListVariant } from './probes.js';
+
+/** Everything one run measured, each measurement once per round (Switchboard and raw alternated). */
+export interface PairResult {
+  group: 'headline' | 'list' | 'collections';
+  dialect: BenchDialect;
+  dataset: SizeName;
+  name: string;
+  list?: ListName;
+  variant?: ListVariant;
+  /** Collections in the help center (collections group). */
+  size?: number;
+  switchboard: Measurement[];
+  raw: Measurement[];
+}
+
+export interface StartResult {
+  dialect: BenchDialect;
+  switchboardMs: number[];
+  rawMs: number[];
+}
+
+export interface RssResult {
+  dialect: BenchDialect;
+  switchboardMiB: number[];
+  rawMiB: number[];
+  /** Requests answered during the load that set the peak. */
+  switchboardRequests: number[];
+  rawRequests: number[];
+}
+
+export interface ScaleResult {
+  dialect: BenchDialect;
+  name: string;
+  switchboardOne: Measurement[];
+  switchboardTwo: Measurement[];
+  rawOne: Measurement[];
+  rawTwo: Measurement[];
+}
+
+export interface ProfileResult {
+  dialect: BenchDialect;
+  file: string;
+  requests: number;
+  markdown: string;
+}
+
+export interface RunSettings {
+  command: string;
+  quick: boolean;
+  durationSeconds: number;
+  listDurationSeconds: number;
+  warmupSeconds: number;
+  rounds: number;
+  connections: number;
+  logLevel: string;
+  startRepeats: number;
+  rowsOf1m: number;
+  pinning: { server: string | null; load: string | null };
+  scenarios: string[];
+}
+
+export interface RunResults {
+  startedAt: string;
+  finishedAt?: string;
+  settings: RunSettings;
+  machine: Record<string, string>;
+  pairs: PairResult[];
+  starts: StartResult[];
+  rss: RssResult[];
+  scale: ScaleResult[];
+  profiles: ProfileResult[];
+  notes: string[];
+}
+
+export function median(values: readonly number[]): number {
+  const finite = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (finite.length === 0) {
+    return Number.NaN;
+  }
+  const middle = Math.floor(finite.length / 2);
+  return finite.length % 2 ? (finite[middle] as number) : ((finite[middle - 1] as number) + (finite[middle] as number)) / 2;
+}
+
+/** The median of every field over the rounds. */
+export interface Summary {
+  rps: number;
+  p99: number;
+  p50: number;
+  cpu: number;
+  dbCpu: number | null;
+  /** Server and database CPU per request together. */
+  totalCpu: number;
+  failed: number;
+  ok: number;
+  /** Some round had few answers: its p99 is a lower bound. */
+  sparse: boolean;
+  firstFailure?: string;
+}
+
+export function summarize(rounds: readonly Measurement[]): Summary {
+  const db = rounds.map((round) => round.dbCpuMsPerRequest).filter((value): value is number => value !== null);
+  const cpu = median(rounds.map((round) => round.cpuMsPerRequest));
+  const dbCpu = db.length > 0 ? median(db) : null;
+  return {
+    rps: median(rounds.map((round) => round.requestsPerSecond)),
+    p99: median(rounds.map((round) => round.p99Ms)),
+    p50: median(rounds.map((round) => round.p50Ms)),
+    cpu,
+    dbCpu,
+    totalCpu: median(rounds.map((round) => round.cpuMsPerRequest + (round.dbCpuMsPerRequest ?? 0))),
+    failed: rounds.reduce((sum, round) => sum + round.failed, 0),
+    ok: rounds.reduce((sum, round) => sum + round.ok, 0),
+    sparse: rounds.some((round) => round.ok < FEW_ANSWERS),
+    firstFailure: rounds.find((round) => round.firstFailure)?.firstFailure,
+  };
+}
