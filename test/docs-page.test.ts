@@ -141,6 +141,15 @@ describe.each(DIALECTS)('the API reference page on %s', (dialect) => {
       for (const [where, text] of texts) {
         expect(text, where).not.toMatch(/endpoint \d+|upstream/i);
       }
+      // Every tag an operation uses is described, for the reference's sidebar.
+      const described = new Map((document.tags ?? []).map((tag) => [tag.name, tag.description ?? '']));
+      for (const methods of Object.values(document.paths)) {
+        for (const operation of Object.values(methods)) {
+          for (const tag of (operation as { tags?: string[] }).tags ?? []) {
+            expect(described.get(tag), `${file} tag ${tag}`).toMatch(/\S/);
+          }
+        }
+      }
     }
   });
 });

@@ -15,6 +15,12 @@ export function agentStudioPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       title: 'Switchboard agent studio',
       description: 'AI agents, their tools, MCP server connections and chat history.',
       errorSchemas: { AgentStudioError: AgentStudioErrorSchema, AgentStudioValidationError: AgentStudioValidationErrorSchema },
+      tags: [
+        { name: 'agents', description: 'AI agents: their description, configuration and status.' },
+        { name: 'agent tools', description: 'Built-in tools and MCP tools an agent may call.' },
+        { name: 'chat', description: 'Conversations with an agent: threads, messages and history.' },
+        { name: 'mcp servers', description: 'MCP servers an agent connects to, with OAuth where they need it.' },
+      ],
       renderError: renderAgentStudioError,
     });
     await app.register(agentRoutes(deps));

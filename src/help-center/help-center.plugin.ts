@@ -15,6 +15,12 @@ export function helpCenterPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       title: 'Switchboard help center',
       description: 'Help centers, nested collections of articles, and tags.',
       errorSchemas: { HelpCenterError: HelpCenterErrorSchema },
+      tags: [
+        { name: 'help-centers', description: 'Public knowledge bases: name, protection and page metadata.' },
+        { name: 'collections', description: 'Nested collections that organise the articles of a help center.' },
+        { name: 'articles', description: 'Articles: drafts, publishing, and full-text search of published articles.' },
+        { name: 'tags', description: 'Labels shared by the articles of an organization.' },
+      ],
       renderError: renderHelpCenterError,
     });
     await app.register(helpCenterRoutes(deps));

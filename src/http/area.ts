@@ -15,6 +15,8 @@ export interface AreaConventions {
   description: string;
   /** Schemas of the error bodies, published as OpenAPI components. */
   errorSchemas: Record<string, unknown>;
+  /** The operation tags of the area, each described for the API reference's sidebar. */
+  tags: { name: string; description: string }[];
   renderError: ErrorRenderer;
 }
 
@@ -34,6 +36,7 @@ export async function setUpArea(app: FastifyInstance, deps: AppDeps, conventions
     openapi: {
       openapi: '3.1.0',
       info: { title: conventions.title, description: conventions.description, version: '1.0.0' },
+      tags: conventions.tags,
       servers: [{ url: publicBaseUrl(deps.config, conventions.name) }],
       components: {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },

@@ -29,6 +29,27 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       title: 'Switchboard support platform',
       description: 'Teams, tickets and comments, custom fields, accounts, contacts and notes.',
       errorSchemas: { PlatformError: PlatformErrorSchema, CustomFieldError: CustomFieldErrorSchema },
+      tags: [
+        { name: 'users', description: 'People of the organization, their API keys, availability and own business hours.' },
+        {
+          name: 'teams',
+          description: 'Teams and sub-teams, their members, tags and configuration (business hours, routing switches).',
+        },
+        {
+          name: 'routing',
+          description: 'Rules that send new tickets to a team, round-robin assignment, simulation and the decisions taken.',
+        },
+        { name: 'tickets', description: 'Tickets, their comments and threads, statuses and priorities.' },
+        {
+          name: 'custom fields',
+          description: 'Fields an organization adds to tickets, accounts and contacts, with their validation.',
+        },
+        { name: 'accounts', description: 'Customer companies, their attributes and custom field values.' },
+        { name: 'contacts', description: 'Customer contacts and the accounts they belong to.' },
+        { name: 'notes', description: 'Notes on an account, with linked or uploaded attachments.' },
+        { name: 'attachments', description: 'Files uploaded for comments and notes, and their downloads.' },
+        { name: 'outbox', description: 'Email sent for tickets: delivery state, and resending what could not be delivered.' },
+      ],
       renderError: renderPlatformError(deps.clock),
     });
     await app.register(attachmentRoutes(deps));
