@@ -10,6 +10,7 @@ import * as createAccounts from './2026-11-22T1600_create_accounts.js';
 import * as createRouting from './2026-11-22T1700_create_routing.js';
 import * as createAttachmentChunks from './2026-11-23T2200_create_attachment_chunks.js';
 import * as listIndexesPlatform from './2026-11-23T2300_list_indexes_platform.js';
+import * as listIndexesHelpCenterAgentStudio from './2026-11-23T2310_list_indexes_help_center_agent_studio.js';
 import * as ticketListIndexes from './2026-11-23T2320_ticket_list_indexes.js';
 
 /**
@@ -28,5 +29,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T1700_create_routing': createRouting,
   '2026-11-23T2200_create_attachment_chunks': createAttachmentChunks,
   '2026-11-23T2300_list_indexes_platform': listIndexesPlatform,
+  '2026-11-23T2310_list_indexes_help_center_agent_studio': listIndexesHelpCenterAgentStudio,
   '2026-11-23T2320_ticket_list_indexes': ticketListIndexes,
 };
