@@ -11,6 +11,24 @@ export function helpCenterEnvelope<T>(data: T, message: string) {
   return { data, message };
 }
 
+/** `{data, nextCursor, message}`: a page of a list; `nextCursor` is null on the last page. */
+export function HelpCenterListEnvelopeSchema<T extends TSchema>(item: T, order: string) {
+  return Type.Object(
+    {
+      data: Type.Array(item, { description: order }),
+      nextCursor: Type.Union([Type.Null(), Type.String()], {
+        description: 'Pass as `cursor` for the next page; null on the last page',
+      }),
+      message: Type.String(),
+    },
+    { additionalProperties: false },
+  );
+}
+
+export function helpCenterListEnvelope<T>(page: { items: T[]; nextCursor: string | null }, message: string) {
+  return { data: page.items, nextCursor: page.nextCursor, message };
+}
+
 export const HelpCenterErrorSchema = Type.Object(
   { message: Type.String(), statusCode: Type.Integer() },
   { additionalProperties: false, title: 'HelpCenterError' },

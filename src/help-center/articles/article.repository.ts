@@ -1,5 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { ArticleCollectionTable, ArticleTable } from './article.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -66,8 +68,13 @@ export async function findArticlesByIds(db: Db, organizationId: string, ids: rea
     .execute();
 }
 
-/** Live articles of the organization, oldest (lowest uid) first. */
-export async function listArticles(db: Db, organizationId: string, filter: ArticleFilter): Promise<ArticleRow[]> {
+/** A page of the organization's live articles, oldest (lowest uid) first, after the keys `[uid, id]`. */
+export async function listArticles(
+  db: Db,
+  organizationId: string,
+  filter: ArticleFilter,
+  page: { after?: readonly CursorKey[]; limit: number },
+): Promise<ArticleRow[]> {
   let query = db
     .selectFrom('help_center_articles')
     .select(ARTICLE_COLUMNS)
@@ -108,7 +115,10 @@ export async function listArticles(db: Db, organizationId: string, filter: Artic
       ),
     );
   }
-  return query.orderBy('help_center_articles.uid').execute();
+  if (page.after) {
+    query = query.where(afterKeys(['help_center_articles.uid', 'help_center_articles.id'], page.after, 'asc'));
+  }
+  return query.orderBy('help_center_articles.uid').orderBy('help_center_articles.id').limit(page.limit).execute();
 }
 
 /** Ids of the organization's live, published articles, optionally in one help center: a search scope. */

@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import { HelpCenterEnvelopeSchema, helpCenterEnvelope, helpCenterErrorResponses } from '../help-center.envelope.js';
+import {
+  HelpCenterEnvelopeSchema,
+  HelpCenterListEnvelopeSchema,
+  helpCenterEnvelope,
+  helpCenterErrorResponses,
+  helpCenterListEnvelope,
+} from '../help-center.envelope.js';
 import {
   ArticleIdParamsSchema,
   ArticleSchema,
@@ -48,13 +54,16 @@ export function articleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'helpCenter.articles.list',
           tags,
-          summary: 'Articles of the organization, lowest uid first; filters combine',
+          summary: "A page of the organization's articles, lowest uid first; filters combine",
           querystring: ListArticlesQuerySchema,
-          response: { 200: HelpCenterEnvelopeSchema(Type.Array(ArticleSchema)), ...helpCenterErrorResponses([400, 404]) },
+          response: {
+            200: HelpCenterListEnvelopeSchema(ArticleSchema, 'Lowest uid first (uid, then id)'),
+            ...helpCenterErrorResponses([400, 404]),
+          },
         },
       },
       async (request) =>
-        helpCenterEnvelope(await listOrganizationArticles(deps.db, request.principal, request.query), 'Articles retrieved'),
+        helpCenterListEnvelope(await listOrganizationArticles(deps.db, request.principal, request.query), 'Articles retrieved'),
     );
 
     app.get(

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, ObjectIdSchema, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
+import { listPageFields } from '../help-center.pagination.js';
 import { MetaInputSchema, MetaSchema } from '../help-centers/help-center.meta.js';
 
 export const ArticleStateSchema = StringEnum(['draft', 'published'] as const);
@@ -84,6 +85,7 @@ export const ListArticlesQuerySchema = Type.Object(
     helpCenterId: Type.Optional(ObjectIdSchema),
     state: Type.Optional(ArticleStateSchema),
     tag: Type.Optional(ObjectIdSchema),
+    ...listPageFields(),
   },
   { additionalProperties: false },
 );

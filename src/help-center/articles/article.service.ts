@@ -5,9 +5,11 @@ import { removeFullTextEntry, searchFullText, searchTerms, writeFullTextEntry } 
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { findCollectionsByIds } from '../collections/collection.repository.js';
 import { requireCollection } from '../collections/collection.service.js';
+import { DEFAULT_LIST_LIMIT, readListCursor } from '../help-center.pagination.js';
 import { nonBlank, optionalNonBlank } from '../help-centers/help-center.input.js';
 import { readMeta, writeMeta } from '../help-centers/help-center.meta.js';
 import { nextHelpCenterNumber } from '../help-centers/help-center.repository.js';
@@ -192,7 +194,7 @@ export async function createArticle(deps: Deps, principal: Principal, input: Sta
   return presentOne(deps.db, organizationId, id);
 }
 
-/** Live articles, lowest uid first; an unknown collection, help center or tag in a filter is a 404. */
+/** Live articles, lowest uid first (a keyset page); an unknown collection, help center or tag in a filter is a 404. */
 export async function listOrganizationArticles(
   db: Kysely<DB>,
   principal: Principal,
@@ -208,13 +210,12 @@ export async function listOrganizationArticles(
   if (query.tag && !(await findTagById(db, organizationId, query.tag))) {
     throw AppError.notFound(TAG_NOT_FOUND);
   }
-  const rows = await listArticles(db, organizationId, {
-    collectionId: query.collectionId,
-    helpCenterId: query.helpCenterId,
-    state: query.state,
-    tagId: query.tag,
-  });
-  return present(db, rows);
+  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+  const after = readListCursor(query.cursor, ['integer', 'text']);
+  const filter = { collectionId: query.collectionId, helpCenterId: query.helpCenterId, state: query.state, tagId: query.tag };
+  const rows = await listArticles(db, organizationId, filter, { after, limit: limit + 1 });
+  const page = keysetPage(rows, limit, (row) => [row.uid, row.id]);
+  return { items: await present(db, page.items), nextCursor: page.nextCursor };
 }
 
 export async function getArticle(db: Kysely<DB>, principal: Principal, id: string) {

@@ -271,4 +271,62 @@ describe.each(DIALECTS)('articles on %s', (dialect) => {
     expect((await get(`/articles/${foreign._id}`, globex.headers)).json().data.state).toBe('draft');
     expect((await get('/articles/zzz')).json()).toEqual({ statusCode: 400, message: 'id has an invalid format' });
   });
+
+  it('pages by cursor, lowest uid first, with filters combined; each live article once', async () => {
+    const owner = await makeOrganization(harness);
+    const create = async (url: string, payload: object) => {
+      const response = await post(url, payload, owner.headers);
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json().data._id as string;
+    };
+    const ownHelpCenter = await create('/help-centers', { name: 'Paged' });
+    const [even, odd] = [
+      await create('/collections', { helpCenterId: ownHelpCenter, name: 'Even' }),
+      await create('/collections', { helpCenterId: ownHelpCenter, name: 'Odd' }),
+    ];
+    const tagId = await create('/tags', { name: 'Paged' });
+    const made: { id: string; index: number }[] = [];
+    for (let index = 0; index < 30; index++) {
+      const id = await create('/articles', {
+        title: `Article ${index}`,
+        collectionId: index % 2 ? odd : even,
+        ...(index % 3 === 0 ? { tags: [tagId] } : {}),
+      });
+      if (index % 4 !== 1) {
+        expect((await post(`/articles/${id}/publish`, undefined, owner.headers)).statusCode).toBe(200);
+      }
+      if (index % 10 === 9) {
+        expect((await remove(`/articles/${id}`, owner.headers)).statusCode).toBe(200);
+      }
+      made.push({ id, index });
+    }
+    const walk = async (query: string) => {
+      const pages: string[][] = [];
+      for (let cursor: string | null = ''; cursor !== null && pages.length < 20; ) {
+        const response = await get(`/articles?${query}${cursor ? `&cursor=${cursor}` : ''}`, owner.headers);
+        expect(response.statusCode, response.body).toBe(200);
+        pages.push(response.json().data.map((a: Article) => a._id));
+        cursor = response.json().nextCursor;
+      }
+      return pages;
+    };
+    const live = made.filter(({ index }) => index % 10 !== 9);
+    const all = await walk('limit=10');
+    expect(all.map((page) => page.length)).toEqual([10, 10, 7]);
+    expect(all.flat()).toEqual(live.map(({ id }) => id));
+
+    const filtered = await walk(`limit=2&state=published&collectionId=${even}&tag=${tagId}&helpCenterId=${ownHelpCenter}`);
+    const expected = live.filter(({ index }) => index % 2 === 0 && index % 3 === 0 && index % 4 !== 1).map(({ id }) => id);
+    expect(expected.length).toBe(5);
+    expect(filtered.map((page) => page.length)).toEqual([2, 2, 1]);
+    expect(filtered.flat()).toEqual(expected);
+
+    const first = (await get('/articles?limit=10', owner.headers)).json();
+    const foreign = (await get(`/articles?limit=100&cursor=${first.nextCursor}`, globex.headers)).json();
+    expect(foreign.data.every((a: { orgId: string }) => a.orgId === globex.organizationId)).toBe(true);
+    expect((await get(`/articles?cursor=${Buffer.from('["x", "y"]').toString('base64url')}`)).json()).toEqual({
+      statusCode: 400,
+      message: 'cursor is not a nextCursor this list returned',
+    });
+  });
 });

@@ -1,5 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { CollectionTable } from './collection.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -50,21 +52,103 @@ export async function findCollectionsByIds(db: Db, organizationId: string, ids: 
     .execute();
 }
 
-/** Every collection of the organization, or of one of its help centers, help centers oldest first. */
-export async function listCollections(db: Db, organizationId: string, helpCenterId?: string): Promise<CollectionRow[]> {
+/** Every collection of one help center: the whole tree, which a change to it checks against. */
+export async function listHelpCenterCollections(db: Db, organizationId: string, helpCenterId: string): Promise<CollectionRow[]> {
+  return db
+    .selectFrom('help_center_collections')
+    .select(COLLECTION_COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('help_center_id', '=', helpCenterId)
+    .execute();
+}
+
+interface KeysetPage {
+  after?: readonly CursorKey[];
+  limit: number;
+}
+
+/**
+ * A page of the organization's help centers that hold collections, oldest first, after the keys
+ * `[created_at, id]` (only `helpCenterId` when given): where a page of top-level collections goes on.
+ */
+export async function listHelpCentersWithCollections(
+  db: Db,
+  organizationId: string,
+  page: KeysetPage & { helpCenterId?: string },
+): Promise<{ id: string; created_at: string }[]> {
+  let query = db
+    .selectFrom('help_centers')
+    .select(['help_centers.id', 'help_centers.created_at'])
+    .where('help_centers.organization_id', '=', organizationId)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('help_center_collections as collection')
+          .select('collection.id')
+          .where('collection.organization_id', '=', organizationId)
+          .whereRef('collection.help_center_id', '=', 'help_centers.id')
+          .where('collection.parent_id', 'is', null),
+      ),
+    );
+  if (page.helpCenterId) {
+    query = query.where('help_centers.id', '=', page.helpCenterId);
+  }
+  if (page.after) {
+    query = query.where(afterKeys(['help_centers.created_at', 'help_centers.id'], page.after, 'asc'));
+  }
+  return query.orderBy('help_centers.created_at').orderBy('help_centers.id').limit(page.limit).execute();
+}
+
+/** A page of one help center's top-level collections, by order, after the keys `[position, id]`. */
+export async function listTopLevelCollections(
+  db: Db,
+  organizationId: string,
+  helpCenterId: string,
+  page: KeysetPage,
+): Promise<CollectionRow[]> {
   let query = db
     .selectFrom('help_center_collections')
-    .innerJoin('help_centers', 'help_centers.id', 'help_center_collections.help_center_id')
     .select(COLLECTION_COLUMNS)
-    .where('help_center_collections.organization_id', '=', organizationId);
-  if (helpCenterId) {
-    query = query.where('help_center_collections.help_center_id', '=', helpCenterId);
+    .where('organization_id', '=', organizationId)
+    .where('help_center_id', '=', helpCenterId)
+    .where('parent_id', 'is', null);
+  if (page.after) {
+    query = query.where(afterKeys(['position', 'id'], page.after, 'asc'));
   }
-  return query
-    .orderBy('help_centers.created_at')
-    .orderBy('help_centers.id')
-    .orderBy('help_center_collections.position')
-    .orderBy('help_center_collections.id')
+  return query.orderBy('position').orderBy('id').limit(page.limit).execute();
+}
+
+/** A page of a collection's children, by order, after the keys `[position, id]`. */
+export async function listChildCollections(
+  db: Db,
+  organizationId: string,
+  parentId: string,
+  page: KeysetPage,
+): Promise<CollectionRow[]> {
+  let query = db
+    .selectFrom('help_center_collections')
+    .select(COLLECTION_COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('parent_id', '=', parentId);
+  if (page.after) {
+    query = query.where(afterKeys(['position', 'id'], page.after, 'asc'));
+  }
+  return query.orderBy('position').orderBy('id').limit(page.limit).execute();
+}
+
+/** Every child of any of `parentIds`: one level of the subtrees under them. */
+export async function listChildrenOfCollections(
+  db: Db,
+  organizationId: string,
+  parentIds: readonly string[],
+): Promise<CollectionRow[]> {
+  if (parentIds.length === 0) {
+    return [];
+  }
+  return db
+    .selectFrom('help_center_collections')
+    .select(COLLECTION_COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('parent_id', 'in', parentIds)
     .execute();
 }
 

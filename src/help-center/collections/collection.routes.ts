@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import { HelpCenterEnvelopeSchema, helpCenterEnvelope, helpCenterErrorResponses } from '../help-center.envelope.js';
+import {
+  HelpCenterEnvelopeSchema,
+  HelpCenterListEnvelopeSchema,
+  helpCenterEnvelope,
+  helpCenterErrorResponses,
+  helpCenterListEnvelope,
+} from '../help-center.envelope.js';
 import {
   CollectionIdParamsSchema,
   CollectionSchema,
@@ -44,14 +49,24 @@ export function collectionRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'helpCenter.collections.list',
           tags,
-          summary: "The organization's collections, by parent then order",
-          description: 'Top-level collections first, then the children of each listed collection in turn; siblings by `order`.',
+          summary: "A page of the organization's collection trees, by parent then order",
+          description:
+            'Pages are over top-level collections (help centers oldest first, then `order`), and `limit` counts them: each comes ' +
+            'with its whole subtree, so a page is complete trees. Within a page and help center, the top-level collections ' +
+            'come first, then the children of each listed collection in turn; siblings by `order`. With `parentId`, a page ' +
+            "of that collection's children (or, `null`, of the top-level collections) alone, by `order`.",
           querystring: ListCollectionsQuerySchema,
-          response: { 200: HelpCenterEnvelopeSchema(Type.Array(CollectionSchema)), ...helpCenterErrorResponses([400, 404]) },
+          response: {
+            200: HelpCenterListEnvelopeSchema(CollectionSchema, 'Every collection after its parent; siblings by `order`'),
+            ...helpCenterErrorResponses([400, 404]),
+          },
         },
       },
       async (request) =>
-        helpCenterEnvelope(await listOrganizationCollections(deps.db, request.principal, request.query), 'Collections retrieved'),
+        helpCenterListEnvelope(
+          await listOrganizationCollections(deps.db, request.principal, request.query),
+          'Collections retrieved',
+        ),
     );
 
     app.get(

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, ObjectIdSchema, TimestampSchema } from '../../http/shared-schemas.js';
+import { listPageFields } from '../help-center.pagination.js';
 import { MetaInputSchema, MetaSchema } from '../help-centers/help-center.meta.js';
 
 export const CollectionSchema = Type.Object(
@@ -60,8 +61,11 @@ export const ListCollectionsQuerySchema = Type.Object(
   {
     helpCenterId: Type.Optional(ObjectIdSchema),
     parentId: Type.Optional(
-      Type.Union([ObjectIdSchema, Type.Literal('null')], { description: 'Children of this collection; `null`: top level' }),
+      Type.Union([ObjectIdSchema, Type.Literal('null')], {
+        description: 'Only the children of this collection; `null`: only the top level. Without it, the whole trees',
+      }),
     ),
+    ...listPageFields('Collections per page: top-level ones with their subtrees, or children of `parentId`'),
   },
   { additionalProperties: false },
 );

@@ -5,8 +5,10 @@ import { readBoolean } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { type CursorKey, keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { deleteMembershipsOfCollection, listArticlesOfCollections } from '../articles/article.repository.js';
+import { DEFAULT_LIST_LIMIT, readListCursor } from '../help-center.pagination.js';
 import { nonBlank, optionalNonBlank } from '../help-centers/help-center.input.js';
 import { readMeta, writeMeta } from '../help-centers/help-center.meta.js';
 import { lockHelpCenter, nextHelpCenterNumber } from '../help-centers/help-center.repository.js';
@@ -17,7 +19,11 @@ import {
   deleteCollection,
   findCollectionById,
   insertCollection,
-  listCollections,
+  listChildCollections,
+  listChildrenOfCollections,
+  listHelpCenterCollections,
+  listHelpCentersWithCollections,
+  listTopLevelCollections,
   updateCollection,
 } from './collection.repository.js';
 import type { CreateCollectionSchema, ListCollectionsQuerySchema, UpdateCollectionSchema } from './collection.schemas.js';
@@ -38,6 +44,20 @@ type Tree = CollectionTree<Node>;
 
 const treeOf = (rows: CollectionRow[]): Tree =>
   new CollectionTree(rows.map((row) => ({ ...row, is_protected: readBoolean(row.is_protected) })));
+
+/** Ids per statement when a query takes a list of them: far below what either database accepts. */
+const IDS_PER_QUERY = 1000;
+
+/** `fetch` over `ids` a slice at a time, the results in order. */
+async function fetchInSlices<T>(ids: readonly string[], fetch: (slice: readonly string[]) => Promise<T[]>): Promise<T[]> {
+  const results: T[] = [];
+  for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+    for (const result of await fetch(ids.slice(start, start + IDS_PER_QUERY))) {
+      results.push(result);
+    }
+  }
+  return results;
+}
 
 function toCollection(node: Node, tree: Tree, articles: string[]) {
   return {
@@ -60,21 +80,41 @@ function toCollection(node: Node, tree: Tree, articles: string[]) {
   };
 }
 
-/** The API objects of `nodes`, each with the ids of the articles it holds. */
+/** The API objects of `nodes`, each with the ids of the articles it holds; `tree` also holds their ancestors. */
 async function present(db: Kysely<DB>, nodes: Node[], tree: Tree) {
   const articles = new Map<string, string[]>();
-  for (const row of await listArticlesOfCollections(
-    db,
+  const memberships = await fetchInSlices(
     nodes.map((node) => node.id),
-  )) {
-    articles.set(row.collection_id, [...(articles.get(row.collection_id) ?? []), row.article_id]);
+    (ids) => listArticlesOfCollections(db, ids),
+  );
+  for (const row of memberships) {
+    const ids = articles.get(row.collection_id);
+    if (ids) {
+      ids.push(row.article_id);
+    } else {
+      articles.set(row.collection_id, [row.article_id]);
+    }
   }
   return nodes.map((node) => toCollection(node, tree, articles.get(node.id) ?? []));
 }
 
+/** The parent, grandparent… of a collection, at most `MAX_DEPTH - 1` lookups: what its protection inherits from. */
+async function ancestorsOf(db: Kysely<DB>, organizationId: string, row: CollectionRow): Promise<CollectionRow[]> {
+  const ancestors: CollectionRow[] = [];
+  for (let parentId = row.parent_id; parentId !== null && ancestors.length < MAX_DEPTH; ) {
+    const parent = await findCollectionById(db, organizationId, parentId);
+    if (!parent) {
+      break;
+    }
+    ancestors.push(parent);
+    parentId = parent.parent_id;
+  }
+  return ancestors;
+}
+
 async function presentOne(db: Kysely<DB>, organizationId: string, id: string) {
   const row = await requireCollection(db, organizationId, id);
-  const tree = treeOf(await listCollections(db, organizationId, row.help_center_id));
+  const tree = treeOf([row, ...(await ancestorsOf(db, organizationId, row))]);
   const node = tree.get(id);
   if (!node) {
     throw AppError.notFound(COLLECTION_NOT_FOUND);
@@ -144,7 +184,7 @@ export async function createCollection(deps: Deps, principal: Principal, input: 
     if (!helpCenter) {
       throw AppError.notFound(HELP_CENTER_NOT_FOUND);
     }
-    const tree = treeOf(await listCollections(trx, organizationId, helpCenter.id));
+    const tree = treeOf(await listHelpCenterCollections(trx, organizationId, helpCenter.id));
     if (parentId) {
       await requireParent(trx, organizationId, tree, parentId, 1);
     }
@@ -161,7 +201,8 @@ export async function createCollection(deps: Deps, principal: Principal, input: 
       icon,
       is_protected: input.isProtected ?? false,
       meta: writeMeta(input.meta),
-      position: Math.max(0, ...siblings.map((sibling) => sibling.position)) + 1,
+      // Siblings come by position: the new one goes after the last.
+      position: (siblings.at(-1)?.position ?? 0) + 1,
       created_by: principal.userId,
       created_at: at,
       updated_at: at,
@@ -170,32 +211,135 @@ export async function createCollection(deps: Deps, principal: Principal, input: 
   return presentOne(deps.db, organizationId, id);
 }
 
-/** By parent then order (see `CollectionTree.listingOrder`), help centers oldest first. */
+/**
+ * A page of top-level collections in listing order: help centers oldest first, then `order`. It
+ * goes on in the help center of the cursor's keys `[help center created_at, help center id,
+ * position, id]`, then in the next help centers holding collections, each one's first rows.
+ */
+async function pageOfTopLevel(
+  db: Kysely<DB>,
+  organizationId: string,
+  page: { helpCenterId?: string; cursor?: string; limit: number },
+) {
+  const after = readListCursor(page.cursor, ['instant', 'text', 'integer', 'text']);
+  const rows: { helpCenterCreatedAt: CursorKey; row: CollectionRow }[] = [];
+  const take = (helpCenterCreatedAt: CursorKey, taken: CollectionRow[]) => {
+    for (const row of taken) {
+      rows.push({ helpCenterCreatedAt, row });
+    }
+  };
+  const [helpCenterCreatedAt, cursorHelpCenterId, ...position] = after ?? [];
+  if (typeof cursorHelpCenterId === 'string' && (page.helpCenterId ?? cursorHelpCenterId) === cursorHelpCenterId) {
+    take(
+      helpCenterCreatedAt ?? null,
+      await listTopLevelCollections(db, organizationId, cursorHelpCenterId, { after: position, limit: page.limit + 1 }),
+    );
+  }
+  if (rows.length <= page.limit) {
+    // Each of these help centers adds at least one row: no more of them are needed than rows are missing.
+    const helpCenters = await listHelpCentersWithCollections(db, organizationId, {
+      helpCenterId: page.helpCenterId,
+      after: after?.slice(0, 2),
+      limit: page.limit + 1 - rows.length,
+    });
+    for (const helpCenter of helpCenters) {
+      if (rows.length > page.limit) {
+        break;
+      }
+      take(
+        helpCenter.created_at,
+        await listTopLevelCollections(db, organizationId, helpCenter.id, { limit: page.limit + 1 - rows.length }),
+      );
+    }
+  }
+  const result = keysetPage(rows, page.limit, ({ helpCenterCreatedAt, row }) => [
+    helpCenterCreatedAt,
+    row.help_center_id,
+    row.position,
+    row.id,
+  ]);
+  return { rows: result.items.map(({ row }) => row), nextCursor: result.nextCursor };
+}
+
+/** `rows` with every collection under them, a level at a time (collections nest at most `MAX_DEPTH` deep). */
+async function withSubtrees(db: Kysely<DB>, organizationId: string, rows: CollectionRow[]): Promise<CollectionRow[]> {
+  const all = [...rows];
+  for (let level = rows; level.length > 0; ) {
+    level = await fetchInSlices(
+      level.map((row) => row.id),
+      (ids) => listChildrenOfCollections(db, organizationId, ids),
+    );
+    for (const row of level) {
+      all.push(row);
+    }
+  }
+  return all;
+}
+
+/**
+ * Keyset pages. Without `parentId`, `limit` counts top-level collections and each comes with its
+ * whole subtree, in listing order (see `CollectionTree.listingOrder`) within each help center;
+ * `parentId=null` gives the top-level ones alone, a collection id its children, by `order`.
+ */
 export async function listOrganizationCollections(
   db: Kysely<DB>,
   principal: Principal,
   query: Static<typeof ListCollectionsQuerySchema>,
 ) {
   const organizationId = principal.organizationId;
+  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
   if (query.helpCenterId) {
     await requireHelpCenter(db, organizationId, query.helpCenterId);
   }
-  const parentId = query.parentId === 'null' ? null : query.parentId;
-  if (parentId) {
-    await requireCollection(db, organizationId, parentId);
+  if (query.parentId !== undefined && query.parentId !== 'null') {
+    return pageOfChildren(db, organizationId, { ...query, parentId: query.parentId, limit });
   }
-  const rows = await listCollections(db, organizationId, query.helpCenterId);
-  const byHelpCenter = new Map<string, CollectionRow[]>();
-  for (const row of rows) {
-    byHelpCenter.set(row.help_center_id, [...(byHelpCenter.get(row.help_center_id) ?? []), row]);
+  const page = await pageOfTopLevel(db, organizationId, { helpCenterId: query.helpCenterId, cursor: query.cursor, limit });
+  const topLevelOnly = query.parentId === 'null';
+  const tree = treeOf(topLevelOnly ? page.rows : await withSubtrees(db, organizationId, page.rows));
+  const topLevel = page.rows.map((row) => tree.get(row.id)).filter((node) => node !== undefined);
+  return {
+    items: await present(db, topLevelOnly ? topLevel : listingOrderPerHelpCenter(tree, topLevel), tree),
+    nextCursor: page.nextCursor,
+  };
+}
+
+/** Top-level collections of different help centers are not siblings: each help center's subtrees are listed in turn. */
+function listingOrderPerHelpCenter(tree: Tree, topLevel: Node[]): Node[] {
+  const byHelpCenter = new Map<string, Node[]>();
+  for (const node of topLevel) {
+    const roots = byHelpCenter.get(node.help_center_id);
+    if (roots) {
+      roots.push(node);
+    } else {
+      byHelpCenter.set(node.help_center_id, [node]);
+    }
   }
-  const collections = [];
-  for (const helpCenterRows of byHelpCenter.values()) {
-    const tree = treeOf(helpCenterRows);
-    const nodes = tree.listingOrder().filter((node) => parentId === undefined || node.parent_id === parentId);
-    collections.push(...(await present(db, nodes, tree)));
+  const ordered: Node[] = [];
+  for (const roots of byHelpCenter.values()) {
+    for (const node of tree.listingOrder(roots)) {
+      ordered.push(node);
+    }
   }
-  return collections;
+  return ordered;
+}
+
+/** The children of one collection, by `order`; none when `helpCenterId` names another help center. */
+async function pageOfChildren(
+  db: Kysely<DB>,
+  organizationId: string,
+  query: { parentId: string; helpCenterId?: string; cursor?: string; limit: number },
+) {
+  const parent = await requireCollection(db, organizationId, query.parentId);
+  const after = readListCursor(query.cursor, ['integer', 'text']);
+  if (query.helpCenterId !== undefined && query.helpCenterId !== parent.help_center_id) {
+    return { items: [], nextCursor: null };
+  }
+  const rows = await listChildCollections(db, organizationId, parent.id, { after, limit: query.limit + 1 });
+  const page = keysetPage(rows, query.limit, (row) => [row.position, row.id]);
+  const tree = treeOf([parent, ...(await ancestorsOf(db, organizationId, parent)), ...page.items]);
+  const nodes = page.items.map((row) => tree.get(row.id)).filter((node) => node !== undefined);
+  return { items: await present(db, nodes, tree), nextCursor: page.nextCursor };
 }
 
 export async function getCollection(db: Kysely<DB>, principal: Principal, id: string) {
@@ -285,7 +429,7 @@ export async function updateCollectionDetails(
   const current = await requireCollection(deps.db, organizationId, id);
   await deps.db.transaction().execute(async (trx) => {
     await lockHelpCenter(trx, organizationId, current.help_center_id);
-    const tree = treeOf(await listCollections(trx, organizationId, current.help_center_id));
+    const tree = treeOf(await listHelpCenterCollections(trx, organizationId, current.help_center_id));
     const self = tree.get(id);
     if (!self) {
       throw AppError.notFound(COLLECTION_NOT_FOUND);
@@ -312,7 +456,7 @@ export async function removeCollection(deps: Deps, principal: Principal, id: str
   const collection = await presentOne(deps.db, organizationId, id);
   await deps.db.transaction().execute(async (trx) => {
     await lockHelpCenter(trx, organizationId, collection.helpCenterId);
-    const tree = treeOf(await listCollections(trx, organizationId, collection.helpCenterId));
+    const tree = treeOf(await listHelpCenterCollections(trx, organizationId, collection.helpCenterId));
     const self = tree.get(id);
     if (!self) {
       throw AppError.notFound(COLLECTION_NOT_FOUND);

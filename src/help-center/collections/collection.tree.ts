@@ -45,7 +45,7 @@ export class CollectionTree<T extends CollectionNode> {
 
   /** Levels in the subtree rooted at `id`: 1 for a leaf. */
   heightOf(id: string): number {
-    return 1 + Math.max(0, ...this.childrenOf(id).map((child) => this.heightOf(child.id)));
+    return 1 + this.childrenOf(id).reduce((height, child) => Math.max(height, this.heightOf(child.id)), 0);
   }
 
   /** Whether `candidateId` is `id` itself or one of its descendants. */
@@ -69,16 +69,16 @@ export class CollectionTree<T extends CollectionNode> {
   }
 
   /**
-   * Listing order, by parent then `order`: the top level first, then the children of each listed
-   * collection in turn, so every collection comes after its parent and siblings stay together.
+   * Listing order, by parent then `order`: `roots` (the top level unless given) first, then the
+   * children of each listed collection in turn, so every collection comes after its parent and
+   * siblings stay together. One pass: the list is its own queue (an array iterator also visits
+   * what is pushed while it runs), so each collection is expanded once.
    */
-  listingOrder(): T[] {
-    const ordered: T[] = [];
-    const queue: (string | null)[] = [null];
-    for (let parent = queue.shift(); parent !== undefined; parent = queue.shift()) {
-      for (const child of this.childrenOf(parent)) {
+  listingOrder(roots: readonly T[] = this.childrenOf(null)): T[] {
+    const ordered = [...roots];
+    for (const parent of ordered) {
+      for (const child of this.childrenOf(parent.id)) {
         ordered.push(child);
-        queue.push(child.id);
       }
     }
     return ordered;

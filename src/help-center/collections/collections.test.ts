@@ -356,4 +356,105 @@ describe.each(DIALECTS)('collections on %s', (dialect) => {
     expect((await get(`/collections/${foreign._id}`, globex.headers)).json().data.name).toBe('Private');
     expect((await get('/collections/123')).json()).toEqual({ statusCode: 400, message: 'id has an invalid format' });
   });
+
+  /** Every page of `/collections?<query>` by cursor, as `name` lists, and each page's answer. */
+  const walk = async (query: string, headers: { 'x-api-key': string }) => {
+    const pages: Collection[][] = [];
+    for (let cursor: string | null = ''; cursor !== null && pages.length < 20; ) {
+      const response = await get(`/collections?${query}${cursor ? `&cursor=${cursor}` : ''}`, headers);
+      expect(response.statusCode, response.body).toBe(200);
+      pages.push(response.json().data);
+      cursor = response.json().nextCursor;
+    }
+    return pages;
+  };
+  const namesOf = (page: Collection[]) => page.map((c) => c.name);
+
+  it('pages over top-level collections, each page with their whole subtrees, help centers oldest first', async () => {
+    const owner = await makeOrganization(harness);
+    const [first, second] = [await helpCenter(owner.headers), await helpCenter(owner.headers)];
+    await helpCenter(owner.headers); // a third one without collections is passed over
+    const top: Record<string, Collection> = {};
+    for (let index = 1; index <= 12; index++) {
+      const name = `A${String(index).padStart(2, '0')}`;
+      top[name] = await collection(first, name, index === 7 ? { isProtected: true } : {}, owner.headers);
+    }
+    const a021 = await collection(first, 'A02.1', { parentId: top.A02?._id }, owner.headers);
+    await collection(first, 'A02.2', { parentId: top.A02?._id }, owner.headers);
+    await collection(first, 'A02.1.1', { parentId: a021._id }, owner.headers);
+    await collection(first, 'A07.1', { parentId: top.A07?._id }, owner.headers);
+    for (const name of ['B1', 'B2', 'B3']) {
+      top[name] = await collection(second, name, {}, owner.headers);
+    }
+    await collection(second, 'B2.1', { parentId: top.B2?._id }, owner.headers);
+
+    const pages = await walk('limit=5', owner.headers);
+    expect(pages.map(namesOf)).toEqual([
+      ['A01', 'A02', 'A03', 'A04', 'A05', 'A02.1', 'A02.2', 'A02.1.1'],
+      ['A06', 'A07', 'A08', 'A09', 'A10', 'A07.1'],
+      ['A11', 'A12', 'B1', 'B2', 'B3', 'B2.1'],
+    ]);
+    expect(pages[1]?.find((c) => c.name === 'A07.1')?.isProtected).toBe(true);
+    // One page holding everything is the whole listing, as before pages.
+    const whole = (await get('/collections?limit=100', owner.headers)).json();
+    expect(whole.nextCursor).toBeNull();
+    expect(namesOf(whole.data)).toEqual([
+      ...['A01', 'A02', 'A03', 'A04', 'A05', 'A06', 'A07', 'A08', 'A09', 'A10', 'A11', 'A12'],
+      ...['A02.1', 'A02.2', 'A07.1', 'A02.1.1', 'B1', 'B2', 'B3', 'B2.1'],
+    ]);
+
+    expect(
+      (await walk(`limit=5&helpCenterId=${first}`, owner.headers)).map((page) => page.filter((c) => !c.parentId).length),
+    ).toEqual([5, 5, 2]);
+    expect((await walk('limit=5&parentId=null', owner.headers)).map(namesOf)).toEqual([
+      ['A01', 'A02', 'A03', 'A04', 'A05'],
+      ['A06', 'A07', 'A08', 'A09', 'A10'],
+      ['A11', 'A12', 'B1', 'B2', 'B3'],
+    ]);
+
+    // A page that ends with a help center's last top-level collection: the next starts in the next help center.
+    expect((await walk('limit=6&parentId=null', owner.headers)).map((page) => page.length)).toEqual([6, 6, 3]);
+
+    const cursor = (await get('/collections?limit=5', owner.headers)).json().nextCursor;
+    expect((await get(`/collections?parentId=${top.A02?._id}&cursor=${cursor}`, owner.headers)).json()).toEqual({
+      statusCode: 400,
+      message: 'cursor is not a nextCursor this list returned',
+    });
+    const foreign = (await get(`/collections?limit=100&cursor=${cursor}`, globex.headers)).json();
+    expect(foreign.data.every((c: { orgId: string }) => c.orgId === globex.organizationId)).toBe(true);
+    expect((await get('/collections?cursor=abc', owner.headers)).json()).toEqual({
+      statusCode: 400,
+      message: 'cursor is not a nextCursor this list returned',
+    });
+  });
+
+  it("pages a collection's children by order, each reading as protected under a protected parent", async () => {
+    const owner = await makeOrganization(harness);
+    const helpCenterId = await helpCenter(owner.headers);
+    const parent = await collection(helpCenterId, 'Internal', { isProtected: true }, owner.headers);
+    const names = Array.from({ length: 12 }, (_, index) => `Child ${String(index + 1).padStart(2, '0')}`);
+    const children = [];
+    for (const name of names) {
+      children.push(await collection(helpCenterId, name, { parentId: parent._id }, owner.headers));
+    }
+    await collection(helpCenterId, 'Grandchild', { parentId: children[0]?._id }, owner.headers);
+    // Moving the last child to the front: pages follow `order`, not creation.
+    await patch(`/collections/${children[11]?._id}`, { order: 1 }, owner.headers);
+
+    const pages = await walk(`limit=5&parentId=${parent._id}`, owner.headers);
+    expect(pages.map(namesOf)).toEqual([
+      ['Child 12', 'Child 01', 'Child 02', 'Child 03', 'Child 04'],
+      ['Child 05', 'Child 06', 'Child 07', 'Child 08', 'Child 09'],
+      ['Child 10', 'Child 11'],
+    ]);
+    expect(pages.flat().every((c) => c.isProtected && c.parentId === parent._id)).toBe(true);
+    expect(pages.flat().map((c) => c.order)).toEqual(Array.from({ length: 12 }, (_, index) => index + 1));
+
+    const elsewhere = await helpCenter(owner.headers);
+    expect((await get(`/collections?parentId=${parent._id}&helpCenterId=${elsewhere}`, owner.headers)).json()).toEqual({
+      data: [],
+      nextCursor: null,
+      message: 'Collections retrieved',
+    });
+  });
 });

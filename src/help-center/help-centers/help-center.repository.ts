@@ -1,6 +1,8 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forUpdate } from '../../db/dialect.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { HelpCenterTable } from './help-center.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -62,14 +64,17 @@ export async function lockHelpCenter(db: Db, organizationId: string, id: string)
   ).executeTakeFirst();
 }
 
-export async function listHelpCenters(db: Db, organizationId: string): Promise<HelpCenterRow[]> {
-  return db
-    .selectFrom('help_centers')
-    .select(HELP_CENTER_COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+/** A page of the organization's help centers, oldest first, after the keys `[created_at, id]`. */
+export async function listHelpCenters(
+  db: Db,
+  organizationId: string,
+  page: { after?: readonly CursorKey[]; limit: number },
+): Promise<HelpCenterRow[]> {
+  let query = db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).where('organization_id', '=', organizationId);
+  if (page.after) {
+    query = query.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
+  }
+  return query.orderBy('created_at').orderBy('id').limit(page.limit).execute();
 }
 
 /** Slugs of the organization equal to `base` or `base-…` (slugs hold no LIKE wildcards). */

@@ -1,11 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import { HelpCenterEnvelopeSchema, helpCenterEnvelope, helpCenterErrorResponses } from '../help-center.envelope.js';
+import {
+  HelpCenterEnvelopeSchema,
+  HelpCenterListEnvelopeSchema,
+  helpCenterEnvelope,
+  helpCenterErrorResponses,
+  helpCenterListEnvelope,
+} from '../help-center.envelope.js';
 import {
   CreateHelpCenterSchema,
   HelpCenterIdParamsSchema,
   HelpCenterSchema,
+  ListHelpCentersQuerySchema,
   UpdateHelpCenterSchema,
 } from './help-center.schemas.js';
 import { createHelpCenter, getHelpCenter, listOrganizationHelpCenters, updateHelpCenterDetails } from './help-center.service.js';
@@ -37,12 +43,19 @@ export function helpCenterRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'helpCenter.helpCenters.list',
           tags,
-          summary: "The organization's help centers, oldest first",
-          response: { 200: HelpCenterEnvelopeSchema(Type.Array(HelpCenterSchema)), ...helpCenterErrorResponses([]) },
+          summary: "A page of the organization's help centers, oldest first",
+          querystring: ListHelpCentersQuerySchema,
+          response: {
+            200: HelpCenterListEnvelopeSchema(HelpCenterSchema, 'Oldest first (creation time, then id)'),
+            ...helpCenterErrorResponses([400]),
+          },
         },
       },
       async (request) =>
-        helpCenterEnvelope(await listOrganizationHelpCenters(deps.db, request.principal), 'Help centers retrieved'),
+        helpCenterListEnvelope(
+          await listOrganizationHelpCenters(deps.db, request.principal, request.query),
+          'Help centers retrieved',
+        ),
     );
 
     app.get(

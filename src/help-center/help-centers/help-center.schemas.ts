@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ObjectIdSchema, TimestampSchema } from '../../http/shared-schemas.js';
+import { listPageFields } from '../help-center.pagination.js';
 import { MetaInputSchema, MetaSchema } from './help-center.meta.js';
 
 export const HelpCenterSchema = Type.Object(
@@ -42,5 +43,7 @@ export const UpdateHelpCenterSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const ListHelpCentersQuerySchema = Type.Object(listPageFields(), { additionalProperties: false });
 
 export const HelpCenterIdParamsSchema = Type.Object({ id: ObjectIdSchema }, { additionalProperties: false });

@@ -6,7 +6,9 @@ import { conflictAs } from '../../db/errors.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { DEFAULT_LIST_LIMIT, readListCursor } from '../help-center.pagination.js';
 import { nonBlank } from './help-center.input.js';
 import { readMeta, writeMeta } from './help-center.meta.js';
 import {
@@ -18,7 +20,7 @@ import {
   nextHelpCenterNumber,
   updateHelpCenter,
 } from './help-center.repository.js';
-import type { CreateHelpCenterSchema, UpdateHelpCenterSchema } from './help-center.schemas.js';
+import type { CreateHelpCenterSchema, ListHelpCentersQuerySchema, UpdateHelpCenterSchema } from './help-center.schemas.js';
 import { firstFreeSlug, slugify } from './help-center.slug.js';
 import type { HelpCenterTable } from './help-center.table.js';
 
@@ -77,8 +79,17 @@ export async function createHelpCenter(deps: HelpCenterDeps, principal: Principa
   return toHelpCenter(await requireHelpCenter(deps.db, organizationId, id));
 }
 
-export async function listOrganizationHelpCenters(db: Kysely<DB>, principal: Principal) {
-  return (await listHelpCenters(db, principal.organizationId)).map(toHelpCenter);
+/** Oldest first: a keyset page on `(created_at, id)`. */
+export async function listOrganizationHelpCenters(
+  db: Kysely<DB>,
+  principal: Principal,
+  query: Static<typeof ListHelpCentersQuerySchema>,
+) {
+  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+  const after = readListCursor(query.cursor, ['instant', 'text']);
+  const rows = await listHelpCenters(db, principal.organizationId, { after, limit: limit + 1 });
+  const page = keysetPage(rows, limit, (row) => [row.created_at, row.id]);
+  return { items: page.items.map(toHelpCenter), nextCursor: page.nextCursor };
 }
 
 export async function getHelpCenter(db: Kysely<DB>, principal: Principal, id: string) {

@@ -151,4 +151,55 @@ describe.each(DIALECTS)('help centers on %s', (dialect) => {
     expect(update.json()).toEqual({ statusCode: 404, message: 'Help center not found' });
     expect((await get(`/help-centers/${foreign._id}`, globex.headers)).json().data.name).toBe('Globex Help');
   });
+
+  /** Every page of `path` by cursor, each page's names. */
+  const walk = async (path: string, headers = acme.headers) => {
+    const pages: string[][] = [];
+    for (let cursor: string | null = ''; cursor !== null && pages.length < 20; ) {
+      const response = await get(`${path}${cursor ? `&cursor=${cursor}` : ''}`, headers);
+      expect(response.statusCode, response.body).toBe(200);
+      pages.push(response.json().data.map((helpCenter: { name: string }) => helpCenter.name));
+      cursor = response.json().nextCursor;
+    }
+    return pages;
+  };
+
+  it('pages by cursor, oldest first, each help center once, ties on the creation time by id', async () => {
+    const owner = await makeOrganization(harness);
+    const names = Array.from({ length: 25 }, (_, index) => `Help ${String(index).padStart(2, '0')}`);
+    try {
+      for (const [index, name] of names.entries()) {
+        // Five help centers per instant: the id breaks the ties.
+        harness.clock.advance(index % 5 === 0 ? 1000 : 0);
+        expect((await post('/help-centers', { name }, owner.headers)).statusCode).toBe(201);
+      }
+    } finally {
+      harness.clock.set(TEST_NOW);
+    }
+    const pages = await walk('/help-centers?limit=10', owner.headers);
+    expect(pages.map((page) => page.length)).toEqual([10, 10, 5]);
+    expect(pages.flat()).toEqual(names);
+    const whole = (await get('/help-centers?limit=25', owner.headers)).json();
+    expect(whole.data.map((helpCenter: { name: string }) => helpCenter.name)).toEqual(names);
+    expect(whole.nextCursor).toBeNull();
+
+    // Another organization's cursor pages its own list from that position: nothing of the owner's.
+    const first = (await get('/help-centers?limit=10', owner.headers)).json();
+    const foreign = (await get(`/help-centers?limit=100&cursor=${first.nextCursor}`, globex.headers)).json();
+    expect(foreign.data.every((helpCenter: { orgId: string }) => helpCenter.orgId === globex.organizationId)).toBe(true);
+  });
+
+  it.each([
+    ['?cursor=not*a*cursor', 'cursor is not a nextCursor this list returned'],
+    [
+      `?cursor=${Buffer.from('["tag", "507f1f77bcf86cd799439011"]').toString('base64url')}`,
+      'cursor is not a nextCursor this list returned',
+    ],
+    [`?cursor=${Buffer.from('[1, 2, 3]').toString('base64url')}`, 'cursor is not a nextCursor this list returned'],
+    ['?limit=0', 'limit must be at least 1'],
+    ['?limit=101', 'limit must be at most 100'],
+    ['?page=1', 'page is not an accepted field'],
+  ])('refuses the list query %s with a 400 naming the parameter', async (query, message) => {
+    expect((await get(`/help-centers${query}`)).json()).toEqual({ statusCode: 400, message });
+  });
 });

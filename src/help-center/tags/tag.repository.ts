@@ -1,5 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { TagTable } from './tag.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -43,15 +45,17 @@ export async function findTagsByIds(db: Db, organizationId: string, ids: readonl
     .execute();
 }
 
-/** Alphabetical, case-insensitively. */
-export async function listTags(db: Db, organizationId: string): Promise<TagRow[]> {
-  return db
-    .selectFrom('help_center_tags')
-    .select(TAG_COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .orderBy('lower_name')
-    .orderBy('id')
-    .execute();
+/** A page of the organization's tags, alphabetical case-insensitively, after the keys `[lower_name, id]`. */
+export async function listTags(
+  db: Db,
+  organizationId: string,
+  page: { after?: readonly CursorKey[]; limit: number },
+): Promise<TagRow[]> {
+  let query = db.selectFrom('help_center_tags').select(TAG_COLUMNS).where('organization_id', '=', organizationId);
+  if (page.after) {
+    query = query.where(afterKeys(['lower_name', 'id'], page.after, 'asc'));
+  }
+  return query.orderBy('lower_name').orderBy('id').limit(page.limit).execute();
 }
 
 export async function updateTag(db: Db, organizationId: string, id: string, changes: Updateable<TagTable>): Promise<void> {

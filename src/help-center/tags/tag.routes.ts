@@ -1,8 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
-import { HelpCenterEnvelopeSchema, helpCenterEnvelope, helpCenterErrorResponses } from '../help-center.envelope.js';
-import { CreateTagSchema, TagIdParamsSchema, TagSchema, UpdateTagSchema } from './tag.schemas.js';
+import {
+  HelpCenterEnvelopeSchema,
+  HelpCenterListEnvelopeSchema,
+  helpCenterEnvelope,
+  helpCenterErrorResponses,
+  helpCenterListEnvelope,
+} from '../help-center.envelope.js';
+import { CreateTagSchema, ListTagsQuerySchema, TagIdParamsSchema, TagSchema, UpdateTagSchema } from './tag.schemas.js';
 import { createTag, listOrganizationTags, removeTag, renameTag } from './tag.service.js';
 
 const tags = ['tags'];
@@ -30,11 +35,16 @@ export function tagRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'helpCenter.tags.list',
           tags,
-          summary: "The organization's tags, alphabetically",
-          response: { 200: HelpCenterEnvelopeSchema(Type.Array(TagSchema)), ...helpCenterErrorResponses([]) },
+          summary: "A page of the organization's tags, alphabetically",
+          querystring: ListTagsQuerySchema,
+          response: {
+            200: HelpCenterListEnvelopeSchema(TagSchema, 'Alphabetical, case-insensitively (lowerName, then id)'),
+            ...helpCenterErrorResponses([400]),
+          },
         },
       },
-      async (request) => helpCenterEnvelope(await listOrganizationTags(deps.db, request.principal), 'Tags retrieved'),
+      async (request) =>
+        helpCenterListEnvelope(await listOrganizationTags(deps.db, request.principal, request.query), 'Tags retrieved'),
     );
 
     app.patch(

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ObjectIdSchema, TimestampSchema } from '../../http/shared-schemas.js';
+import { listPageFields } from '../help-center.pagination.js';
 
 export const TagSchema = Type.Object(
   {
@@ -19,5 +20,7 @@ const TagNameSchema = Type.String({ minLength: 1, maxLength: 50 });
 export const CreateTagSchema = Type.Object({ name: TagNameSchema }, { additionalProperties: false });
 
 export const UpdateTagSchema = Type.Object({ name: TagNameSchema }, { additionalProperties: false });
+
+export const ListTagsQuerySchema = Type.Object(listPageFields(), { additionalProperties: false });
 
 export const TagIdParamsSchema = Type.Object({ tagId: ObjectIdSchema }, { additionalProperties: false });

@@ -5,11 +5,13 @@ import { conflictAs } from '../../db/errors.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { deleteArticleTagsOfTag } from '../articles/article.repository.js';
+import { DEFAULT_LIST_LIMIT, readListCursor } from '../help-center.pagination.js';
 import { nonBlank } from '../help-centers/help-center.input.js';
 import { deleteTag, findTagById, findTagByLowerName, insertTag, listTags, type TagRow, updateTag } from './tag.repository.js';
-import type { CreateTagSchema, UpdateTagSchema } from './tag.schemas.js';
+import type { CreateTagSchema, ListTagsQuerySchema, UpdateTagSchema } from './tag.schemas.js';
 
 interface Deps {
   db: Kysely<DB>;
@@ -66,8 +68,13 @@ export async function createTag(deps: Deps, principal: Principal, input: Static<
   return toTag(await requireTag(deps.db, principal.organizationId, id));
 }
 
-export async function listOrganizationTags(db: Kysely<DB>, principal: Principal) {
-  return (await listTags(db, principal.organizationId)).map(toTag);
+/** Alphabetical (lower-case name, then id): a keyset page. */
+export async function listOrganizationTags(db: Kysely<DB>, principal: Principal, query: Static<typeof ListTagsQuerySchema>) {
+  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+  const after = readListCursor(query.cursor, ['text', 'text']);
+  const rows = await listTags(db, principal.organizationId, { after, limit: limit + 1 });
+  const page = keysetPage(rows, limit, (row) => [row.lower_name, row.id]);
+  return { items: page.items.map(toTag), nextCursor: page.nextCursor };
 }
 
 export async function renameTag(deps: Deps, principal: Principal, tagId: string, input: Static<typeof UpdateTagSchema>) {

@@ -149,4 +149,33 @@ describe.each(DIALECTS)('help center tags on %s', (dialect) => {
       expect(response.json()).toEqual({ message: 'Tag with this name already exists', statusCode: 409 });
     }
   });
+
+  it('pages by cursor, alphabetically by lower-case name, each tag once; another organization sees none of them', async () => {
+    const owner = await makeOrganization(harness);
+    // Created out of order and in mixed case: the list is by lowerName.
+    const names = Array.from(
+      { length: 25 },
+      (_, index) => `${index % 2 ? 'Tag' : 'tag'} ${String((index * 7) % 25).padStart(2, '0')}`,
+    );
+    for (const name of names) {
+      expect((await post('/tags', { name }, owner.headers)).statusCode).toBe(201);
+    }
+    const pages: string[][] = [];
+    for (let cursor: string | null = ''; cursor !== null && pages.length < 10; ) {
+      const response = await get(`/tags?limit=10${cursor ? `&cursor=${cursor}` : ''}`, owner.headers);
+      expect(response.statusCode, response.body).toBe(200);
+      pages.push(response.json().data.map((t: Tag) => t.lowerName));
+      cursor = response.json().nextCursor;
+    }
+    expect(pages.map((page) => page.length)).toEqual([10, 10, 5]);
+    expect(pages.flat()).toEqual(names.map((name) => name.toLowerCase()).sort());
+
+    const first = (await get('/tags?limit=10', owner.headers)).json();
+    const foreign = (await get(`/tags?limit=100&cursor=${first.nextCursor}`, globex.headers)).json();
+    expect(foreign.data.every((t: { orgId: string }) => t.orgId === globex.organizationId)).toBe(true);
+    expect((await get('/tags?cursor=%2A', owner.headers)).json()).toEqual({
+      statusCode: 400,
+      message: 'cursor is not a nextCursor this list returned',
+    });
+  });
 });
