@@ -1,5 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { AgentStatus, AgentTable } from './agent.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -36,8 +38,13 @@ export async function findAgentById(db: Db, organizationId: string, agentId: str
     .executeTakeFirst();
 }
 
-/** Live agents of the organization, oldest first. */
-export async function listAgents(db: Db, organizationId: string, filter: { status?: AgentStatus } = {}): Promise<AgentRow[]> {
+/** A page of the organization's live agents, oldest first, after the keys `[created_at, id]`. */
+export async function listAgents(
+  db: Db,
+  organizationId: string,
+  filter: { status?: AgentStatus },
+  page: { after?: readonly CursorKey[]; limit: number },
+): Promise<AgentRow[]> {
   let query = db
     .selectFrom('agents')
     .select(AGENT_COLUMNS)
@@ -46,7 +53,10 @@ export async function listAgents(db: Db, organizationId: string, filter: { statu
   if (filter.status) {
     query = query.where('status', '=', filter.status);
   }
-  return query.orderBy('created_at').orderBy('id').execute();
+  if (page.after) {
+    query = query.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
+  }
+  return query.orderBy('created_at').orderBy('id').limit(page.limit).execute();
 }
 
 export async function updateAgent(

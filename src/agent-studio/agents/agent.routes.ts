@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
 import { agentStudioErrorResponses } from '../agent-studio.errors.js';
+import { PagedArraySchema, sendPage } from '../agent-studio.pagination.js';
 import {
   AgentIdParamsSchema,
   AgentSchema,
@@ -36,12 +36,15 @@ export function agentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'agentStudio.agents.list',
           tags,
-          summary: "The organization's agents, oldest first",
+          summary: "A page of the organization's agents, oldest first",
           querystring: ListAgentsQuerySchema,
-          response: { 200: Type.Array(AgentSchema), ...agentStudioErrorResponses([]) },
+          response: {
+            200: PagedArraySchema(AgentSchema, 'Oldest first (created_at, then id)'),
+            ...agentStudioErrorResponses([]),
+          },
         },
       },
-      async (request) => listOrganizationAgents(deps.db, request.principal, request.query),
+      async (request, reply) => sendPage(reply, await listOrganizationAgents(deps.db, request.principal, request.query)),
     );
 
     app.get(

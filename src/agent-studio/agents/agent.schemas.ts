@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { HttpUrlSchema, Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/shared-schemas.js';
+import { listPageFields } from '../agent-studio.pagination.js';
 
 /** A free-form JSON object (agent configuration, metadata). */
 export const JsonObjectSchema = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object' });
@@ -43,7 +44,7 @@ export const CreateAgentSchema = Type.Object({ name: NameSchema, ...editableFiel
 export const UpdateAgentSchema = Type.Object({ name: Type.Optional(NameSchema), ...editableFields }, { title: 'AgentUpdate' });
 
 export const AgentIdParamsSchema = Type.Object({ agent_id: UuidSchema });
-export const ListAgentsQuerySchema = Type.Object({ status: Type.Optional(AgentStatusSchema) });
+export const ListAgentsQuerySchema = Type.Object({ status: Type.Optional(AgentStatusSchema), ...listPageFields() });
 
 export const DeletedSchema = Type.Object(
   { status: Type.Literal('success'), message: Type.String() },

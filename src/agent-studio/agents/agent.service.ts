@@ -4,7 +4,9 @@ import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { requireAgent, requireManageableAgent } from './agent.lookup.js';
 import { type AgentRow, insertAgent, listAgents, updateAgent } from './agent.repository.js';
 import type { CreateAgentSchema, ListAgentsQuerySchema, UpdateAgentSchema } from './agent.schemas.js';
@@ -61,8 +63,13 @@ export async function createAgent(deps: Deps, principal: Principal, input: Stati
   return getAgent(deps.db, principal, id);
 }
 
+/** Oldest first (created_at, then id): a keyset page. */
 export async function listOrganizationAgents(db: Kysely<DB>, principal: Principal, query: Static<typeof ListAgentsQuerySchema>) {
-  return (await listAgents(db, principal.organizationId, { status: query.status })).map(toAgent);
+  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+  const after = readListCursor(query, ['instant', 'text']);
+  const rows = await listAgents(db, principal.organizationId, { status: query.status }, { after, limit: limit + 1 });
+  const page = keysetPage(rows, limit, (row) => [row.created_at, row.id]);
+  return { items: page.items.map(toAgent), nextCursor: page.nextCursor };
 }
 
 export async function getAgent(db: Kysely<DB>, principal: Principal, agentId: string) {

@@ -198,4 +198,46 @@ describe.each(DIALECTS)('agents on %s', (dialect) => {
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ detail: 'Not authenticated' });
   });
+
+  it('pages by cursor, oldest first, the next cursor in x-next-cursor; filters combine; each live agent once', async () => {
+    const owner = await makeOrganization(harness);
+    const names = Array.from({ length: 25 }, (_, index) => `Agent ${String(index).padStart(2, '0')}`);
+    const agents: { id: string; name: string; status: string; created_at: string }[] = [];
+    for (const [index, name] of names.entries()) {
+      // Five agents per instant: the id breaks the ties.
+      harness.clock.advance(index % 5 === 0 ? 1000 : 0);
+      agents.push(await create({ name, status: index % 3 === 0 ? 'inactive' : 'active' }, owner.headers));
+    }
+    const removed = agents.pop();
+    expect((await request('DELETE', `/agents/${removed?.id}`, owner.headers)).statusCode).toBe(200);
+    const ordered = agents.sort((a, b) => a.created_at.localeCompare(b.created_at) || (a.id < b.id ? -1 : 1));
+    const walk = async (query: string) => {
+      const pages: string[][] = [];
+      for (let cursor: string | undefined = ''; cursor !== undefined && pages.length < 20; ) {
+        const response = await request('GET', `/agents?${query}${cursor ? `&cursor=${cursor}` : ''}`, owner.headers);
+        expect(response.statusCode, response.body).toBe(200);
+        pages.push(response.json().map((agent: { name: string }) => agent.name));
+        cursor = response.headers['x-next-cursor'] as string | undefined;
+      }
+      return pages;
+    };
+    const pages = await walk('limit=10');
+    expect(pages.map((page) => page.length)).toEqual([10, 10, 4]);
+    expect(pages.flat()).toEqual(ordered.map((agent) => agent.name));
+    const inactive = await walk('limit=3&status=inactive');
+    expect(inactive.map((page) => page.length)).toEqual([3, 3, 2]);
+    expect(inactive.flat()).toEqual(ordered.filter((agent) => agent.status === 'inactive').map((agent) => agent.name));
+    expect((await request('GET', '/agents?limit=24', owner.headers)).headers['x-next-cursor']).toBeUndefined();
+
+    const cursor = (await request('GET', '/agents?limit=10', owner.headers)).headers['x-next-cursor'];
+    const foreign = await request('GET', `/agents?limit=100&cursor=${cursor}`, globex.headers);
+    expect(foreign.json().every((agent: { organization_id: string }) => agent.organization_id === globex.organizationId)).toBe(
+      true,
+    );
+    for (const query of ['?cursor=%2A', `?cursor=${Buffer.from('[1, 2]').toString('base64url')}`]) {
+      expect((await request('GET', `/agents${query}`, owner.headers)).json()).toEqual({
+        detail: [{ loc: ['query', 'cursor'], msg: 'cursor is not a nextCursor this list returned', type: 'value_error' }],
+      });
+    }
+  });
 });

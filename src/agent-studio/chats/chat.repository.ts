@@ -1,5 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { ChatMessageTable, ChatThreadTable } from './chat.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -28,6 +30,20 @@ const MESSAGE_COLUMNS = [
   'created_at',
 ] as const;
 
+/** A listed message also carries its `sort_key`, a key of the next page's cursor. */
+const PAGED_MESSAGE_COLUMNS = [
+  'chat_messages.id',
+  'chat_messages.thread_id',
+  'chat_messages.role',
+  'chat_messages.content',
+  'chat_messages.content_html',
+  'chat_messages.tool_calls',
+  'chat_messages.attachments',
+  'chat_messages.metadata',
+  'chat_messages.created_at',
+  'chat_messages.sort_key',
+] as const;
+
 export type ChatThreadRow = ChatThreadTable;
 export type ChatMessageRow = Pick<ChatMessageTable, (typeof MESSAGE_COLUMNS)[number]>;
 
@@ -35,6 +51,13 @@ export type ChatMessageRow = Pick<ChatMessageTable, (typeof MESSAGE_COLUMNS)[num
 export interface ThreadOwner {
   organizationId: string;
   userId: string;
+}
+
+/** A page: `limit` rows after the keys of the row before it (`after`), or `offset` rows in. */
+export interface ChatPage {
+  after?: readonly CursorKey[];
+  offset?: number;
+  limit: number;
 }
 
 export async function insertThread(db: Db, row: ChatThreadTable): Promise<void> {
@@ -57,24 +80,34 @@ export async function findThread(
     .executeTakeFirst();
 }
 
-/** The owner's threads with one agent, latest activity first. */
-export async function listThreadsOfAgent(
-  db: Db,
-  owner: ThreadOwner,
-  agentId: string,
-  page: { limit: number; offset: number },
-): Promise<ChatThreadRow[]> {
-  return db
+/** A page of the owner's threads with one agent, latest activity first; keys `[last_activity_at, id]`. */
+export async function listThreadsOfAgent(db: Db, owner: ThreadOwner, agentId: string, page: ChatPage): Promise<ChatThreadRow[]> {
+  const threads = db
     .selectFrom('chat_threads')
-    .select(THREAD_COLUMNS)
     .where('chat_threads.organization_id', '=', owner.organizationId)
     .where('chat_threads.user_id', '=', owner.userId)
-    .where('chat_threads.agent_id', '=', agentId)
-    .orderBy('chat_threads.last_activity_at', 'desc')
-    .orderBy('chat_threads.id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+    .where('chat_threads.agent_id', '=', agentId);
+  if (page.offset) {
+    // Deferred join: the index alone skips `offset` rows and gives the page's ids; only those rows are read.
+    const ids = threads
+      .select(['chat_threads.id', 'chat_threads.last_activity_at'])
+      .orderBy('chat_threads.last_activity_at', 'desc')
+      .orderBy('chat_threads.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset);
+    return db
+      .selectFrom(ids.as('page'))
+      .innerJoin('chat_threads', 'chat_threads.id', 'page.id')
+      .select(THREAD_COLUMNS)
+      .orderBy('page.last_activity_at', 'desc')
+      .orderBy('page.id', 'desc')
+      .execute();
+  }
+  let query = threads.select(THREAD_COLUMNS);
+  if (page.after) {
+    query = query.where(afterKeys(['chat_threads.last_activity_at', 'chat_threads.id'], page.after, 'desc'));
+  }
+  return query.orderBy('chat_threads.last_activity_at', 'desc').orderBy('chat_threads.id', 'desc').limit(page.limit).execute();
 }
 
 /**
@@ -98,11 +131,8 @@ export async function listHistoryThreads(
   }
   const after = options.after;
   if (after) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('chat_threads.last_activity_at', '<', after.lastActivityAt),
-        eb.and([eb('chat_threads.last_activity_at', '=', after.lastActivityAt), eb('chat_threads.id', '<', after.id)]),
-      ]),
+    query = query.where(
+      afterKeys(['chat_threads.last_activity_at', 'chat_threads.id'], [after.lastActivityAt, after.id], 'desc'),
     );
   }
   return query.orderBy('chat_threads.last_activity_at', 'desc').orderBy('chat_threads.id', 'desc').limit(options.limit).execute();
@@ -126,16 +156,30 @@ export async function findMessage(db: Db, threadId: string, messageId: string): 
     .executeTakeFirst();
 }
 
-/** A thread's messages, oldest first. */
-export async function listMessages(db: Db, threadId: string, page: { limit: number; offset: number }): Promise<ChatMessageRow[]> {
-  return db
-    .selectFrom('chat_messages')
-    .select(MESSAGE_COLUMNS)
-    .where('thread_id', '=', threadId)
-    .orderBy('sort_key')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+/** A page of a thread's messages, oldest first (in write order); keys `[sort_key, id]`. */
+export async function listMessages(db: Db, threadId: string, page: ChatPage): Promise<(ChatMessageRow & { sort_key: string })[]> {
+  const messages = db.selectFrom('chat_messages').where('chat_messages.thread_id', '=', threadId);
+  if (page.offset) {
+    // Deferred join, as for threads.
+    const ids = messages
+      .select(['chat_messages.id', 'chat_messages.sort_key'])
+      .orderBy('chat_messages.sort_key')
+      .orderBy('chat_messages.id')
+      .limit(page.limit)
+      .offset(page.offset);
+    return db
+      .selectFrom(ids.as('page'))
+      .innerJoin('chat_messages', 'chat_messages.id', 'page.id')
+      .select(PAGED_MESSAGE_COLUMNS)
+      .orderBy('page.sort_key')
+      .orderBy('page.id')
+      .execute();
+  }
+  let query = messages.select(PAGED_MESSAGE_COLUMNS);
+  if (page.after) {
+    query = query.where(afterKeys(['chat_messages.sort_key', 'chat_messages.id'], page.after, 'asc'));
+  }
+  return query.orderBy('chat_messages.sort_key').orderBy('chat_messages.id').limit(page.limit).execute();
 }
 
 /** Every message of the given threads, each thread's oldest first. */

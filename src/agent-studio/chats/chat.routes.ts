@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
 import { agentStudioErrorResponses } from '../agent-studio.errors.js';
+import { PagedArraySchema, sendPage } from '../agent-studio.pagination.js';
 import {
   ChatAgentParamsSchema,
   ChatHistoryQuerySchema,
@@ -55,13 +55,17 @@ export function chatRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'agentStudio.chat.listThreads',
           tags,
-          summary: "The caller's threads with the agent, latest activity first, without their messages",
+          summary: "A page of the caller's threads with the agent, latest activity first, without their messages",
           params: ChatAgentParamsSchema,
           querystring: ChatPageQuerySchema,
-          response: { 200: Type.Array(ChatThreadSummarySchema), ...agentStudioErrorResponses([404]) },
+          response: {
+            200: PagedArraySchema(ChatThreadSummarySchema, 'Latest activity first (last_activity_at, then id, descending)'),
+            ...agentStudioErrorResponses([404]),
+          },
         },
       },
-      async (request) => listThreads(deps.db, request.principal, request.params.agent_id, request.query),
+      async (request, reply) =>
+        sendPage(reply, await listThreads(deps.db, request.principal, request.params.agent_id, request.query)),
     );
 
     app.get(
@@ -102,11 +106,17 @@ export function chatRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'A page of a thread’s messages, oldest first',
           params: ChatThreadParamsSchema,
           querystring: ChatPageQuerySchema,
-          response: { 200: Type.Array(ChatMessageSchema), ...agentStudioErrorResponses([404]) },
+          response: {
+            200: PagedArraySchema(ChatMessageSchema, 'Oldest first, in write order'),
+            ...agentStudioErrorResponses([404]),
+          },
         },
       },
-      async (request) =>
-        listThreadMessages(deps.db, request.principal, request.params.agent_id, request.params.thread_id, request.query),
+      async (request, reply) =>
+        sendPage(
+          reply,
+          await listThreadMessages(deps.db, request.principal, request.params.agent_id, request.params.thread_id, request.query),
+        ),
     );
   };
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { MAX_OFFSET, Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/shared-schemas.js';
+import { Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/shared-schemas.js';
+import { listPageFields, OffsetSchema } from '../agent-studio.pagination.js';
 import { JsonObjectSchema } from '../agents/agent.schemas.js';
 
 export const ChatRoleSchema = StringEnum(['user', 'assistant', 'system', 'tool'] as const);
@@ -101,11 +102,8 @@ export const CreateMessageSchema = Type.Object(
 export const ChatAgentParamsSchema = Type.Object({ agent_id: UuidSchema });
 export const ChatThreadParamsSchema = Type.Object({ agent_id: UuidSchema, thread_id: UuidSchema });
 
-/** `limit`/`offset` of the thread and message lists, as upstream's message list. */
-export const ChatPageQuerySchema = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
-});
+/** `limit`/`offset` of the thread and message lists, as upstream's message list, and `cursor`. */
+export const ChatPageQuerySchema = Type.Object({ ...listPageFields(), offset: Type.Optional(OffsetSchema) });
 
 export const ChatHistoryQuerySchema = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Threads per page' })),

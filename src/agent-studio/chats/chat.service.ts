@@ -6,7 +6,9 @@ import { readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { requireAgent } from '../agents/agent.lookup.js';
 import {
   type ChatMessageRow,
@@ -124,15 +126,19 @@ export async function createThread(deps: Deps, principal: Principal, agentId: st
   return toThread(await requireThread(deps.db, principal, agent.id, row.id), []);
 }
 
+/** Latest activity first (last_activity_at, then id, descending): a keyset page, or `offset` rows in. */
 export async function listThreads(
   db: Kysely<DB>,
   principal: Principal,
   agentId: string,
-  page: Static<typeof ChatPageQuerySchema>,
+  query: Static<typeof ChatPageQuerySchema>,
 ) {
   const agent = await requireAgent(db, principal, agentId);
-  const rows = await listThreadsOfAgent(db, ownerOf(principal), agent.id, { limit: page.limit ?? 50, offset: page.offset ?? 0 });
-  return rows.map(toThreadSummary);
+  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+  const after = readListCursor(query, ['instant', 'text']);
+  const rows = await listThreadsOfAgent(db, ownerOf(principal), agent.id, { after, offset: query.offset, limit: limit + 1 });
+  const page = keysetPage(rows, limit, (row) => [row.last_activity_at, row.id]);
+  return { items: page.items.map(toThreadSummary), nextCursor: page.nextCursor };
 }
 
 export async function getThread(db: Kysely<DB>, principal: Principal, agentId: string, threadId: string) {
@@ -186,15 +192,20 @@ export async function addMessage(
   return toMessage(message);
 }
 
+/** Oldest first, in write order (sort_key, then id): a keyset page, or `offset` rows in. */
 export async function listThreadMessages(
   db: Kysely<DB>,
   principal: Principal,
   agentId: string,
   threadId: string,
-  page: Static<typeof ChatPageQuerySchema>,
+  query: Static<typeof ChatPageQuerySchema>,
 ) {
   const thread = await requireThread(db, principal, agentId, threadId);
-  return (await listMessages(db, thread.id, { limit: page.limit ?? 50, offset: page.offset ?? 0 })).map(toMessage);
+  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+  const after = readListCursor(query, ['text', 'text']);
+  const rows = await listMessages(db, thread.id, { after, offset: query.offset, limit: limit + 1 });
+  const page = keysetPage(rows, limit, (row) => [row.sort_key, row.id]);
+  return { items: page.items.map(toMessage), nextCursor: page.nextCursor };
 }
 
 const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -236,7 +247,12 @@ export async function getChatHistory(db: Kysely<DB>, principal: Principal, query
   );
   const byThread = new Map<string, ChatMessageRow[]>();
   for (const message of messages) {
-    byThread.set(message.thread_id, [...(byThread.get(message.thread_id) ?? []), message]);
+    const ofThread = byThread.get(message.thread_id);
+    if (ofThread) {
+      ofThread.push(message);
+    } else {
+      byThread.set(message.thread_id, [message]);
+    }
   }
   return {
     items: page.map((thread) => toThread(thread, byThread.get(thread.id) ?? [])),

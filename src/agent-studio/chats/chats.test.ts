@@ -334,4 +334,76 @@ describe.each(DIALECTS)('chat threads, messages and history on %s', (dialect) =>
     const after = Buffer.from(`${thread.last_activity_at}|00000000-0000-4000-8000-000000000000`).toString('base64url');
     expect((await history(user.headers, `?cursor=${after}`)).items).toEqual([]);
   });
+
+  /** Every page of `url` by cursor, starting at `query`, as lists of `field`; the next cursor is in x-next-cursor. */
+  const walk = async (url: string, query: string, headers: Headers, field: 'id' | 'content') => {
+    const pages: string[][] = [];
+    for (let cursor: string | undefined = ''; cursor !== undefined && pages.length < 20; ) {
+      const response = await request('GET', `${url}?${cursor ? `limit=10&cursor=${cursor}` : query}`, headers);
+      expect(response.statusCode, response.body).toBe(200);
+      pages.push(response.json().map((row: Record<string, string>) => row[field]));
+      cursor = response.headers['x-next-cursor'] as string | undefined;
+    }
+    return pages;
+  };
+
+  it('pages an agent’s threads by cursor, latest activity first; an offset page hands over to cursors', async () => {
+    const user = await newUser();
+    const stranger = await newUser();
+    const threads: { id: string; last_activity_at: string }[] = [];
+    for (let index = 0; index < 25; index++) {
+      harness.clock.advance(index % 5 === 0 ? 1000 : 0);
+      threads.push(await createThread(user.headers));
+    }
+    await createThread(stranger.headers);
+    const newestFirst = threads
+      .sort((a, b) => b.last_activity_at.localeCompare(a.last_activity_at) || (a.id < b.id ? 1 : -1))
+      .map((thread) => thread.id);
+    const url = `/chat/${agentId}/threads`;
+    const pages = await walk(url, 'limit=10', user.headers, 'id');
+    expect(pages).toEqual([newestFirst.slice(0, 10), newestFirst.slice(10, 20), newestFirst.slice(20)]);
+    // A deep offset page gives the cursor of the page after it.
+    expect(await walk(url, 'limit=10&offset=10', user.headers, 'id')).toEqual([newestFirst.slice(10, 20), newestFirst.slice(20)]);
+    expect((await request('GET', `${url}?offset=20`, user.headers)).headers['x-next-cursor']).toBeUndefined();
+
+    const cursor = (await request('GET', `${url}?limit=10`, user.headers)).headers['x-next-cursor'];
+    const theirs = (await request('GET', `${url}?cursor=${cursor}`, stranger.headers)).json();
+    expect(theirs.every((thread: { user_id: string }) => thread.user_id === stranger.userId)).toBe(true);
+    expect((await request('GET', `${url}?cursor=${cursor}`, globex.headers)).statusCode).toBe(404);
+    for (const query of [`?cursor=${cursor}&offset=10`, `?cursor=${cursor}&offset=0`]) {
+      expect((await request('GET', `${url}${query}`, user.headers)).json()).toEqual({
+        detail: [{ loc: ['query', 'cursor'], msg: 'cursor and offset cannot be combined', type: 'value_error' }],
+      });
+    }
+    expect(
+      (await request('GET', `${url}?cursor=${Buffer.from('["yesterday", "x"]').toString('base64url')}`, user.headers)).json(),
+    ).toEqual({
+      detail: [{ loc: ['query', 'cursor'], msg: 'cursor is not a nextCursor this list returned', type: 'value_error' }],
+    });
+  });
+
+  it('pages a thread’s messages by cursor in write order; an offset page hands over to cursors', async () => {
+    const user = await newUser();
+    const thread = await createThread(user.headers);
+    const contents = Array.from({ length: 25 }, (_, index) => `m${String(index).padStart(2, '0')}`);
+    for (const content of contents) {
+      await addMessage(user.headers, thread.id, { content, role: 'user' });
+    }
+    const url = `/chat/${agentId}/threads/${thread.id}/messages`;
+    expect(await walk(url, 'limit=10', user.headers, 'content')).toEqual([
+      contents.slice(0, 10),
+      contents.slice(10, 20),
+      contents.slice(20),
+    ]);
+    expect(await walk(url, 'limit=10&offset=5', user.headers, 'content')).toEqual([
+      contents.slice(5, 15),
+      contents.slice(15, 25),
+    ]);
+    const cursor = (await request('GET', `${url}?limit=10`, user.headers)).headers['x-next-cursor'];
+    expect((await request('GET', `${url}?cursor=${cursor}&offset=3`, user.headers)).statusCode).toBe(422);
+    const other = await createThread(user.headers);
+    expect((await request('GET', `/chat/${agentId}/threads/${other.id}/messages?cursor=${cursor}`, user.headers)).json()).toEqual(
+      [],
+    );
+  });
 });

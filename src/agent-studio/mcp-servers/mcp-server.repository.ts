@@ -1,5 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { McpOauthCredentialTable, McpOauthPendingFlowTable, McpServerStatus, McpServerTable } from './mcp-server.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -51,13 +53,17 @@ export async function findMcpServer(db: Db, agentId: string, serverId: string): 
 export async function listMcpServers(
   db: Db,
   agentId: string,
-  filter: { status?: McpServerStatus } = {},
+  filter: { status?: McpServerStatus },
+  page: { after?: readonly CursorKey[]; limit: number },
 ): Promise<McpServerRow[]> {
   let query = db.selectFrom('mcp_servers').select(SERVER_COLUMNS).where('agent_id', '=', agentId).where('deleted_at', 'is', null);
   if (filter.status) {
     query = query.where('status', '=', filter.status);
   }
-  return query.orderBy('created_at').orderBy('id').execute();
+  if (page.after) {
+    query = query.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
+  }
+  return query.orderBy('created_at').orderBy('id').limit(page.limit).execute();
 }
 
 export async function updateMcpServer(db: Db, serverId: string, changes: Updateable<McpServerTable>): Promise<void> {

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AgentStudioErrorSchema, agentStudioErrorResponses } from '../agent-studio.errors.js';
+import { PagedArraySchema, sendPage } from '../agent-studio.pagination.js';
 import { completeAuthorization, connectMcpServer } from './mcp-connection.service.js';
 import { createMcpRuntime } from './mcp-runtime.js';
 import {
@@ -59,14 +60,18 @@ export function mcpServerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'agentStudio.mcpServers.list',
-          summary: "An agent's MCP servers, optionally only those with one status",
+          summary: "A page of an agent's MCP servers, optionally only those with one status",
           tags,
           params: AgentParamsSchema,
           querystring: ListMcpServersQuerySchema,
-          response: { 200: Type.Array(McpServerSchema), ...agentStudioErrorResponses([404]) },
+          response: {
+            200: PagedArraySchema(McpServerSchema, 'In creation order (created_at, then id)'),
+            ...agentStudioErrorResponses([404]),
+          },
         },
       },
-      async (request) => listServersOfAgent(runtime, request.principal, request.params.agent_id, request.query),
+      async (request, reply) =>
+        sendPage(reply, await listServersOfAgent(runtime, request.principal, request.params.agent_id, request.query)),
     );
 
     app.get(

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/shared-schemas.js';
+import { listPageFields } from '../agent-studio.pagination.js';
 
 export const McpServerStatusSchema = StringEnum(['connected', 'disconnected', 'error'] as const);
 export const McpConnectionStateSchema = StringEnum(
@@ -93,7 +94,7 @@ export const UpdateMcpServerSchema = Type.Object(
 
 export const AgentParamsSchema = Type.Object({ agent_id: UuidSchema });
 export const ServerParamsSchema = Type.Object({ agent_id: UuidSchema, server_id: UuidSchema });
-export const ListMcpServersQuerySchema = Type.Object({ status: Type.Optional(McpServerStatusSchema) });
+export const ListMcpServersQuerySchema = Type.Object({ status: Type.Optional(McpServerStatusSchema), ...listPageFields() });
 
 export const DiscoveredToolSchema = Type.Object(
   {

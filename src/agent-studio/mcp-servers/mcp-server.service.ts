@@ -3,6 +3,8 @@ import type { Updateable } from 'kysely';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError, describeIssue, type ValidationIssue } from '../../http/errors.js';
+import { keysetPage } from '../../lib/cursors.js';
+import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { requireAgent, requireManageableAgent } from '../agents/agent.service.js';
 import type { DiscoveredTool } from './connect.js';
 import { staticUrlProblem } from './guarded-fetch.js';
@@ -287,7 +289,11 @@ export async function listServersOfAgent(
   query: Static<typeof ListMcpServersQuerySchema>,
 ) {
   await requireAgent(runtime.db, principal, agentId);
-  return (await listMcpServers(runtime.db, agentId, { status: query.status })).map(toMcpServer);
+  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+  const after = readListCursor(query, ['instant', 'text']);
+  const rows = await listMcpServers(runtime.db, agentId, { status: query.status }, { after, limit: limit + 1 });
+  const page = keysetPage(rows, limit, (row) => [row.created_at, row.id]);
+  return { items: page.items.map(toMcpServer), nextCursor: page.nextCursor };
 }
 
 export async function getMcpServer(runtime: McpRuntime, principal: Principal, agentId: string, serverId: string) {

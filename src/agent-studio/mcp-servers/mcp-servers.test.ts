@@ -412,6 +412,38 @@ describe.each(DIALECTS)('MCP servers of an agent on %s', (dialect) => {
     expect((await get(servers())).json().map((s: { id: string }) => s.id)).not.toContain(server.id);
     expect((await get(`/api/v1/agents/${agentId}/tools/${tool.json().id}`)).json()).toMatchObject({ is_enabled: false });
   });
+
+  it('pages by cursor in creation order, the next cursor in x-next-cursor, with the status filter', async () => {
+    const agent = (await post('/api/v1/agents', { name: 'Paged bot' })).json().id;
+    const created: { id: string; created_at: string }[] = [];
+    for (let index = 0; index < 12; index++) {
+      harness.clock.advance(index % 4 === 0 ? 1000 : 0);
+      const server = await addServer({ name: `Server ${index}`, url: 'https://mcp.example.com/mcp' }, agent);
+      created.push({ id: server.id, created_at: String(server.created_at) });
+    }
+    const ordered = created
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || (a.id < b.id ? -1 : 1))
+      .map((row) => row.id);
+    const connected = ordered.filter((_, index) => index % 2 === 0);
+    await harness.db.updateTable('mcp_servers').set({ status: 'connected' }).where('id', 'in', connected).execute();
+    const walk = async (query: string) => {
+      const pages: string[][] = [];
+      for (let cursor: string | undefined = ''; cursor !== undefined && pages.length < 20; ) {
+        const response = await get(`${servers(agent)}?${query}${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(response.statusCode, response.body).toBe(200);
+        pages.push(response.json().map((server: { id: string }) => server.id));
+        cursor = response.headers['x-next-cursor'] as string | undefined;
+      }
+      return pages;
+    };
+    expect(await walk('limit=5')).toEqual([ordered.slice(0, 5), ordered.slice(5, 10), ordered.slice(10)]);
+    expect(await walk('limit=4&status=connected')).toEqual([connected.slice(0, 4), connected.slice(4)]);
+    const cursor = (await get(`${servers(agent)}?limit=5`)).headers['x-next-cursor'];
+    expect((await get(`${servers(agent)}?cursor=${cursor}`, globex.headers)).statusCode).toBe(404);
+    expect((await get(`${servers(agent)}?cursor=%2A`)).json()).toEqual({
+      detail: [{ loc: ['query', 'cursor'], msg: 'cursor is not a nextCursor this list returned', type: 'value_error' }],
+    });
+  });
 });
 
 const MESSAGE_NO_METADATA = 'server requires auth but advertises no OAuth metadata; configure a static token';

@@ -1,5 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { afterKeys } from '../../db/keyset.js';
+import type { CursorKey } from '../../lib/cursors.js';
 import type { AgentToolTable, ToolType } from './agent-tool.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -46,7 +48,8 @@ export async function findAgentToolByName(db: Db, agentId: string, toolName: str
 export async function listAgentTools(
   db: Db,
   agentId: string,
-  filter: { toolType?: ToolType; isEnabled?: boolean } = {},
+  filter: { toolType?: ToolType; isEnabled?: boolean },
+  page: { after?: readonly CursorKey[]; limit: number },
 ): Promise<AgentToolRow[]> {
   let query = db.selectFrom('agent_tools').select(TOOL_COLUMNS).where('agent_id', '=', agentId);
   if (filter.toolType) {
@@ -55,7 +58,10 @@ export async function listAgentTools(
   if (filter.isEnabled !== undefined) {
     query = query.where('is_enabled', '=', filter.isEnabled);
   }
-  return query.orderBy('created_at').orderBy('id').execute();
+  if (page.after) {
+    query = query.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
+  }
+  return query.orderBy('created_at').orderBy('id').limit(page.limit).execute();
 }
 
 export async function updateAgentTool(

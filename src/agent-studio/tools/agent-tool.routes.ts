@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
 import { agentStudioErrorResponses } from '../agent-studio.errors.js';
+import { PagedArraySchema, sendPage } from '../agent-studio.pagination.js';
 import { AgentIdParamsSchema, DeletedSchema } from '../agents/agent.schemas.js';
 import {
   AgentToolParamsSchema,
@@ -58,13 +59,17 @@ export function agentToolRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'agentStudio.agentTools.list',
           tags,
-          summary: "An agent's tools in creation order",
+          summary: "A page of an agent's tools in creation order",
           params: AgentIdParamsSchema,
           querystring: ListAgentToolsQuerySchema,
-          response: { 200: Type.Array(AgentToolSchema), ...agentStudioErrorResponses([404]) },
+          response: {
+            200: PagedArraySchema(AgentToolSchema, 'In creation order (created_at, then id)'),
+            ...agentStudioErrorResponses([404]),
+          },
         },
       },
-      async (request) => listToolsOfAgent(deps.db, request.principal, request.params.agent_id, request.query),
+      async (request, reply) =>
+        sendPage(reply, await listToolsOfAgent(deps.db, request.principal, request.params.agent_id, request.query)),
     );
 
     app.get(

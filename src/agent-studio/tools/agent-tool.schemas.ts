@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/shared-schemas.js';
+import { listPageFields } from '../agent-studio.pagination.js';
 import { JsonObjectSchema } from '../agents/agent.schemas.js';
 
 export const ToolTypeSchema = StringEnum(['built_in', 'mcp_server', 'external_tool'] as const);
@@ -65,6 +66,7 @@ export const AgentToolParamsSchema = Type.Object({ agent_id: UuidSchema, tool_id
 export const ListAgentToolsQuerySchema = Type.Object({
   tool_type: Type.Optional(ToolTypeSchema),
   is_enabled: Type.Optional(Type.Boolean()),
+  ...listPageFields(),
 });
 
 export const BuiltInToolSchema = Type.Object(

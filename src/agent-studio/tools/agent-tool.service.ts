@@ -5,7 +5,9 @@ import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError, describeIssue, type ValidationIssue } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { requireAgent, requireManageableAgent } from '../agents/agent.lookup.js';
 import {
   type AgentToolRow,
@@ -173,6 +175,7 @@ export async function createAgentTool(
   return toAgentTool(await requireTool(deps.db, agent.id, id));
 }
 
+/** In creation order (created_at, then id): a keyset page. */
 export async function listToolsOfAgent(
   db: Kysely<DB>,
   principal: Principal,
@@ -180,7 +183,12 @@ export async function listToolsOfAgent(
   query: Static<typeof ListAgentToolsQuerySchema>,
 ) {
   const agent = await requireAgent(db, principal, agentId);
-  return (await listAgentTools(db, agent.id, { toolType: query.tool_type, isEnabled: query.is_enabled })).map(toAgentTool);
+  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+  const after = readListCursor(query, ['instant', 'text']);
+  const filter = { toolType: query.tool_type, isEnabled: query.is_enabled };
+  const rows = await listAgentTools(db, agent.id, filter, { after, limit: limit + 1 });
+  const page = keysetPage(rows, limit, (row) => [row.created_at, row.id]);
+  return { items: page.items.map(toAgentTool), nextCursor: page.nextCursor };
 }
 
 export async function getAgentTool(db: Kysely<DB>, principal: Principal, agentId: string, toolId: string) {

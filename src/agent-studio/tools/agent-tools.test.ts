@@ -483,4 +483,58 @@ describe.each(DIALECTS)('agent tools on %s', (dialect) => {
       type: 'uuid_parsing',
     });
   });
+
+  it('pages by cursor in creation order, the next cursor in x-next-cursor; filters combine; each tool once', async () => {
+    const owner = await makeOrganization(harness);
+    const agent = await createAgent(owner.headers);
+    const tools: { id: string; tool_name: string; tool_type: string; is_enabled: boolean; created_at: string }[] = [];
+    const builtIn = ['knowledge_base_search', 'ticket_lookup', 'create_ticket_comment'];
+    for (let index = 0; index < 25; index++) {
+      harness.clock.advance(index % 5 === 0 ? 1000 : 0);
+      const payload =
+        index < builtIn.length
+          ? { tool_name: builtIn[index], tool_type: 'built_in' }
+          : { tool_name: `external_${index}`, tool_type: 'external_tool', external_tool_connection_id: CONNECTION_ID };
+      const response = await createTool({ ...payload, is_enabled: index % 2 === 0 }, agent, owner.headers);
+      expect(response.statusCode, response.body).toBe(200);
+      tools.push(response.json());
+    }
+    const ordered = tools.sort((a, b) => a.created_at.localeCompare(b.created_at) || (a.id < b.id ? -1 : 1));
+    const walk = async (query: string) => {
+      const pages: string[][] = [];
+      for (let cursor: string | undefined = ''; cursor !== undefined && pages.length < 20; ) {
+        const response = await request(
+          'GET',
+          `/agents/${agent}/tools?${query}${cursor ? `&cursor=${cursor}` : ''}`,
+          owner.headers,
+        );
+        expect(response.statusCode, response.body).toBe(200);
+        pages.push(response.json().map((tool: { tool_name: string }) => tool.tool_name));
+        cursor = response.headers['x-next-cursor'] as string | undefined;
+      }
+      return pages;
+    };
+    const pages = await walk('limit=10');
+    expect(pages.map((page) => page.length)).toEqual([10, 10, 5]);
+    expect(pages.flat()).toEqual(ordered.map((tool) => tool.tool_name));
+    const filtered = await walk('limit=4&tool_type=external_tool&is_enabled=false');
+    const expected = ordered
+      .filter((tool) => tool.tool_type === 'external_tool' && !tool.is_enabled)
+      .map((tool) => tool.tool_name);
+    expect(expected.length).toBe(11);
+    expect(filtered.map((page) => page.length)).toEqual([4, 4, 3]);
+    expect(filtered.flat()).toEqual(expected);
+
+    const cursor = (await request('GET', `/agents/${agent}/tools?limit=10`, owner.headers)).headers['x-next-cursor'];
+    const theirAgent = await createAgent(globex.headers);
+    expect((await createTool({ tool_name: 'ticket_lookup', tool_type: 'built_in' }, theirAgent, globex.headers)).statusCode).toBe(
+      200,
+    );
+    const foreign = (await request('GET', `/agents/${theirAgent}/tools?cursor=${cursor}`, globex.headers)).json();
+    expect(foreign.every((tool: { agent_id: string }) => tool.agent_id === theirAgent)).toBe(true);
+    expect((await request('GET', `/agents/${agent}/tools?cursor=${cursor}`, globex.headers)).statusCode).toBe(404);
+    expect((await request('GET', `/agents/${agent}/tools?cursor=%2A`, owner.headers)).json()).toEqual({
+      detail: [{ loc: ['query', 'cursor'], msg: 'cursor is not a nextCursor this list returned', type: 'value_error' }],
+    });
+  });
 });
