@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { escapeLike, likeOperator } from '../../db/dialect.js';
 import { afterKeys } from '../../db/keyset.js';
@@ -112,17 +112,22 @@ export interface CustomFieldFilter {
   page: ListPage;
 }
 
-/** The ids of the organization's active teams, or of those `memberUserId` belongs to. */
-function activeTeamIds(db: Db, organizationId: string, memberUserId: string | null) {
-  let query = db
+/**
+ * Whether the field belongs to an active team of the organization (with `memberUserId`, one that
+ * user belongs to): a lookup by key for each field the list reads, so its cost does not grow with
+ * the number of teams, as a set of every team's id would.
+ */
+function ofActiveTeam(eb: ExpressionBuilder<DB, 'custom_fields'>, organizationId: string, memberUserId: string | null) {
+  let teams = eb
     .selectFrom('teams')
     .select('teams.id')
+    .whereRef('teams.id', '=', 'custom_fields.team_id')
     .where('teams.organization_id', '=', organizationId)
     .where('teams.archived_at', 'is', null);
   if (memberUserId !== null) {
-    query = query.where((eb) =>
-      eb.exists(
-        eb
+    teams = teams.where((member) =>
+      member.exists(
+        member
           .selectFrom('team_members')
           .select('team_members.user_id')
           .whereRef('team_members.team_id', '=', 'teams.id')
@@ -130,7 +135,7 @@ function activeTeamIds(db: Db, organizationId: string, memberUserId: string | nu
       ),
     );
   }
-  return query;
+  return eb.exists(teams);
 }
 
 /**
@@ -150,7 +155,7 @@ export async function listCustomFields(db: Db, filter: CustomFieldFilter): Promi
       const teamFields =
         'teamId' in scope
           ? eb('custom_fields.team_id', '=', scope.teamId)
-          : eb('custom_fields.team_id', 'in', activeTeamIds(db, filter.organizationId, scope.memberUserId));
+          : ofActiveTeam(eb, filter.organizationId, scope.memberUserId);
       return scope.includeOrganizationWide ? eb.or([eb('custom_fields.team_id', 'is', null), teamFields]) : teamFields;
     });
   if (filter.source) {
