@@ -9,7 +9,6 @@ import { listArticles } from '../src/help-center/articles/article.repository.js'
 import {
   listChildCollections,
   listChildrenOfCollections,
-  listHelpCentersWithCollections,
   listTopLevelCollections,
 } from '../src/help-center/collections/collection.repository.js';
 import { listHelpCenters } from '../src/help-center/help-centers/help-center.repository.js';
@@ -352,17 +351,27 @@ describe.each(DIALECTS)('list query plans of the help center and agent studio on
     );
   });
 
-  it('collections: help centers holding some, top-level pages, children pages and subtree levels', async () => {
+  it('collections: top-level pages of the organization and of one help center, children pages and subtree levels', async () => {
+    const topLevel = 'help_center_collections_top_level_order';
+    await expectIndexRange((db) => listTopLevelCollections(db, org(), PAGE), 'help_center_collections', topLevel);
     await expectIndexRange(
-      (db) => listHelpCentersWithCollections(db, org(), { ...PAGE, after: [instant(3), 'ffffffffffffffffffffffff'] }),
-      'help_centers',
-      'help_centers_organization_created',
+      (db) => listTopLevelCollections(db, org(), { ...PAGE, after: [ids.helpCenter, 100, 'ffffffffffffffffffffffff'] }),
+      'help_center_collections',
+      topLevel,
       'cursor',
     );
-    const topLevel = 'help_center_collections_top_level_order';
-    await expectIndexRange((db) => listTopLevelCollections(db, org(), ids.helpCenter, PAGE), 'help_center_collections', topLevel);
     await expectIndexRange(
-      (db) => listTopLevelCollections(db, org(), ids.helpCenter, { ...PAGE, after: [100, 'ffffffffffffffffffffffff'] }),
+      (db) => listTopLevelCollections(db, org(), { ...PAGE, helpCenterId: ids.helpCenter }),
+      'help_center_collections',
+      topLevel,
+    );
+    await expectIndexRange(
+      (db) =>
+        listTopLevelCollections(db, org(), {
+          ...PAGE,
+          helpCenterId: ids.helpCenter,
+          after: [ids.helpCenter, 100, 'ffffffffffffffffffffffff'],
+        }),
       'help_center_collections',
       topLevel,
       'cursor',

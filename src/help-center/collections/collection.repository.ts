@@ -68,53 +68,33 @@ interface KeysetPage {
 }
 
 /**
- * A page of the organization's help centers that hold collections, oldest first, after the keys
- * `[created_at, id]` (only `helpCenterId` when given): where a page of top-level collections goes on.
+ * A page of the organization's top-level collections (of one help center when given), by help
+ * center id, then order, after the keys `[help_center_id, position, id]`.
  */
-export async function listHelpCentersWithCollections(
-  db: Db,
-  organizationId: string,
-  page: KeysetPage & { helpCenterId?: string },
-): Promise<{ id: string; created_at: string }[]> {
-  let query = db
-    .selectFrom('help_centers')
-    .select(['help_centers.id', 'help_centers.created_at'])
-    .where('help_centers.organization_id', '=', organizationId)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('help_center_collections as collection')
-          .select('collection.id')
-          .where('collection.organization_id', '=', organizationId)
-          .whereRef('collection.help_center_id', '=', 'help_centers.id')
-          .where('collection.parent_id', 'is', null),
-      ),
-    );
-  if (page.helpCenterId) {
-    query = query.where('help_centers.id', '=', page.helpCenterId);
-  }
-  if (page.after) {
-    query = query.where(afterKeys(['help_centers.created_at', 'help_centers.id'], page.after, 'asc'));
-  }
-  return query.orderBy('help_centers.created_at').orderBy('help_centers.id').limit(page.limit).execute();
-}
-
-/** A page of one help center's top-level collections, by order, after the keys `[position, id]`. */
 export async function listTopLevelCollections(
   db: Db,
   organizationId: string,
-  helpCenterId: string,
-  page: KeysetPage,
+  page: KeysetPage & { helpCenterId?: string },
 ): Promise<CollectionRow[]> {
   let query = db
     .selectFrom('help_center_collections')
     .select(COLLECTION_COLUMNS)
     .where('organization_id', '=', organizationId)
-    .where('help_center_id', '=', helpCenterId)
     .where('parent_id', 'is', null);
-  if (page.after) {
-    query = query.where(afterKeys(['position', 'id'], page.after, 'asc'));
+  const [afterHelpCenterId, ...afterInHelpCenter] = page.after ?? [];
+  if (page.helpCenterId) {
+    query = query.where('help_center_id', '=', page.helpCenterId);
+    // With the help center fixed, the range is on (position, id): SQLite cannot combine an
+    // equality with a row value that starts at the same column.
+    if (afterHelpCenterId === page.helpCenterId) {
+      query = query.where(afterKeys(['position', 'id'], afterInHelpCenter, 'asc'));
+    } else if (typeof afterHelpCenterId === 'string') {
+      query = query.where('help_center_id', '>', afterHelpCenterId);
+    }
+  } else if (page.after) {
+    query = query.where(afterKeys(['help_center_id', 'position', 'id'], page.after, 'asc'));
   }
-  return query.orderBy('position').orderBy('id').limit(page.limit).execute();
+  return query.orderBy('help_center_id').orderBy('position').orderBy('id').limit(page.limit).execute();
 }
 
 /** A page of a collection's children, by order, after the keys `[position, id]`. */

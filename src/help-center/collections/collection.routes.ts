@@ -51,7 +51,8 @@ export function collectionRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags,
           summary: "A page of the organization's collection trees, by parent then order",
           description:
-            'Pages are over top-level collections (help centers oldest first, then `order`), and `limit` counts them: each comes ' +
+            'Pages are over top-level collections (by help center id, which begins with its creation time, so help centers ' +
+            'oldest first; then `order`), and `limit` counts them: each comes ' +
             'with its whole subtree, so a page is complete trees. Within a page and help center, the top-level collections ' +
             'come first, then the children of each listed collection in turn; siblings by `order`. With `parentId`, a page ' +
             "of that collection's children (or, `null`, of the top-level collections) alone, by `order`.",

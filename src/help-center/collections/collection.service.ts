@@ -5,7 +5,7 @@ import { readBoolean } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
-import { type CursorKey, keysetPage } from '../../lib/cursors.js';
+import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { deleteMembershipsOfCollection, listArticlesOfCollections } from '../articles/article.repository.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../help-center.pagination.js';
@@ -22,7 +22,6 @@ import {
   listChildCollections,
   listChildrenOfCollections,
   listHelpCenterCollections,
-  listHelpCentersWithCollections,
   listTopLevelCollections,
   updateCollection,
 } from './collection.repository.js';
@@ -212,53 +211,21 @@ export async function createCollection(deps: Deps, principal: Principal, input: 
 }
 
 /**
- * A page of top-level collections in listing order: help centers oldest first, then `order`. It
- * goes on in the help center of the cursor's keys `[help center created_at, help center id,
- * position, id]`, then in the next help centers holding collections, each one's first rows.
+ * A page of top-level collections, by help center id, then `order`: one range of one index. An
+ * object id begins with its creation second, so help centers come oldest first, as they list.
  */
 async function pageOfTopLevel(
   db: Kysely<DB>,
   organizationId: string,
   page: { helpCenterId?: string; cursor?: string; limit: number },
 ) {
-  const after = readListCursor(page.cursor, ['instant', 'text', 'integer', 'text']);
-  const rows: { helpCenterCreatedAt: CursorKey; row: CollectionRow }[] = [];
-  const take = (helpCenterCreatedAt: CursorKey, taken: CollectionRow[]) => {
-    for (const row of taken) {
-      rows.push({ helpCenterCreatedAt, row });
-    }
-  };
-  const [helpCenterCreatedAt, cursorHelpCenterId, ...position] = after ?? [];
-  if (typeof cursorHelpCenterId === 'string' && (page.helpCenterId ?? cursorHelpCenterId) === cursorHelpCenterId) {
-    take(
-      helpCenterCreatedAt ?? null,
-      await listTopLevelCollections(db, organizationId, cursorHelpCenterId, { after: position, limit: page.limit + 1 }),
-    );
-  }
-  if (rows.length <= page.limit) {
-    // Each of these help centers adds at least one row: no more of them are needed than rows are missing.
-    const helpCenters = await listHelpCentersWithCollections(db, organizationId, {
-      helpCenterId: page.helpCenterId,
-      after: after?.slice(0, 2),
-      limit: page.limit + 1 - rows.length,
-    });
-    for (const helpCenter of helpCenters) {
-      if (rows.length > page.limit) {
-        break;
-      }
-      take(
-        helpCenter.created_at,
-        await listTopLevelCollections(db, organizationId, helpCenter.id, { limit: page.limit + 1 - rows.length }),
-      );
-    }
-  }
-  const result = keysetPage(rows, page.limit, ({ helpCenterCreatedAt, row }) => [
-    helpCenterCreatedAt,
-    row.help_center_id,
-    row.position,
-    row.id,
-  ]);
-  return { rows: result.items.map(({ row }) => row), nextCursor: result.nextCursor };
+  const after = readListCursor(page.cursor, ['text', 'integer', 'text']);
+  const rows = await listTopLevelCollections(db, organizationId, {
+    helpCenterId: page.helpCenterId,
+    after,
+    limit: page.limit + 1,
+  });
+  return keysetPage(rows, page.limit, (row) => [row.help_center_id, row.position, row.id]);
 }
 
 /** `rows` with every collection under them, a level at a time (collections nest at most `MAX_DEPTH` deep). */
@@ -296,8 +263,8 @@ export async function listOrganizationCollections(
   }
   const page = await pageOfTopLevel(db, organizationId, { helpCenterId: query.helpCenterId, cursor: query.cursor, limit });
   const topLevelOnly = query.parentId === 'null';
-  const tree = treeOf(topLevelOnly ? page.rows : await withSubtrees(db, organizationId, page.rows));
-  const topLevel = page.rows.map((row) => tree.get(row.id)).filter((node) => node !== undefined);
+  const tree = treeOf(topLevelOnly ? page.items : await withSubtrees(db, organizationId, page.items));
+  const topLevel = page.items.map((row) => tree.get(row.id)).filter((node) => node !== undefined);
   return {
     items: await present(db, topLevelOnly ? topLevel : listingOrderPerHelpCenter(tree, topLevel), tree),
     nextCursor: page.nextCursor,

@@ -370,7 +370,7 @@ describe.each(DIALECTS)('collections on %s', (dialect) => {
   };
   const namesOf = (page: Collection[]) => page.map((c) => c.name);
 
-  it('pages over top-level collections, each page with their whole subtrees, help centers oldest first', async () => {
+  it('pages over top-level collections, each page with their whole subtrees, help centers in id (creation) order', async () => {
     const owner = await makeOrganization(harness);
     const [first, second] = [await helpCenter(owner.headers), await helpCenter(owner.headers)];
     await helpCenter(owner.headers); // a third one without collections is passed over
