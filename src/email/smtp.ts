@@ -1,4 +1,8 @@
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { loadOnce } from '../lib/load-once.js';
+
+/** nodemailer, imported when the first message goes out rather than at every start. */
+const loadNodemailer = loadOnce(() => import('nodemailer'));
 
 /** What the outbox needs from a mail transport: send one message, and let go of connections. */
 export interface MailTransport {
@@ -12,18 +16,20 @@ export interface MailTransport {
  * well within the outbox lease, so no other worker takes over a message still being sent.
  */
 export function createSmtpTransport(url: string): MailTransport {
-  const transport = createTransport({
-    url,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    dnsTimeout: 10_000,
-  });
+  let transport: Transporter | undefined;
   return {
     async send(message) {
+      const { createTransport } = await loadNodemailer();
+      transport ??= createTransport({
+        url,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+        dnsTimeout: 10_000,
+      });
       await transport.sendMail(message);
     },
-    close: () => transport.close(),
+    close: () => transport?.close(),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction } from 'kysely';
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
 import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { loadOnce } from '../../lib/load-once.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { requireAgent } from '../agents/agent.lookup.js';
 import {
@@ -43,11 +44,18 @@ interface ToolCall {
   end_time: string | null;
 }
 
-/** Clients render `content_html`; scripts, handlers and foreign embeds are removed before it is stored. */
-const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'del', 's', 'u', 'span'],
-  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow' }) },
-};
+/**
+ * Clients render `content_html`; scripts, handlers and foreign embeds are removed before it is
+ * stored. sanitize-html is imported for the first such message, not at every start.
+ */
+const loadMessageSanitizer = loadOnce(async () => {
+  const { default: sanitize } = await import('sanitize-html');
+  const options: sanitizeHtml.IOptions = {
+    allowedTags: [...sanitize.defaults.allowedTags, 'del', 's', 'u', 'span'],
+    transformTags: { a: sanitize.simpleTransform('a', { rel: 'noopener noreferrer nofollow' }) },
+  };
+  return (html: string) => sanitize(html, options);
+});
 
 const ownerOf = (principal: Principal): ThreadOwner => ({ organizationId: principal.organizationId, userId: principal.userId });
 
@@ -169,6 +177,7 @@ export async function addMessage(
   const thread = await requireThread(deps.db, principal, agentId, threadId);
   const at = deps.clock.now().toISOString();
   const id = deps.ids.uuid();
+  const contentHtml = input.content_html ? (await loadMessageSanitizer())(input.content_html) : (input.content_html ?? null);
   await deps.db.transaction().execute(async (trx) => {
     await insertMessage(trx, {
       id,
@@ -177,7 +186,7 @@ export async function addMessage(
       sort_key: deps.ids.ulid(),
       role: input.role,
       content: input.content,
-      content_html: input.content_html ? sanitizeHtml(input.content_html, SANITIZE_OPTIONS) : (input.content_html ?? null),
+      content_html: contentHtml,
       tool_calls: writeJson(toolCallsOf(input.tool_calls)),
       attachments: null,
       metadata: writeJson(input.metadata),

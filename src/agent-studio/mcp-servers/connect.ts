@@ -1,12 +1,8 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InvalidClientMetadataError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { causeChain, isBlockedError } from './guarded-fetch.js';
+import { loadMcpSdk, type McpSdk } from './mcp-sdk.js';
 
 /**
  * Speaking MCP to a server once (mcp-connect.md §3 step 5): Streamable HTTP, falling back to the
@@ -42,15 +38,22 @@ export interface ProbeOptions {
 }
 
 export async function probeServer(url: string, options: ProbeOptions): Promise<ProbeResult> {
-  const first = await probeWith('streamable_http', url, options);
-  if (first.kind === 'failed' && first.error instanceof StreamableHTTPError && [400, 404, 405].includes(first.error.code ?? 0)) {
-    return probeWith('sse', url, options);
+  const sdk = await loadMcpSdk();
+  const first = await probeWith(sdk, 'streamable_http', url, options);
+  if (
+    first.kind === 'failed' &&
+    first.error instanceof sdk.streamableHttp.StreamableHTTPError &&
+    [400, 404, 405].includes(first.error.code ?? 0)
+  ) {
+    return probeWith(sdk, 'sse', url, options);
   }
   return first;
 }
 
-async function probeWith(kind: McpTransportKind, url: string, options: ProbeOptions): Promise<ProbeResult> {
-  const client = new Client(CLIENT_INFO);
+async function probeWith(sdk: McpSdk, kind: McpTransportKind, url: string, options: ProbeOptions): Promise<ProbeResult> {
+  const { StreamableHTTPClientTransport } = sdk.streamableHttp;
+  const { UnauthorizedError } = sdk.clientAuth;
+  const client = new sdk.client.Client(CLIENT_INFO);
   const transportOptions = {
     authProvider: options.authProvider,
     fetch: options.fetch,
@@ -59,13 +62,13 @@ async function probeWith(kind: McpTransportKind, url: string, options: ProbeOpti
   const transport =
     kind === 'streamable_http'
       ? new StreamableHTTPClientTransport(new URL(url), transportOptions)
-      : new SSEClientTransport(new URL(url), transportOptions);
+      : new sdk.sse.SSEClientTransport(new URL(url), transportOptions);
   try {
     await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     const tools = await listTools(client).catch(async (error: unknown) => {
       // Initialize was open to anyone but the tools are not: run the OAuth discovery now.
-      if (options.authProvider && isToolAuthError(error)) {
-        const result = await auth(options.authProvider, { serverUrl: url, fetchFn: options.fetch });
+      if (options.authProvider && isToolAuthError(sdk, error)) {
+        const result = await sdk.clientAuth.auth(options.authProvider, { serverUrl: url, fetchFn: options.fetch });
         throw result === 'REDIRECT' ? new UnauthorizedError() : error;
       }
       throw error;
@@ -117,8 +120,11 @@ async function listTools(client: Client): Promise<DiscoveredTool[]> {
 }
 
 /** A JSON-RPC error of a tool listing that says the caller is not authorized. */
-function isToolAuthError(error: unknown): boolean {
-  return error instanceof McpError && /unauthori[sz]ed|unauthenticated|authentication required|forbidden/i.test(error.message);
+function isToolAuthError(sdk: McpSdk, error: unknown): boolean {
+  return (
+    error instanceof sdk.types.McpError &&
+    /unauthori[sz]ed|unauthenticated|authentication required|forbidden/i.test(error.message)
+  );
 }
 
 /** A failure worded for the caller: fixed phrases only, never an upstream body or description. */
@@ -155,15 +161,18 @@ export const MESSAGES = {
   failed: 'connection failed',
 } as const;
 
-export function describeFailure(error: unknown, blocked: boolean): FailureDescription {
+export async function describeFailure(error: unknown, blocked: boolean): Promise<FailureDescription> {
   if (blocked || isBlockedError(error)) {
     return { message: MESSAGES.blocked, httpStatus: 400 };
   }
+  const sdk = await loadMcpSdk();
+  const { StreamableHTTPError } = sdk.streamableHttp;
+  const { InvalidClientMetadataError, OAuthError } = sdk.authErrors;
   const chain = causeChain(error);
   const codes = chain.map((entry) => (entry as { code?: unknown }).code);
   const names = chain.map((entry) => (entry as { name?: unknown }).name);
   if (
-    (error instanceof McpError && error.code === ErrorCode.RequestTimeout) ||
+    (error instanceof sdk.types.McpError && error.code === sdk.types.ErrorCode.RequestTimeout) ||
     names.includes('TimeoutError') ||
     codes.includes('UND_ERR_CONNECT_TIMEOUT') ||
     codes.includes('UND_ERR_HEADERS_TIMEOUT') ||
@@ -193,7 +202,7 @@ export function describeFailure(error: unknown, blocked: boolean): FailureDescri
     }
     return { message: `server answered HTTP ${error.code}`, httpStatus: 502 };
   }
-  if (error instanceof SseError) {
+  if (error instanceof sdk.sse.SseError) {
     if (error.code === 401 || error.code === 403) {
       return { message: MESSAGES.headerRejected, httpStatus: 502 };
     }

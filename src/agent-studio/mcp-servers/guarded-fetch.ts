@@ -2,8 +2,9 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { lookup as dnsLookupAll } from 'node:dns/promises';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import type * as undici from 'undici';
 import { isHttpUrl } from '../../lib/http-url.js';
+import { loadOnce } from '../../lib/load-once.js';
 
 /**
  * The agent studio's only way out to the network (mcp-connect.md §8). Every MCP request, metadata
@@ -147,9 +148,9 @@ function publicOnlyLookup(hostname: string, options: { all?: boolean; family?: n
   });
 }
 
-type Connector = buildConnector.connector;
+type Connector = undici.buildConnector.connector;
 
-function guardedConnector(policy: OutboundPolicy): Connector {
+function guardedConnector(buildConnector: typeof undici.buildConnector, policy: OutboundPolicy): Connector {
   const direct = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
   // biome-ignore lint/suspicious/noExplicitAny: net.connect's lookup option is typed for dns.lookup's overloads
   const resolving = buildConnector({ timeout: CONNECT_TIMEOUT_MS, lookup: publicOnlyLookup as any });
@@ -177,19 +178,25 @@ export interface GuardedFetch {
   close(): Promise<void>;
 }
 
+/** undici, imported on the first request out: most processes never make one. */
+const loadUndici = loadOnce(() => import('undici'));
+
 /**
- * One pooled dispatcher per app. Responses are re-wrapped as the global `Response` (the SDK
- * tells OAuth error bodies apart with `instanceof Response`), bodies other than event streams are
- * capped, and a request gets 5 s (metadata GETs) or 10 s (everything else) until its headers.
+ * One pooled dispatcher per app, made on the first request. Responses are re-wrapped as the
+ * global `Response` (the SDK tells OAuth error bodies apart with `instanceof Response`), bodies
+ * other than event streams are capped, and a request gets 5 s (metadata GETs) or 10 s (everything
+ * else) until its headers.
  */
 export function createGuardedFetch(policy: OutboundPolicy): GuardedFetch {
-  const dispatcher = new Agent({
-    connect: guardedConnector(policy),
-    headersTimeout: HEADERS_TIMEOUT_MS,
-    bodyTimeout: BODY_TIMEOUT_MS,
-  });
+  let dispatcher: undici.Agent | undefined;
 
   const guarded: FetchLike = async (url, init) => {
+    const { Agent, buildConnector, fetch: undiciFetch } = await loadUndici();
+    dispatcher ??= new Agent({
+      connect: guardedConnector(buildConnector, policy),
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      bodyTimeout: BODY_TIMEOUT_MS,
+    });
     const headers = new Headers(init?.headers);
     const method = (init?.method ?? 'GET').toUpperCase();
     const streaming = (headers.get('accept') ?? '').includes('text/event-stream');
@@ -208,10 +215,10 @@ export function createGuardedFetch(policy: OutboundPolicy): GuardedFetch {
     }
   };
 
-  return { fetch: guarded, close: () => dispatcher.close() };
+  return { fetch: guarded, close: async () => dispatcher?.close() };
 }
 
-function rewrap(response: Awaited<ReturnType<typeof undiciFetch>>): Response {
+function rewrap(response: undici.Response): Response {
   const contentType = response.headers.get('content-type') ?? '';
   const declared = Number(response.headers.get('content-length') ?? '0');
   if (declared > MAX_RESPONSE_BYTES) {

@@ -1,5 +1,3 @@
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
-import { InvalidGrantError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Static } from '@sinclair/typebox';
 import type { Updateable } from 'kysely';
 import { writeJson } from '../../db/dialect.js';
@@ -9,6 +7,7 @@ import { requireManageableAgent } from '../agents/agent.service.js';
 import { describeFailure, type FailureDescription, MESSAGES, type ProbeResult, probeServer } from './connect.js';
 import { defaultPort, trackingFetch, urlAllowed } from './guarded-fetch.js';
 import { type McpRuntime, requireServer, type ServerAuth, serverAuth } from './mcp-runtime.js';
+import { loadMcpSdk } from './mcp-sdk.js';
 import {
   consumeFlow,
   deleteExpiredFlows,
@@ -90,7 +89,7 @@ async function attemptConnection(runtime: McpRuntime, server: McpServerRow, afte
     });
     return probe.kind === 'connected'
       ? { kind: 'connected', probe, oauth: false }
-      : { kind: 'error', failure: describeFailure(probe.kind === 'failed' ? probe.error : undefined, tracker.blocked()) };
+      : { kind: 'error', failure: await describeFailure(probe.kind === 'failed' ? probe.error : undefined, tracker.blocked()) };
   }
   const refreshOptions = { fetchFn: tracker.fetch, staticClient: settings.staticClient };
   const credentials = await findCredentials(runtime.db, server.id);
@@ -106,7 +105,7 @@ async function attemptConnection(runtime: McpRuntime, server: McpServerRow, afte
     const outcome = await refreshTokensOnce(runtime.oauth, server, { kind: 'rejected', accessToken: rejected }, refreshOptions);
     if (outcome.kind === 'failed') {
       // The credentials are kept: a network fault or a 5xx at the AS is not a lost grant.
-      const described = describeFailure(outcome.error, tracker.blocked());
+      const described = await describeFailure(outcome.error, tracker.blocked());
       return {
         kind: 'error',
         failure: described.httpStatus === 400 ? described : { ...described, message: MESSAGES.refreshFailed },
@@ -140,12 +139,12 @@ function newProvider(runtime: McpRuntime, server: McpServerRow, settings: Server
 }
 
 /** The discovery state tells "no OAuth at all" apart from other failures, whatever the SDK threw. */
-function explainFailure(provider: McpOAuthProvider, error: unknown, blocked: boolean): Attempt {
+async function explainFailure(provider: McpOAuthProvider, error: unknown, blocked: boolean): Promise<Attempt> {
   const discovery = provider.discovery;
   if (!blocked && discovery && !discovery.authorizationServerMetadata && !discovery.resourceMetadata) {
     return failure(MESSAGES.noMetadata, 502, true);
   }
-  return { kind: 'error', failure: describeFailure(error, blocked) };
+  return { kind: 'error', failure: await describeFailure(error, blocked) };
 }
 
 /**
@@ -343,8 +342,9 @@ async function redeem(
     scope: settings.scope,
   });
   const tracker = trackingFetch(runtime.outbound.fetch);
+  const sdk = await loadMcpSdk();
   try {
-    const result = await auth(provider, {
+    const result = await sdk.clientAuth.auth(provider, {
       serverUrl: server.url,
       authorizationCode: query.code,
       resourceMetadataUrl: flow.resource_metadata_url ? new URL(flow.resource_metadata_url) : undefined,
@@ -354,10 +354,10 @@ async function redeem(
       return failure(MESSAGES.codeRejected);
     }
   } catch (error) {
-    if (error instanceof InvalidGrantError) {
+    if (error instanceof sdk.authErrors.InvalidGrantError) {
       return { kind: 'error', failure: { message: MESSAGES.codeRejected, httpStatus: 502 }, state: 'auth_required' };
     }
-    return { kind: 'error', failure: describeFailure(error, tracker.blocked()) };
+    return { kind: 'error', failure: await describeFailure(error, tracker.blocked()) };
   }
   return attemptConnection(runtime, server, true);
 }

@@ -1,13 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  discoverOAuthServerInfo,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  refreshAuthorization,
-  selectClientAuthMethod,
-  selectResourceURL,
-} from '@modelcontextprotocol/sdk/client/auth.js';
-import { InvalidClientError, InvalidGrantError, UnauthorizedClientError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   AuthorizationServerMetadata,
   OAuthClientInformationMixed,
@@ -19,6 +11,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { withAdvisoryLock } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
+import { loadMcpSdk } from './mcp-sdk.js';
 import { type CredentialRow, ensureCredentials, findCredentials, updateCredentials } from './mcp-server.repository.js';
 import type { SecretBox } from './secret-box.js';
 
@@ -319,6 +312,9 @@ export async function refreshTokensOnce(
   reason: { kind: 'rejected'; accessToken: string } | { kind: 'expiring' },
   options: { fetchFn: FetchLike; staticClient?: StaticClient },
 ): Promise<RefreshOutcome> {
+  // Before the locks: the first refresh of a process must not hold them while the SDK loads.
+  const { clientAuth, authErrors } = await loadMcpSdk();
+  const { InvalidClientError, InvalidGrantError, UnauthorizedClientError } = authErrors;
   return ctx.locks.run(server.id, () =>
     withAdvisoryLock(ctx.db, `mcp-oauth-refresh:${server.id}`, async (db) => {
       const store = new CredentialStore(db, ctx, server);
@@ -342,13 +338,14 @@ export async function refreshTokensOnce(
       try {
         let discovery = current.discovery;
         if (!discovery?.authorizationServerUrl) {
-          discovery = await discoverOAuthServerInfo(server.url, { fetchFn: options.fetchFn });
+          discovery = await clientAuth.discoverOAuthServerInfo(server.url, { fetchFn: options.fetchFn });
           await store.saveDiscovery(discovery);
         }
         const resource = discovery.resourceMetadata
-          ? (await selectResourceURL(server.url, provider, discovery.resourceMetadata)) && discovery.resourceMetadata.resource
+          ? (await clientAuth.selectResourceURL(server.url, provider, discovery.resourceMetadata)) &&
+            discovery.resourceMetadata.resource
           : undefined;
-        const tokens = await refreshAuthorization(discovery.authorizationServerUrl, {
+        const tokens = await clientAuth.refreshAuthorization(discovery.authorizationServerUrl, {
           metadata: discovery.authorizationServerMetadata,
           clientInformation,
           refreshToken,
@@ -405,7 +402,7 @@ export async function revokeStoredTokens(
     return;
   }
   const supported = metadata.revocation_endpoint_auth_methods_supported ?? metadata.token_endpoint_auth_methods_supported ?? [];
-  const method = selectClientAuthMethod(client, supported);
+  const method = (await loadMcpSdk()).clientAuth.selectClientAuthMethod(client, supported);
   const pairs: [string | undefined, string][] = [
     [stored.tokens.refresh_token, 'refresh_token'],
     [stored.tokens.access_token, 'access_token'],

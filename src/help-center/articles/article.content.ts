@@ -1,7 +1,9 @@
-import { convert as htmlToText } from 'html-to-text';
-import { marked } from 'marked';
 import { AppError } from '../../http/errors.js';
-import { htmlToMarkdown, sanitizeCommentHtml } from '../../platform/tickets/comment-content.js';
+import { loadOnce } from '../../lib/load-once.js';
+import { loadHtmlConverters } from '../../platform/tickets/comment-content.js';
+
+/** marked, imported for the first article written in markdown rather than at every start. */
+const loadMarked = loadOnce(async () => (await import('marked')).marked);
 
 /** An article body in both stored forms; the HTML is always sanitised. */
 export interface ArticleContent {
@@ -19,7 +21,10 @@ export interface ArticleContent {
  * that is always rendered from the markdown and then sanitised. Markdown derived from HTML is
  * different: it must show what the sanitised HTML showed, so it never holds live HTML.
  */
-export function deriveArticleContent(input: { contentHtml?: string; contentMarkdown?: string }): ArticleContent | undefined {
+export async function deriveArticleContent(input: {
+  contentHtml?: string;
+  contentMarkdown?: string;
+}): Promise<ArticleContent | undefined> {
   if (input.contentHtml !== undefined && input.contentMarkdown !== undefined) {
     throw AppError.invalid('Give the body as contentHtml or contentMarkdown, not both', {
       location: 'body',
@@ -28,19 +33,22 @@ export function deriveArticleContent(input: { contentHtml?: string; contentMarkd
     });
   }
   if (input.contentHtml !== undefined) {
-    const html = sanitizeCommentHtml(input.contentHtml);
-    return { html, markdown: htmlToMarkdown(html) };
+    const converters = await loadHtmlConverters();
+    const html = converters.sanitize(input.contentHtml);
+    return { html, markdown: converters.toMarkdown(html) };
   }
   if (input.contentMarkdown !== undefined) {
+    const [converters, marked] = await Promise.all([loadHtmlConverters(), loadMarked()]);
     const rendered = marked.parse(input.contentMarkdown, { async: false, gfm: true });
-    return { html: sanitizeCommentHtml(rendered), markdown: input.contentMarkdown };
+    return { html: converters.sanitize(rendered), markdown: input.contentMarkdown };
   }
   return undefined;
 }
 
 /** The words of an article body, for the search index. */
-export function articleText(html: string): string {
-  return htmlToText(html, {
+export async function articleText(html: string): Promise<string> {
+  const { toText } = await loadHtmlConverters();
+  return toText(html, {
     wordwrap: false,
     selectors: [
       { selector: 'a', options: { ignoreHref: true } },

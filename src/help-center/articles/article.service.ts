@@ -154,7 +154,7 @@ export async function createArticle(deps: Deps, principal: Principal, input: Sta
   const organizationId = principal.organizationId;
   const title = nonBlank(input.title, 'title');
   const description = optionalNonBlank(input.description, 'description') ?? null;
-  const content = deriveArticleContent(input) ?? { html: '', markdown: '' };
+  const content = (await deriveArticleContent(input)) ?? { html: '', markdown: '' };
   const collection = await requireCollection(deps.db, organizationId, input.collectionId);
   const tagIds = input.tags ?? [];
   await requireTags(deps.db, organizationId, tagIds);
@@ -260,7 +260,7 @@ export async function updateArticleDraft(
   const article = await requireArticle(deps.db, organizationId, id);
   const title = input.title === undefined ? undefined : nonBlank(input.title, 'title');
   const description = optionalNonBlank(input.description, 'description');
-  const content = deriveArticleContent(input);
+  const content = await deriveArticleContent(input);
   const placement = (await placementsOf(deps.db, [id])).get(id);
   const { toAdd, toRemove } = await nextCollections(deps.db, organizationId, placement?.collections ?? [], input);
   if (input.tags) {
@@ -312,6 +312,7 @@ export async function publishArticle(deps: Deps, principal: Principal, id: strin
     return presentOne(deps.db, organizationId, id);
   }
   const at = deps.clock.now().toISOString();
+  const body = [article.description ?? '', await articleText(article.content_html)].filter(Boolean).join('\n\n');
   await deps.db.transaction().execute(async (trx) => {
     await updateArticle(trx, organizationId, id, {
       state: 'published',
@@ -323,7 +324,6 @@ export async function publishArticle(deps: Deps, principal: Principal, id: strin
       published_at: at,
       updated_at: at,
     });
-    const body = [article.description ?? '', articleText(article.content_html)].filter(Boolean).join('\n\n');
     await writeFullTextEntry(trx, SEARCH_INDEX, { documentId: id, organizationId, title: article.title, body });
   });
   return presentOne(deps.db, organizationId, id);

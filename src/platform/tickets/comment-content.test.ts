@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { liveMarkdown, renderMarkdown, shownText } from '../../../test/markup.js';
-import { deriveCommentContent, htmlToMarkdown, sanitizeCommentHtml } from './comment-content.js';
+import { deriveCommentContent, loadHtmlConverters } from './comment-content.js';
 
 describe('htmlToMarkdown', () => {
   it.each([
@@ -30,8 +30,9 @@ describe('htmlToMarkdown', () => {
       '````ts\na\n  ```\n<b>\n````',
     ],
     ['a code language that is not a word', '<pre><code class="language-`&lt;b&gt;">x</code></pre>', '```\nx\n```'],
-  ])('%s', (_, html, markdown) => {
-    const derived = htmlToMarkdown(sanitizeCommentHtml(html));
+  ])('%s', async (_, html, markdown) => {
+    const { sanitize, toMarkdown } = await loadHtmlConverters();
+    const derived = toMarkdown(sanitize(html));
     expect(derived).toBe(markdown);
     expect(liveMarkdown(derived)).toEqual([]);
   });
@@ -46,8 +47,8 @@ describe('deriveCommentContent', () => {
     '[x](javascript:alert(1))',
     '*not emphasis* and `not code`',
     '<div>\n<b>html block</b>\n</div>',
-  ])('text %j reads the same in its HTML and its markdown', (content) => {
-    const derived = deriveCommentContent({ content });
+  ])('text %j reads the same in its HTML and its markdown', async (content) => {
+    const derived = await deriveCommentContent({ content });
     expect(liveMarkdown(derived.contentMarkdown)).toEqual([]);
     expect(shownText(renderMarkdown(derived.contentMarkdown))).toBe(shownText(derived.contentHtml));
     expect(shownText(derived.contentHtml)).toBe(content);
@@ -96,15 +97,16 @@ describe('markdown of plain text, derived without a DOM', () => {
     ).filter((text) => text.trim() !== '');
   }
 
-  it('is what the HTML of the text converts to (but for a leading empty line), for 5,000 seeded texts', () => {
+  it('is what the HTML of the text converts to (but for a leading empty line), for 5,000 seeded texts', async () => {
+    const { toMarkdown } = await loadHtmlConverters();
     for (const text of texts(5_000)) {
-      const derived = deriveCommentContent({ content: text });
-      expect(derived.contentMarkdown, JSON.stringify(text)).toBe(htmlToMarkdown(derived.contentHtml).replace(/^( {2}\n)+/, ''));
+      const derived = await deriveCommentContent({ content: text });
+      expect(derived.contentMarkdown, JSON.stringify(text)).toBe(toMarkdown(derived.contentHtml).replace(/^( {2}\n)+/, ''));
     }
   });
 
-  it('keeps paragraphs and line breaks, and escapes what would be markup', () => {
-    expect(deriveCommentContent({ content: 'Hi  there,\n# not a heading\n\n\n<b>not bold</b>' }).contentMarkdown).toBe(
+  it('keeps paragraphs and line breaks, and escapes what would be markup', async () => {
+    expect((await deriveCommentContent({ content: 'Hi  there,\n# not a heading\n\n\n<b>not bold</b>' })).contentMarkdown).toBe(
       'Hi there,  \n\\# not a heading\n\n\\<b>not bold\\</b>',
     );
   });

@@ -1,7 +1,8 @@
-import { convert as htmlToText } from 'html-to-text';
-import sanitizeHtml from 'sanitize-html';
-import TurndownService from 'turndown';
+import type { convert } from 'html-to-text';
+import type sanitizeHtml from 'sanitize-html';
+import type TurndownService from 'turndown';
 import { AppError } from '../../http/errors.js';
+import { loadOnce } from '../../lib/load-once.js';
 
 /** What a stored comment carries: every form derived from whichever the client sent. */
 export interface CommentContent {
@@ -11,22 +12,50 @@ export interface CommentContent {
   contentJson: string | null;
 }
 
-const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'h1', 'h2', 'del', 's', 'u', 'span'],
-  allowedAttributes: {
-    a: ['href', 'name', 'target', 'title', 'rel'],
-    img: ['src', 'alt', 'title', 'width', 'height'],
-    '*': ['class'],
-  },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-  allowedSchemesByTag: { img: ['http', 'https', 'data'] },
-  allowProtocolRelative: false,
-  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow' }) },
-};
+/** The HTML work behind comments and articles, from libraries loaded on first use (`loadHtmlConverters`). */
+export interface HtmlConverters {
+  /** Drops scripts, event handlers, `javascript:` and other unsafe URLs; keeps formatting. */
+  sanitize(html: string): string;
+  /** Markdown of sanitised HTML; see `createTurndown` for why it is safe to render. */
+  toMarkdown(html: string): string;
+  /** Escapes text as turndown escapes the text of HTML. */
+  escapeMarkdown(text: string): string;
+  toText: typeof convert;
+}
 
-/** Drops scripts, event handlers, `javascript:` and other unsafe URLs; keeps formatting. */
-export function sanitizeCommentHtml(html: string): string {
-  return sanitizeHtml(html, SANITIZE_OPTIONS);
+/**
+ * sanitize-html, turndown and html-to-text, imported for the first comment or article a process
+ * writes rather than at every start, of which they took a sixth; later calls get them at once.
+ */
+export const loadHtmlConverters = loadOnce(async (): Promise<HtmlConverters> => {
+  const [{ default: sanitize }, { default: Turndown }, { convert: toText }] = await Promise.all([
+    import('sanitize-html'),
+    import('turndown'),
+    import('html-to-text'),
+  ]);
+  const options = sanitizeOptions(sanitize);
+  const turndown = createTurndown(Turndown);
+  return {
+    sanitize: (html) => sanitize(html, options),
+    toMarkdown: (html) => turndown.turndown(html),
+    escapeMarkdown: (text) => turndown.escape(text),
+    toText,
+  };
+});
+
+function sanitizeOptions(sanitize: typeof sanitizeHtml): sanitizeHtml.IOptions {
+  return {
+    allowedTags: [...sanitize.defaults.allowedTags, 'img', 'h1', 'h2', 'del', 's', 'u', 'span'],
+    allowedAttributes: {
+      a: ['href', 'name', 'target', 'title', 'rel'],
+      img: ['src', 'alt', 'title', 'width', 'height'],
+      '*': ['class'],
+    },
+    allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+    allowedSchemesByTag: { img: ['http', 'https', 'data'] },
+    allowProtocolRelative: false,
+    transformTags: { a: sanitize.simpleTransform('a', { rel: 'noopener noreferrer nofollow' }) },
+  };
 }
 
 /**
@@ -73,50 +102,48 @@ interface ConvertedNode {
  * text, URLs, code languages) cannot break out into markup. Code keeps `<` as is: code spans and
  * fenced blocks show their content literally.
  */
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-// Line by line, because turndown's escapes only look at the start of the text: in a `<pre>` every
-// line of a text node starts a markdown line, and "# x" or "> x" there is text, not a heading or quote.
-turndown.escape = (text) =>
-  escapeMarkup(
-    text
-      .split('\n')
-      .map((line) => TurndownService.prototype.escape.call(turndown, line))
-      .join('\n'),
-  );
-turndown.addRule('safeLink', {
-  filter: (node) => node.nodeName === 'A' && Boolean(node.getAttribute('href')),
-  replacement: (content, node) => {
-    const element = node as ConvertedNode;
-    const title = element.getAttribute('title');
-    return `[${content}](${escapeDestination(element.getAttribute('href') ?? '')}${title ? ` "${escapeTitle(title)}"` : ''})`;
-  },
-});
-turndown.addRule('safeImage', {
-  filter: 'img',
-  replacement: (_content, node) => {
-    const element = node as ConvertedNode;
-    const src = element.getAttribute('src');
-    const title = element.getAttribute('title');
-    const alt = turndown.escape((element.getAttribute('alt') ?? '').replace(/\s+/g, ' '));
-    return src ? `![${alt}](${escapeDestination(src)}${title ? ` "${escapeTitle(title)}"` : ''})` : '';
-  },
-});
-// Turndown's own fence only looks for backticks at the very start of a line, but a closing fence may
-// be indented by up to three spaces: code holding "  ```" would end the block and its rest be markdown.
-turndown.addRule('safeFencedCodeBlock', {
-  filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName === 'CODE',
-  replacement: (_content, node) => {
-    const codeElement = (node as ConvertedNode).firstChild;
-    const code = codeElement?.textContent ?? '';
-    const language = /language-([\w+#.-]+)/.exec(codeElement?.getAttribute('class') ?? '')?.[1] ?? '';
-    const fence = '`'.repeat(Math.max(3, longestBacktickRun(code) + 1));
-    return `\n\n${fence}${language}\n${code.replace(/\n$/, '')}\n${fence}\n\n`;
-  },
-});
-
-/** Markdown of sanitised HTML; see the turndown set-up above for why it is safe to render. */
-export function htmlToMarkdown(html: string): string {
-  return turndown.turndown(html);
+function createTurndown(Turndown: typeof TurndownService): TurndownService {
+  const turndown = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  // Line by line, because turndown's escapes only look at the start of the text: in a `<pre>` every
+  // line of a text node starts a markdown line, and "# x" or "> x" there is text, not a heading or quote.
+  turndown.escape = (text) =>
+    escapeMarkup(
+      text
+        .split('\n')
+        .map((line) => Turndown.prototype.escape.call(turndown, line))
+        .join('\n'),
+    );
+  turndown.addRule('safeLink', {
+    filter: (node) => node.nodeName === 'A' && Boolean(node.getAttribute('href')),
+    replacement: (content, node) => {
+      const element = node as ConvertedNode;
+      const title = element.getAttribute('title');
+      return `[${content}](${escapeDestination(element.getAttribute('href') ?? '')}${title ? ` "${escapeTitle(title)}"` : ''})`;
+    },
+  });
+  turndown.addRule('safeImage', {
+    filter: 'img',
+    replacement: (_content, node) => {
+      const element = node as ConvertedNode;
+      const src = element.getAttribute('src');
+      const title = element.getAttribute('title');
+      const alt = turndown.escape((element.getAttribute('alt') ?? '').replace(/\s+/g, ' '));
+      return src ? `![${alt}](${escapeDestination(src)}${title ? ` "${escapeTitle(title)}"` : ''})` : '';
+    },
+  });
+  // Turndown's own fence only looks for backticks at the very start of a line, but a closing fence may
+  // be indented by up to three spaces: code holding "  ```" would end the block and its rest be markdown.
+  turndown.addRule('safeFencedCodeBlock', {
+    filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName === 'CODE',
+    replacement: (_content, node) => {
+      const codeElement = (node as ConvertedNode).firstChild;
+      const code = codeElement?.textContent ?? '';
+      const language = /language-([\w+#.-]+)/.exec(codeElement?.getAttribute('class') ?? '')?.[1] ?? '';
+      const fence = '`'.repeat(Math.max(3, longestBacktickRun(code) + 1));
+      return `\n\n${fence}${language}\n${code.replace(/\n$/, '')}\n${fence}\n\n`;
+    },
+  });
+  return turndown;
 }
 
 function escapeHtml(text: string): string {
@@ -140,12 +167,12 @@ function textToHtml(text: string): string {
  * DOM parse per comment): the same paragraphs and hard line breaks, blanks collapsed as HTML
  * shows them, and every line escaped by the same rules as text in HTML, so it renders as the text.
  */
-function textToMarkdown(text: string): string {
+function textToMarkdown(converters: HtmlConverters, text: string): string {
   return textParagraphs(text)
     .map((paragraph) =>
       paragraph
         .split(/\r?\n/)
-        .map((line) => turndown.escape(line.replace(/[ \t\r\n\f]+/g, ' ').trim()))
+        .map((line) => converters.escapeMarkdown(line.replace(/[ \t\r\n\f]+/g, ' ').trim()))
         .filter((line) => line !== '')
         .join('  \n'),
     )
@@ -187,7 +214,11 @@ function parseEditorJson(contentJson: string): unknown {
  * Derives plain text, sanitised HTML and markdown from `contentHtml` (preferred for HTML),
  * `content` (preferred for text) or `contentJson` (kept as given). Nothing given is a 400.
  */
-export function deriveCommentContent(input: { content?: string; contentHtml?: string; contentJson?: string }): CommentContent {
+export async function deriveCommentContent(input: {
+  content?: string;
+  contentHtml?: string;
+  contentJson?: string;
+}): Promise<CommentContent> {
   const given = (value: string | undefined) => (value !== undefined && value.trim() !== '' ? value : undefined);
   const content = given(input.content);
   const contentHtml = given(input.contentHtml);
@@ -200,8 +231,9 @@ export function deriveCommentContent(input: { content?: string; contentHtml?: st
     });
   }
   const jsonText = contentJson ? editorText(parseEditorJson(contentJson)).trim() : '';
-  const html = contentHtml ? sanitizeCommentHtml(contentHtml) : textToHtml(content ?? jsonText);
-  const text = content ?? (contentHtml ? htmlToText(html, { wordwrap: false }).trim() : jsonText);
+  const converters = await loadHtmlConverters();
+  const html = contentHtml ? converters.sanitize(contentHtml) : textToHtml(content ?? jsonText);
+  const text = content ?? (contentHtml ? converters.toText(html, { wordwrap: false }).trim() : jsonText);
   // HTML that was all script, styles or other removed markup would be stored as an empty comment.
   if (contentHtml && !content && !contentJson && text === '' && !/<img\b/i.test(html)) {
     throw AppError.invalid('contentHtml has nothing left to show once unsafe HTML is removed', {
@@ -210,6 +242,6 @@ export function deriveCommentContent(input: { content?: string; contentHtml?: st
       rule: 'empty',
     });
   }
-  const markdown = contentHtml ? htmlToMarkdown(html) : textToMarkdown(content ?? jsonText);
+  const markdown = contentHtml ? converters.toMarkdown(html) : textToMarkdown(converters, content ?? jsonText);
   return { content: text, contentHtml: html, contentMarkdown: markdown, contentJson: contentJson ?? null };
 }

@@ -214,7 +214,7 @@ function commentKind(input: CreateComment): {
  */
 export async function addComment(deps: Deps, principal: Principal, ticketIdParam: string | undefined, input: CreateComment) {
   const ticket = await requireTicketAccess(deps.db, principal, ticketIdParam);
-  const content = deriveCommentContent(input);
+  const content = await deriveCommentContent(input);
   const { type, visibility } = commentKind(input);
   const sendsEmail = Boolean(input.shouldSendEmail) && visibility === 'public';
   const plain = !input.parentCommentId && !input.attachmentIds?.length && !input.customerEmail && !sendsEmail;
@@ -412,7 +412,7 @@ export async function editComment(
   const comment = await requireOwnComment(deps.db, principal, ticket, commentId);
   const changes: Updateable<TicketCommentTable> = { updated_at: deps.clock.now().toISOString() };
   if (input.content !== undefined || input.contentHtml !== undefined || input.contentJson !== undefined) {
-    Object.assign(changes, contentColumns(deriveCommentContent(input)), { is_edited: true });
+    Object.assign(changes, contentColumns(await deriveCommentContent(input)), { is_edited: true });
   }
   if (input.threadName !== undefined) {
     changes.thread_name = input.threadName;
