@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import scalarReference from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { agentStudioPlugin } from './agent-studio/agent-studio.plugin.js';
@@ -16,9 +15,11 @@ import { createFrameworkErrorHandler, MAX_PARAM_LENGTH } from './http/framework-
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerRequestLog } from './http/logging.js';
 import { registerRateLimits } from './http/rate-limits.js';
+import { createSerializerFactory } from './http/serialization.js';
 import { createValidatorCompiler } from './http/validation.js';
 import type { Clock } from './lib/clock.js';
 import { createIdFactory, type IdFactory } from './lib/ids.js';
+import { loadOnce } from './lib/load-once.js';
 import { platformPlugin } from './platform/platform.plugin.js';
 
 export interface BuildAppOptions {
@@ -36,6 +37,12 @@ export interface BuildAppOptions {
    * is used when set, else a random key for this instance only (tests, the OpenAPI export).
    */
   secretKey?: Buffer;
+  /**
+   * Compile every route's validators and response serializers at `ready()`, as Fastify does by
+   * default, so a schema they refuse fails there (the schema test). Otherwise each is compiled on
+   * its first use, which keeps the start under a second.
+   */
+  compileSchemasAtStart?: boolean;
 }
 
 export const DOC_FILES: Record<AreaName, string> = {
@@ -57,6 +64,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, db, clock } = options;
   const areas = options.areas ?? AREAS;
   const errorRenderers = new Map<AreaName, ErrorRenderer>();
+  const compileOnFirstUse = !options.compileSchemasAtStart;
   let deps: AppDeps | undefined;
   const app = Fastify({
     loggerInstance: options.log,
@@ -71,6 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // One line per request comes from `registerRequestLog`.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    schemaController: { compilersFactory: { buildSerializer: createSerializerFactory({ compileOnFirstUse }) } },
     frameworkErrors: createFrameworkErrorHandler(() => {
       if (!deps) {
         throw new Error('a request arrived before the app was built');
@@ -79,7 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(createValidatorCompiler());
+  app.setValidatorCompiler(createValidatorCompiler({ compileOnFirstUse }));
   registerJsonBodyParser(app);
   registerRequestLog(app);
   app.addHook('onRequest', async (request, reply) => {
@@ -101,7 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
 
   registerOperationalRoutes(app, db);
-  await registerDocs(app, deps, areas);
+  registerDocs(app, deps, areas);
 
   if (areas.includes('platform')) {
     await app.register(platformPlugin(deps), { prefix: '/v1' });
@@ -151,18 +160,47 @@ const SHOW_KEY_PLACEHOLDER = new Function(`
   }).observe(document.body, { childList: true, subtree: true });
 `) as () => void;
 
-async function registerDocs(app: FastifyInstance, deps: AppDeps, areas: readonly AreaName[]): Promise<void> {
+/**
+ * What the reference plugin answers under `/docs`: the page, its script, and the redirect from
+ * `/docs` to the page. Anything else under `/docs/` stays with the help center's not-found handler.
+ */
+const REFERENCE_PATHS = ['/docs', '/docs/', '/docs/js/scalar.js'];
+
+/** Headers of the reference's answers that belong to its own connection, not to ours. */
+const HOP_HEADERS = new Set(['connection', 'content-length', 'date', 'keep-alive', 'transfer-encoding']);
+
+function registerDocs(app: FastifyInstance, deps: AppDeps, areas: readonly AreaName[]): void {
   for (const area of areas) {
     app.get(`/docs/${DOC_FILES[area]}`, { config: { public: true }, schema: { hide: true } }, async () => {
       const document = deps.docs.get(area);
       return document ? document() : {};
     });
   }
+  // The reference's plugin and its 4 MB bundle are loaded on the first visit, not at every start:
+  // they live in a Fastify instance of their own (a plugin cannot add routes to a started one),
+  // which these routes hand the request to. HEAD is answered from the GET, as for any route.
+  const reference = loadOnce(() => buildReferenceApp(areas));
+  for (const path of REFERENCE_PATHS) {
+    app.get(path, { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+      const answer = await (await reference()).inject({ method: 'GET', url: request.url });
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value !== undefined && !HOP_HEADERS.has(name)) {
+          reply.header(name, value);
+        }
+      }
+      return reply.code(answer.statusCode).send(answer.rawPayload);
+    });
+  }
+}
+
+async function buildReferenceApp(areas: readonly AreaName[]): Promise<FastifyInstance> {
+  const { default: scalarReference } = await import('@scalar/fastify-api-reference');
+  const reference = Fastify();
   // A self-hosted install, possibly offline: the page and its script come from this server (the
   // plugin serves the bundle at /docs/js/scalar.js), fonts are the system's, and none of Scalar's
   // cloud features (AI agent, MCP generator, share/deploy toolbar, telemetry) is offered.
   const offline = { agent: { disabled: true } };
-  await app.register(scalarReference, {
+  await reference.register(scalarReference, {
     routePrefix: '/docs',
     configuration: {
       title: 'Switchboard API reference',
@@ -178,4 +216,6 @@ async function registerDocs(app: FastifyInstance, deps: AppDeps, areas: readonly
       onLoaded: SHOW_KEY_PLACEHOLDER,
     },
   });
+  await reference.ready();
+  return reference;
 }

@@ -89,6 +89,28 @@ describe.each(DIALECTS)('the API reference page on %s', (dialect) => {
     expect(bundle.body).toContain('createApiReference');
   });
 
+  it('answers like the reference plugin it loads on first visit: /docs redirects, HEAD is the GET without a body', async () => {
+    const redirect = await harness.app.inject({ url: '/docs?from=menu' });
+    expect(redirect.statusCode).toBe(301);
+    expect(redirect.headers.location).toBe('/docs/');
+    expect(redirect.headers['x-request-id']).toBeTruthy();
+
+    const [page, head] = await Promise.all([
+      harness.app.inject({ url: '/docs/' }),
+      harness.app.inject({ method: 'HEAD', url: '/docs/' }),
+    ]);
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe(page.headers['content-type']);
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(page.body)));
+    expect(head.body).toBe('');
+  });
+
+  it('leaves other paths under /docs/ to the help center, which asks for a key first', async () => {
+    const response = await harness.app.inject({ url: '/docs/js/other.js' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: 'A valid x-api-key header is required', statusCode: 401 });
+  });
+
   it('shows the shape of a Switchboard key as the key field placeholder', async () => {
     const { onLoaded } = configurationOf((await harness.app.inject({ url: '/docs/' })).body);
     expect(onLoaded).toBeTypeOf('function');

@@ -30,13 +30,17 @@ type Validate = ((data: unknown) => boolean) & { errors?: AjvLikeError[] | null 
  * cannot store it in text, and SQLite would cut strings at it in places, so it is refused alike
  * on both databases, naming the field.
  */
-export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
+export function createValidatorCompiler(options: { compileOnFirstUse?: boolean } = {}): FastifySchemaCompiler<unknown> {
   const bodyAjv = addFormats(new Ajv({ ...shared, coerceTypes: false }));
   const textAjv = addFormats(new Ajv({ ...shared, coerceTypes: 'array' }));
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-    const validateSchema = ajv.compile(schema as object) as Validate;
+    // Fastify asks for every route's validators before the first request; compiling them all
+    // took most of the start. On first use, each is compiled once and kept.
+    const compile = () => ajv.compile(schema as object) as Validate;
+    let validateSchema: Validate | undefined = options.compileOnFirstUse ? undefined : compile();
     const validate: Validate = (data) => {
+      validateSchema ??= compile();
       const nulAt = pathOfNulCharacter(data);
       if (nulAt !== null) {
         validate.errors = [
