@@ -34,6 +34,8 @@ export interface Measurement {
   dbCpuMsPerRequest: number | null;
   /** A non-expected status seen, for the report. */
   firstFailure?: string;
+  /** Connections of the load (as many requests may still have been running when it stopped). */
+  connections?: number;
 }
 
 /**
@@ -92,6 +94,7 @@ export async function measure(baseUrls: string[], request: HttpRequest, options:
     cpuMsPerRequest: cpu / answered,
     dbCpuMsPerRequest: before.database.length + after.database.length > 0 ? dbCpu / answered : null,
     firstFailure,
+    connections: options.connections,
   };
 }
 

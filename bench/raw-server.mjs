@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import Database from 'better-sqlite3';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import pg from 'pg';
 import { monotonicFactory } from 'ulid';
 
@@ -139,11 +139,15 @@ function afterKeys(after, length) {
 const escapeHtml = (text) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
+const LIMIT = '$limit';
+
 /** One statement per path, on SQLite (`?`) or PostgreSQL (`$n`, named and prepared once per connection). */
 function statements(dialect) {
   const pgsql = dialect === 'postgres';
   const at = (n) => (pgsql ? `$${n}::timestamptz` : '?');
   const p = (n) => (pgsql ? `$${n}` : '?');
+  // The page size, always the last parameter: written into PostgreSQL statements (see openDatabase).
+  const lim = (n) => (pgsql ? LIMIT : p(n));
   const falseValue = pgsql ? 'false' : '0';
   return {
     keyByHash: `select organization_id, user_id from api_keys where key_hash = ${p(1)} and revoked_at is null`,
@@ -157,34 +161,41 @@ function statements(dialect) {
       from tickets t where t.id = ${p(8)} and t.organization_id = ${p(9)} and t.deleted_at is null
       returning ${COMMENT_COLUMNS}`,
     ticketsFirst: `select ${TICKET_COLUMNS} from tickets where organization_id = ${p(1)} and team_id = ${p(2)} and deleted_at is null
-      order by created_at desc, id desc limit ${p(3)}`,
+      order by created_at desc, id desc limit ${lim(3)}`,
     ticketsAfter: `select ${TICKET_COLUMNS} from tickets where organization_id = ${p(1)} and team_id = ${p(2)} and deleted_at is null
-      and (created_at, id) < (${at(3)}, ${p(4)}) order by created_at desc, id desc limit ${p(5)}`,
+      and (created_at, id) < (${at(3)}, ${p(4)}) order by created_at desc, id desc limit ${lim(5)}`,
     commentsFirst: `select ${COMMENT_COLUMNS} from ticket_comments where ticket_id = ${p(1)} and organization_id = ${p(2)}
-      and parent_comment_id is null and deleted_at is null order by created_at, id limit ${p(3)}`,
+      and parent_comment_id is null and deleted_at is null order by created_at, id limit ${lim(3)}`,
     commentsAfter: `select ${COMMENT_COLUMNS} from ticket_comments where ticket_id = ${p(1)} and organization_id = ${p(2)}
       and parent_comment_id is null and deleted_at is null and (created_at, id) > (${at(3)}, ${p(4)})
-      order by created_at, id limit ${p(5)}`,
+      order by created_at, id limit ${lim(5)}`,
     fieldsFirst: `select ${CUSTOM_FIELD_COLUMNS} from custom_fields where organization_id = ${p(1)} and deleted_at is null
-      order by created_at, uid limit ${p(2)}`,
+      order by created_at, uid limit ${lim(2)}`,
     fieldsAfter: `select ${CUSTOM_FIELD_COLUMNS} from custom_fields where organization_id = ${p(1)} and deleted_at is null
-      and (created_at, uid) > (${at(2)}, ${p(3)}) order by created_at, uid limit ${p(4)}`,
+      and (created_at, uid) > (${at(2)}, ${p(3)}) order by created_at, uid limit ${lim(4)}`,
     historyFirst: historyQuery('', 3),
     historyAfter: historyQuery(`and (last_activity_at, id) < (${at(3)}, ${p(4)})`, 5),
     collections: `select ${COLLECTION_COLUMNS} from help_center_collections
       where organization_id = ${p(1)} and help_center_id = ${p(2)} order by position, id`,
+    // The first page is top-level collections in order (the seeded ones are all top-level).
     collectionsFirst: `select ${COLLECTION_COLUMNS} from help_center_collections
-      where organization_id = ${p(1)} and help_center_id = ${p(2)} order by position, id limit ${p(3)}`,
+      where organization_id = ${p(1)} and help_center_id = ${p(2)} and parent_id is null order by position, id limit ${lim(3)}`,
   };
 
-  // A page of threads and their messages in one statement.
+  // A page of threads and their messages in one statement. On PostgreSQL the messages are a
+  // lateral lookup per thread: the generic plan of a named statement cannot see that the limit is
+  // small and would otherwise hash-join the whole message table.
   function historyQuery(after, limit) {
+    const messages = pgsql
+      ? `left join lateral (select id, role, content, created_at, sort_key from chat_messages
+           where thread_id = t.id order by sort_key) m on true`
+      : 'left join chat_messages m on m.thread_id = t.id';
     return `select t.id, t.agent_id, t.title, t.last_activity_at, t.created_at,
         m.id as message_id, m.role, m.content, m.created_at as message_created_at
       from (select id, agent_id, title, last_activity_at, created_at from chat_threads
             where organization_id = ${p(1)} and user_id = ${p(2)} ${after}
-            order by last_activity_at desc, id desc limit ${p(limit)}) t
-      left join chat_messages m on m.thread_id = t.id
+            order by last_activity_at desc, id desc limit ${lim(limit)}) t
+      ${messages}
       order by t.last_activity_at desc, t.id desc, m.sort_key`;
   }
 }
@@ -201,7 +212,17 @@ function openDatabase() {
     pool.on('error', () => undefined);
     const sql = statements('postgres');
     return {
-      run: async (name, values) => (await pool.query({ name, text: sql[name], values })).rows,
+      // A page size is part of the statement (one prepared statement per size): the generic plan of
+      // a `limit $n` assumes a tenth of the table and, with inflated costs, even JIT-compiles it.
+      run: async (name, values) => {
+        const text = sql[name];
+        if (!text.includes(LIMIT)) {
+          return (await pool.query({ name, text, values })).rows;
+        }
+        const limit = Number(values.at(-1));
+        const sized = { name: `${name}_${limit}`, text: text.replace(LIMIT, String(limit)), values: values.slice(0, -1) };
+        return (await pool.query(sized)).rows;
+      },
       close: () => pool.end(),
     };
   }
@@ -219,7 +240,10 @@ function openDatabase() {
 }
 
 const database = openDatabase();
-const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' }, disableRequestLogging: true });
+const app = Fastify({
+  logger: { level: process.env.LOG_LEVEL ?? 'info' },
+  logController: new LogController({ disableRequestLogging: true }),
+});
 
 app.decorateRequest('principal', null);
 

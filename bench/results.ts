@@ -49,6 +49,8 @@ export interface ProfileResult {
 
 export interface RunSettings {
   command: string;
+  /** A line shown under the title (`--note`). */
+  note?: string;
   quick: boolean;
   durationSeconds: number;
   listDurationSeconds: number;
@@ -100,17 +102,33 @@ export interface Summary {
   firstFailure?: string;
 }
 
+/**
+ * CPU per request of a round. With few answers, the requests still running at the end used CPU in
+ * the window too: dividing by the answers plus the connections gives a lower bound instead.
+ */
+function cpuPerRequest(round: Measurement, value: number): number {
+  if (round.ok >= FEW_ANSWERS) {
+    return value;
+  }
+  const answered = round.ok + round.failed;
+  return (value * Math.max(1, answered)) / (answered + (round.connections ?? 10));
+}
+
 export function summarize(rounds: readonly Measurement[]): Summary {
-  const db = rounds.map((round) => round.dbCpuMsPerRequest).filter((value): value is number => value !== null);
-  const cpu = median(rounds.map((round) => round.cpuMsPerRequest));
+  const db = rounds
+    .filter((round) => round.dbCpuMsPerRequest !== null)
+    .map((round) => cpuPerRequest(round, round.dbCpuMsPerRequest ?? 0));
+  const cpu = median(rounds.map((round) => cpuPerRequest(round, round.cpuMsPerRequest)));
   const dbCpu = db.length > 0 ? median(db) : null;
+  // A round with no answer at all: every request took longer than the window, which bounds its percentiles from below.
+  const atLeast = (round: Measurement, value: number) => (round.ok === 0 ? round.seconds * 1000 : value);
   return {
     rps: median(rounds.map((round) => round.requestsPerSecond)),
-    p99: median(rounds.map((round) => round.p99Ms)),
-    p50: median(rounds.map((round) => round.p50Ms)),
+    p99: median(rounds.map((round) => atLeast(round, round.p99Ms))),
+    p50: median(rounds.map((round) => atLeast(round, round.p50Ms))),
     cpu,
     dbCpu,
-    totalCpu: median(rounds.map((round) => round.cpuMsPerRequest + (round.dbCpuMsPerRequest ?? 0))),
+    totalCpu: median(rounds.map((round) => cpuPerRequest(round, round.cpuMsPerRequest + (round.dbCpuMsPerRequest ?? 0)))),
     failed: rounds.reduce((sum, round) => sum + round.failed, 0),
     ok: rounds.reduce((sum, round) => sum + round.ok, 0),
     sparse: rounds.some((round) => round.ok < FEW_ANSWERS),

@@ -62,14 +62,16 @@ const USAGE = `Usage: npm run bench -- [options]
   --duration S                     seconds per path measurement (default 10; quick 3)
   --list-duration S                seconds per list measurement (default 5; quick 2)
   --warmup S                       seconds of warm-up before each measurement (default 1; quick 0.5)
-  --rounds N                       Switchboard/raw alternations per measurement (default 2; quick 1)
+  --rounds N                       Switchboard/raw alternations per measurement (default 3; quick 1)
   --connections N                  autocannon connections (default 10)
   --start-repeats N                starts timed per server (default 5; quick 3)
   --log-level L                    LOG_LEVEL of both servers (default info, as in production)
   --rows-1m N                      rows per list of the "1m" dataset (default 1000000)
   --reseed                         seed the datasets again
   --no-build                       skip npm run build (dist/ must be current)
-  --out FILE                       where to write the Markdown (default bench/RESULTS.md for full runs)`;
+  --out FILE                       where to write the Markdown (default bench/RESULTS.md for full runs)
+  --note TEXT                      a line to show under the title of the results
+  --render FILE.json               print (and with --out, write) the tables of a saved run, measuring nothing`;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -88,9 +90,21 @@ async function main(): Promise<void> {
     reseed: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
     out: { type: 'string' },
+    note: { type: 'string' },
+    render: { type: 'string' },
   });
   if (values.help) {
     console.log(USAGE);
+    return;
+  }
+  if (values.render) {
+    // The tables of a saved run again (bench/.data/results-*.json), with the current report code.
+    const saved = JSON.parse(readFileSync(values.render, 'utf8')) as RunResults;
+    const markdown = renderReport(saved);
+    if (values.out) {
+      writeFileSync(values.out, `${markdown}\n`);
+    }
+    console.log(markdown);
     return;
   }
   installCleanup();
@@ -100,12 +114,13 @@ async function main(): Promise<void> {
   const number = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Number(value));
   const pinning = choosePinning();
   const settings: RunSettings = {
-    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    command: `npm run bench${commandLine(process.argv.slice(2)) ? ` -- ${commandLine(process.argv.slice(2))}` : ''}`,
+    note: values.note,
     quick,
     durationSeconds: number(values.duration, quick ? 3 : 10),
     listDurationSeconds: number(values['list-duration'], quick ? 2 : 5),
     warmupSeconds: number(values.warmup, quick ? 0.5 : 1),
-    rounds: number(values.rounds, quick ? 1 : 2),
+    rounds: number(values.rounds, quick ? 1 : 3),
     connections: number(values.connections, 10),
     logLevel: values['log-level'],
     startRepeats: number(values['start-repeats'], quick ? 3 : 5),
@@ -159,6 +174,19 @@ async function main(): Promise<void> {
   writeFileSync(join(DATA_DIR, `results-${results.startedAt.replaceAll(':', '-')}.json`), JSON.stringify(results, null, 2));
   console.log(markdown);
   log(`written to ${relative(REPO_DIR, out)}`);
+}
+
+/** The arguments as they would be typed, the `--note` text left out (it is shown on its own). */
+function commandLine(args: string[]): string {
+  const shown: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    if (args[index] === '--note') {
+      index++;
+    } else if (!args[index]?.startsWith('--note=')) {
+      shown.push(args[index] as string);
+    }
+  }
+  return shown.join(' ');
 }
 
 function parseScenarios(value: string | undefined): Scenario[] {
