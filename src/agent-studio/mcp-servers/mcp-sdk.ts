@@ -18,7 +18,7 @@ export interface McpSdk {
 
 /**
  * The MCP SDK, imported when a process first connects to an MCP server, completes, refreshes or
- * revokes an authorization: most processes never do, and importing it cost a sixth of the start.
+ * revokes an authorization: most processes never do, yet every start paid for importing it.
  * An SDK error can only exist once this has loaded, so code that tells them apart awaits it too.
  */
 export const loadMcpSdk = loadOnce(async (): Promise<McpSdk> => {

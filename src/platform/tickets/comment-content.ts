@@ -25,7 +25,7 @@ export interface HtmlConverters {
 
 /**
  * sanitize-html, turndown and html-to-text, imported for the first comment or article a process
- * writes rather than at every start, of which they took a sixth; later calls get them at once.
+ * writes rather than at every start; later calls get them at once.
  */
 export const loadHtmlConverters = loadOnce(async (): Promise<HtmlConverters> => {
   const [{ default: sanitize }, { default: Turndown }, { convert: toText }] = await Promise.all([
