@@ -56,7 +56,8 @@ export function renderReport(results: RunResults): string {
   const profile = results.profiles.flatMap((p) => [
     `## CPU profile: comment create on ${dialectName(p.dialect)}`,
     '',
-    `\`node --cpu-prof\` on the Switchboard process during the write load (profile kept at \`${p.file}\`; summarised by \`bench/cpu-profile.ts\`).`,
+    `\`node --cpu-prof\` on the Switchboard process during the write load, its start left out (profile kept at \`${p.file}\`; summarised by \`bench/cpu-profile.ts\`). ` +
+      'V8 charges native work to the JavaScript function that called it: SQLite executing a statement shows as the better-sqlite3 call in `dist/db/connect.js`; `writev` and `writeString` are socket and log writes.',
     '',
     p.markdown,
     '',
