@@ -53,16 +53,6 @@ export async function insertCommentOnce(db: Db, row: TicketCommentTable): Promis
   return rows[0];
 }
 
-const findAuthorStatement = prepareQuery<{ userId: string }, { name: string; user_type: string; avatar_url: string | null }>(
-  (db: Db, param) => db.selectFrom('users').select(['name', 'user_type', 'avatar_url']).where('id', '=', param('userId')),
-);
-
-/** What a comment shows of its author, for a comment just written. */
-export async function findCommentAuthor(db: Db, userId: string) {
-  const { rows } = await findAuthorStatement.execute(db, { userId });
-  return rows[0];
-}
-
 export async function updateComment(db: Db, commentId: string, changes: Updateable<TicketCommentTable>): Promise<void> {
   await db.updateTable('ticket_comments').set(changes).where('id', '=', commentId).execute();
 }

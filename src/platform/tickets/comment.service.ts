@@ -16,7 +16,6 @@ import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import {
   type CommentRow,
-  findCommentAuthor,
   findCommentByDedupeKey,
   findCommentById,
   insertCommentOnce,
@@ -220,7 +219,7 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
   const plain = !input.parentCommentId && !input.attachmentIds?.length && !input.customerEmail && !sendsEmail;
   if (plain) {
     const row = newCommentRow(deps, principal, ticket, input, content, { type, visibility, attachmentIds: [], contactId: null });
-    const [inserted, author] = await Promise.all([insertCommentOnce(deps.db, row), findCommentAuthor(deps.db, principal.userId)]);
+    const inserted = await insertCommentOnce(deps.db, row);
     if (!inserted) {
       return replayOrConflict(deps.db, principal, await requireDedupeWinner(deps.db, ticket.id, input), input);
     }
@@ -229,9 +228,9 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
     // a comment), so a process writing comments grew by a hundred MiB between full collections.
     const comment: Comment = toComment(
       Object.assign({}, inserted, {
-        author_name: author?.name ?? null,
-        author_user_type: (author?.user_type ?? null) as CommentRow['author_user_type'],
-        author_avatar_url: author?.avatar_url ?? null,
+        author_name: ticket.viewer_name,
+        author_user_type: ticket.viewer_user_type as CommentRow['author_user_type'],
+        author_avatar_url: ticket.viewer_avatar_url,
         contact_first_name: null,
         contact_last_name: null,
         contact_email: null,
