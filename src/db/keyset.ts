@@ -1,4 +1,4 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { CursorKey } from '../lib/cursors.js';
 
 /**
@@ -18,4 +18,23 @@ export function afterKeys(
   const left = sql.join(columns.map((column) => sql.ref(column)));
   const right = sql.join(keys.map((key) => sql`${key}`));
   return sql<SqlBool>`(${left}) ${sql.raw(direction === 'asc' ? '>' : '<')} (${right})`;
+}
+
+/**
+ * A keyset page's order: `query` ordered by `columns` (the last one unique), all in `direction`,
+ * starting after `after` (the keys of the last row of the page before) when there is one.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any select query
+export function inKeysetOrder<Query extends SelectQueryBuilder<any, any, any>>(
+  query: Query,
+  columns: readonly string[],
+  after: readonly CursorKey[] | undefined,
+  direction: 'asc' | 'desc' = 'asc',
+): Query {
+  // biome-ignore lint/suspicious/noExplicitAny: any select query
+  let ordered: SelectQueryBuilder<any, any, any> = after ? query.where(afterKeys(columns, after, direction)) : query;
+  for (const column of columns) {
+    ordered = ordered.orderBy(sql.ref(column), direction);
+  }
+  return ordered as Query;
 }

@@ -1,5 +1,4 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
 import { Nullable } from '../http/shared-schemas.js';
 import type { Clock } from '../lib/clock.js';
 
@@ -41,25 +40,6 @@ export function platformListEnvelope<T>(clock: Clock, data: T, nextCursor: strin
  * Lists answered as a bare array (accounts, contacts, notes, as upstream) keep the array and give
  * the next page's cursor in this header, absent on the last page.
  */
-export const NEXT_CURSOR_HEADER = 'x-next-cursor';
-
-/** A bare array answer with its `x-next-cursor` header declared for the OpenAPI document. */
-export function PlatformListArraySchema<T extends TSchema>(item: T) {
-  return Type.Array(item, {
-    headers: {
-      [NEXT_CURSOR_HEADER]: Type.String({ description: 'Pass as cursor for the next page; absent on the last page' }),
-    },
-  });
-}
-
-/** The items of a bare-array page, its next cursor set as the `x-next-cursor` header when there is one. */
-export function bareListPage<T>(reply: FastifyReply, page: { items: T[]; nextCursor: string | null }): T[] {
-  if (page.nextCursor !== null) {
-    reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
-  }
-  return page.items;
-}
-
 /** NestJS-style error body: `error` is the HTTP reason phrase. */
 export const PlatformErrorSchema = Type.Object(
   {

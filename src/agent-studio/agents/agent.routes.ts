@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.js';
+import { PagedArraySchema, sendPage } from '../../http/pagination.js';
 import { agentStudioErrorResponses } from '../agent-studio.errors.js';
-import { PagedArraySchema, sendPage } from '../agent-studio.pagination.js';
 import {
   AgentIdParamsSchema,
   AgentSchema,

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { afterKeys } from '../../db/keyset.js';
+import { afterKeys, inKeysetOrder } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { ChatMessageTable, ChatThreadTable } from './chat.table.js';
 
@@ -103,11 +103,10 @@ export async function listThreadsOfAgent(db: Db, owner: ThreadOwner, agentId: st
       .orderBy('page.id', 'desc')
       .execute();
   }
-  let query = threads.select(THREAD_COLUMNS);
-  if (page.after) {
-    query = query.where(afterKeys(['chat_threads.last_activity_at', 'chat_threads.id'], page.after, 'desc'));
-  }
-  return query.orderBy('chat_threads.last_activity_at', 'desc').orderBy('chat_threads.id', 'desc').limit(page.limit).execute();
+  const query = threads.select(THREAD_COLUMNS);
+  return inKeysetOrder(query, ['chat_threads.last_activity_at', 'chat_threads.id'], page.after, 'desc')
+    .limit(page.limit)
+    .execute();
 }
 
 /**
@@ -175,11 +174,8 @@ export async function listMessages(db: Db, threadId: string, page: ChatPage): Pr
       .orderBy('page.id')
       .execute();
   }
-  let query = messages.select(PAGED_MESSAGE_COLUMNS);
-  if (page.after) {
-    query = query.where(afterKeys(['chat_messages.sort_key', 'chat_messages.id'], page.after, 'asc'));
-  }
-  return query.orderBy('chat_messages.sort_key').orderBy('chat_messages.id').limit(page.limit).execute();
+  const query = messages.select(PAGED_MESSAGE_COLUMNS);
+  return inKeysetOrder(query, ['chat_messages.sort_key', 'chat_messages.id'], page.after).limit(page.limit).execute();
 }
 
 /** Every message of the given threads, each thread's oldest first. */

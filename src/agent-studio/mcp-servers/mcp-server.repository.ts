@@ -1,6 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { afterKeys } from '../../db/keyset.js';
+import { inKeysetOrder } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { McpOauthCredentialTable, McpOauthPendingFlowTable, McpServerStatus, McpServerTable } from './mcp-server.table.js';
 
@@ -60,10 +60,7 @@ export async function listMcpServers(
   if (filter.status) {
     query = query.where('status', '=', filter.status);
   }
-  if (page.after) {
-    query = query.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
-  }
-  return query.orderBy('created_at').orderBy('id').limit(page.limit).execute();
+  return inKeysetOrder(query, ['created_at', 'id'], page.after).limit(page.limit).execute();
 }
 
 export async function updateMcpServer(db: Db, serverId: string, changes: Updateable<McpServerTable>): Promise<void> {

@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { Principal } from '../../http/api-key-auth.js';
+import { PagedArraySchema, sendPage } from '../../http/pagination.js';
 import { AgentStudioErrorSchema, agentStudioErrorResponses } from '../agent-studio.errors.js';
-import { PagedArraySchema, sendPage } from '../agent-studio.pagination.js';
 import { completeAuthorization, connectMcpServer } from './mcp-connection.service.js';
 import { createMcpRuntime } from './mcp-runtime.js';
 import {

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { afterKeys } from '../../db/keyset.js';
+import { inKeysetOrder } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { AgentToolTable, ToolType } from './agent-tool.table.js';
 
@@ -58,10 +58,7 @@ export async function listAgentTools(
   if (filter.isEnabled !== undefined) {
     query = query.where('is_enabled', '=', filter.isEnabled);
   }
-  if (page.after) {
-    query = query.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
-  }
-  return query.orderBy('created_at').orderBy('id').limit(page.limit).execute();
+  return inKeysetOrder(query, ['created_at', 'id'], page.after).limit(page.limit).execute();
 }
 
 export async function updateAgentTool(

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
+import { PagedArraySchema, sendPage } from '../../http/pagination.js';
 import { agentStudioErrorResponses } from '../agent-studio.errors.js';
-import { PagedArraySchema, sendPage } from '../agent-studio.pagination.js';
 import { AgentIdParamsSchema, DeletedSchema } from '../agents/agent.schemas.js';
 import {
   AgentToolParamsSchema,

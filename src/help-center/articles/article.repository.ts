@@ -1,6 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { afterKeys } from '../../db/keyset.js';
+import { inKeysetOrder } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { ArticleCollectionTable, ArticleTable } from './article.table.js';
 
@@ -115,10 +115,7 @@ export async function listArticles(
       ),
     );
   }
-  if (page.after) {
-    query = query.where(afterKeys(['help_center_articles.uid', 'help_center_articles.id'], page.after, 'asc'));
-  }
-  return query.orderBy('help_center_articles.uid').orderBy('help_center_articles.id').limit(page.limit).execute();
+  return inKeysetOrder(query, ['help_center_articles.uid', 'help_center_articles.id'], page.after).limit(page.limit).execute();
 }
 
 /** Ids of the organization's live, published articles, optionally in one help center: a search scope. */

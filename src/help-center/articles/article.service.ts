@@ -4,12 +4,13 @@ import type { DB } from '../../db/database.js';
 import { removeFullTextEntry, searchFullText, searchTerms, writeFullTextEntry } from '../../db/full-text.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
+import { readTypedCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { findCollectionsByIds } from '../collections/collection.repository.js';
 import { requireCollection } from '../collections/collection.service.js';
-import { DEFAULT_LIST_LIMIT, readListCursor } from '../help-center.pagination.js';
+import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank, optionalNonBlank } from '../help-centers/help-center.input.js';
 import { readMeta, writeMeta } from '../help-centers/help-center.meta.js';
 import { nextHelpCenterNumber } from '../help-centers/help-center.repository.js';
@@ -211,7 +212,7 @@ export async function listOrganizationArticles(
     throw AppError.notFound(TAG_NOT_FOUND);
   }
   const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-  const after = readListCursor(query.cursor, ['integer', 'text']);
+  const after = readTypedCursor(query.cursor, ['integer', 'text']);
   const filter = { collectionId: query.collectionId, helpCenterId: query.helpCenterId, state: query.state, tagId: query.tag };
   const rows = await listArticles(db, organizationId, filter, { after, limit: limit + 1 });
   const page = keysetPage(rows, limit, (row) => [row.uid, row.id]);

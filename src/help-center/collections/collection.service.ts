@@ -4,11 +4,12 @@ import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
+import { readTypedCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { deleteMembershipsOfCollection, listArticlesOfCollections } from '../articles/article.repository.js';
-import { DEFAULT_LIST_LIMIT, readListCursor } from '../help-center.pagination.js';
+import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank, optionalNonBlank } from '../help-centers/help-center.input.js';
 import { readMeta, writeMeta } from '../help-centers/help-center.meta.js';
 import { lockHelpCenter, nextHelpCenterNumber } from '../help-centers/help-center.repository.js';
@@ -219,7 +220,7 @@ async function pageOfTopLevel(
   organizationId: string,
   page: { helpCenterId?: string; cursor?: string; limit: number },
 ) {
-  const after = readListCursor(page.cursor, ['text', 'integer', 'text']);
+  const after = readTypedCursor(page.cursor, ['text', 'integer', 'text']);
   const rows = await listTopLevelCollections(db, organizationId, {
     helpCenterId: page.helpCenterId,
     after,
@@ -298,7 +299,7 @@ async function pageOfChildren(
   query: { parentId: string; helpCenterId?: string; cursor?: string; limit: number },
 ) {
   const parent = await requireCollection(db, organizationId, query.parentId);
-  const after = readListCursor(query.cursor, ['integer', 'text']);
+  const after = readTypedCursor(query.cursor, ['integer', 'text']);
   if (query.helpCenterId !== undefined && query.helpCenterId !== parent.help_center_id) {
     return { items: [], nextCursor: null };
   }

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forUpdate } from '../../db/dialect.js';
-import { afterKeys } from '../../db/keyset.js';
+import { inKeysetOrder } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { HelpCenterTable } from './help-center.table.js';
 
@@ -70,11 +70,8 @@ export async function listHelpCenters(
   organizationId: string,
   page: { after?: readonly CursorKey[]; limit: number },
 ): Promise<HelpCenterRow[]> {
-  let query = db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).where('organization_id', '=', organizationId);
-  if (page.after) {
-    query = query.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
-  }
-  return query.orderBy('created_at').orderBy('id').limit(page.limit).execute();
+  const query = db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).where('organization_id', '=', organizationId);
+  return inKeysetOrder(query, ['created_at', 'id'], page.after).limit(page.limit).execute();
 }
 
 /** Slugs of the organization equal to `base` or `base-…` (slugs hold no LIKE wildcards). */

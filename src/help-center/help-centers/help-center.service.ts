@@ -5,10 +5,11 @@ import { readBoolean } from '../../db/dialect.js';
 import { conflictAs } from '../../db/errors.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
+import { readTypedCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
-import { DEFAULT_LIST_LIMIT, readListCursor } from '../help-center.pagination.js';
+import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank } from './help-center.input.js';
 import { readMeta, writeMeta } from './help-center.meta.js';
 import {
@@ -86,7 +87,7 @@ export async function listOrganizationHelpCenters(
   query: Static<typeof ListHelpCentersQuerySchema>,
 ) {
   const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-  const after = readListCursor(query.cursor, ['instant', 'text']);
+  const after = readTypedCursor(query.cursor, ['instant', 'text']);
   const rows = await listHelpCenters(db, principal.organizationId, { after, limit: limit + 1 });
   const page = keysetPage(rows, limit, (row) => [row.created_at, row.id]);
   return { items: page.items.map(toHelpCenter), nextCursor: page.nextCursor };

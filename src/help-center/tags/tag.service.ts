@@ -4,11 +4,12 @@ import type { DB } from '../../db/database.js';
 import { conflictAs } from '../../db/errors.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
+import { readTypedCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { deleteArticleTagsOfTag } from '../articles/article.repository.js';
-import { DEFAULT_LIST_LIMIT, readListCursor } from '../help-center.pagination.js';
+import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank } from '../help-centers/help-center.input.js';
 import { deleteTag, findTagById, findTagByLowerName, insertTag, listTags, type TagRow, updateTag } from './tag.repository.js';
 import type { CreateTagSchema, ListTagsQuerySchema, UpdateTagSchema } from './tag.schemas.js';
@@ -71,7 +72,7 @@ export async function createTag(deps: Deps, principal: Principal, input: Static<
 /** Alphabetical (lower-case name, then id): a keyset page. */
 export async function listOrganizationTags(db: Kysely<DB>, principal: Principal, query: Static<typeof ListTagsQuerySchema>) {
   const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-  const after = readListCursor(query.cursor, ['text', 'text']);
+  const after = readTypedCursor(query.cursor, ['text', 'text']);
   const rows = await listTags(db, principal.organizationId, { after, limit: limit + 1 });
   const page = keysetPage(rows, limit, (row) => [row.lower_name, row.id]);
   return { items: page.items.map(toTag), nextCursor: page.nextCursor };

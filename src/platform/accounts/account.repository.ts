@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { afterKeys } from '../../db/keyset.js';
+import { inKeysetOrder } from '../../db/keyset.js';
 import type { ListPage } from '../platform.pagination.js';
 import type { AccountTable } from './account.table.js';
 
@@ -104,19 +104,15 @@ export async function findLiveAccountIds(db: Db, organizationId: string, ids: re
  * however deep the page; only their rows and what they point at are read.
  */
 export async function listAccounts(db: Db, organizationId: string, page: ListPage): Promise<AccountRow[]> {
-  let ids = db
+  const ids = db
     .selectFrom('accounts')
     .select(['id', 'created_at'])
     .where('organization_id', '=', organizationId)
     .where('deleted_at', 'is', null);
-  if (page.after) {
-    ids = ids.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
-  }
   return selectAccounts(db, organizationId)
     .innerJoin(
-      ids
-        .orderBy('created_at')
-        .orderBy('id')
+      inKeysetOrder(ids, ['created_at', 'id'], page.after)
+
         .limit(page.limit + 1)
         .offset(page.offset)
         .as('page'),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.js';
-import { bareListPage, PlatformListArraySchema, platformErrorResponses } from '../platform.envelope.js';
+import { PagedArraySchema, sendPage } from '../../http/pagination.js';
+import { platformErrorResponses } from '../platform.envelope.js';
 import {
   AccountIdParamsSchema,
   AccountSchema,
@@ -46,10 +47,10 @@ export function accountRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             "Ordered by creation time, then id. Page by `page` (0-based) or by `cursor`, not both: the next page's " +
             'cursor is in the `x-next-cursor` header, absent on the last page.',
           querystring: ListAccountsQuerySchema,
-          response: { 200: PlatformListArraySchema(AccountSchema), ...platformErrorResponses([400]) },
+          response: { 200: PagedArraySchema(AccountSchema), ...platformErrorResponses([400]) },
         },
       },
-      async (request, reply) => bareListPage(reply, await listAccounts(deps.db, request.principal, request.query)),
+      async (request, reply) => sendPage(reply, await listAccounts(deps.db, request.principal, request.query)),
     );
 
     app.get(

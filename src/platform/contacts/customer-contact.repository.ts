@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { afterKeys } from '../../db/keyset.js';
+import { inKeysetOrder } from '../../db/keyset.js';
 import type { ListPage } from '../platform.pagination.js';
 import type { CustomerContactTable } from './customer-contact.table.js';
 
@@ -68,17 +68,13 @@ export async function findContactById(db: Db, organizationId: string, id: string
  * from the index alone (customer_contacts_live_organization_created).
  */
 function contactPageIds(db: Db, organizationId: string, page: ListPage) {
-  let query = db
+  const query = db
     .selectFrom('customer_contacts')
     .select(['id', 'created_at'])
     .where('organization_id', '=', organizationId)
     .where('deleted_at', 'is', null);
-  if (page.after) {
-    query = query.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
-  }
-  return query
-    .orderBy('created_at')
-    .orderBy('id')
+  return inKeysetOrder(query, ['created_at', 'id'], page.after)
+
     .limit(page.limit + 1)
     .offset(page.offset);
 }
@@ -88,17 +84,13 @@ function contactPageIds(db: Db, organizationId: string, page: ListPage) {
  * creation time (account_contacts_account_contact_created), so the order needs no sort.
  */
 function accountContactPageIds(db: Db, organizationId: string, accountId: string, page: ListPage) {
-  let query = db
+  const query = db
     .selectFrom('account_contacts')
     .select(['customer_contact_id as id', 'contact_created_at as created_at'])
     .where('account_id', '=', accountId)
     .where('organization_id', '=', organizationId);
-  if (page.after) {
-    query = query.where(afterKeys(['contact_created_at', 'customer_contact_id'], page.after, 'asc'));
-  }
-  return query
-    .orderBy('contact_created_at')
-    .orderBy('customer_contact_id')
+  return inKeysetOrder(query, ['contact_created_at', 'customer_contact_id'], page.after)
+
     .limit(page.limit + 1)
     .offset(page.offset);
 }

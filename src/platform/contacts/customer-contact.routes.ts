@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.js';
+import { PagedArraySchema, sendPage } from '../../http/pagination.js';
 import { DeletionResultSchema, deletionResult } from '../accounts/account.schemas.js';
-import { bareListPage, PlatformListArraySchema, platformErrorResponses } from '../platform.envelope.js';
+import { platformErrorResponses } from '../platform.envelope.js';
 import {
   ContactIdParamsSchema,
   ContactSchema,
@@ -41,10 +42,10 @@ export function customerContactRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
             "Ordered by creation time, then id. Page by `page` (0-based) or by `cursor`, not both: the next page's " +
             'cursor is in the `x-next-cursor` header, absent on the last page.',
           querystring: ListContactsQuerySchema,
-          response: { 200: PlatformListArraySchema(ContactSchema), ...platformErrorResponses([400, 404]) },
+          response: { 200: PagedArraySchema(ContactSchema), ...platformErrorResponses([400, 404]) },
         },
       },
-      async (request, reply) => bareListPage(reply, await listContactsOf(deps.db, request.principal, request.query)),
+      async (request, reply) => sendPage(reply, await listContactsOf(deps.db, request.principal, request.query)),
     );
 
     app.get(

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { afterKeys } from '../../db/keyset.js';
+import { inKeysetOrder } from '../../db/keyset.js';
 import type { ListPage } from '../platform.pagination.js';
 import type { AccountNoteAttachmentTable, AccountNoteTable } from './account-note.table.js';
 
@@ -66,14 +66,10 @@ export async function listNotesOfAccount(
   if (!filter.seeAll) {
     ids = ids.where((eb) => eb.or([eb('visibility', '=', 'public'), eb('author_id', '=', filter.viewerId)]));
   }
-  if (page.after) {
-    ids = ids.where(afterKeys(['created_at', 'id'], page.after, 'desc'));
-  }
   return selectNotes(db, organizationId)
     .innerJoin(
-      ids
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
+      inKeysetOrder(ids, ['created_at', 'id'], page.after, 'desc')
+
         .limit(page.limit + 1)
         .offset(page.offset)
         .as('page'),

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.js';
+import { PagedArraySchema, sendPage } from '../../http/pagination.js';
 import { DeletionResultSchema, deletionResult } from '../accounts/account.schemas.js';
-import { bareListPage, PlatformListArraySchema, platformErrorResponses } from '../platform.envelope.js';
+import { platformErrorResponses } from '../platform.envelope.js';
 import {
   CreateNoteSchema,
   ListNotesQuerySchema,
@@ -45,10 +46,10 @@ export function accountNoteRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             'Ordered by creation time, then id, both descending. Page by `page` (0-based) or by `cursor`, not both: ' +
             "the next page's cursor is in the `x-next-cursor` header, absent on the last page.",
           querystring: ListNotesQuerySchema,
-          response: { 200: PlatformListArraySchema(NoteSchema), ...platformErrorResponses([400, 404]) },
+          response: { 200: PagedArraySchema(NoteSchema), ...platformErrorResponses([400, 404]) },
         },
       },
-      async (request, reply) => bareListPage(reply, await listNotes(deps.db, request.principal, request.query)),
+      async (request, reply) => sendPage(reply, await listNotes(deps.db, request.principal, request.query)),
     );
 
     app.get(

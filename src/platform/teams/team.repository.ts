@@ -1,7 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forNoKeyUpdate } from '../../db/dialect.js';
-import { afterKeys } from '../../db/keyset.js';
+import { inKeysetOrder } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { TeamMemberTable, TeamTable } from './team.table.js';
 
@@ -100,12 +100,8 @@ export async function listTeams(
       ]),
     );
   }
-  if (page.after) {
-    query = query.where(afterKeys(['teams.created_at', 'teams.id'], page.after, 'asc'));
-  }
-  return query
-    .orderBy('teams.created_at')
-    .orderBy('teams.id')
+  return inKeysetOrder(query, ['teams.created_at', 'teams.id'], page.after)
+
     .limit(page.limit + 1)
     .execute();
 }
@@ -201,12 +197,8 @@ export async function listTeamMembers(db: Db, teamId: string, filter: { search?:
       eb.or([eb(eb.fn('lower', ['users.name']), 'like', term), eb(eb.fn('lower', ['users.email']), 'like', term)]),
     );
   }
-  if (filter.page.after) {
-    query = query.where(afterKeys(['team_members.joined_at', 'team_members.user_id'], filter.page.after, 'asc'));
-  }
-  return query
-    .orderBy('team_members.joined_at')
-    .orderBy('team_members.user_id')
+  return inKeysetOrder(query, ['team_members.joined_at', 'team_members.user_id'], filter.page.after)
+
     .limit(filter.page.limit + 1)
     .execute();
 }

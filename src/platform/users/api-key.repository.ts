@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { afterKeys } from '../../db/keyset.js';
+import { inKeysetOrder } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { ApiKeyTable } from './api-key.table.js';
 import type { UserType } from './user.table.js';
@@ -66,17 +66,13 @@ export async function listApiKeysOfUser(
   userId: string,
   page: { after?: CursorKey[]; limit: number },
 ) {
-  let query = db
+  const query = db
     .selectFrom('api_keys')
     .select(['id', 'prefix', 'created_at', 'revoked_at'])
     .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId);
-  if (page.after) {
-    query = query.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
-  }
-  return query
-    .orderBy('created_at')
-    .orderBy('id')
+  return inKeysetOrder(query, ['created_at', 'id'], page.after)
+
     .limit(page.limit + 1)
     .execute();
 }

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { afterKeys } from '../../db/keyset.js';
+import { inKeysetOrder } from '../../db/keyset.js';
 import type { ListPage } from '../platform.pagination.js';
 import type { UserTable } from './user.table.js';
 
@@ -55,19 +55,15 @@ export async function findUsersByEmail(db: Db, email: string, organizationId?: s
  * however deep the page; only their rows are read.
  */
 export async function listUsers(db: Db, organizationId: string, page: ListPage) {
-  let ids = db
+  const ids = db
     .selectFrom('users')
     .select(['id', 'created_at'])
     .where('organization_id', '=', organizationId)
     .where('deleted_at', 'is', null);
-  if (page.after) {
-    ids = ids.where(afterKeys(['created_at', 'id'], page.after, 'asc'));
-  }
   return db
     .selectFrom(
-      ids
-        .orderBy('created_at')
-        .orderBy('id')
+      inKeysetOrder(ids, ['created_at', 'id'], page.after)
+
         .limit(page.limit + 1)
         .offset(page.offset)
         .as('page'),
