@@ -1,4 +1,4 @@
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { afterKeys } from '../../db/keyset.js';
@@ -192,7 +192,11 @@ export function visibleTicketIds(db: Db, organizationId: string, filter: TicketL
   if (filter.after) {
     query = query.where(afterKeys(TICKET_LIST_ORDER, filter.after, 'desc'));
   }
-  query = query.orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc').limit(filter.limit);
+  // The page size is written into the statement, not bound: PostgreSQL's generic plan of a
+  // prepared statement guesses a bound LIMIT at a tenth of the table and then joins the page by
+  // reading every ticket (1.3 s at a million), so it planned each request afresh instead (~5 ms
+  // for these joins). With a literal the generic plan is the page plan, planned once.
+  query = query.orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc').limit(sql.lit(filter.limit));
   return filter.offset ? query.offset(filter.offset) : query;
 }
 
