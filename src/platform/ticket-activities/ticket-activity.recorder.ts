@@ -6,7 +6,7 @@ import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { findCustomFieldsByUids } from '../custom-fields/custom-field.repository.js';
-import { tagsOfTicket } from '../ticket-tags/ticket-tag.lookup.js';
+import { byTagName, tagsOfTicket } from '../ticket-tags/ticket-tag.lookup.js';
 import { findUserById } from '../users/user.repository.js';
 import { type ActivityChange, createdValue, diffStates, stateOf, type TicketState } from './ticket-activity.changes.js';
 import { findTicketSnapshot, insertActivities, lastActivitySeq, lockTicketForChange } from './ticket-activity.repository.js';
@@ -175,7 +175,7 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
     priority: { id: requested.priority.id, name: requested.priority.display_name },
     type: requested.type ? { id: requested.type.id, name: requested.type.display_name } : null,
     assignee: requested.agentNamed ? final.assignee : null,
-    tags: requested.tags.map((tag) => ({ id: tag.id, name: tag.name })),
+    tags: [...requested.tags].sort(byTagName).map((tag) => ({ id: tag.id, name: tag.name })),
   };
   await recordActivities(trx, deps, input.organizationId, input.ticketId, input.actor, [
     { field: 'created', oldValue: null, newValue: createdValue(asked) },
