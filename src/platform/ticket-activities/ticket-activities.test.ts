@@ -162,10 +162,10 @@ describe.each(DIALECTS)('ticket activity timeline on %s', (dialect) => {
     expect((await call('PATCH', `/v1/tickets/${ticket.id}`, { statusName: 'Nope' })).statusCode).toBe(400);
     const names = (value: unknown) => (value as { name: string }[]).map((tag) => tag.name);
     const entries = await timeline(ticket.id);
-    expect(entries.map((entry) => [entry.field, entry.oldValue && names(entry.oldValue), names(entry.newValue as [])])).toEqual([
-      ['tags', ['a', 'b'], ['b']],
-      ['tags', ['a'], ['a', 'b']],
-      ['created', null, expect.anything()],
+    expect(entries.map((entry) => entry.field)).toEqual(['tags', 'tags', 'created']);
+    expect(entries.slice(0, 2).map((entry) => [names(entry.oldValue), names(entry.newValue)])).toEqual([
+      [['a', 'b'], ['b']],
+      [['a'], ['a', 'b']],
     ]);
     expect(entries.at(-1)?.newValue).toMatchObject({ tags: [{ name: 'a' }] });
   });

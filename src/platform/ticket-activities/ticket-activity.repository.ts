@@ -79,20 +79,10 @@ export async function insertActivities(db: Db, rows: TicketActivityTable[]): Pro
   }
 }
 
-const ACTIVITY_COLUMNS = [
-  'id',
-  'ticket_id',
-  'seq',
-  'field',
-  'old_value',
-  'new_value',
-  'actor_type',
-  'actor_id',
-  'actor_name',
-  'created_at',
-] as const;
-
-/** A page of the ticket's timeline, newest first: `limit + 1` entries below `beforeSeq`, on ticket_activities_ticket_seq. */
+/**
+ * A page of the ticket's timeline, newest first: `limit + 1` entries below `beforeSeq`, on
+ * ticket_activities_ticket_seq, with the current name of a user or contact who made them.
+ */
 export async function listActivities(
   db: Db,
   organizationId: string,
@@ -100,15 +90,34 @@ export async function listActivities(
   page: { beforeSeq?: number; limit: number },
 ) {
   let query = db
-    .selectFrom('ticket_activities')
-    .select(ACTIVITY_COLUMNS)
-    .where('ticket_id', '=', ticketId)
-    .where('organization_id', '=', organizationId);
+    .selectFrom('ticket_activities as activity')
+    .leftJoin('users as user', (join) => join.onRef('user.id', '=', 'activity.actor_id').on('activity.actor_type', '=', 'user'))
+    .leftJoin('customer_contacts as contact', (join) =>
+      join.onRef('contact.id', '=', 'activity.actor_id').on('activity.actor_type', '=', 'customer_contact'),
+    )
+    .select([
+      'activity.id',
+      'activity.ticket_id',
+      'activity.seq',
+      'activity.field',
+      'activity.old_value',
+      'activity.new_value',
+      'activity.actor_type',
+      'activity.actor_id',
+      'activity.actor_name',
+      'activity.created_at',
+      'user.name as user_name',
+      'contact.first_name as contact_first_name',
+      'contact.last_name as contact_last_name',
+      'contact.email as contact_email',
+    ])
+    .where('activity.ticket_id', '=', ticketId)
+    .where('activity.organization_id', '=', organizationId);
   if (page.beforeSeq !== undefined) {
-    query = query.where('seq', '<', page.beforeSeq);
+    query = query.where('activity.seq', '<', page.beforeSeq);
   }
   return query
-    .orderBy('seq', 'desc')
+    .orderBy('activity.seq', 'desc')
     .limit(page.limit + 1)
     .execute();
 }
