@@ -74,11 +74,19 @@ export async function beginTicketChange(
   return {
     before,
     finish: async (actor) => {
-      const after = await readState(trx, organizationId, ticketId);
-      if (!after) {
+      const row = await findTicketSnapshot(trx, organizationId, ticketId);
+      if (!row) {
         throw new Error(`ticket ${ticketId} vanished inside its own change`);
       }
-      await recordActivities(trx, deps, organizationId, ticketId, actor, await namedChanges(trx, organizationId, before, after));
+      const after = stateOf(row, await tagsOfTicket(trx, ticketId));
+      const changes = await namedChanges(trx, organizationId, before, after);
+      await appendEntries(
+        trx,
+        deps,
+        { organizationId, ticketId },
+        changes.map((change) => ({ actor, change })),
+        Number(row.last_activity_seq ?? 0) + 1,
+      );
       return after;
     },
   };

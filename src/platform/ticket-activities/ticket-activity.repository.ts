@@ -19,7 +19,10 @@ export async function lockTicketForChange(trx: Transaction<DB>, organizationId: 
   ).executeTakeFirst();
 }
 
-/** What the timeline compares of a ticket, names beside ids; deleted tickets included. */
+/**
+ * What the timeline compares of a ticket, names beside ids, and the number of its last entry (read
+ * under the row lock, the next one is free); deleted tickets included.
+ */
 export async function findTicketSnapshot(db: Db, organizationId: string, ticketId: string) {
   return db
     .selectFrom('tickets')
@@ -53,6 +56,12 @@ export async function findTicketSnapshot(db: Db, organizationId: string, ticketI
       'agent.email as agent_email',
       'tickets.account_id',
       'account.name as account_name',
+      (eb) =>
+        eb
+          .selectFrom('ticket_activities')
+          .select((inner) => inner.fn.max('ticket_activities.seq').as('seq'))
+          .whereRef('ticket_activities.ticket_id', '=', 'tickets.id')
+          .as('last_activity_seq'),
     ])
     .where('tickets.organization_id', '=', organizationId)
     .where('tickets.id', '=', ticketId)
