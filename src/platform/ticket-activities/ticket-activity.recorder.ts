@@ -197,7 +197,12 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
   const sameTeam = requested.team.id === final.team.id;
   const asked: TicketState = {
     ...final,
-    team: { ...requested.team, ticketIdentifier: sameTeam ? final.team.ticketIdentifier : null },
+    team: {
+      id: requested.team.id,
+      name: requested.team.name,
+      identifier: requested.team.identifier,
+      ticketIdentifier: sameTeam ? final.team.ticketIdentifier : null,
+    },
     status: { id: requested.status.id, name: requested.status.display_name },
     priority: { id: requested.priority.id, name: requested.priority.display_name },
     type: requested.type ? { id: requested.type.id, name: requested.type.display_name } : null,
