@@ -18,6 +18,7 @@ import {
   requireMandatoryValues,
   validateCustomFieldValues,
 } from '../custom-fields/custom-field.values.js';
+import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
 import { assignWaitingTicketsServedBy, recordRoutingDecision, routeTicket } from '../routing/routing.pipeline.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { findTeamMember } from '../teams/team.repository.js';
@@ -283,6 +284,12 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
         decidedById: principal.userId,
       });
     }
+    await notifyTicketAssigned(trx, deps, {
+      organizationId: principal.organizationId,
+      ticketId,
+      actorUserId: principal.userId,
+      created: true,
+    });
     return ticketId;
   });
   return toTicket(await requireTicket(deps.db, principal, id));
@@ -524,6 +531,13 @@ export async function updateTicketFields(deps: Deps, principal: Principal, id: s
       changes.custom_field_values = JSON.stringify(values);
     }
     await updateTicket(trx, principal.organizationId, ticket.id, changes);
+    if (changes.assigned_agent_id) {
+      await notifyTicketAssigned(trx, deps, {
+        organizationId: principal.organizationId,
+        ticketId: ticket.id,
+        actorUserId: principal.userId,
+      });
+    }
     const closes = typeof changes.closed_at === 'string' && ticket.closed_at === null;
     return closes ? ticket.assigned_agent_id : null;
   });
