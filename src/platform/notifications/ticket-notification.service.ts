@@ -158,12 +158,20 @@ export async function notifyTicketChange(trx: Db, deps: Deps, change: TicketChan
 export async function notifyTicketAssigned(
   trx: Db,
   deps: Deps,
-  input: { organizationId: string; ticketId: string; actorUserId: string | null; created?: boolean },
+  input: {
+    organizationId: string;
+    ticketId: string;
+    /** Who made the change (not told); null for the waiting-tickets worker. */
+    actorUserId: string | null;
+    /** Routing chose the assignee (in the actor's request): the email says "Routing assigned". */
+    byRouting?: boolean;
+    created?: boolean;
+  },
 ): Promise<number> {
   return notifyTicketChange(trx, deps, {
     organizationId: input.organizationId,
     ticketId: input.ticketId,
-    actor: { userId: input.actorUserId },
+    actor: { userId: input.actorUserId, name: input.byRouting ? ROUTING : undefined },
     // A creation happens once; any other assignment is a change of its own.
     changeKey: input.created ? `ticket-created:${input.ticketId}` : `assignment:${deps.ids.ulid()}`,
     events: [{ type: 'assigned', teamWhenUnassigned: input.created ?? false }],

@@ -81,7 +81,12 @@ export async function rerouteTicket(deps: Deps, principal: Principal, id: string
       updated_at: at,
     });
     if (routed.agentId && routed.agentId !== ticket.assigned_agent_id) {
-      await notifyTicketAssigned(trx, deps, { organizationId, ticketId: ticket.id, actorUserId: principal.userId });
+      await notifyTicketAssigned(trx, deps, {
+        organizationId,
+        ticketId: ticket.id,
+        actorUserId: principal.userId,
+        byRouting: true,
+      });
     }
     const decision = await recordRoutingDecision(trx, deps, {
       organizationId,

@@ -288,6 +288,7 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
       organizationId: principal.organizationId,
       ticketId,
       actorUserId: principal.userId,
+      byRouting: agentId === null,
       created: true,
     });
     return ticketId;
