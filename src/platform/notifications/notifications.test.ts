@@ -149,6 +149,9 @@ describe.each(DIALECTS)('reopen on reply and ticket notifications on %s', (diale
 
   /** Delivers everything queued to the loopback server; answers the mail about `identifier`. */
   async function delivered(identifier: string): Promise<Mail[]> {
+    return (await deliverAll()).filter((mail) => mail.subject.startsWith(`[${identifier}]`));
+  }
+  async function deliverAll(): Promise<Mail[]> {
     const worker = createOutboxWorker({
       db: harness.db,
       clock: harness.clock,
@@ -160,7 +163,7 @@ describe.each(DIALECTS)('reopen on reply and ticket notifications on %s', (diale
       // Drains earlier tests' mail too.
     }
     await worker.stop();
-    return smtp.received.filter((mail) => mail.subject.startsWith(`[${identifier}]`));
+    return [...smtp.received];
   }
   const recipients = (mails: Mail[]) => mails.map((mail) => mail.to).sort();
 
@@ -170,8 +173,16 @@ describe.each(DIALECTS)('reopen on reply and ticket notifications on %s', (diale
       await ok('PATCH', `/v1/tickets/${ticket.id}`, { statusName: 'Closed' });
       expect(await getTicket(ticket.id)).toMatchObject({ status: 'Closed', isClosed: true, closedAt: TEST_NOW });
 
-      await customerReply(ticket.id, 'It still has not arrived.');
+      const reply = await customerReply(ticket.id, 'It still has not arrived.');
       expect(await getTicket(ticket.id)).toMatchObject({ status: 'Open', isClosed: false, closedAt: null });
+      // The timeline records the reopen as a status change by the customer contact.
+      const [latest] = (await ok('GET', `/v1/tickets/${ticket.id}/activities`)).data;
+      expect(latest).toMatchObject({
+        field: 'status',
+        oldValue: { name: 'Closed' },
+        newValue: { name: 'Open' },
+        actor: { type: 'customer_contact', id: reply.customerContactId },
+      });
       const mails = await delivered(ticket.ticketIdentifier);
       const reopened = mails.filter(
         (mail) => mail.subject === `[${ticket.ticketIdentifier}] Reopened by a customer reply: Refund not received`,
@@ -191,6 +202,15 @@ describe.each(DIALECTS)('reopen on reply and ticket notifications on %s', (diale
       await ok('PATCH', `/v1/tickets/${ticket.id}`, { statusName: 'On hold' });
       await customerReply(ticket.id, 'Any news?');
       expect(await getTicket(ticket.id)).toMatchObject({ status: 'On hold', isClosed: false, closedAt: null });
+    });
+
+    it('a ticket merged into another stays closed: it lives on in the other', async () => {
+      const source = await createTicket();
+      const target = await createTicket();
+      await ok('POST', `/v1/tickets/${source.id}/merge`, { targetTicketId: target.id });
+      expect(await getTicket(source.id)).toMatchObject({ isClosed: true });
+      await customerReply(source.id, 'Replying to the old thread');
+      expect(await getTicket(source.id)).toMatchObject({ isClosed: true });
     });
 
     it('a reply that fails reopens nothing and queues nothing', async () => {
@@ -240,6 +260,16 @@ describe.each(DIALECTS)('reopen on reply and ticket notifications on %s', (diale
       await ok('PATCH', `/v1/tickets/${ticket.id}`, { assignedAgentId: bob.userId }, bob.headers);
       await ok('PATCH', `/v1/tickets/${ticket.id}`, { assignedAgentEmail: 'bob@acme.test' });
       expect(await delivered(ticket.ticketIdentifier)).toEqual([]);
+    });
+
+    it('a bulk assignment tells the assignee once per ticket', async () => {
+      const first = await createTicket();
+      const second = await createTicket();
+      await ok('POST', '/v1/tickets/bulk', { ticketIds: [first.id, second.id], change: { assignedAgentId: ada.userId } });
+      const mails = (await deliverAll()).filter((mail) => mail.subject.includes('Assigned to you'));
+      for (const ticket of [first, second]) {
+        expect(recipients(mails.filter((mail) => mail.subject.startsWith(`[${ticket.ticketIdentifier}]`)))).toEqual([ada.email]);
+      }
     });
 
     it('an assignment at creation tells the assignee only; a ticket created closed tells nobody', async () => {

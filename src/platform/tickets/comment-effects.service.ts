@@ -46,6 +46,7 @@ export async function applyCommentEffects(
       ticketId: comment.ticket_id,
       commentId: comment.id,
       text: comment.content,
+      contactId: comment.customer_contact_id,
       customerName: name || comment.contact_email || 'The customer',
       relayedByUserId: principal.userId,
     });
