@@ -25,6 +25,7 @@ import {
 } from './comment.repository.js';
 import type { CreateCommentSchema, UpdateCommentSchema } from './comment.schemas.js';
 import { type CommentContent, deriveCommentContent } from './comment-content.js';
+import { applyCommentEffects, commentHasEffects } from './comment-effects.service.js';
 import type { TicketAccessRow } from './ticket.repository.js';
 import { requireTicketAccess } from './ticket.service.js';
 import type { TicketCommentTable } from './ticket.table.js';
@@ -216,7 +217,13 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
   const content = await deriveCommentContent(input);
   const { type, visibility } = commentKind(input);
   const sendsEmail = Boolean(input.shouldSendEmail) && visibility === 'public';
-  const plain = !input.parentCommentId && !input.attachmentIds?.length && !input.customerEmail && !sendsEmail;
+  const effects = commentHasEffects({
+    customerEmail: input.customerEmail,
+    content: content.content,
+    visibility,
+    metadata: input.metadata,
+  });
+  const plain = !input.parentCommentId && !input.attachmentIds?.length && !effects && !sendsEmail;
   if (plain) {
     const row = newCommentRow(deps, principal, ticket, input, content, { type, visibility, attachmentIds: [], contactId: null });
     const inserted = await insertCommentOnce(deps.db, row);
@@ -269,6 +276,9 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
     const comment = await findCommentById(trx, ticket.id, inserted.id);
     if (!comment) {
       throw new Error(`comment ${inserted.id} cannot be read back`);
+    }
+    if (effects) {
+      await applyCommentEffects(trx, deps, principal, comment);
     }
     if (sendsEmail) {
       await queueCommentEmail(trx, deps, ticket, comment);

@@ -18,6 +18,7 @@ import {
   requireMandatoryValues,
   validateCustomFieldValues,
 } from '../custom-fields/custom-field.values.js';
+import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
 import { assignWaitingTicketsServedBy, recordRoutingDecision, routeTicket } from '../routing/routing.pipeline.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { findTeamMember } from '../teams/team.repository.js';
@@ -328,6 +329,13 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
       routing: decisionId ? { decisionId, ruleName: routed?.explanation.matchedRule?.name ?? null } : null,
       tags: homeTags,
     });
+    await notifyTicketAssigned(trx, deps, {
+      organizationId: principal.organizationId,
+      ticketId,
+      actorUserId: principal.userId,
+      byRouting: agentId === null,
+      created: true,
+    });
     return ticketId;
   });
   return presentTicket(deps.db, await requireTicket(deps.db, principal, id));
@@ -582,6 +590,13 @@ export async function updateTicketFields(deps: Deps, principal: Principal, id: s
       await replaceTicketTags(trx, { id: ticket.id, organizationId: principal.organizationId }, tags, at);
     }
     await updateTicket(trx, principal.organizationId, ticket.id, changes);
+    if (changes.assigned_agent_id) {
+      await notifyTicketAssigned(trx, deps, {
+        organizationId: principal.organizationId,
+        ticketId: ticket.id,
+        actorUserId: principal.userId,
+      });
+    }
     await change.finish(userActor(principal));
     const closes = typeof changes.closed_at === 'string' && ticket.closed_at === null;
     return closes ? ticket.assigned_agent_id : null;
