@@ -7,6 +7,7 @@ import { type Kysely, sql } from 'kysely';
  *   columns the visibility rule reads, so a filtered page is an index range like the plain list;
  * - the `updated_at` order, of the organization and of a team;
  * - lookups by `ticketIdentifier` (`BILL-1`, any case) and by requestor email (any case);
+ * - the statuses and priorities of an organization, which status/priority names and sorts read;
  * - `ticket_custom_field_values`: one row per value of a ticket's custom fields (one per option of
  *   a multiple choice), in a normal form (`value_key`) that an index can match. The JSON in
  *   `tickets.custom_field_values` stays the record; this table is kept in step with it in the
@@ -46,6 +47,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Not unique: a team that gives up an identifier lets another team take it, and both then have
   // a ticket 1 (the lookup takes the newest, which is the current holder's).
   await sql`create index tickets_organization_identifier on tickets (organization_id, lower(ticket_identifier))`.execute(db);
+
+  // Filters by status or priority name, and those sorts, read the options of every team.
+  await db.schema
+    .createIndex('ticket_options_organization_kind')
+    .on('ticket_options')
+    .columns(['organization_id', 'kind', 'position'])
+    .execute();
 
   await db.schema
     .createTable('ticket_custom_field_values')
@@ -136,6 +144,7 @@ async function backfillCustomFieldValues(db: Kysely<any>): Promise<void> {
 // biome-ignore lint/suspicious/noExplicitAny: migrations take an untyped database
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('ticket_custom_field_values').execute();
+  await db.schema.dropIndex('ticket_options_organization_kind').execute();
   await db.schema.createIndex('tickets_account').on('tickets').column('account_id').execute();
   await db.schema.createIndex('tickets_customer_contact').on('tickets').column('customer_contact_id').execute();
   for (const name of [

@@ -188,7 +188,14 @@ export async function resolveTicketQuery(db: Db, principal: Principal, query: Ti
     await requireTeam(db, organizationId, teamId);
   }
   filters.teamIds = teamIds;
-  const options = await organizationOptions(db, organizationId, teamIds);
+  // Statuses and priorities are read only when a filter or the sort names them: the plain list
+  // stays one statement. A name matches in every team (the team filter, if any, applies to the
+  // tickets), so the options are the organization's.
+  const needsOptions =
+    [query.statusId, query.statusName, query.isClosed, query.priorityId, query.priorityName].some(
+      (value) => value !== undefined,
+    ) || /status|priority/.test(query.sort ?? '');
+  const options = needsOptions ? await organizationOptions(db, organizationId) : { status: [], priority: [] };
   filters.statusIds = pickOptions(options.status, query, 'statusId', 'statusName', 'Status not found!');
   if (query.isClosed !== undefined) {
     const closed = options.status.filter((option) => option.is_closed === query.isClosed).map((option) => option.id);
@@ -246,15 +253,13 @@ interface OptionRow {
   is_closed: boolean;
 }
 
-async function organizationOptions(db: Db, organizationId: string, teamIds: string[] | undefined) {
-  let query = db
+/** The statuses and priorities of every team of the organization (index ticket_options_organization_kind). */
+async function organizationOptions(db: Db, organizationId: string) {
+  const query = db
     .selectFrom('ticket_options')
     .select(['id', 'kind', 'name', 'display_name', 'position', 'is_closed'])
     .where('organization_id', '=', organizationId)
     .where('kind', 'in', ['status', 'priority']);
-  if (teamIds) {
-    query = query.where('team_id', 'in', teamIds);
-  }
   const rows = (await query.orderBy('position').orderBy('id').execute()).map(
     (row): OptionRow => ({ ...row, position: Number(row.position), is_closed: readBoolean(row.is_closed) }),
   );
@@ -284,7 +289,7 @@ function pickOptions(
   if (name !== undefined) {
     const named = options.filter((option) => option.name.toLowerCase() === name || option.display_name.toLowerCase() === name);
     if (named.length === 0) {
-      throw invalid(nameField, `is not a ${idField === 'statusId' ? 'status' : 'priority'} of the teams listed: ${name}`);
+      throw invalid(nameField, `is not a ${idField === 'statusId' ? 'status' : 'priority'} of any team: ${name}`);
     }
     picked = picked.filter((option) => named.includes(option));
   }
