@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../test/harness.js';
+import { backfillCustomFieldValues } from '../../db/migrations/2026-11-24T0200_ticket_filters.js';
 
 interface ApiTicket {
   id: string;
@@ -307,6 +308,22 @@ describe.each(DIALECTS)('ticket filters, sorts and identifiers on %s', (dialect)
       })) as ApiTicket;
       model.set(cleared.id, cleared);
       expect(await walk(`/v1/tickets?limit=4&cf.${fields.code}=platinum`)).toEqual([]);
+    });
+
+    it('the migration fills the value table from the tickets as the application writes it', async () => {
+      const read = () =>
+        harness.db
+          .selectFrom('ticket_custom_field_values')
+          .selectAll()
+          .orderBy('ticket_id')
+          .orderBy('field_id')
+          .orderBy('value_key')
+          .execute();
+      const written = await read();
+      expect(written.length).toBeGreaterThan(20);
+      await harness.db.deleteFrom('ticket_custom_field_values').execute();
+      await backfillCustomFieldValues(harness.db);
+      expect(await read()).toEqual(written);
     });
 
     it('combinations', async () => {

@@ -482,12 +482,26 @@ export function applyTicketFilters<QB extends SelectQueryBuilder<DB, any, any>>(
   return q as unknown as QB;
 }
 
+/** More ranges than this are not merged (SQLite allows 500 members in a UNION); see `ticketPageIds`. */
+const MAX_MERGED_RANGES = 100;
+
+interface Range {
+  column: 'tickets.status_id' | 'tickets.priority_id';
+  optionIds: string[];
+  /** The rank of a `status`/`priority` sort, the same for the whole range; null for a time sort. */
+  rank: number | null;
+}
+
 /**
  * One page of ids from `base` (a query over `tickets` with its conditions), in the sort's order,
  * with the sort values: after `after` (a cursor's keys), or skipping `offset` rows (a `page`).
- * A time sort is one index range. A `priority` or `status` sort reads each rank of options as its
- * own range of `(status_id|priority_id, created_at, id)` and merges them: a page reads at most
- * `limit` rows per rank however deep it is.
+ *
+ * A time sort is one index range. A range of several statuses or priorities cannot come in order
+ * from one index, so a page reads each option as its own range of `(status_id|priority_id,
+ * created_at, id)`, at most `limit` rows each, and merges them (UNION ALL, then a sort of those few
+ * rows): a `priority` or `status` sort (each option taking its rank), and a newest-first list
+ * filtered on several statuses or priorities (say, `statusName=open` across teams). A deep cursor
+ * page then reads as many rows as the first. `filters` are the ones applied to `base`.
  */
 export function ticketPageIds(
   db: Db,
@@ -495,11 +509,31 @@ export function ticketPageIds(
   base: SelectQueryBuilder<DB, 'tickets', any>,
   sort: TicketSort,
   page: { limit: number; offset?: number; after?: readonly CursorKey[] },
+  filters?: TicketFilters,
 ) {
   const direction = sort.direction;
   const offset = page.offset ?? 0;
-  if (sort.field === 'createdAt' || sort.field === 'updatedAt') {
-    const column = TIME_COLUMN[sort.field];
+  const ranges = rangesOf(sort, filters, page.after);
+  if (ranges === null && sort.ranks) {
+    // Too many ranks to merge: the rank as a CASE over the options, sorted by the database.
+    const rank = rankExpression(sort);
+    let query = base.select(['tickets.id', 'tickets.created_at as sort_time']).select(rank.as('sort_rank'));
+    if (page.after) {
+      const [afterRank, time, id] = page.after;
+      const op = sql.raw(direction === 'asc' ? '>' : '<');
+      query = query.where(
+        sql<SqlBool>`(${rank}, ${sql.ref('tickets.created_at')}, ${sql.ref('tickets.id')}) ${op} (${afterRank}, ${time}, ${id})`,
+      );
+    }
+    query = query
+      .orderBy(rank, direction)
+      .orderBy('tickets.created_at', direction)
+      .orderBy('tickets.id', direction)
+      .limit(page.limit);
+    return offset ? query.offset(offset) : query;
+  }
+  if (ranges === null) {
+    const column = sort.field === 'updatedAt' ? TIME_COLUMN.updatedAt : TIME_COLUMN.createdAt;
     let query = base.select(['tickets.id', `${column} as sort_time`]).select(sql<number | null>`null`.as('sort_rank'));
     if (page.after) {
       query = query.where(afterKeys([column, 'tickets.id'], page.after, direction));
@@ -507,25 +541,21 @@ export function ticketPageIds(
     query = query.orderBy(column, direction).orderBy('tickets.id', direction).limit(page.limit);
     return offset ? query.offset(offset) : query;
   }
-  const column = sort.field === 'status' ? 'tickets.status_id' : 'tickets.priority_id';
-  const afterRank = page.after?.[0];
-  const ranks = (sort.ranks ?? []).filter(
-    (group) => typeof afterRank !== 'number' || (direction === 'asc' ? group.rank >= afterRank : group.rank <= afterRank),
-  );
-  const branches = ranks.map((group, index) => {
+  const afterRank = page.after && sort.ranks ? page.after[0] : undefined;
+  const branches = ranges.map((range, index) => {
     let branch = base
-      .where(column, 'in', group.optionIds)
+      .where(range.column, 'in', range.optionIds)
       .select(['tickets.id', 'tickets.created_at as sort_time'])
-      .select(sql<number | null>`${sql.lit(group.rank)}`.as('sort_rank'));
-    if (page.after && group.rank === afterRank) {
-      branch = branch.where(afterKeys(['tickets.created_at', 'tickets.id'], page.after.slice(1), direction));
+      .select(sql<number | null>`${range.rank === null ? sql`null` : sql.lit(range.rank)}`.as('sort_rank'));
+    if (page.after && (afterRank === undefined || range.rank === afterRank)) {
+      branch = branch.where(afterKeys(['tickets.created_at', 'tickets.id'], page.after.slice(-2), direction));
     }
     branch = branch
       .orderBy('tickets.created_at', direction)
       .orderBy('tickets.id', direction)
       .limit(offset + page.limit);
     // Wrapped: SQLite allows no ORDER BY or LIMIT on the members of a UNION.
-    return db.selectFrom(branch.as(`rank${index}`)).selectAll();
+    return db.selectFrom(branch.as(`range${index}`)).selectAll();
   });
   const [first, ...rest] = branches;
   if (!first) {
@@ -535,14 +565,55 @@ export function ticketPageIds(
       .select(sql<number | null>`null`.as('sort_rank'));
   }
   const union = rest.reduce((all, branch) => all.unionAll(branch), first);
-  const query = db
-    .selectFrom(union.as('ranked'))
-    .select(['ranked.id', 'ranked.sort_time', 'ranked.sort_rank'])
-    .orderBy('ranked.sort_rank', direction)
-    .orderBy('ranked.sort_time', direction)
-    .orderBy('ranked.id', direction)
-    .limit(page.limit);
+  let query = db.selectFrom(union.as('ranked')).select(['ranked.id', 'ranked.sort_time', 'ranked.sort_rank']);
+  if (sort.ranks) {
+    query = query.orderBy('ranked.sort_rank', direction);
+  }
+  query = query.orderBy('ranked.sort_time', direction).orderBy('ranked.id', direction).limit(page.limit);
   return offset ? query.offset(offset) : query;
+}
+
+/**
+ * The ranges a page merges, or null when it reads one index range (or, past MAX_MERGED_RANGES
+ * options, one sorted query): for a rank sort, each option still ahead of the cursor; for a
+ * newest-first list filtered on 2 to MAX_MERGED_RANGES statuses (else priorities), each of them.
+ */
+function rangesOf(sort: TicketSort, filters: TicketFilters | undefined, after: readonly CursorKey[] | undefined): Range[] | null {
+  if (sort.ranks) {
+    const column = sort.field === 'status' ? 'tickets.status_id' : 'tickets.priority_id';
+    const afterRank = after?.[0];
+    const ahead = sort.ranks.filter(
+      (group) => typeof afterRank !== 'number' || (sort.direction === 'asc' ? group.rank >= afterRank : group.rank <= afterRank),
+    );
+    const count = ahead.reduce((total, group) => total + group.optionIds.length, 0);
+    if (count > MAX_MERGED_RANGES) {
+      return ahead.length > MAX_MERGED_RANGES
+        ? null
+        : ahead.map((group) => ({ column, optionIds: group.optionIds, rank: group.rank }));
+    }
+    return ahead.flatMap((group) => group.optionIds.map((id) => ({ column, optionIds: [id], rank: group.rank })));
+  }
+  if (sort.field !== 'createdAt') {
+    return null;
+  }
+  for (const [column, ids] of [
+    ['tickets.status_id', filters?.statusIds],
+    ['tickets.priority_id', filters?.priorityIds],
+  ] as const) {
+    if (ids && ids.length > 1 && ids.length <= MAX_MERGED_RANGES) {
+      return ids.map((id) => ({ column, optionIds: [id], rank: null }));
+    }
+  }
+  return null;
+}
+
+/** The rank of a ticket's option as a CASE over the options (the fallback for very many options). */
+function rankExpression(sort: TicketSort) {
+  const column = sort.field === 'status' ? 'tickets.status_id' : 'tickets.priority_id';
+  const cases = (sort.ranks ?? []).map(
+    (group) => sql`when ${sql.ref(column)} in (${sql.join(group.optionIds)}) then ${sql.lit(group.rank)}`,
+  );
+  return sql<number | null>`case ${sql.join(cases, sql` `)} end`;
 }
 
 /**

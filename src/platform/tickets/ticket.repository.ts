@@ -249,7 +249,7 @@ export function visibleTicketIds(db: Db, organizationId: string, filter: TicketL
   if (filter.filters) {
     base = applyTicketFilters(base, filter.filters);
   }
-  return ticketPageIds(db, base, filter.sort ?? NEWEST_FIRST, filter);
+  return ticketPageIds(db, base, filter.sort ?? NEWEST_FIRST, filter, filter.filters);
 }
 
 /**
