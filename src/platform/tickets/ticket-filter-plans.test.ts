@@ -206,6 +206,16 @@ describe.each(DIALECTS)('ticket filter query plans (%s)', (dialect) => {
     }
   });
 
+  it('several statuses, newest first: a range of the status index per status, merged', async () => {
+    for (const more of [{}, cursorAt(2500)]) {
+      const filter = base({ statusIds: statusIds.slice(0, 3) }, { ...more, sort: NEWEST });
+      const compiled = visibleTicketIds(harness.db, acme.organizationId, filter).compile();
+      const plan = await explain(compiled);
+      expect(plan.scansTickets, plan.text).toBe(false);
+      expect(plan.indexes.filter((index) => index === 'tickets_live_status_created').length, plan.text).toBe(3);
+    }
+  });
+
   it('the whole list as a member (visibility read from the index), first and cursor page', async () => {
     for (const more of [{}, cursorAt(2500)]) {
       await expectPlan(base({}, { ...more, seeAll: false }), 'tickets_live_organization_created');

@@ -3,6 +3,9 @@ import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../test/harness.js';
 import { backfillCustomFieldValues } from '../../db/migrations/2026-11-24T0200_ticket_filters.js';
+import type { CursorKey } from '../../lib/cursors.js';
+import { listTickets } from './ticket.repository.js';
+import { resolveTicketQuery, ticketCursorKeys } from './ticket-filters.js';
 
 interface ApiTicket {
   id: string;
@@ -377,6 +380,52 @@ describe.each(DIALECTS)('ticket filters, sorts and identifiers on %s', (dialect)
         sort,
       );
       await expectList('statusName=open', (ticket) => ticket.status === 'Open', sort);
+    });
+
+    it('past the options a page merges, the database sorts by rank: same order, same cursors', async () => {
+      const principal = {
+        organizationId: acme.organizationId,
+        userId: acme.userId,
+        userType: 'ORG_ADMIN' as const,
+        apiKeyId: 'k',
+        apiKeyPrefix: 'p',
+      };
+      // 120 options no ticket has: in one rank (each rank read as a range, its options in one IN
+      // list), or each in its own rank (the rank computed by the database).
+      const padding = Array.from({ length: 120 }, (_, index) => `01PAD${String(index).padStart(21, '0')}`);
+      const paddings = [[{ rank: 99, optionIds: padding }], padding.map((id, index) => ({ rank: 100 + index, optionIds: [id] }))];
+      for (const [name, extra] of [
+        ['status', paddings[0]],
+        ['-status', paddings[0]],
+        ['priority', paddings[1]],
+        ['-status', paddings[1]],
+      ] as const) {
+        const resolved = await resolveTicketQuery(harness.db, principal, { sort: name });
+        const sort = { ...resolved.sort, ranks: [...(resolved.sort.ranks ?? []), ...(extra ?? [])] };
+        sort.ranks.sort((a, b) => (sort.direction === 'asc' ? a.rank - b.rank : b.rank - a.rank));
+        const ids: string[] = [];
+        let after: CursorKey[] | undefined;
+        for (let pages = 0; pages < 20; pages++) {
+          const rows = await listTickets(harness.db, acme.organizationId, {
+            viewerId: acme.userId,
+            seeAll: true,
+            sort,
+            limit: 5,
+            after,
+          });
+          ids.push(...rows.map((row) => row.id));
+          const last = rows.at(-1);
+          if (rows.length < 5 || !last) {
+            break;
+          }
+          after = ticketCursorKeys(sort, resolved.fingerprint, last).slice(0, -1);
+        }
+        expect(ids).toEqual(
+          all()
+            .sort(comparator(name))
+            .map((ticket) => ticket.id),
+        );
+      }
     });
 
     it('a cursor made for one sort or filter set is refused by another', async () => {
