@@ -7,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
  *   columns the visibility rule reads, so a filtered page is an index range like the plain list;
  * - the `updated_at` order, of the organization and of a team;
  * - lookups by `ticketIdentifier` (`BILL-1`, any case) and by requestor email (any case);
- * - the statuses and priorities of an organization, which status/priority names and sorts read;
+ * - the statuses and priorities, and the tags, of an organization, which name filters and sorts read;
  * - `ticket_custom_field_values`: one row per value of a ticket's custom fields (one per option of
  *   a multiple choice), in a normal form (`value_key`) that an index can match. The JSON in
  *   `tickets.custom_field_values` stays the record; this table is kept in step with it in the
@@ -48,6 +48,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // a ticket 1 (the lookup takes the newest, which is the current holder's).
   await sql`create index tickets_organization_identifier on tickets (organization_id, lower(ticket_identifier))`.execute(db);
 
+  // The `tag` filter by name reads the tags of every team.
+  await sql`create index team_tags_organization_name on team_tags (organization_id, lower(name))`.execute(db);
   // Filters by status or priority name, and those sorts, read the options of every team.
   await db.schema
     .createIndex('ticket_options_organization_kind')
@@ -146,6 +148,7 @@ export async function backfillCustomFieldValues(db: Kysely<any>): Promise<void> 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('ticket_custom_field_values').execute();
   await db.schema.dropIndex('ticket_options_organization_kind').execute();
+  await db.schema.dropIndex('team_tags_organization_name').execute();
   await db.schema.createIndex('tickets_account').on('tickets').column('account_id').execute();
   await db.schema.createIndex('tickets_customer_contact').on('tickets').column('customer_contact_id').execute();
   for (const name of [

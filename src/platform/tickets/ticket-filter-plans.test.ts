@@ -41,6 +41,7 @@ describe.each(DIALECTS)('ticket filter query plans (%s)', (dialect) => {
   const statusIds: string[] = [];
   const priorityIds: string[] = [];
   const fieldId = '01JFIELD000000000000000000';
+  let tagId: string;
 
   async function explain(query: CompiledQuery): Promise<PlanCheck> {
     if (dialect === 'sqlite') {
@@ -161,6 +162,28 @@ describe.each(DIALECTS)('ticket filter query plans (%s)', (dialect) => {
         )
         .execute();
     }
+    const tag = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/teams/${teamId}/tags`,
+      headers: acme.headers,
+      payload: { name: 'VIP' },
+    });
+    expect(tag.statusCode, tag.body).toBe(201);
+    tagId = tag.json().data.id;
+    const tagged = rows.filter((_, index) => index % 25 === 0);
+    for (let start = 0; start < tagged.length; start += 200) {
+      await harness.db
+        .insertInto('ticket_tags')
+        .values(
+          tagged.slice(start, start + 200).map((row) => ({
+            ticket_id: row.id,
+            tag_id: tagId,
+            organization_id: acme.organizationId,
+            created_at: row.created_at,
+          })),
+        )
+        .execute();
+    }
     await sql.raw(dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(harness.db);
   }, 120_000);
 
@@ -272,6 +295,16 @@ describe.each(DIALECTS)('ticket filter query plans (%s)', (dialect) => {
     const plan = await explain(compiled);
     expect(plan.scansTickets, plan.text).toBe(false);
     expect(plan.indexes, plan.text).toContain('ticket_custom_field_values_lookup');
+  });
+
+  it('a tag: read from the tag index of ticket_tags', async () => {
+    const compiled = visibleTicketIds(harness.db, acme.organizationId, base({ tagIds: [tagId] })).compile();
+    const plan = await explain(compiled);
+    expect(plan.scansTickets, plan.text).toBe(false);
+    expect(
+      plan.indexes.some((index) => index.startsWith('ticket_tags')),
+      plan.text,
+    ).toBe(true);
   });
 
   it('lookup by identifier reads its index', async () => {

@@ -22,6 +22,7 @@ interface ApiTicket {
   customerContactId: string | null;
   accountId: string | null;
   customFieldValues: { fieldId: string; value: unknown }[];
+  tags: { id: string; name: string }[];
   createdAt: string;
   updatedAt: string;
 }
@@ -69,8 +70,14 @@ describe.each(DIALECTS)('ticket filters, sorts and identifiers on %s', (dialect)
   let agent: Awaited<ReturnType<typeof makeUser>>;
   const teams: Record<'billing' | 'sales' | 'secret', string> = { billing: '', sales: '', secret: '' };
   let accountId: string;
-  let globexIds: { teamId: string; ticketId: string; accountId: string; contactId: string; fieldId: string };
+  let globexIds: { teamId: string; ticketId: string; accountId: string; contactId: string; fieldId: string; tagId: string };
   const fields: Record<'code' | 'seats' | 'products', string> = { code: '', seats: '', products: '' };
+  const tags: Record<'vipBilling' | 'vipSales' | 'refund' | 'skill', string> = {
+    vipBilling: '',
+    vipSales: '',
+    refund: '',
+    skill: '',
+  };
   /** Every ticket of acme as the API last answered it. */
   const model = new Map<string, ApiTicket>();
   const all = () => [...model.values()];
@@ -151,6 +158,13 @@ describe.each(DIALECTS)('ticket filters, sorts and identifiers on %s', (dialect)
       })
     ).uid;
 
+    const tag = async (teamId: string, name: string, type = 'ticket') =>
+      (await send('POST', `/v1/teams/${teamId}/tags`, { name, type })).id as string;
+    tags.vipBilling = await tag(teams.billing, 'VIP');
+    tags.refund = await tag(teams.billing, 'Refund');
+    tags.vipSales = await tag(teams.sales, 'vip');
+    tags.skill = await tag(teams.billing, 'German', 'skills');
+
     for (let index = 0; index < 30; index++) {
       // Three tickets per instant: the id decides among them.
       harness.clock.set(new Date(Date.UTC(2026, 0, 10, 9, Math.floor(index / 3))).toISOString());
@@ -175,6 +189,12 @@ describe.each(DIALECTS)('ticket filters, sorts and identifiers on %s', (dialect)
         assignedAgentId: index % 3 === 1 ? agent.userId : index % 3 === 2 ? acme.userId : undefined,
         accountId: index % 6 === 0 ? accountId : undefined,
         customFieldValues: values,
+        tagIds:
+          team === teams.billing
+            ? [...(index % 4 === 0 ? [tags.vipBilling] : []), ...(index % 3 === 0 ? [tags.refund] : [])]
+            : team === teams.sales && index % 4 === 1
+              ? [tags.vipSales]
+              : [],
         performRouting: false,
       })) as ApiTicket;
       model.set(ticket.id, ticket);
@@ -206,6 +226,7 @@ describe.each(DIALECTS)('ticket filters, sorts and identifiers on %s', (dialect)
       fieldId: (
         await send('POST', '/v1/custom-field', { name: 'Theirs', source: 'ticket', fieldType: 'single_line' }, globex.headers)
       ).uid,
+      tagId: (await send('POST', `/v1/teams/${globexTeam}/tags`, { name: 'VIP' }, globex.headers)).id,
     };
   }, 120_000);
   afterAll(() => harness?.close());
@@ -327,6 +348,18 @@ describe.each(DIALECTS)('ticket filters, sorts and identifiers on %s', (dialect)
       await harness.db.deleteFrom('ticket_custom_field_values').execute();
       await backfillCustomFieldValues(harness.db);
       expect(await read()).toEqual(written);
+    });
+
+    it('tag: an id, a name in any case (in every team), several (any of them)', async () => {
+      const has = (ticket: ApiTicket, ...ids: string[]) => ticket.tags.some((entry) => ids.includes(entry.id));
+      expect(all().filter((ticket) => has(ticket, tags.vipSales)).length).toBeGreaterThan(0);
+      await expectList(`tag=${tags.refund}`, (ticket) => has(ticket, tags.refund));
+      await expectList('tag=Vip', (ticket) => has(ticket, tags.vipBilling, tags.vipSales));
+      await expectList(`tag=${tags.refund}&tag=vip`, (ticket) => has(ticket, tags.refund, tags.vipBilling, tags.vipSales));
+      await expectList(`tag=VIP&teamId=${teams.sales}`, (ticket) => has(ticket, tags.vipSales));
+      await expect400('/v1/tickets?tag=German', 'tag');
+      await expect400('/v1/tickets?tag=nothing', 'tag');
+      expect((await get(`/v1/tickets?tag=${tags.skill}`)).statusCode).toBe(404);
     });
 
     it('combinations', async () => {
@@ -486,6 +519,7 @@ describe.each(DIALECTS)('ticket filters, sorts and identifiers on %s', (dialect)
         `statusId=${theirs.statusId}`,
         `priorityId=${theirs.priorityId}`,
         `cf.${globexIds.fieldId}=x`,
+        `tag=${globexIds.tagId}`,
       ]) {
         const response = await get(`/v1/tickets?${query}`);
         expect(response.statusCode, `${query}: ${response.body}`).toBe(404);

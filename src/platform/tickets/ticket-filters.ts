@@ -39,6 +39,7 @@ import { findUserById } from '../users/user.repository.js';
 type Db = Kysely<DB> | Transaction<DB>;
 
 const ULID_BODY = ULID_PATTERN.slice(1, -1);
+const ULID = new RegExp(ULID_PATTERN);
 const DateTime = (description: string) => Type.String({ format: 'date-time', description });
 
 /** Query-string keys of a custom-field filter: `cf.<fieldId>=value`. */
@@ -76,6 +77,13 @@ export const TicketFilterProperties = {
   updatedAfter: Type.Optional(DateTime('Last changed at or after this instant')),
   updatedBefore: Type.Optional(DateTime('Last changed before this instant')),
   isPrivate: Type.Optional(Type.Boolean()),
+  tag: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      maxItems: 20,
+      description:
+        'A ticket tag id, or a ticket tag name in any case (that name in every team); repeat for tickets with any of them',
+    }),
+  ),
 };
 
 export const TICKET_SORTS = [
@@ -150,6 +158,8 @@ export interface TicketFilters {
   updatedBefore?: string;
   isPrivate?: boolean;
   customFields?: { fieldId: string; valueKey: string }[];
+  /** Tickets with any of these tags. */
+  tagIds?: string[];
 }
 
 export type TicketSortField = 'createdAt' | 'updatedAt' | 'priority' | 'status';
@@ -232,6 +242,7 @@ export async function resolveTicketQuery(db: Db, principal: Principal, query: Ti
   }
   filters.isPrivate = query.isPrivate;
   filters.customFields = await customFieldFilters(db, organizationId, query);
+  filters.tagIds = query.tag?.length ? await tagFilter(db, organizationId, query.tag) : undefined;
   const sort = resolveSort(query.sort ?? '-createdAt', options, filters);
   return { filters, sort, fingerprint: fingerprintOf(sort.name, filters) };
 }
@@ -328,6 +339,34 @@ async function customFieldFilters(db: Db, organizationId: string, query: TicketF
       return { fieldId: field.uid, valueKey };
     })
     .sort((a, b) => a.fieldId.localeCompare(b.fieldId) || a.valueKey.localeCompare(b.valueKey));
+}
+
+/**
+ * The tags `tag` names: an id must be a ticket tag of the organization (else 404, as another
+ * organization's), a name matches the ticket tags of that name in every team (none: a 400).
+ */
+async function tagFilter(db: Db, organizationId: string, refs: string[]): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const ref of new Set(refs.map((entry) => entry.trim()))) {
+    const byId = ULID.test(ref);
+    const rows = await db
+      .selectFrom('team_tags')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('tag_type', '=', 'ticket')
+      .where((eb) => (byId ? eb('id', '=', ref) : eb(eb.fn('lower', ['name']), '=', ref.toLowerCase())))
+      .execute();
+    if (rows.length === 0) {
+      if (byId) {
+        throw AppError.notFound('Tag not found!');
+      }
+      throw invalid('tag', `is not a ticket tag of any team: ${ref}`);
+    }
+    for (const row of rows) {
+      ids.add(row.id);
+    }
+  }
+  return [...ids].sort();
 }
 
 function resolveSort(name: TicketSortName, options: { status: OptionRow[]; priority: OptionRow[] }, filters: TicketFilters) {
@@ -477,6 +516,12 @@ export function applyTicketFilters<QB extends SelectQueryBuilder<DB, any, any>>(
         .where('cfv.organization_id', '=', filters.organizationId)
         .where('cfv.field_id', '=', fieldId)
         .where('cfv.value_key', '=', valueKey),
+    );
+  }
+  if (filters.tagIds !== undefined) {
+    const tagIds = filters.tagIds;
+    q = q.where('tickets.id', 'in', (eb) =>
+      eb.selectFrom('ticket_tags').select('ticket_tags.ticket_id').where('ticket_tags.tag_id', 'in', tagIds),
     );
   }
   return q as unknown as QB;
