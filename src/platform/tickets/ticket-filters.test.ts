@@ -543,7 +543,7 @@ describe.each(DIALECTS)('ticket filters, sorts and identifiers on %s', (dialect)
       expect((await get('/v1/tickets/bill-1', globex.headers)).json().data.id).toBe(globexIds.ticketId);
     });
 
-    it('every sub-route takes the identifier: PATCH, comments, routing, DELETE', async () => {
+    it('every sub-route takes the identifier: PATCH, comments, tags, activities, routing, DELETE', async () => {
       const created = (await send('POST', '/v1/tickets', {
         title: 'By name',
         requestorEmail: 'named@customer.test',
@@ -560,6 +560,11 @@ describe.each(DIALECTS)('ticket filters, sorts and identifiers on %s', (dialect)
         'Hello again',
       );
       await send('DELETE', `/v1/tickets/${name}/comments/${comment.id}`);
+      const tagged = await send('POST', `/v1/tickets/${name}/tags`, { tagIds: [tags.vipSales] });
+      expect(tagged.tags.map((entry: { id: string }) => entry.id)).toEqual([tags.vipSales]);
+      const activities = await get(`/v1/tickets/${name.toUpperCase()}/activities`);
+      expect(activities.statusCode, activities.body).toBe(200);
+      expect(activities.json().data.length).toBeGreaterThan(0);
       const rerouted = await harness.app.inject({ method: 'POST', url: `/v1/tickets/${name}/route`, headers: acme.headers });
       expect(rerouted.statusCode, rerouted.body).toBe(200);
       const routedName = rerouted.json().data.ticket.ticketIdentifier;
