@@ -8,7 +8,7 @@ import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import { CursorSchema } from '../../http/pagination.js';
 import { PageNumberSchema, UlidSchema } from '../../http/shared-schemas.js';
-import { type CursorKey, decodeCursor, encodeCursor } from '../../lib/cursors.js';
+import { type CursorKey, decodeCursor } from '../../lib/cursors.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
 import { findAccountById } from '../accounts/account.repository.js';
 import { findContactById } from '../contacts/customer-contact.repository.js';
@@ -388,11 +388,15 @@ function resolveSort(name: TicketSortName, options: { status: OptionRow[]; prior
   return sort;
 }
 
+/**
+ * What a cursor carries of the list it was made for: the sort and the filters (not the
+ * organization: another organization's cursor only reads that organization's tickets after it).
+ */
 function fingerprintOf(sort: TicketSortName, filters: TicketFilters): string {
   const canonical = JSON.stringify([
     sort,
     Object.entries(filters)
-      .filter(([, value]) => value !== undefined)
+      .filter(([key, value]) => value !== undefined && key !== 'organizationId')
       .sort(),
   ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
@@ -413,10 +417,6 @@ export function ticketCursorKeys(
   const optionId = sort.field === 'status' ? row.status_id : row.priority_id;
   const rank = sort.ranks?.find((group) => group.optionIds.includes(optionId))?.rank ?? null;
   return [rank, row.created_at, row.id, fingerprint];
-}
-
-export function encodeTicketCursor(keys: readonly CursorKey[]): string {
-  return encodeCursor(keys);
 }
 
 /**
