@@ -4,7 +4,7 @@ import { makeOrganization, makeUser, type TestOrganization } from '../../../test
 import { buildTestApp, type TestApp } from '../../../test/harness.js';
 import { backfillCustomFieldValues } from '../../db/migrations/2026-11-24T0200_ticket_filters.js';
 import type { CursorKey } from '../../lib/cursors.js';
-import { listTickets } from './ticket.repository.js';
+import { countVisibleTickets, listTickets } from './ticket.repository.js';
 import { resolveTicketQuery, ticketCursorKeys } from './ticket-filters.js';
 
 interface ApiTicket {
@@ -360,6 +360,32 @@ describe.each(DIALECTS)('ticket filters, sorts and identifiers on %s', (dialect)
       await expect400('/v1/tickets?tag=German', 'tag');
       await expect400('/v1/tickets?tag=nothing', 'tag');
       expect((await get(`/v1/tickets?tag=${tags.skill}`)).statusCode).toBe(404);
+    });
+
+    it('countVisibleTickets counts what the list walks (for saved views)', async () => {
+      for (const [query, headers, userId, seeAll] of [
+        ['statusName=open', acme.headers, acme.userId, true],
+        [`teamId=${teams.secret}`, member.headers, member.userId, false],
+        ['assignedAgentId=none&isPrivate=true', member.headers, member.userId, false],
+      ] as const) {
+        const principal = {
+          organizationId: acme.organizationId,
+          userId,
+          userType: 'ORG_MEMBER' as const,
+          apiKeyId: 'k',
+          apiKeyPrefix: 'p',
+        };
+        const params = Object.fromEntries(new URLSearchParams(query));
+        if (params.teamId) {
+          Object.assign(params, { teamId: [params.teamId] });
+        }
+        if (params.isPrivate) {
+          Object.assign(params, { isPrivate: params.isPrivate === 'true' });
+        }
+        const { filters } = await resolveTicketQuery(harness.db, principal, params);
+        const count = await countVisibleTickets(harness.db, acme.organizationId, { viewerId: userId, seeAll, filters });
+        expect(count, query).toBe((await walk(`/v1/tickets?limit=4&${query}`, headers)).length);
+      }
     });
 
     it('combinations', async () => {
