@@ -37,6 +37,7 @@ import type {
   TicketOptionTable,
   TicketTable,
 } from '../platform/tickets/ticket.table.js';
+import type { TicketCustomFieldValueTable } from '../platform/tickets/ticket-custom-field-value.table.js';
 import type { ApiKeyTable } from '../platform/users/api-key.table.js';
 import type { UserTable } from '../platform/users/user.table.js';
 import type { UserBusinessHoursTable } from '../platform/users/user-business-hours.table.js';
@@ -64,6 +65,7 @@ export interface DB {
   team_ticket_counters: TeamTicketCounterTable;
   tickets: TicketTable;
   ticket_comments: TicketCommentTable;
+  ticket_custom_field_values: TicketCustomFieldValueTable;
   ticket_routing_decisions: TicketRoutingDecisionTable;
   ticket_tags: TicketTagTable;
   ticket_activities: TicketActivityTable;
