@@ -21,6 +21,7 @@ import type { AccountAttributeValueTable } from '../platform/accounts/account-at
 import type { AttachmentChunkTable, AttachmentTable } from '../platform/attachments/attachment.table.js';
 import type { CustomerContactTable } from '../platform/contacts/customer-contact.table.js';
 import type { CustomFieldTable } from '../platform/custom-fields/custom-field.table.js';
+import type { MacroTable } from '../platform/macros/macro.table.js';
 import type { AccountNoteAttachmentTable, AccountNoteTable } from '../platform/notes/account-note.table.js';
 import type { OrganizationTable } from '../platform/organizations/organization.table.js';
 import type { TicketRoutingDecisionTable } from '../platform/routing/routing.table.js';
@@ -81,4 +82,5 @@ export interface DB {
   help_center_tags: TagTable;
   help_center_article_tags: ArticleTagTable;
   help_center_article_search: ArticleSearchTable;
+  macros: MacroTable;
 }

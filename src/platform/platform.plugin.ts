@@ -7,6 +7,7 @@ import { accountAttributeRoutes } from './accounts/account-attribute.routes.js';
 import { attachmentRoutes } from './attachments/attachment.routes.js';
 import { customerContactRoutes } from './contacts/customer-contact.routes.js';
 import { customFieldRoutes } from './custom-fields/custom-field.routes.js';
+import { macroRoutes } from './macros/macro.routes.js';
 import { accountNoteRoutes } from './notes/account-note.routes.js';
 import { accountNoteAttachmentRoutes } from './notes/account-note-attachment.routes.js';
 import { CustomFieldErrorSchema, PlatformErrorSchema } from './platform.envelope.js';
@@ -49,6 +50,7 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
         { name: 'notes', description: 'Notes on an account, with linked or uploaded attachments.' },
         { name: 'attachments', description: 'Files uploaded for comments and notes, and their downloads.' },
         { name: 'outbox', description: 'Email sent for tickets: delivery state, and resending what could not be delivered.' },
+        { name: 'macros', description: 'Canned replies with placeholders and ticket changes, applied to a ticket in one step.' },
       ],
       renderError: renderPlatformError(deps.clock),
     });
@@ -69,5 +71,6 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(accountNoteRoutes(deps));
     await app.register(accountNoteAttachmentRoutes(deps));
     await app.register(accountRoutes(deps));
+    await app.register(macroRoutes(deps));
   };
 }

@@ -443,95 +443,108 @@ export async function listVisibleTickets(
 }
 
 export async function updateTicketFields(deps: Deps, principal: Principal, id: string, input: UpdateTicket): Promise<Ticket> {
-  const freedAgentId = await deps.db.transaction().execute(async (trx) => {
-    const ticket = await requireTicket(trx, principal, id);
-    const team = { id: ticket.team_id, organization_id: ticket.organization_id };
-    const at = deps.clock.now().toISOString();
-    const changes: Updateable<TicketTable> = { updated_at: at };
-    if (input.statusId || input.statusName) {
-      const options = await listTeamOptions(trx, deps, team, 'status');
-      const status = resolveTicketOption(
-        options,
-        { id: input.statusId, name: input.statusName },
-        { idField: 'statusId', nameField: 'statusName', required: true },
-      );
-      if (status && status.id !== ticket.status_id) {
-        changes.status_id = status.id;
-        changes.closed_at = readBoolean(status.is_closed) ? at : null;
-      }
-    }
-    if (input.priorityId || input.priorityName) {
-      const options = await listTeamOptions(trx, deps, team, 'priority');
-      changes.priority_id = resolveTicketOption(
-        options,
-        { id: input.priorityId, name: input.priorityName },
-        { idField: 'priorityId', nameField: 'priorityName', required: true },
-      )?.id;
-    }
-    if (input.typeId !== undefined) {
-      const options = await listTeamOptions(trx, deps, team, 'type');
-      changes.type_id =
-        resolveTicketOption(options, { id: input.typeId }, { idField: 'typeId', nameField: 'typeId', required: false })?.id ??
-        null;
-    }
-    if (input.assignedAgentId !== undefined || input.assignedAgentEmail !== undefined) {
-      const agentId = await resolveAgent(trx, principal.organizationId, input);
-      if (agentId !== ticket.assigned_agent_id) {
-        changes.assigned_agent_id = agentId;
-        changes.assigned_at = agentId ? at : null;
-        // Someone chose the assignee by hand: the ticket no longer waits for routing.
-        changes.awaiting_assignment_since = null;
-      }
-    }
-    if (input.title !== undefined) {
-      changes.title = input.title.trim();
-    }
-    await checkAccount(trx, principal.organizationId, input.accountId);
-    for (const [field, column] of [
-      ['description', 'description'],
-      ['source', 'source'],
-      ['accountId', 'account_id'],
-    ] as const) {
-      if (input[field] !== undefined) {
-        changes[column] = input[field];
-      }
-    }
-    if (input.isPrivate !== undefined) {
-      changes.is_private = input.isPrivate;
-    }
-    if (input.metadata !== undefined) {
-      changes.metadata = writeJson(input.metadata);
-    }
-    if (input.dueDate !== undefined) {
-      changes.due_date = input.dueDate ? new Date(input.dueDate).toISOString() : null;
-    }
-    const storedValues = readJson<CustomFieldValueEntry[]>(ticket.custom_field_values) ?? [];
-    const values = input.customFieldValues
-      ? mergeCustomFieldValues(
-          storedValues,
-          await validateCustomFieldValues(trx, principal.organizationId, 'ticket', input.customFieldValues, {
-            onCreate: false,
-            teamId: ticket.team_id,
-            storedFieldIds: storedValues.map((entry) => entry.fieldId),
-          }),
-        )
-      : storedValues;
-    if (typeof changes.closed_at === 'string' && ticket.closed_at === null) {
-      // Closing: every mandatoryOnClose field of the ticket's team must hold a value by now.
-      await requireMandatoryValues(trx, principal.organizationId, 'ticket', values, { teamId: ticket.team_id, on: 'close' });
-    }
-    if (input.customFieldValues) {
-      changes.custom_field_values = JSON.stringify(values);
-    }
-    await updateTicket(trx, principal.organizationId, ticket.id, changes);
-    const closes = typeof changes.closed_at === 'string' && ticket.closed_at === null;
-    return closes ? ticket.assigned_agent_id : null;
-  });
+  const freedAgentId = await deps.db
+    .transaction()
+    .execute(async (trx) => applyTicketFieldChanges(trx, deps, principal, await requireTicket(trx, principal, id), input));
   if (freedAgentId) {
     // Closing a ticket frees its agent's capacity: waiting tickets of the agent's teams may go now.
     await assignWaitingTicketsServedBy(deps, principal.organizationId, freedAgentId, 'ticket_closed');
   }
   return toTicket(await requireTicket(deps.db, principal, id));
+}
+
+/**
+ * The changes of `PATCH /v1/tickets/{id}`, with all its rules, in the caller's transaction on a
+ * ticket it read there (a macro applies its actions so). Answers the agent whose capacity closing
+ * the ticket freed, for `assignWaitingTicketsServedBy` once the transaction has committed.
+ */
+export async function applyTicketFieldChanges(
+  trx: Transaction<DB>,
+  deps: Deps,
+  principal: Principal,
+  ticket: TicketRow,
+  input: UpdateTicket,
+): Promise<string | null> {
+  const team = { id: ticket.team_id, organization_id: ticket.organization_id };
+  const at = deps.clock.now().toISOString();
+  const changes: Updateable<TicketTable> = { updated_at: at };
+  if (input.statusId || input.statusName) {
+    const options = await listTeamOptions(trx, deps, team, 'status');
+    const status = resolveTicketOption(
+      options,
+      { id: input.statusId, name: input.statusName },
+      { idField: 'statusId', nameField: 'statusName', required: true },
+    );
+    if (status && status.id !== ticket.status_id) {
+      changes.status_id = status.id;
+      changes.closed_at = readBoolean(status.is_closed) ? at : null;
+    }
+  }
+  if (input.priorityId || input.priorityName) {
+    const options = await listTeamOptions(trx, deps, team, 'priority');
+    changes.priority_id = resolveTicketOption(
+      options,
+      { id: input.priorityId, name: input.priorityName },
+      { idField: 'priorityId', nameField: 'priorityName', required: true },
+    )?.id;
+  }
+  if (input.typeId !== undefined) {
+    const options = await listTeamOptions(trx, deps, team, 'type');
+    changes.type_id =
+      resolveTicketOption(options, { id: input.typeId }, { idField: 'typeId', nameField: 'typeId', required: false })?.id ?? null;
+  }
+  if (input.assignedAgentId !== undefined || input.assignedAgentEmail !== undefined) {
+    const agentId = await resolveAgent(trx, principal.organizationId, input);
+    if (agentId !== ticket.assigned_agent_id) {
+      changes.assigned_agent_id = agentId;
+      changes.assigned_at = agentId ? at : null;
+      // Someone chose the assignee by hand: the ticket no longer waits for routing.
+      changes.awaiting_assignment_since = null;
+    }
+  }
+  if (input.title !== undefined) {
+    changes.title = input.title.trim();
+  }
+  await checkAccount(trx, principal.organizationId, input.accountId);
+  for (const [field, column] of [
+    ['description', 'description'],
+    ['source', 'source'],
+    ['accountId', 'account_id'],
+  ] as const) {
+    if (input[field] !== undefined) {
+      changes[column] = input[field];
+    }
+  }
+  if (input.isPrivate !== undefined) {
+    changes.is_private = input.isPrivate;
+  }
+  if (input.metadata !== undefined) {
+    changes.metadata = writeJson(input.metadata);
+  }
+  if (input.dueDate !== undefined) {
+    changes.due_date = input.dueDate ? new Date(input.dueDate).toISOString() : null;
+  }
+  const storedValues = readJson<CustomFieldValueEntry[]>(ticket.custom_field_values) ?? [];
+  const values = input.customFieldValues
+    ? mergeCustomFieldValues(
+        storedValues,
+        await validateCustomFieldValues(trx, principal.organizationId, 'ticket', input.customFieldValues, {
+          onCreate: false,
+          teamId: ticket.team_id,
+          storedFieldIds: storedValues.map((entry) => entry.fieldId),
+        }),
+      )
+    : storedValues;
+  if (typeof changes.closed_at === 'string' && ticket.closed_at === null) {
+    // Closing: every mandatoryOnClose field of the ticket's team must hold a value by now.
+    await requireMandatoryValues(trx, principal.organizationId, 'ticket', values, { teamId: ticket.team_id, on: 'close' });
+  }
+  if (input.customFieldValues) {
+    changes.custom_field_values = JSON.stringify(values);
+  }
+  await updateTicket(trx, principal.organizationId, ticket.id, changes);
+  const closes = typeof changes.closed_at === 'string' && ticket.closed_at === null;
+  return closes ? ticket.assigned_agent_id : null;
 }
 
 /** Soft delete: the ticket and its comments stay in the database, and every read answers 404. */
