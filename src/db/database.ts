@@ -39,6 +39,7 @@ import type { TicketCustomFieldValueTable } from '../platform/tickets/ticket-cus
 import type { ApiKeyTable } from '../platform/users/api-key.table.js';
 import type { UserTable } from '../platform/users/user.table.js';
 import type { UserBusinessHoursTable } from '../platform/users/user-business-hours.table.js';
+import type { SavedViewTable } from '../platform/views/view.table.js';
 import type { InstanceSettingTable } from './instance-setting.table.js';
 
 /** The database as Kysely sees it: one entry per table, each typed in its feature's `*.table.ts`. */
@@ -85,4 +86,5 @@ export interface DB {
   help_center_article_tags: ArticleTagTable;
   help_center_article_search: ArticleSearchTable;
   macros: MacroTable;
+  saved_views: SavedViewTable;
 }

@@ -21,6 +21,7 @@ import { commentRoutes } from './tickets/comment.routes.js';
 import { ticketRoutes } from './tickets/ticket.routes.js';
 import { userRoutes } from './users/user.routes.js';
 import { userBusinessHoursRoutes } from './users/user-business-hours.routes.js';
+import { viewRoutes } from './views/view.routes.js';
 
 /** The support platform, mounted under `/v1`. */
 export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -51,6 +52,7 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
         { name: 'attachments', description: 'Files uploaded for comments and notes, and their downloads.' },
         { name: 'outbox', description: 'Email sent for tickets: delivery state, and resending what could not be delivered.' },
         { name: 'macros', description: 'Canned replies with placeholders and ticket changes, applied to a ticket in one step.' },
+        { name: 'views', description: 'Saved filters and sorts of the ticket list, personal or shared, with their counts.' },
       ],
       renderError: renderPlatformError(deps.clock),
     });
@@ -72,5 +74,6 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(accountNoteAttachmentRoutes(deps));
     await app.register(accountRoutes(deps));
     await app.register(macroRoutes(deps));
+    await app.register(viewRoutes(deps));
   };
 }

@@ -15,6 +15,7 @@ import * as ticketListIndexes from './2026-11-23T2320_ticket_list_indexes.js';
 import * as dropSupersededCommentIndex from './2026-11-24T0100_drop_superseded_comment_index.js';
 import * as ticketFilters from './2026-11-24T0200_ticket_filters.js';
 import * as createMacros from './2026-11-24T0250_create_macros.js';
+import * as createSavedViews from './2026-11-24T0260_create_saved_views.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0100_drop_superseded_comment_index': dropSupersededCommentIndex,
   '2026-11-24T0200_ticket_filters': ticketFilters,
   '2026-11-24T0250_create_macros': createMacros,
+  '2026-11-24T0260_create_saved_views': createSavedViews,
 };

@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import { columnTypes } from '../dialect.js';
+
+/**
+ * Saved views: a named filter and sort of the ticket list (the parameters of `GET /v1/tickets`,
+ * as JSON), personal (`team_id` null) or shared with a team. Listed by name within the
+ * organization; the index holds what the list filters on (scope, owner), so a page is one range.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: migrations take an untyped database
+export async function up(db: Kysely<any>): Promise<void> {
+  const types = columnTypes(db);
+  await db.schema
+    .createTable('saved_views')
+    .addColumn('id', 'text', (col) => col.primaryKey())
+    .addColumn('organization_id', 'text', (col) => col.notNull().references('organizations.id'))
+    .addColumn('owner_id', 'text', (col) => col.notNull().references('users.id'))
+    .addColumn('team_id', 'text', (col) => col.references('teams.id'))
+    .addColumn('name', 'text', (col) => col.notNull())
+    .addColumn('filters', types.json, (col) => col.notNull())
+    .addColumn('sort', 'text', (col) => col.notNull())
+    .addColumn('created_at', types.timestamp, (col) => col.notNull())
+    .addColumn('updated_at', types.timestamp, (col) => col.notNull())
+    .execute();
+  await db.schema
+    .createIndex('saved_views_organization_name')
+    .on('saved_views')
+    .columns(['organization_id', 'name', 'id', 'team_id', 'owner_id'])
+    .execute();
+  await db.schema.createIndex('saved_views_team').on('saved_views').column('team_id').execute();
+  await db.schema.createIndex('saved_views_owner').on('saved_views').column('owner_id').execute();
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see up()
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('saved_views').execute();
+}
