@@ -14,6 +14,8 @@ import * as listIndexesHelpCenterAgentStudio from './2026-11-23T2310_list_indexe
 import * as ticketListIndexes from './2026-11-23T2320_ticket_list_indexes.js';
 import * as dropSupersededCommentIndex from './2026-11-24T0100_drop_superseded_comment_index.js';
 import * as ticketFilters from './2026-11-24T0200_ticket_filters.js';
+import * as createTicketTags from './2026-11-24T0220_create_ticket_tags.js';
+import * as createTicketActivities from './2026-11-24T0230_create_ticket_activities.js';
 import * as createMacros from './2026-11-24T0250_create_macros.js';
 import * as createSavedViews from './2026-11-24T0260_create_saved_views.js';
 
@@ -37,6 +39,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T2320_ticket_list_indexes': ticketListIndexes,
   '2026-11-24T0100_drop_superseded_comment_index': dropSupersededCommentIndex,
   '2026-11-24T0200_ticket_filters': ticketFilters,
+  '2026-11-24T0220_create_ticket_tags': createTicketTags,
+  '2026-11-24T0230_create_ticket_activities': createTicketActivities,
   '2026-11-24T0250_create_macros': createMacros,
   '2026-11-24T0260_create_saved_views': createSavedViews,
 };
