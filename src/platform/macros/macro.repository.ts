@@ -1,6 +1,5 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { forNoKeyUpdate } from '../../db/dialect.js';
 import { afterKeys } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { MacroTable } from './macro.table.js';
@@ -76,22 +75,6 @@ export async function listMacros(
     query = query.where(afterKeys(MACRO_LIST_ORDER, filter.after, 'asc'));
   }
   return query.orderBy('macros.name').orderBy('macros.id').limit(filter.limit).execute();
-}
-
-/**
- * Locks the ticket a macro is applied to for the rest of the transaction, so that two macros (or a
- * macro and a change by hand) applied at once are applied one after the other, each on what the
- * other left, and a replayed `deDuplicationKey` sees the first application's reply.
- */
-export async function lockTicketForMacro(trx: Transaction<DB>, organizationId: string, ticketId: string): Promise<void> {
-  await forNoKeyUpdate(
-    trx,
-    trx
-      .selectFrom('tickets')
-      .select('tickets.id')
-      .where('tickets.organization_id', '=', organizationId)
-      .where('tickets.id', '=', ticketId),
-  ).execute();
 }
 
 /** The team tags named by `tagIds` that still exist, with their team and type. */

@@ -13,11 +13,13 @@ import { loadOnce } from '../../lib/load-once.js';
 import { isOrgAdmin } from '../authorization.js';
 import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { canSeeShareable, requireManageableScope } from '../sharing.js';
+import { beginTicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
+import { addTicketTags, resolveTicketTags } from '../ticket-tags/ticket-tag.lookup.js';
 import { findCommentByDedupeKey } from '../tickets/comment.repository.js';
 import { addCommentInTransaction, prepareComment, toCommentOf } from '../tickets/comment.service.js';
 import { loadHtmlConverters } from '../tickets/comment-content.js';
 import type { TicketRow } from '../tickets/ticket.repository.js';
-import { applyTicketFieldChanges, requireTicket, requireTicketAccess, toTicket } from '../tickets/ticket.service.js';
+import { applyTicketFieldChanges, presentTicket, requireTicket, requireTicketAccess } from '../tickets/ticket.service.js';
 import { findUserById } from '../users/user.repository.js';
 import { checkPlaceholders, type MacroPlaceholder, renderPlaceholders } from './macro.placeholders.js';
 import {
@@ -27,7 +29,6 @@ import {
   findTicketOptionKind,
   insertMacro,
   listMacros,
-  lockTicketForMacro,
   MACRO_LIST_ORDER,
   type MacroRow,
   updateMacro,
@@ -241,7 +242,9 @@ export async function applyMacro(deps: Deps, principal: Principal, ticketIdParam
   // The converters the reply needs, loaded before the transaction rather than while it holds the ticket.
   const [marked] = await Promise.all([loadMarked(), loadHtmlConverters()]);
   const result = await deps.db.transaction().execute(async (trx) => {
-    await lockTicketForMacro(trx, principal.organizationId, ticketId);
+    // The ticket's row lock first: concurrent applications (and changes by hand) take turns, a
+    // replayed deDuplicationKey sees the first application's reply, and the timeline's old values are current.
+    const timeline = await beginTicketChange(trx, deps, principal.organizationId, ticketId);
     const access = await requireTicketAccess(trx, principal, ticketId);
     const key = input.deDuplicationKey;
     const replayed = key ? await findCommentByDedupeKey(trx, ticketId, key) : undefined;
@@ -271,13 +274,14 @@ export async function applyMacro(deps: Deps, principal: Principal, ticketIdParam
       await prepareComment(commentInput),
     );
     const freedAgentId = await applyActions(trx, deps, principal, ticket, readJson<MacroActions>(macro.actions) ?? {});
+    await timeline.finish(userActor(principal));
     return { comment, created: true, freedAgentId };
   });
   if (result.freedAgentId) {
     // As PATCH does: closing the ticket freed its agent's capacity for waiting tickets.
     await assignWaitingTicketsServedBy(deps, principal.organizationId, result.freedAgentId, 'ticket_closed');
   }
-  const ticket = toTicket(await requireTicket(deps.db, principal, ticketId));
+  const ticket = await presentTicket(deps.db, await requireTicket(deps.db, principal, ticketId));
   return { applied: { comment: result.comment, ticket }, created: result.created };
 }
 
@@ -306,9 +310,10 @@ async function placeholderValues(
 }
 
 /**
- * The macro's actions on the ticket, in the caller's transaction: tags are checked against the
- * ticket's team, and status, priority and assignee go through `applyTicketFieldChanges`, whose
- * errors are reported as the macro's (`actions.statusId` …). Answers the agent closing freed.
+ * The macro's actions on the ticket, in the caller's transaction under the ticket's row lock: tags
+ * are added as `POST /v1/tickets/{id}/tags` adds them, and status, priority and assignee go through
+ * `applyTicketFieldChanges`; their errors are reported as the macro's (`actions.statusId` …).
+ * Answers the agent whose capacity closing the ticket freed.
  */
 async function applyActions(
   trx: Transaction<DB>,
@@ -317,7 +322,6 @@ async function applyActions(
   ticket: TicketRow,
   actions: MacroActions,
 ): Promise<string | null> {
-  await checkTagsFitTicket(trx, principal, ticket, actions.addTagIds ?? []);
   const changes = {
     ...(actions.statusId !== undefined && { statusId: actions.statusId }),
     ...(actions.statusName !== undefined && { statusName: actions.statusName }),
@@ -327,11 +331,9 @@ async function applyActions(
       assignedAgentId: actions.assignedAgentId === 'me' ? principal.userId : actions.assignedAgentId,
     }),
   };
-  if (Object.keys(changes).length === 0) {
-    return null;
-  }
   try {
-    return await applyTicketFieldChanges(trx, deps, principal, ticket, changes);
+    await addTags(trx, deps, principal, ticket, actions.addTagIds ?? []);
+    return Object.keys(changes).length === 0 ? null : await applyTicketFieldChanges(trx, deps, principal, ticket, changes);
   } catch (error) {
     const issue = error instanceof AppError && error.code === 'VALIDATION' ? error.issues?.[0] : undefined;
     if (!issue) {
@@ -342,17 +344,19 @@ async function applyActions(
 }
 
 /**
- * Tags the macro adds must be ticket tags of the ticket's team. Tags deleted since the macro was
- * saved are passed over, as their deletion removed them from tickets too.
+ * Adds the macro's tags, which must be ticket tags of the ticket's team (else a 400). Tags deleted
+ * since the macro was saved are passed over: their deletion took them off every ticket too.
  */
-async function checkTagsFitTicket(db: Db, principal: Principal, ticket: TicketRow, tagIds: readonly string[]) {
-  const tags = await findTeamTagsByIds(db, principal.organizationId, tagIds);
-  const foreign = tags.find((tag) => tag.team_id !== ticket.team_id || tag.tag_type !== 'ticket');
-  if (foreign) {
-    throw invalid(
-      ['actions', 'addTagIds'],
-      `The macro cannot be applied to this ticket: tag "${foreign.name}" is not a ticket tag of team ${ticket.team_name}`,
-    );
+async function addTags(trx: Transaction<DB>, deps: Deps, principal: Principal, ticket: TicketRow, tagIds: readonly string[]) {
+  const existing = new Set((await findTeamTagsByIds(trx, principal.organizationId, tagIds)).map((tag) => tag.id));
+  const tags = await resolveTicketTags(
+    trx,
+    principal.organizationId,
+    ticket.team_id,
+    tagIds.filter((id) => existing.has(id)),
+    { location: 'body', field: 'addTagIds' },
+  );
+  if (tags.length > 0) {
+    await addTicketTags(trx, { id: ticket.id, organizationId: principal.organizationId }, tags, deps.clock.now().toISOString());
   }
-  return tags.map((tag) => tag.id);
 }
