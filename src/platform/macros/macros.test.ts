@@ -192,18 +192,34 @@ describe.each(DIALECTS)('macros on %s', (dialect) => {
 
   it('applies a macro: placeholders escaped as text, the reply posted and every action applied', async () => {
     const target = await ticket({ title: '[click](https://evil.example) **now** <img src=x onerror=alert(1)>' });
+    const escalated = (await send('POST', `/v1/teams/${desk.teamId}/tags`, acme.headers, { name: 'escalated' }))
+      .json()
+      .data.items.find((tag: { name: string }) => tag.name === 'escalated');
     const macro = (
       await createMacro(acme.headers, {
         name: 'Escalate',
         content:
           'Hi {{requestor.firstName}},\n\nWe are on **{{ticket.title}}** ({{ticket.identifier}}, {{ticket.status}}).\n\n— {{agent.name}} <{{requestor.email}}>',
-        actions: { statusName: 'on hold', priorityName: 'Urgent', assignedAgentId: mia.userId },
+        actions: { statusName: 'on hold', priorityName: 'Urgent', assignedAgentId: mia.userId, addTagIds: [escalated.id] },
       })
     ).json().data;
     const response = await apply(target.id, macro.id, acme.headers);
     expect(response.statusCode, response.body).toBe(201);
     const { comment, ticket: after } = response.json().data;
-    expect(after).toMatchObject({ id: target.id, status: 'On hold', priority: 'Urgent', assignedAgentId: mia.userId });
+    expect(after).toMatchObject({
+      id: target.id,
+      status: 'On hold',
+      priority: 'Urgent',
+      assignedAgentId: mia.userId,
+      tags: [{ id: escalated.id, name: 'escalated' }],
+    });
+    // The timeline records each change, by the agent who applied the macro.
+    const activities = (await send('GET', `/v1/tickets/${target.id}/activities`, acme.headers)).json().data as {
+      field: string;
+      actor: { type: string; id: string };
+    }[];
+    expect(activities.map((entry) => entry.field).sort()).toEqual(['assignee', 'created', 'priority', 'status', 'tags']);
+    expect(activities.filter((entry) => entry.field !== 'created').every((entry) => entry.actor.id === acme.userId)).toBe(true);
     expect(comment).toMatchObject({
       ticketId: target.id,
       commentVisibility: 'public',
@@ -263,7 +279,9 @@ describe.each(DIALECTS)('macros on %s', (dialect) => {
       expect(response.json().message).toContain('cannot be applied to this ticket');
       expect(await comments(target.id)).toEqual([]);
       const unchanged = (await send('GET', `/v1/tickets/${target.id}`, acme.headers)).json().data;
-      expect(unchanged).toMatchObject({ priority: 'Low', status: 'Open' });
+      expect(unchanged).toMatchObject({ priority: 'Low', status: 'Open', tags: [] });
+      const activities = (await send('GET', `/v1/tickets/${target.id}/activities`, acme.headers)).json().data;
+      expect(activities.map((entry: { field: string }) => entry.field)).toEqual(['created']);
     }
     // An agent deleted since the macro was saved: also a 400, nothing written.
     const leaver = await makeUser(harness, acme.organizationId);

@@ -60,9 +60,11 @@ export async function checkViewFilters(db: Db, principal: Principal, filters: Vi
     if (!issue) {
       throw error;
     }
-    const [field, ...rest] = issue.path;
-    const path = field === 'sort' ? ['sort', ...rest] : ['filters', ...issue.path];
-    throw AppError.invalid(`${path.join('.')}: ${issue.message}`, { location: 'body', path, rule: issue.rule });
+    const field = String(issue.path[0] ?? '');
+    const path = field === 'sort' ? issue.path : ['filters', ...issue.path];
+    // The list's messages start with the parameter's name: "statusName is not …" becomes "filters.statusName is not …".
+    const message = field !== 'sort' && issue.message.startsWith(field) ? `filters.${issue.message}` : issue.message;
+    throw AppError.invalid(message, { location: 'body', path, rule: issue.rule });
   }
 }
 
