@@ -112,7 +112,8 @@ export function macroRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             '200 with the first reply and changes nothing. An action that cannot apply to this ticket (a status of ' +
             'another team, a tag of another team) is a 400 naming it, and nothing is written.',
           params: ApplyMacroParamsSchema,
-          body: Type.Optional(ApplyMacroSchema),
+          // Optional: an apply with no body (Fastify validates a missing body as null) uses the macro as saved.
+          body: Type.Union([Type.Null(), ApplyMacroSchema]),
           response: {
             201: PlatformEnvelopeSchema(AppliedMacroSchema),
             200: PlatformEnvelopeSchema(AppliedMacroSchema),
