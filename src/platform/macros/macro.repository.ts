@@ -99,3 +99,26 @@ export async function findTicketOptionKind(db: Db, organizationId: string, optio
     .where('ticket_options.id', '=', optionId)
     .executeTakeFirst();
 }
+
+/** The statuses or priorities named `name` (key or display name, any case) of the organization, or of one team. */
+export async function findTicketOptionsByName(
+  db: Db,
+  organizationId: string,
+  kind: 'status' | 'priority',
+  name: string,
+  teamId: string | null,
+) {
+  const wanted = name.trim().toLowerCase();
+  let query = db
+    .selectFrom('ticket_options')
+    .select(['ticket_options.id', 'ticket_options.team_id', 'ticket_options.name', 'ticket_options.display_name'])
+    .where('ticket_options.organization_id', '=', organizationId)
+    .where('ticket_options.kind', '=', kind);
+  if (teamId !== null) {
+    query = query.where('ticket_options.team_id', '=', teamId);
+  }
+  // Compared here rather than by lower() in SQL, so both databases agree on non-ASCII letters.
+  return (await query.execute()).filter(
+    (option) => option.name.toLowerCase() === wanted || option.display_name.toLowerCase() === wanted,
+  );
+}

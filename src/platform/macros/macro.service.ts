@@ -27,6 +27,7 @@ import {
   findMacroById,
   findTeamTagsByIds,
   findTicketOptionKind,
+  findTicketOptionsByName,
   insertMacro,
   listMacros,
   MACRO_LIST_ORDER,
@@ -208,6 +209,18 @@ async function checkMacro(
           `actions.${field} is not a ${kind} of ${teamId ? 'the team' : 'a team of the organization'}`,
         );
       }
+    }
+  }
+  for (const [field, kind] of [
+    ['statusName', 'status'],
+    ['priorityName', 'priority'],
+  ] as const) {
+    const name = actions[field];
+    if (name !== undefined && (await findTicketOptionsByName(db, principal.organizationId, kind, name, teamId)).length === 0) {
+      throw invalid(
+        ['actions', field],
+        `actions.${field} is not a ${kind} of ${teamId ? 'the team' : 'any team of the organization'}: ${name}`,
+      );
     }
   }
   if (typeof actions.assignedAgentId === 'string' && actions.assignedAgentId !== 'me') {

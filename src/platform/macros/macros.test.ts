@@ -135,6 +135,8 @@ describe.each(DIALECTS)('macros on %s', (dialect) => {
       [{ name: 'x', content: 'y', commentVisibility: 'secret' }, 400, 'commentVisibility'],
       [{ name: 'x', content: 'y', teamId: desk.teamId, actions: { statusId: billingStatuses[0]?.id } }, 400, 'actions.statusId'],
       [{ name: 'x', content: 'y', actions: { statusId: acme.userId } }, 400, 'actions.statusId'],
+      [{ name: 'x', content: 'y', actions: { statusName: 'Pending forever' } }, 400, 'actions.statusName'],
+      [{ name: 'x', content: 'y', teamId: desk.teamId, actions: { priorityName: 'Meh' } }, 400, 'actions.priorityName'],
       [{ name: 'x', content: 'y', actions: { assignedAgentId: globex.userId } }, 400, 'actions.assignedAgentId'],
       [{ name: 'x', content: 'y', actions: { assignedAgentId: 'you' } }, 400, 'assignedAgentId'],
       [{ name: 'x', content: 'y', actions: { addTagIds: [globexTag.json().data.items[0].id] } }, 400, 'actions.addTagIds[0]'],
