@@ -24,7 +24,7 @@ describe.each(DIALECTS)('macros on %s', (dialect) => {
   const ticket = async (payload: object = {}, headers: Headers = acme.headers) => {
     const response = await send('POST', '/v1/tickets', headers, {
       title: 'Printer on fire',
-      requestorEmail: 'pat@customer.test',
+      requestorEmail: 'Pat@customer.test',
       teamId: desk.teamId,
       ...payload,
     });
@@ -197,14 +197,24 @@ describe.each(DIALECTS)('macros on %s', (dialect) => {
     const escalated = (await send('POST', `/v1/teams/${desk.teamId}/tags`, acme.headers, { name: 'escalated' }))
       .json()
       .data.items.find((tag: { name: string }) => tag.name === 'escalated');
+    const temporary = (await send('POST', `/v1/teams/${desk.teamId}/tags`, acme.headers, { name: 'temporary' }))
+      .json()
+      .data.items.find((tag: { name: string }) => tag.name === 'temporary');
     const macro = (
       await createMacro(acme.headers, {
         name: 'Escalate',
         content:
           'Hi {{requestor.firstName}},\n\nWe are on **{{ticket.title}}** ({{ticket.identifier}}, {{ticket.status}}).\n\n— {{agent.name}} <{{requestor.email}}>',
-        actions: { statusName: 'on hold', priorityName: 'Urgent', assignedAgentId: mia.userId, addTagIds: [escalated.id] },
+        actions: {
+          statusName: 'on hold',
+          priorityName: 'Urgent',
+          assignedAgentId: mia.userId,
+          addTagIds: [escalated.id, temporary.id],
+        },
       })
     ).json().data;
+    // A tag deleted since the macro was saved is passed over.
+    await send('DELETE', `/v1/teams/${desk.teamId}/tags/${temporary.id}`, acme.headers);
     const response = await apply(target.id, macro.id, acme.headers);
     expect(response.statusCode, response.body).toBe(201);
     const { comment, ticket: after } = response.json().data;
@@ -234,7 +244,7 @@ describe.each(DIALECTS)('macros on %s', (dialect) => {
     expect(comment.content).toContain('We are on [click](https://evil.example) **now** <img src=x onerror=alert(1)>');
     expect(comment.content).toContain(`(${target.ticketIdentifier}, Open)`);
     expect(comment.content).toContain('Hi Pat,');
-    expect(comment.content).toContain('pat@customer.test');
+    expect(comment.content).toContain('<Pat@customer.test>');
     expect((await comments(target.id)).map((row) => row.id)).toEqual([comment.id]);
     const fetched = (await send('GET', `/v1/tickets/${target.id}`, acme.headers)).json().data;
     expect(fetched).toEqual(after);
@@ -259,7 +269,7 @@ describe.each(DIALECTS)('macros on %s', (dialect) => {
       .select(['to_address', 'text_body'])
       .where('dedupe_key', '=', `comment:${emailedComment.id}`)
       .executeTakeFirstOrThrow();
-    expect(queued.to_address).toBe('pat@customer.test');
+    expect(queued.to_address).toBe('Pat@customer.test');
     expect(queued.text_body).toContain('Fixed, Pat.');
     const silent = await apply(target.id, reply.id, acme.headers, { shouldSendEmail: false });
     expect(silent.json().data.comment.emailDelivery).toBeNull();
