@@ -18,6 +18,8 @@ import { teamConfigurationRoutes } from './team-configurations/team-configuratio
 import { teamTagRoutes } from './team-tags/team-tag.routes.js';
 import { teamRoutes } from './teams/team.routes.js';
 import { ticketActivityRoutes } from './ticket-activities/ticket-activity.routes.js';
+import { ticketBulkRoutes } from './ticket-bulk/ticket-bulk.routes.js';
+import { ticketMergeRoutes } from './ticket-merges/ticket-merge.routes.js';
 import { ticketTagRoutes } from './ticket-tags/ticket-tag.routes.js';
 import { commentRoutes } from './tickets/comment.routes.js';
 import { ticketRoutes } from './tickets/ticket.routes.js';
@@ -69,6 +71,8 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(customFieldRoutes(deps));
     await app.register(ticketRoutes(deps));
     await app.register(ticketTagRoutes(deps));
+    await app.register(ticketBulkRoutes(deps));
+    await app.register(ticketMergeRoutes(deps));
     await app.register(ticketActivityRoutes(deps));
     await app.register(commentRoutes(deps));
     await app.register(teamConfigurationRoutes(deps));

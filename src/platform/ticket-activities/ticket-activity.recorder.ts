@@ -6,8 +6,7 @@ import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { findCustomFieldsByUids } from '../custom-fields/custom-field.repository.js';
-import { tagsOfTicket } from '../ticket-tags/ticket-tag.lookup.js';
-import { findUserById } from '../users/user.repository.js';
+import { byTagName, type TicketTagView, tagsOfTicket } from '../ticket-tags/ticket-tag.lookup.js';
 import { type ActivityChange, createdValue, diffStates, stateOf, type TicketState } from './ticket-activity.changes.js';
 import { findTicketSnapshot, insertActivities, lastActivitySeq, lockTicketForChange } from './ticket-activity.repository.js';
 import type { ActorType } from './ticket-activity.table.js';
@@ -24,7 +23,7 @@ interface Deps {
   ids: IdFactory;
 }
 
-/** Who made a change. A user's name is looked up when left out. */
+/** Who made a change; `name` is kept for routing and the system (people show their current name). */
 export interface Actor {
   type: ActorType;
   id: string | null;
@@ -47,9 +46,14 @@ export interface TicketChange {
   finish(actor: Actor): Promise<TicketState>;
 }
 
-async function readState(trx: Transaction<DB>, organizationId: string, ticketId: string): Promise<TicketState | undefined> {
+async function readState(
+  trx: Transaction<DB>,
+  organizationId: string,
+  ticketId: string,
+  knownTags?: readonly TicketTagView[],
+): Promise<TicketState | undefined> {
   const row = await findTicketSnapshot(trx, organizationId, ticketId);
-  return row ? stateOf(row, await tagsOfTicket(trx, ticketId)) : undefined;
+  return row ? stateOf(row, knownTags ? [...knownTags].sort(byTagName) : await tagsOfTicket(trx, ticketId)) : undefined;
 }
 
 /**
@@ -70,11 +74,19 @@ export async function beginTicketChange(
   return {
     before,
     finish: async (actor) => {
-      const after = await readState(trx, organizationId, ticketId);
-      if (!after) {
+      const row = await findTicketSnapshot(trx, organizationId, ticketId);
+      if (!row) {
         throw new Error(`ticket ${ticketId} vanished inside its own change`);
       }
-      await recordActivities(trx, deps, organizationId, ticketId, actor, await namedChanges(trx, organizationId, before, after));
+      const after = stateOf(row, await tagsOfTicket(trx, ticketId));
+      const changes = await namedChanges(trx, organizationId, before, after);
+      await appendEntries(
+        trx,
+        deps,
+        { organizationId, ticketId },
+        changes.map((change) => ({ actor, change })),
+        Number(row.last_activity_seq ?? 0) + 1,
+      );
       return after;
     },
   };
@@ -111,30 +123,43 @@ export async function recordActivities(
   actor: Actor,
   changes: readonly ActivityChange[],
 ): Promise<void> {
-  if (changes.length === 0) {
+  await appendEntries(
+    trx,
+    deps,
+    { organizationId, ticketId },
+    changes.map((change) => ({ actor, change })),
+  );
+}
+
+/**
+ * One insert for all the entries; `firstSeq` when the caller knows it (a ticket just inserted has
+ * none yet). A user's or contact's name is not stored: the timeline shows their current name.
+ */
+async function appendEntries(
+  trx: Transaction<DB>,
+  deps: Deps,
+  ticket: { organizationId: string; ticketId: string },
+  entries: readonly { actor: Actor; change: ActivityChange }[],
+  firstSeq?: number,
+): Promise<void> {
+  if (entries.length === 0) {
     return;
   }
-  const name =
-    actor.name !== undefined
-      ? actor.name
-      : actor.type === 'user' && actor.id
-        ? ((await findUserById(trx, organizationId, actor.id))?.name ?? null)
-        : null;
-  const first = (await lastActivitySeq(trx, ticketId)) + 1;
+  const first = firstSeq ?? (await lastActivitySeq(trx, ticket.ticketId)) + 1;
   const at = deps.clock.now().toISOString();
   await insertActivities(
     trx,
-    changes.map((change, index) => ({
+    entries.map(({ actor, change }, index) => ({
       id: deps.ids.ulid(),
-      organization_id: organizationId,
-      ticket_id: ticketId,
+      organization_id: ticket.organizationId,
+      ticket_id: ticket.ticketId,
       seq: first + index,
       field: change.field,
       old_value: writeJson(change.oldValue),
       new_value: writeJson(change.newValue),
       actor_type: actor.type,
       actor_id: actor.id,
-      actor_name: name,
+      actor_name: actor.name ?? null,
       created_at: at,
     })),
   );
@@ -155,6 +180,8 @@ export interface CreationRecord {
   };
   /** The routing decision taken on creation, if any: what it changed is recorded as routing's. */
   routing: { decisionId: string; ruleName: string | null } | null;
+  /** The tags the ticket was given (in its final team), so they need not be read back. */
+  tags: readonly TicketTagView[];
 }
 
 /**
@@ -162,7 +189,7 @@ export interface CreationRecord {
  * routing moved or assigned it, one entry per field routing changed.
  */
 export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, input: CreationRecord): Promise<void> {
-  const final = await readState(trx, input.organizationId, input.ticketId);
+  const final = await readState(trx, input.organizationId, input.ticketId, input.tags);
   if (!final) {
     throw new Error(`ticket ${input.ticketId} was not inserted`);
   }
@@ -175,19 +202,18 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
     priority: { id: requested.priority.id, name: requested.priority.display_name },
     type: requested.type ? { id: requested.type.id, name: requested.type.display_name } : null,
     assignee: requested.agentNamed ? final.assignee : null,
-    tags: requested.tags.map((tag) => ({ id: tag.id, name: tag.name })),
+    tags: [...requested.tags].sort(byTagName).map((tag) => ({ id: tag.id, name: tag.name })),
   };
-  await recordActivities(trx, deps, input.organizationId, input.ticketId, input.actor, [
-    { field: 'created', oldValue: null, newValue: createdValue(asked) },
-  ]);
-  if (input.routing) {
-    await recordActivities(
-      trx,
-      deps,
-      input.organizationId,
-      input.ticketId,
-      routingActor(input.routing.decisionId, input.routing.ruleName),
-      await namedChanges(trx, input.organizationId, asked, final),
-    );
-  }
+  const routed = input.routing ? await namedChanges(trx, input.organizationId, asked, final) : [];
+  const router = routingActor(input.routing?.decisionId ?? null, input.routing?.ruleName);
+  await appendEntries(
+    trx,
+    deps,
+    input,
+    [
+      { actor: input.actor, change: { field: 'created', oldValue: null, newValue: createdValue(asked) } },
+      ...routed.map((change) => ({ actor: router, change })),
+    ],
+    1,
+  );
 }

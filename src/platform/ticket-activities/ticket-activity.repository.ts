@@ -19,7 +19,10 @@ export async function lockTicketForChange(trx: Transaction<DB>, organizationId: 
   ).executeTakeFirst();
 }
 
-/** What the timeline compares of a ticket, names beside ids; deleted tickets included. */
+/**
+ * What the timeline compares of a ticket, names beside ids, and the number of its last entry (read
+ * under the row lock, the next one is free); deleted tickets included.
+ */
 export async function findTicketSnapshot(db: Db, organizationId: string, ticketId: string) {
   return db
     .selectFrom('tickets')
@@ -53,6 +56,12 @@ export async function findTicketSnapshot(db: Db, organizationId: string, ticketI
       'agent.email as agent_email',
       'tickets.account_id',
       'account.name as account_name',
+      (eb) =>
+        eb
+          .selectFrom('ticket_activities')
+          .select((inner) => inner.fn.max('ticket_activities.seq').as('seq'))
+          .whereRef('ticket_activities.ticket_id', '=', 'tickets.id')
+          .as('last_activity_seq'),
     ])
     .where('tickets.organization_id', '=', organizationId)
     .where('tickets.id', '=', ticketId)
@@ -79,20 +88,10 @@ export async function insertActivities(db: Db, rows: TicketActivityTable[]): Pro
   }
 }
 
-const ACTIVITY_COLUMNS = [
-  'id',
-  'ticket_id',
-  'seq',
-  'field',
-  'old_value',
-  'new_value',
-  'actor_type',
-  'actor_id',
-  'actor_name',
-  'created_at',
-] as const;
-
-/** A page of the ticket's timeline, newest first: `limit + 1` entries below `beforeSeq`, on ticket_activities_ticket_seq. */
+/**
+ * A page of the ticket's timeline, newest first: `limit + 1` entries below `beforeSeq`, on
+ * ticket_activities_ticket_seq, with the current name of a user or contact who made them.
+ */
 export async function listActivities(
   db: Db,
   organizationId: string,
@@ -100,15 +99,34 @@ export async function listActivities(
   page: { beforeSeq?: number; limit: number },
 ) {
   let query = db
-    .selectFrom('ticket_activities')
-    .select(ACTIVITY_COLUMNS)
-    .where('ticket_id', '=', ticketId)
-    .where('organization_id', '=', organizationId);
+    .selectFrom('ticket_activities as activity')
+    .leftJoin('users as user', (join) => join.onRef('user.id', '=', 'activity.actor_id').on('activity.actor_type', '=', 'user'))
+    .leftJoin('customer_contacts as contact', (join) =>
+      join.onRef('contact.id', '=', 'activity.actor_id').on('activity.actor_type', '=', 'customer_contact'),
+    )
+    .select([
+      'activity.id',
+      'activity.ticket_id',
+      'activity.seq',
+      'activity.field',
+      'activity.old_value',
+      'activity.new_value',
+      'activity.actor_type',
+      'activity.actor_id',
+      'activity.actor_name',
+      'activity.created_at',
+      'user.name as user_name',
+      'contact.first_name as contact_first_name',
+      'contact.last_name as contact_last_name',
+      'contact.email as contact_email',
+    ])
+    .where('activity.ticket_id', '=', ticketId)
+    .where('activity.organization_id', '=', organizationId);
   if (page.beforeSeq !== undefined) {
-    query = query.where('seq', '<', page.beforeSeq);
+    query = query.where('activity.seq', '<', page.beforeSeq);
   }
   return query
-    .orderBy('seq', 'desc')
+    .orderBy('activity.seq', 'desc')
     .limit(page.limit + 1)
     .execute();
 }

@@ -20,7 +20,7 @@ export const TicketActivitySchema = Type.Object(
       {
         type: StringEnum(ACTOR_TYPES),
         id: Nullable(Type.String({ description: 'User, customer contact or routing decision id; null for the system' })),
-        name: Nullable(Type.String({ description: 'Name at the time of the change' })),
+        name: Nullable(Type.String({ description: "A person's current name; for routing, the rule that matched" })),
       },
       { additionalProperties: false },
     ),

@@ -30,8 +30,14 @@ export type TicketTagRow = OrganizationTagRow;
 
 const ULID = new RegExp(ULID_PATTERN);
 
-const byName = (a: TicketTagView, b: TicketTagView) =>
-  a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : a.id < b.id ? -1 : 1;
+/** Tags in the order a ticket shows them: by name ignoring case, then by id. */
+export function byTagName(a: { id: string; name: string }, b: { id: string; name: string }): number {
+  const [left, right] = [a.name.toLowerCase(), b.name.toLowerCase()];
+  if (left !== right) {
+    return left < right ? -1 : 1;
+  }
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
 
 /** The tags of each ticket, by name; one statement for all of them (a page of a list). */
 export async function tagsOfTickets(db: Db, ticketIds: readonly string[]): Promise<Map<string, TicketTagView[]>> {
@@ -40,7 +46,7 @@ export async function tagsOfTickets(db: Db, ticketIds: readonly string[]): Promi
     byTicket.get(row.ticket_id)?.push({ id: row.id, name: row.name, color: row.color });
   }
   for (const tags of byTicket.values()) {
-    tags.sort(byName);
+    tags.sort(byTagName);
   }
   return byTicket;
 }

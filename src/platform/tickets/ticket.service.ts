@@ -22,6 +22,7 @@ import { requireTeam } from '../teams/team.lookup.js';
 import { findTeamMember } from '../teams/team.repository.js';
 import { beginTicketChange, recordTicketCreated, userActor } from '../ticket-activities/ticket-activity.recorder.js';
 import {
+  addTicketTags,
   counterpartTags,
   moveTicketTags,
   replaceTicketTags,
@@ -324,7 +325,7 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
     });
     // Tags are the requested team's; a ticket routed elsewhere takes that team's tags of the same names.
     const homeTags = home.id === team.id ? tags : await counterpartTags(trx, principal.organizationId, home.id, tags);
-    await replaceTicketTags(trx, { id: ticketId, organizationId: principal.organizationId }, homeTags, at);
+    await addTicketTags(trx, { id: ticketId, organizationId: principal.organizationId }, homeTags, at);
     const decisionId = routed
       ? await recordRoutingDecision(trx, deps, {
           organizationId: principal.organizationId,
@@ -341,6 +342,7 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
       actor: userActor(principal),
       requested: { team, ...chosen, agentNamed: agentId !== null, tags },
       routing: decisionId ? { decisionId, ruleName: routed?.explanation.matchedRule?.name ?? null } : null,
+      tags: homeTags,
     });
     return ticketId;
   });
