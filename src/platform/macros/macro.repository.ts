@@ -1,5 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { forNoKeyUpdate } from '../../db/dialect.js';
 import { afterKeys } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { MacroTable } from './macro.table.js';
@@ -34,6 +35,22 @@ export async function findMacroById(db: Db, organizationId: string, macroId: str
     .where('macros.organization_id', '=', organizationId)
     .where('macros.id', '=', macroId)
     .executeTakeFirst();
+}
+
+/** `findMacroById` holding the row's lock for the rest of the transaction: a change reads what it replaces. */
+export async function lockMacroById(
+  trx: Transaction<DB>,
+  organizationId: string,
+  macroId: string,
+): Promise<MacroRow | undefined> {
+  return forNoKeyUpdate(
+    trx,
+    trx
+      .selectFrom('macros')
+      .select(MACRO_COLUMNS)
+      .where('macros.organization_id', '=', organizationId)
+      .where('macros.id', '=', macroId),
+  ).executeTakeFirst();
 }
 
 export type MacroRow = NonNullable<Awaited<ReturnType<typeof findMacroById>>>;

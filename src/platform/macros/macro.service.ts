@@ -30,6 +30,7 @@ import {
   findTicketOptionsByName,
   insertMacro,
   listMacros,
+  lockMacroById,
   MACRO_LIST_ORDER,
   type MacroRow,
   updateMacro,
@@ -74,10 +75,17 @@ async function requireVisibleMacro(db: Db, principal: Principal, macroId: string
   return macro;
 }
 
-/** A macro the caller may change: its owner for a personal one, an admin of the team or organization for a shared one. */
-async function requireManageableMacro(db: Db, principal: Principal, macroId: string): Promise<MacroRow> {
-  const macro = await requireVisibleMacro(db, principal, macroId);
-  await requireManageableScope(db, principal, macro.team_id);
+/**
+ * A macro the caller may change, locked for the rest of the transaction so that concurrent changes
+ * apply one after the other: its owner for a personal one, an admin of the team or organization
+ * for a shared one.
+ */
+async function requireManageableMacro(trx: Transaction<DB>, principal: Principal, macroId: string): Promise<MacroRow> {
+  const macro = await lockMacroById(trx, principal.organizationId, macroId);
+  if (!macro || !(await canSeeShareable(trx, principal, macro))) {
+    throw AppError.notFound('Macro not found!');
+  }
+  await requireManageableScope(trx, principal, macro.team_id);
   return macro;
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { forNoKeyUpdate } from '../../db/dialect.js';
 import { afterKeys } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { SavedViewTable } from './view.table.js';
@@ -32,6 +33,18 @@ export async function findViewById(db: Db, organizationId: string, viewId: strin
     .where('saved_views.organization_id', '=', organizationId)
     .where('saved_views.id', '=', viewId)
     .executeTakeFirst();
+}
+
+/** `findViewById` holding the row's lock for the rest of the transaction: a change reads what it replaces. */
+export async function lockViewById(trx: Transaction<DB>, organizationId: string, viewId: string): Promise<ViewRow | undefined> {
+  return forNoKeyUpdate(
+    trx,
+    trx
+      .selectFrom('saved_views')
+      .select(VIEW_COLUMNS)
+      .where('saved_views.organization_id', '=', organizationId)
+      .where('saved_views.id', '=', viewId),
+  ).executeTakeFirst();
 }
 
 export type ViewRow = NonNullable<Awaited<ReturnType<typeof findViewById>>>;

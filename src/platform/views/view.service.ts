@@ -16,6 +16,7 @@ import {
   findViewById,
   insertView,
   listViews,
+  lockViewById,
   updateView,
   VIEW_LIST_ORDER,
   type ViewRow,
@@ -138,14 +139,22 @@ async function requireVisibleView(db: Db, principal: Principal, viewId: string):
   return fromRow(row);
 }
 
-/** A saved view the caller may change: its owner for a personal one, an admin for a shared one. Built-in ones are read-only. */
-async function requireManageableView(db: Db, principal: Principal, viewId: string): Promise<ViewDefinition> {
-  const view = await requireVisibleView(db, principal, viewId);
-  if (view.isBuiltIn) {
+/**
+ * A saved view the caller may change, locked for the rest of the transaction so that concurrent
+ * changes apply one after the other: its owner for a personal one, an admin for a shared one.
+ * Built-in views are read-only.
+ */
+async function requireManageableView(trx: Transaction<DB>, principal: Principal, viewId: string): Promise<ViewDefinition> {
+  if (viewId.startsWith('builtin:')) {
+    await requireVisibleView(trx, principal, viewId);
     throw AppError.forbidden('Built-in views are read-only');
   }
-  await requireManageableScope(db, principal, view.teamId);
-  return view;
+  const row = await lockViewById(trx, principal.organizationId, viewId);
+  if (!row || !(await canSeeShareable(trx, principal, row))) {
+    throw AppError.notFound('View not found!');
+  }
+  await requireManageableScope(trx, principal, row.team_id);
+  return fromRow(row);
 }
 
 export async function getView(db: Kysely<DB>, principal: Principal, viewId: string) {

@@ -264,6 +264,23 @@ describe.each(DIALECTS)('saved views on %s', (dialect) => {
     expect(response.json().message).toContain('Team not found!');
   });
 
+  it('applies concurrent changes of one view one after the other: none is lost', async () => {
+    const view = (await createView(acme.headers, { name: 'Busy', filters: { isClosed: false } })).json().data;
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        send(
+          'PATCH',
+          `/v1/views/${view.id}`,
+          acme.headers,
+          index % 2 === 0 ? { filters: { statusName: 'In progress' } } : { sort: '-updatedAt' },
+        ),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(8).fill(200));
+    const after = (await send('GET', `/v1/views/${view.id}`, acme.headers)).json().data;
+    expect(after).toMatchObject({ filters: { statusName: 'In progress' }, sort: '-updatedAt', ticketCount: 1 });
+  });
+
   it('pages the saved views by name, the built-in ones on the first page only', async () => {
     const lister = await makeUser(harness, acme.organizationId);
     const names = Array.from({ length: 12 }, (_, index) => `View ${String((index * 5) % 12).padStart(2, '0')}`);
