@@ -6,6 +6,7 @@ import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { requireTeam } from '../teams/team.lookup.js';
+import { recordTagLeavingTickets, userActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { deleteTagFromTickets } from '../ticket-tags/ticket-tag.repository.js';
 import {
   deleteTeamTag,
@@ -88,7 +89,8 @@ export async function updateTag(deps: Deps, principal: Principal, teamId: string
       ...(input.description !== undefined && { description: input.description }),
     };
     if (input.type !== undefined && input.type !== 'ticket') {
-      // Tickets carry ticket tags only: a tag turned into a skills tag leaves them.
+      // Tickets carry ticket tags only: a tag turned into a skills tag leaves them, as their timelines record.
+      await recordTagLeavingTickets(trx, deps, organizationId, tagId, userActor(principal));
       await deleteTagFromTickets(trx, tagId);
     }
     if (Object.keys(changes).length > 0) {
@@ -102,7 +104,8 @@ export async function deleteTag(deps: Deps, principal: Principal, teamId: string
   const { organizationId } = principal;
   return deps.db.transaction().execute(async (trx) => {
     await requireTag(trx, organizationId, teamId, tagId);
-    // The tag leaves its tickets with it (the foreign key cascades too; this says so where it happens).
+    // The tag leaves its tickets, as their timelines record (the foreign key cascades too).
+    await recordTagLeavingTickets(trx, deps, organizationId, tagId, userActor(principal));
     await deleteTagFromTickets(trx, tagId);
     await deleteTeamTag(trx, tagId);
     return tagList(trx, organizationId, teamId);

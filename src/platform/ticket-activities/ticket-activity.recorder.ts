@@ -6,9 +6,16 @@ import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { findCustomFieldsByUids } from '../custom-fields/custom-field.repository.js';
-import { byTagName, type TicketTagView, tagsOfTicket } from '../ticket-tags/ticket-tag.lookup.js';
+import { byTagName, type TicketTagView, tagsOfTicket, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
 import { type ActivityChange, createdValue, diffStates, stateOf, type TicketState } from './ticket-activity.changes.js';
-import { findTicketSnapshot, insertActivities, lastActivitySeq, lockTicketForChange } from './ticket-activity.repository.js';
+import {
+  findTicketSnapshot,
+  insertActivities,
+  lastActivitySeq,
+  lastActivitySeqs,
+  lockTicketForChange,
+  lockTicketsWithTag,
+} from './ticket-activity.repository.js';
 import type { ActorType } from './ticket-activity.table.js';
 
 /**
@@ -197,7 +204,12 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
   const sameTeam = requested.team.id === final.team.id;
   const asked: TicketState = {
     ...final,
-    team: { ...requested.team, ticketIdentifier: sameTeam ? final.team.ticketIdentifier : null },
+    team: {
+      id: requested.team.id,
+      name: requested.team.name,
+      identifier: requested.team.identifier,
+      ticketIdentifier: sameTeam ? final.team.ticketIdentifier : null,
+    },
     status: { id: requested.status.id, name: requested.status.display_name },
     priority: { id: requested.priority.id, name: requested.priority.display_name },
     type: requested.type ? { id: requested.type.id, name: requested.type.display_name } : null,
@@ -216,4 +228,51 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
     ],
     1,
   );
+}
+
+/** Timeline entries per insert when one change touches many tickets. */
+const ENTRIES_PER_INSERT = 500;
+
+/**
+ * Records that a team tag leaves every ticket that has it (the tag is deleted, or becomes a skills
+ * tag): the tickets are locked in id order and each gets a `tags` entry, old set and new. The
+ * caller then deletes the tag's rows. A tag added to a ticket by a change that commits while this
+ * runs leaves it with the foreign key's cascade, without an entry.
+ */
+export async function recordTagLeavingTickets(
+  trx: Transaction<DB>,
+  deps: Deps,
+  organizationId: string,
+  tagId: string,
+  actor: Actor,
+): Promise<void> {
+  const ticketIds = await lockTicketsWithTag(trx, tagId);
+  if (ticketIds.length === 0) {
+    return;
+  }
+  const tags = await tagsOfTickets(trx, ticketIds);
+  const seqs = await lastActivitySeqs(trx, ticketIds);
+  const at = deps.clock.now().toISOString();
+  const named = (list: readonly TicketTagView[]) => list.map((tag) => ({ id: tag.id, name: tag.name }));
+  // A ticket whose tags no longer hold it (a concurrent deletion of the same tag committed first) has no change.
+  const losing = ticketIds.filter((ticketId) => tags.get(ticketId)?.some((tag) => tag.id === tagId));
+  const rows = losing.map((ticketId) => {
+    const before = tags.get(ticketId) ?? [];
+    return {
+      id: deps.ids.ulid(),
+      organization_id: organizationId,
+      ticket_id: ticketId,
+      seq: (seqs.get(ticketId) ?? 0) + 1,
+      field: 'tags' as const,
+      old_value: writeJson(named(before)),
+      new_value: writeJson(named(before.filter((tag) => tag.id !== tagId))),
+      actor_type: actor.type,
+      actor_id: actor.id,
+      actor_name: actor.name ?? null,
+      created_at: at,
+    };
+  });
+  for (let start = 0; start < rows.length; start += ENTRIES_PER_INSERT) {
+    await insertActivities(trx, rows.slice(start, start + ENTRIES_PER_INSERT));
+  }
 }

@@ -132,3 +132,36 @@ export async function listActivities(
 }
 
 export type TicketActivityRow = Awaited<ReturnType<typeof listActivities>>[number];
+
+/**
+ * Locks, in id order, the live tickets that have the tag, and answers their ids: what a tag's
+ * deletion changes. Id order, like every multi-ticket change, so it cannot deadlock with them.
+ */
+export async function lockTicketsWithTag(trx: Transaction<DB>, tagId: string): Promise<string[]> {
+  const rows = await forNoKeyUpdate(
+    trx,
+    trx
+      .selectFrom('tickets')
+      .select('tickets.id')
+      .where('tickets.id', 'in', (eb) =>
+        eb.selectFrom('ticket_tags').select('ticket_tags.ticket_id').where('ticket_tags.tag_id', '=', tagId),
+      )
+      .where('tickets.deleted_at', 'is', null)
+      .orderBy('tickets.id'),
+  ).execute();
+  return rows.map((row) => row.id);
+}
+
+/** The number of each ticket's last timeline entry (0 for none); read under the tickets' row locks. */
+export async function lastActivitySeqs(db: Db, ticketIds: readonly string[]): Promise<Map<string, number>> {
+  if (ticketIds.length === 0) {
+    return new Map();
+  }
+  const rows = await db
+    .selectFrom('ticket_activities')
+    .select(['ticket_id', (eb) => eb.fn.max('seq').as('seq')])
+    .where('ticket_id', 'in', ticketIds)
+    .groupBy('ticket_id')
+    .execute();
+  return new Map(rows.map((row) => [row.ticket_id, Number(row.seq ?? 0)]));
+}

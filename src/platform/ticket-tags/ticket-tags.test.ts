@@ -188,6 +188,18 @@ describe.each(DIALECTS)('ticket tags on %s', (dialect) => {
     expect((await call('GET', `/v1/tickets/${ticket.id}`)).json().data.tags).toEqual([]);
     const left = await harness.db.selectFrom('ticket_tags').select('tag_id').where('ticket_id', '=', ticket.id).execute();
     expect(left).toEqual([]);
+    const timeline = (await call('GET', `/v1/tickets/${ticket.id}/activities`)).json().data;
+    expect(timeline.slice(0, 2)).toMatchObject([
+      { field: 'tags', oldValue: [{ id: skillful, name: 'skillful' }], newValue: [], actor: { type: 'user', id: acme.userId } },
+      {
+        field: 'tags',
+        oldValue: [
+          { id: doomed, name: 'doomed' },
+          { id: skillful, name: 'skillful' },
+        ],
+        newValue: [{ id: skillful, name: 'skillful' }],
+      },
+    ]);
   });
 
   it('routing rules test tags (contains / not_contains); a ticket routed to another team takes its tags of the same names', async () => {
