@@ -23,6 +23,7 @@ import type { CustomerContactTable } from '../platform/contacts/customer-contact
 import type { CustomFieldTable } from '../platform/custom-fields/custom-field.table.js';
 import type { MacroTable } from '../platform/macros/macro.table.js';
 import type { AccountNoteAttachmentTable, AccountNoteTable } from '../platform/notes/account-note.table.js';
+import type { UserNotificationPreferenceTable } from '../platform/notifications/notification-preference.table.js';
 import type { OrganizationTable } from '../platform/organizations/organization.table.js';
 import type { TicketRoutingDecisionTable } from '../platform/routing/routing.table.js';
 import type { RoutingRuleTable } from '../platform/routing-rules/routing-rule.table.js';
@@ -51,6 +52,7 @@ export interface DB {
   users: UserTable;
   api_keys: ApiKeyTable;
   user_business_hours: UserBusinessHoursTable;
+  user_notification_preferences: UserNotificationPreferenceTable;
   teams: TeamTable;
   team_members: TeamMemberTable;
   team_tags: TeamTagTable;

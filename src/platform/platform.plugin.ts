@@ -10,6 +10,7 @@ import { customFieldRoutes } from './custom-fields/custom-field.routes.js';
 import { macroRoutes } from './macros/macro.routes.js';
 import { accountNoteRoutes } from './notes/account-note.routes.js';
 import { accountNoteAttachmentRoutes } from './notes/account-note-attachment.routes.js';
+import { notificationPreferenceRoutes } from './notifications/notification-preference.routes.js';
 import { CustomFieldErrorSchema, PlatformErrorSchema } from './platform.envelope.js';
 import { renderPlatformError } from './platform.errors.js';
 import { routingRoutes } from './routing/routing.routes.js';
@@ -36,7 +37,11 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       description: 'Teams, tickets and comments, custom fields, accounts, contacts and notes.',
       errorSchemas: { PlatformError: PlatformErrorSchema, CustomFieldError: CustomFieldErrorSchema },
       tags: [
-        { name: 'users', description: 'People of the organization, their API keys, availability and own business hours.' },
+        {
+          name: 'users',
+          description:
+            'People of the organization, their API keys, availability, own business hours and email notification switches.',
+        },
         {
           name: 'teams',
           description: 'Teams and sub-teams, their members, tags and configuration (business hours, routing switches).',
@@ -63,6 +68,7 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(attachmentRoutes(deps));
     await app.register(outboxRoutes(deps));
     await app.register(userBusinessHoursRoutes(deps));
+    await app.register(notificationPreferenceRoutes(deps));
     await app.register(userRoutes(deps));
     await app.register(teamTagRoutes(deps));
     await app.register(routingRuleRoutes(deps));

@@ -16,6 +16,7 @@ import * as dropSupersededCommentIndex from './2026-11-24T0100_drop_superseded_c
 import * as ticketFilters from './2026-11-24T0200_ticket_filters.js';
 import * as createTicketTags from './2026-11-24T0220_create_ticket_tags.js';
 import * as createTicketActivities from './2026-11-24T0230_create_ticket_activities.js';
+import * as createUserNotificationPreferences from './2026-11-24T0240_create_user_notification_preferences.js';
 import * as createMacros from './2026-11-24T0250_create_macros.js';
 import * as createSavedViews from './2026-11-24T0260_create_saved_views.js';
 
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0200_ticket_filters': ticketFilters,
   '2026-11-24T0220_create_ticket_tags': createTicketTags,
   '2026-11-24T0230_create_ticket_activities': createTicketActivities,
+  '2026-11-24T0240_create_user_notification_preferences': createUserNotificationPreferences,
   '2026-11-24T0250_create_macros': createMacros,
   '2026-11-24T0260_create_saved_views': createSavedViews,
 };

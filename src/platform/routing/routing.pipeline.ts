@@ -5,6 +5,7 @@ import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { DailyConfig, Slot } from '../business-hours/hours.schemas.js';
+import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
 import type { RoutingTicket, TicketFieldValue } from '../routing-rules/routing-rule.conditions.js';
 import { listRoutingRules } from '../routing-rules/routing-rule.repository.js';
 import { DEFAULT_DAILY_CONFIG, defaultTeamConfiguration } from '../team-configurations/team-configuration.defaults.js';
@@ -404,6 +405,7 @@ export async function assignWaitingTickets(
         explanation: explain(teamStep, agent),
       });
       await change.finish(routingActor(decisionId));
+      await notifyTicketAssigned(trx, deps, { organizationId: team.organization_id, ticketId: ticket.id, actorUserId: null });
       return false;
     });
     if (done) {

@@ -6,6 +6,7 @@ import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
 import { readListPage } from '../platform.pagination.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { beginTicketChange, routingActor } from '../ticket-activities/ticket-activity.recorder.js';
@@ -83,6 +84,14 @@ export async function rerouteTicket(deps: Deps, principal: Principal, id: string
       awaiting_assignment_since: routed.waiting ? (ticket.awaiting_assignment_since ?? at) : null,
       updated_at: at,
     });
+    if (routed.agentId && routed.agentId !== ticket.assigned_agent_id) {
+      await notifyTicketAssigned(trx, deps, {
+        organizationId,
+        ticketId: ticket.id,
+        actorUserId: principal.userId,
+        byRouting: true,
+      });
+    }
     const decision = await recordRoutingDecision(trx, deps, {
       organizationId,
       ticketId: ticket.id,

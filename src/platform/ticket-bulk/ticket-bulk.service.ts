@@ -7,6 +7,7 @@ import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { type CustomFieldValueEntry, requireMandatoryValues } from '../custom-fields/custom-field.values.js';
+import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
 import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { beginTicketChange, type TicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
@@ -185,6 +186,9 @@ async function applyChange(
       const agentId = await resolveAssignee(trx, organizationId, change);
       if (agentId !== ticket.assigned_agent_id) {
         await set({ assigned_agent_id: agentId, assigned_at: agentId ? at : null, awaiting_assignment_since: null });
+        if (agentId) {
+          await notifyTicketAssigned(trx, deps, { organizationId, ticketId: ticket.id, actorUserId: principal.userId });
+        }
       }
       return { freedAgentId: null };
     }

@@ -25,6 +25,7 @@ import {
 } from './comment.repository.js';
 import type { CreateCommentSchema, UpdateCommentSchema } from './comment.schemas.js';
 import { type CommentContent, deriveCommentContent } from './comment-content.js';
+import { applyCommentEffects, commentHasEffects } from './comment-effects.service.js';
 import type { TicketAccessRow } from './ticket.repository.js';
 import { requireTicketAccess } from './ticket.service.js';
 import type { TicketCommentTable } from './ticket.table.js';
@@ -215,7 +216,7 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
   const ticket = await requireTicketAccess(deps.db, principal, ticketIdParam);
   const prepared = await prepareComment(input);
   const { content, type, visibility } = prepared;
-  const plain = !input.parentCommentId && !input.attachmentIds?.length && !input.customerEmail && !prepared.sendsEmail;
+  const plain = !input.parentCommentId && !input.attachmentIds?.length && !prepared.effects && !prepared.sendsEmail;
   if (plain) {
     const row = newCommentRow(deps, principal, ticket, input, content, { type, visibility, attachmentIds: [], contactId: null });
     const inserted = await insertCommentOnce(deps.db, row);
@@ -249,12 +250,20 @@ export interface PreparedComment {
   type: TicketCommentTable['comment_type'];
   visibility: TicketCommentTable['comment_visibility'];
   sendsEmail: boolean;
+  /** Whether writing it reopens the ticket or notifies someone (`comment-effects.service.ts`). */
+  effects: boolean;
 }
 
 export async function prepareComment(input: CreateComment): Promise<PreparedComment> {
   const content = await deriveCommentContent(input);
   const { type, visibility } = commentKind(input);
-  return { content, type, visibility, sendsEmail: Boolean(input.shouldSendEmail) && visibility === 'public' };
+  const effects = commentHasEffects({
+    customerEmail: input.customerEmail,
+    content: content.content,
+    visibility,
+    metadata: input.metadata,
+  });
+  return { content, type, visibility, sendsEmail: Boolean(input.shouldSendEmail) && visibility === 'public', effects };
 }
 
 /**
@@ -298,6 +307,9 @@ export async function addCommentInTransaction(
   const comment = await findCommentById(trx, ticket.id, inserted.id);
   if (!comment) {
     throw new Error(`comment ${inserted.id} cannot be read back`);
+  }
+  if (prepared.effects) {
+    await applyCommentEffects(trx, deps, principal, comment);
   }
   if (prepared.sendsEmail) {
     await queueCommentEmail(trx, deps, ticket, comment);

@@ -17,6 +17,7 @@ import {
   requireMandatoryValues,
   validateCustomFieldValues,
 } from '../custom-fields/custom-field.values.js';
+import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
 import { assignWaitingTicketsServedBy, recordRoutingDecision, routeTicket } from '../routing/routing.pipeline.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { findTeamMember } from '../teams/team.repository.js';
@@ -344,6 +345,13 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
       routing: decisionId ? { decisionId, ruleName: routed?.explanation.matchedRule?.name ?? null } : null,
       tags: homeTags,
     });
+    await notifyTicketAssigned(trx, deps, {
+      organizationId: principal.organizationId,
+      ticketId,
+      actorUserId: principal.userId,
+      byRouting: agentId === null,
+      created: true,
+    });
     return ticketId;
   });
   return presentTicket(deps.db, await requireTicket(deps.db, principal, id));
@@ -623,6 +631,13 @@ export async function applyTicketFieldChanges(
     await replaceTicketTags(trx, { id: ticket.id, organizationId: principal.organizationId }, tags, at);
   }
   await updateTicket(trx, principal.organizationId, ticket.id, changes);
+  if (changes.assigned_agent_id) {
+    await notifyTicketAssigned(trx, deps, {
+      organizationId: principal.organizationId,
+      ticketId: ticket.id,
+      actorUserId: principal.userId,
+    });
+  }
   const closes = typeof changes.closed_at === 'string' && ticket.closed_at === null;
   return closes ? ticket.assigned_agent_id : null;
 }
