@@ -225,6 +225,13 @@ describe.each(DIALECTS)('macros on %s', (dialect) => {
       assignedAgentId: mia.userId,
       tags: [{ id: escalated.id, name: 'escalated' }],
     });
+    // Assigned by the macro: Mia is told, as a PATCH would tell her.
+    const toMia = await harness.db
+      .selectFrom('email_outbox')
+      .select(['subject'])
+      .where('to_address', '=', 'mia@acme.test')
+      .execute();
+    expect(toMia.some((email) => email.subject.includes(target.ticketIdentifier))).toBe(true);
     // The timeline records each change, by the agent who applied the macro.
     const activities = (await send('GET', `/v1/tickets/${target.id}/activities`, acme.headers)).json().data as {
       field: string;
