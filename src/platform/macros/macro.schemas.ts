@@ -87,7 +87,7 @@ export const UpdateMacroSchema = Type.Object(
     content: Type.Optional(ContentSchema),
     commentVisibility: Type.Optional(VisibilitySchema),
     shouldSendEmail: Type.Optional(Type.Boolean()),
-    actions: Type.Optional(MacroActionsSchema),
+    actions: Type.Optional({ ...MacroActionsSchema, description: 'Replaces the actions as a whole ({} for none)' }),
     teamId: Type.Optional(Nullable(UlidSchema)),
   },
   { additionalProperties: false },
