@@ -127,6 +127,10 @@ describe.each(DIALECTS)('hostile bodies on every write route on %s', (dialect) =
     ids.agent = String(agent.id);
     const thread = await create(`/api/v1/chat/${ids.agent}/threads`, { title: 'Fuzz thread' });
     ids.thread = String(thread.id);
+    const macro = await create('/v1/macros', { name: 'Fuzz macro', content: 'Hi {{requestor.firstName}}' });
+    ids.macro = String(macro.id);
+    const view = await create('/v1/views', { name: 'Fuzz view', filters: { isClosed: false } });
+    ids.view = String(view.id);
     // A key of its own for the key-revoking route, so the fuzzing caller keeps its key.
     const key = await create(`/v1/users/${organization.userId}/api-keys`, {});
     ids.apiKeyPrefix = String(key.prefix);
@@ -152,6 +156,8 @@ describe.each(DIALECTS)('hostile bodies on every write route on %s', (dialect) =
       thread_id: ids.thread,
       tool_id: '00000000-0000-4000-8000-000000000000',
       server_id: '00000000-0000-4000-8000-000000000000',
+      macroId: ids.macro,
+      viewId: ids.view,
     };
     const byCollection: [RegExp, string | undefined][] = [
       [/^\/v1\/tickets\/\{id\}/, ids.ticket],

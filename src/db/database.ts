@@ -21,6 +21,7 @@ import type { AccountAttributeValueTable } from '../platform/accounts/account-at
 import type { AttachmentChunkTable, AttachmentTable } from '../platform/attachments/attachment.table.js';
 import type { CustomerContactTable } from '../platform/contacts/customer-contact.table.js';
 import type { CustomFieldTable } from '../platform/custom-fields/custom-field.table.js';
+import type { MacroTable } from '../platform/macros/macro.table.js';
 import type { AccountNoteAttachmentTable, AccountNoteTable } from '../platform/notes/account-note.table.js';
 import type { UserNotificationPreferenceTable } from '../platform/notifications/notification-preference.table.js';
 import type { OrganizationTable } from '../platform/organizations/organization.table.js';
@@ -41,6 +42,7 @@ import type { TicketCustomFieldValueTable } from '../platform/tickets/ticket-cus
 import type { ApiKeyTable } from '../platform/users/api-key.table.js';
 import type { UserTable } from '../platform/users/user.table.js';
 import type { UserBusinessHoursTable } from '../platform/users/user-business-hours.table.js';
+import type { SavedViewTable } from '../platform/views/view.table.js';
 import type { InstanceSettingTable } from './instance-setting.table.js';
 
 /** The database as Kysely sees it: one entry per table, each typed in its feature's `*.table.ts`. */
@@ -89,4 +91,6 @@ export interface DB {
   help_center_tags: TagTable;
   help_center_article_tags: ArticleTagTable;
   help_center_article_search: ArticleSearchTable;
+  macros: MacroTable;
+  saved_views: SavedViewTable;
 }

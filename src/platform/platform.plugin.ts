@@ -7,6 +7,7 @@ import { accountAttributeRoutes } from './accounts/account-attribute.routes.js';
 import { attachmentRoutes } from './attachments/attachment.routes.js';
 import { customerContactRoutes } from './contacts/customer-contact.routes.js';
 import { customFieldRoutes } from './custom-fields/custom-field.routes.js';
+import { macroRoutes } from './macros/macro.routes.js';
 import { accountNoteRoutes } from './notes/account-note.routes.js';
 import { accountNoteAttachmentRoutes } from './notes/account-note-attachment.routes.js';
 import { notificationPreferenceRoutes } from './notifications/notification-preference.routes.js';
@@ -25,6 +26,7 @@ import { commentRoutes } from './tickets/comment.routes.js';
 import { ticketRoutes } from './tickets/ticket.routes.js';
 import { userRoutes } from './users/user.routes.js';
 import { userBusinessHoursRoutes } from './users/user-business-hours.routes.js';
+import { viewRoutes } from './views/view.routes.js';
 
 /** The support platform, mounted under `/v1`. */
 export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -58,6 +60,8 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
         { name: 'notes', description: 'Notes on an account, with linked or uploaded attachments.' },
         { name: 'attachments', description: 'Files uploaded for comments and notes, and their downloads.' },
         { name: 'outbox', description: 'Email sent for tickets: delivery state, and resending what could not be delivered.' },
+        { name: 'macros', description: 'Canned replies with placeholders and ticket changes, applied to a ticket in one step.' },
+        { name: 'views', description: 'Saved filters and sorts of the ticket list, personal or shared, with their counts.' },
       ],
       renderError: renderPlatformError(deps.clock),
     });
@@ -83,5 +87,7 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(accountNoteRoutes(deps));
     await app.register(accountNoteAttachmentRoutes(deps));
     await app.register(accountRoutes(deps));
+    await app.register(macroRoutes(deps));
+    await app.register(viewRoutes(deps));
   };
 }

@@ -17,6 +17,8 @@ import * as ticketFilters from './2026-11-24T0200_ticket_filters.js';
 import * as createTicketTags from './2026-11-24T0220_create_ticket_tags.js';
 import * as createTicketActivities from './2026-11-24T0230_create_ticket_activities.js';
 import * as createUserNotificationPreferences from './2026-11-24T0240_create_user_notification_preferences.js';
+import * as createMacros from './2026-11-24T0250_create_macros.js';
+import * as createSavedViews from './2026-11-24T0260_create_saved_views.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -41,4 +43,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0220_create_ticket_tags': createTicketTags,
   '2026-11-24T0230_create_ticket_activities': createTicketActivities,
   '2026-11-24T0240_create_user_notification_preferences': createUserNotificationPreferences,
+  '2026-11-24T0250_create_macros': createMacros,
+  '2026-11-24T0260_create_saved_views': createSavedViews,
 };

@@ -106,7 +106,7 @@ async function toComments(db: Kysely<DB> | Transaction<DB>, principal: Principal
   });
 }
 
-async function toCommentOf(db: Kysely<DB> | Transaction<DB>, principal: Principal, row: CommentRow): Promise<Comment> {
+export async function toCommentOf(db: Kysely<DB> | Transaction<DB>, principal: Principal, row: CommentRow): Promise<Comment> {
   const [comment] = await toComments(db, principal, [row]);
   if (!comment) {
     throw new Error(`comment ${row.id} was not mapped`);
@@ -214,16 +214,9 @@ function commentKind(input: CreateComment): {
  */
 export async function addComment(deps: Deps, principal: Principal, ticketIdParam: string | undefined, input: CreateComment) {
   const ticket = await requireTicketAccess(deps.db, principal, ticketIdParam);
-  const content = await deriveCommentContent(input);
-  const { type, visibility } = commentKind(input);
-  const sendsEmail = Boolean(input.shouldSendEmail) && visibility === 'public';
-  const effects = commentHasEffects({
-    customerEmail: input.customerEmail,
-    content: content.content,
-    visibility,
-    metadata: input.metadata,
-  });
-  const plain = !input.parentCommentId && !input.attachmentIds?.length && !effects && !sendsEmail;
+  const prepared = await prepareComment(input);
+  const { content, type, visibility } = prepared;
+  const plain = !input.parentCommentId && !input.attachmentIds?.length && !prepared.effects && !prepared.sendsEmail;
   if (plain) {
     const row = newCommentRow(deps, principal, ticket, input, content, { type, visibility, attachmentIds: [], contactId: null });
     const inserted = await insertCommentOnce(deps.db, row);
@@ -248,43 +241,80 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
     comment.emailDelivery = null;
     return { comment, created: true };
   }
-  return deps.db.transaction().execute(async (trx) => {
-    const key = input.deDuplicationKey;
-    if (key) {
-      const existing = await findCommentByDedupeKey(trx, ticket.id, key);
-      if (existing) {
-        return replayOrConflict(trx, principal, existing, input);
-      }
-    }
-    if (input.parentCommentId) {
-      await checkParent(trx, ticket, input.parentCommentId, visibility);
-    }
-    const attachments = await requireAttachments(trx, principal.organizationId, input.attachmentIds ?? []);
-    const contact = input.customerEmail
-      ? await findOrCreateContactByEmail(trx, deps, principal.organizationId, input.customerEmail)
-      : null;
-    const row = newCommentRow(deps, principal, ticket, input, content, {
-      type,
-      visibility,
-      attachmentIds: attachments.map((attachment) => attachment.id),
-      contactId: contact?.id ?? null,
-    });
-    const inserted = await insertCommentOnce(trx, row);
-    if (!inserted) {
-      return replayOrConflict(trx, principal, await requireDedupeWinner(trx, ticket.id, input), input);
-    }
-    const comment = await findCommentById(trx, ticket.id, inserted.id);
-    if (!comment) {
-      throw new Error(`comment ${inserted.id} cannot be read back`);
-    }
-    if (effects) {
-      await applyCommentEffects(trx, deps, principal, comment);
-    }
-    if (sendsEmail) {
-      await queueCommentEmail(trx, deps, ticket, comment);
-    }
-    return { comment: await toCommentOf(trx, principal, comment), created: true };
+  return deps.db.transaction().execute((trx) => addCommentInTransaction(trx, deps, principal, ticket, input, prepared));
+}
+
+/** A comment request's content and kind, derived before anything is read or written (a bad body writes nothing). */
+export interface PreparedComment {
+  content: CommentContent;
+  type: TicketCommentTable['comment_type'];
+  visibility: TicketCommentTable['comment_visibility'];
+  sendsEmail: boolean;
+  /** Whether writing it reopens the ticket or notifies someone (`comment-effects.service.ts`). */
+  effects: boolean;
+}
+
+export async function prepareComment(input: CreateComment): Promise<PreparedComment> {
+  const content = await deriveCommentContent(input);
+  const { type, visibility } = commentKind(input);
+  const effects = commentHasEffects({
+    customerEmail: input.customerEmail,
+    content: content.content,
+    visibility,
+    metadata: input.metadata,
   });
+  return { content, type, visibility, sendsEmail: Boolean(input.shouldSendEmail) && visibility === 'public', effects };
+}
+
+/**
+ * The transactional path of `addComment` (dedupe, thread, attachments, contact, queued email) in
+ * the caller's transaction, so that a macro's reply and its changes to the ticket commit together.
+ * `ticket` is the caller's `requireTicketAccess`; `prepared` is `prepareComment(input)`.
+ */
+export async function addCommentInTransaction(
+  trx: Transaction<DB>,
+  deps: Deps,
+  principal: Principal,
+  ticket: TicketAccessRow,
+  input: CreateComment,
+  prepared: PreparedComment,
+): Promise<{ comment: Comment; created: boolean }> {
+  const { content, type, visibility } = prepared;
+  const key = input.deDuplicationKey;
+  if (key) {
+    const existing = await findCommentByDedupeKey(trx, ticket.id, key);
+    if (existing) {
+      return replayOrConflict(trx, principal, existing, input);
+    }
+  }
+  if (input.parentCommentId) {
+    await checkParent(trx, ticket, input.parentCommentId, visibility);
+  }
+  const attachments = await requireAttachments(trx, principal.organizationId, input.attachmentIds ?? []);
+  const contact = input.customerEmail
+    ? await findOrCreateContactByEmail(trx, deps, principal.organizationId, input.customerEmail)
+    : null;
+  const row = newCommentRow(deps, principal, ticket, input, content, {
+    type,
+    visibility,
+    attachmentIds: attachments.map((attachment) => attachment.id),
+    contactId: contact?.id ?? null,
+  });
+  const inserted = await insertCommentOnce(trx, row);
+  if (!inserted) {
+    return replayOrConflict(trx, principal, await requireDedupeWinner(trx, ticket.id, input), input);
+  }
+  const comment = await findCommentById(trx, ticket.id, inserted.id);
+  if (!comment) {
+    throw new Error(`comment ${inserted.id} cannot be read back`);
+  }
+  if (prepared.effects) {
+    await applyCommentEffects(trx, deps, principal, comment);
+  }
+  if (prepared.sendsEmail) {
+    await queueCommentEmail(trx, deps, ticket, comment);
+  }
+  return { comment: await toCommentOf(trx, principal, comment), created: true };
 }
 
 /** The comment that holds a request's `deDuplicationKey`, after this request's insert lost to it. */

@@ -521,110 +521,125 @@ export async function updateTicketFields(deps: Deps, principal: Principal, id: s
     // Locked before it is read, so concurrent changes take turns and each timeline entry's old value is current.
     const visible = await requireTicket(trx, principal, id);
     const change = await beginTicketChange(trx, deps, principal.organizationId, visible.id);
-    const ticket = await requireTicket(trx, principal, visible.id);
-    const team = { id: ticket.team_id, organization_id: ticket.organization_id };
-    const at = deps.clock.now().toISOString();
-    const changes: Updateable<TicketTable> = { updated_at: at };
-    if (input.statusId || input.statusName) {
-      const options = await listTeamOptions(trx, deps, team, 'status');
-      const status = resolveTicketOption(
-        options,
-        { id: input.statusId, name: input.statusName },
-        { idField: 'statusId', nameField: 'statusName', required: true },
-      );
-      if (status && status.id !== ticket.status_id) {
-        changes.status_id = status.id;
-        changes.closed_at = readBoolean(status.is_closed) ? at : null;
-      }
-    }
-    if (input.priorityId || input.priorityName) {
-      const options = await listTeamOptions(trx, deps, team, 'priority');
-      changes.priority_id = resolveTicketOption(
-        options,
-        { id: input.priorityId, name: input.priorityName },
-        { idField: 'priorityId', nameField: 'priorityName', required: true },
-      )?.id;
-    }
-    if (input.typeId !== undefined) {
-      const options = await listTeamOptions(trx, deps, team, 'type');
-      changes.type_id =
-        resolveTicketOption(options, { id: input.typeId }, { idField: 'typeId', nameField: 'typeId', required: false })?.id ??
-        null;
-    }
-    if (input.assignedAgentId !== undefined || input.assignedAgentEmail !== undefined) {
-      const agentId = await resolveAgent(trx, principal.organizationId, input);
-      if (agentId !== ticket.assigned_agent_id) {
-        changes.assigned_agent_id = agentId;
-        changes.assigned_at = agentId ? at : null;
-        // Someone chose the assignee by hand: the ticket no longer waits for routing.
-        changes.awaiting_assignment_since = null;
-      }
-    }
-    if (input.title !== undefined) {
-      changes.title = input.title.trim();
-    }
-    await checkAccount(trx, principal.organizationId, input.accountId);
-    for (const [field, column] of [
-      ['description', 'description'],
-      ['source', 'source'],
-      ['accountId', 'account_id'],
-    ] as const) {
-      if (input[field] !== undefined) {
-        changes[column] = input[field];
-      }
-    }
-    if (input.isPrivate !== undefined) {
-      changes.is_private = input.isPrivate;
-    }
-    if (input.metadata !== undefined) {
-      changes.metadata = writeJson(input.metadata);
-    }
-    if (input.dueDate !== undefined) {
-      changes.due_date = input.dueDate ? new Date(input.dueDate).toISOString() : null;
-    }
-    const storedValues = readJson<CustomFieldValueEntry[]>(ticket.custom_field_values) ?? [];
-    const values = input.customFieldValues
-      ? mergeCustomFieldValues(
-          storedValues,
-          await validateCustomFieldValues(trx, principal.organizationId, 'ticket', input.customFieldValues, {
-            onCreate: false,
-            teamId: ticket.team_id,
-            storedFieldIds: storedValues.map((entry) => entry.fieldId),
-          }),
-        )
-      : storedValues;
-    if (typeof changes.closed_at === 'string' && ticket.closed_at === null) {
-      // Closing: every mandatoryOnClose field of the ticket's team must hold a value by now.
-      await requireMandatoryValues(trx, principal.organizationId, 'ticket', values, { teamId: ticket.team_id, on: 'close' });
-    }
-    if (input.customFieldValues) {
-      changes.custom_field_values = JSON.stringify(values);
-      await writeTicketCustomFieldValues(trx, ticket, values);
-    }
-    if (input.tagIds !== undefined) {
-      const tags = await resolveTicketTags(trx, principal.organizationId, ticket.team_id, input.tagIds, {
-        location: 'body',
-        field: 'tagIds',
-      });
-      await replaceTicketTags(trx, { id: ticket.id, organizationId: principal.organizationId }, tags, at);
-    }
-    await updateTicket(trx, principal.organizationId, ticket.id, changes);
-    if (changes.assigned_agent_id) {
-      await notifyTicketAssigned(trx, deps, {
-        organizationId: principal.organizationId,
-        ticketId: ticket.id,
-        actorUserId: principal.userId,
-      });
-    }
+    const freed = await applyTicketFieldChanges(trx, deps, principal, await requireTicket(trx, principal, visible.id), input);
     await change.finish(userActor(principal));
-    const closes = typeof changes.closed_at === 'string' && ticket.closed_at === null;
-    return closes ? ticket.assigned_agent_id : null;
+    return freed;
   });
   if (freedAgentId) {
     // Closing a ticket frees its agent's capacity: waiting tickets of the agent's teams may go now.
     await assignWaitingTicketsServedBy(deps, principal.organizationId, freedAgentId, 'ticket_closed');
   }
   return presentTicket(deps.db, await requireTicket(deps.db, principal, id));
+}
+
+/**
+ * The changes of `PATCH /v1/tickets/{id}`, with all its rules, in the caller's transaction on a
+ * ticket it read there under its row lock (`beginTicketChange`, whose `finish` the caller calls to
+ * write the timeline); a macro applies its actions so. Answers the agent whose capacity closing the
+ * ticket freed, for `assignWaitingTicketsServedBy` once the transaction has committed.
+ */
+export async function applyTicketFieldChanges(
+  trx: Transaction<DB>,
+  deps: Deps,
+  principal: Principal,
+  ticket: TicketRow,
+  input: UpdateTicket,
+): Promise<string | null> {
+  const team = { id: ticket.team_id, organization_id: ticket.organization_id };
+  const at = deps.clock.now().toISOString();
+  const changes: Updateable<TicketTable> = { updated_at: at };
+  if (input.statusId || input.statusName) {
+    const options = await listTeamOptions(trx, deps, team, 'status');
+    const status = resolveTicketOption(
+      options,
+      { id: input.statusId, name: input.statusName },
+      { idField: 'statusId', nameField: 'statusName', required: true },
+    );
+    if (status && status.id !== ticket.status_id) {
+      changes.status_id = status.id;
+      changes.closed_at = readBoolean(status.is_closed) ? at : null;
+    }
+  }
+  if (input.priorityId || input.priorityName) {
+    const options = await listTeamOptions(trx, deps, team, 'priority');
+    changes.priority_id = resolveTicketOption(
+      options,
+      { id: input.priorityId, name: input.priorityName },
+      { idField: 'priorityId', nameField: 'priorityName', required: true },
+    )?.id;
+  }
+  if (input.typeId !== undefined) {
+    const options = await listTeamOptions(trx, deps, team, 'type');
+    changes.type_id =
+      resolveTicketOption(options, { id: input.typeId }, { idField: 'typeId', nameField: 'typeId', required: false })?.id ?? null;
+  }
+  if (input.assignedAgentId !== undefined || input.assignedAgentEmail !== undefined) {
+    const agentId = await resolveAgent(trx, principal.organizationId, input);
+    if (agentId !== ticket.assigned_agent_id) {
+      changes.assigned_agent_id = agentId;
+      changes.assigned_at = agentId ? at : null;
+      // Someone chose the assignee by hand: the ticket no longer waits for routing.
+      changes.awaiting_assignment_since = null;
+    }
+  }
+  if (input.title !== undefined) {
+    changes.title = input.title.trim();
+  }
+  await checkAccount(trx, principal.organizationId, input.accountId);
+  for (const [field, column] of [
+    ['description', 'description'],
+    ['source', 'source'],
+    ['accountId', 'account_id'],
+  ] as const) {
+    if (input[field] !== undefined) {
+      changes[column] = input[field];
+    }
+  }
+  if (input.isPrivate !== undefined) {
+    changes.is_private = input.isPrivate;
+  }
+  if (input.metadata !== undefined) {
+    changes.metadata = writeJson(input.metadata);
+  }
+  if (input.dueDate !== undefined) {
+    changes.due_date = input.dueDate ? new Date(input.dueDate).toISOString() : null;
+  }
+  const storedValues = readJson<CustomFieldValueEntry[]>(ticket.custom_field_values) ?? [];
+  const values = input.customFieldValues
+    ? mergeCustomFieldValues(
+        storedValues,
+        await validateCustomFieldValues(trx, principal.organizationId, 'ticket', input.customFieldValues, {
+          onCreate: false,
+          teamId: ticket.team_id,
+          storedFieldIds: storedValues.map((entry) => entry.fieldId),
+        }),
+      )
+    : storedValues;
+  if (typeof changes.closed_at === 'string' && ticket.closed_at === null) {
+    // Closing: every mandatoryOnClose field of the ticket's team must hold a value by now.
+    await requireMandatoryValues(trx, principal.organizationId, 'ticket', values, { teamId: ticket.team_id, on: 'close' });
+  }
+  if (input.customFieldValues) {
+    changes.custom_field_values = JSON.stringify(values);
+    await writeTicketCustomFieldValues(trx, ticket, values);
+  }
+  if (input.tagIds !== undefined) {
+    const tags = await resolveTicketTags(trx, principal.organizationId, ticket.team_id, input.tagIds, {
+      location: 'body',
+      field: 'tagIds',
+    });
+    await replaceTicketTags(trx, { id: ticket.id, organizationId: principal.organizationId }, tags, at);
+  }
+  await updateTicket(trx, principal.organizationId, ticket.id, changes);
+  if (changes.assigned_agent_id) {
+    await notifyTicketAssigned(trx, deps, {
+      organizationId: principal.organizationId,
+      ticketId: ticket.id,
+      actorUserId: principal.userId,
+    });
+  }
+  const closes = typeof changes.closed_at === 'string' && ticket.closed_at === null;
+  return closes ? ticket.assigned_agent_id : null;
 }
 
 /** Soft delete: the ticket and its comments stay in the database, and every read answers 404. */
