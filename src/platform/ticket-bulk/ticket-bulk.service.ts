@@ -13,7 +13,7 @@ import { requireTeam } from '../teams/team.lookup.js';
 import { beginTicketChange, type TicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { addTicketTags, removeTicketTags, resolveTicketTags } from '../ticket-tags/ticket-tag.lookup.js';
 import { findTicketById, type TicketRow, updateTicket } from '../tickets/ticket.repository.js';
-import { moveTicketToTeam, presentTickets, requireTicket } from '../tickets/ticket.service.js';
+import { moveTicketToTeam, presentTickets, requireTicket, resolveAgent } from '../tickets/ticket.service.js';
 import type { TicketTable } from '../tickets/ticket.table.js';
 import { listTeamOptions, resolveTicketOption } from '../tickets/ticket-option.service.js';
 import { findUserById, findUsersByEmail } from '../users/user.repository.js';
@@ -183,7 +183,7 @@ async function applyChange(
       return { freedAgentId: null };
     }
     case 'assignee': {
-      const agentId = await resolveAssignee(trx, organizationId, change);
+      const agentId = await resolveAgent(trx, organizationId, change);
       if (agentId !== ticket.assigned_agent_id) {
         await set({ assigned_agent_id: agentId, assigned_at: agentId ? at : null, awaiting_assignment_since: null });
         if (agentId) {
@@ -212,31 +212,4 @@ async function applyChange(
       return { freedAgentId: null };
     }
   }
-}
-
-/** `assignedAgentId` wins over `assignedAgentEmail`; null (or both null) unassigns. */
-async function resolveAssignee(trx: Transaction<DB>, organizationId: string, change: BulkChange): Promise<string | null> {
-  if (change.assignedAgentId) {
-    const user = await findUserById(trx, organizationId, change.assignedAgentId);
-    if (!user) {
-      throw AppError.invalid('assignedAgentId must be a user of the organization', {
-        location: 'body',
-        path: ['assignedAgentId'],
-        rule: 'reference',
-      });
-    }
-    return user.id;
-  }
-  if (change.assignedAgentEmail) {
-    const [user] = await findUsersByEmail(trx, change.assignedAgentEmail, organizationId);
-    if (!user) {
-      throw AppError.invalid('assignedAgentEmail must be a user of the organization', {
-        location: 'body',
-        path: ['assignedAgentEmail'],
-        rule: 'reference',
-      });
-    }
-    return user.id;
-  }
-  return null;
 }

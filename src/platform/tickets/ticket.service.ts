@@ -195,8 +195,11 @@ async function canSee(db: Kysely<DB> | Transaction<DB>, principal: Principal, ti
   return (await findTeamMember(db, ticket.team_id, principal.userId)) !== undefined;
 }
 
-/** `assignedAgentId` wins over `assignedAgentEmail`; either must name a user of the organization. */
-async function resolveAgent(
+/**
+ * `assignedAgentId` wins over `assignedAgentEmail`; either must name a user of the organization.
+ * Null when neither names one (unassign). Bulk changes resolve their assignee with it too.
+ */
+export async function resolveAgent(
   db: Kysely<DB> | Transaction<DB>,
   organizationId: string,
   input: { assignedAgentId?: string | null; assignedAgentEmail?: string | null },
