@@ -146,6 +146,9 @@ async function benchDialect(dialect: BenchDialect, rows: number, runs: number, a
           priority_id: (index) => priorities[Math.floor(index / 7) % priorities.length] as string,
           assigned_agent_id: (index) => (index % 3 === 0 ? organization.userId : null),
           requestor_email: (index) => `customer${index % 50_000}@bench.test`,
+          // Titles of three words of a support vocabulary, so a search matches some tickets, not all;
+          // one ticket in 100,000 holds a rare word.
+          title: (index) => ticketTitle(index),
           created_at: (index) => iso(base + index * 1000),
           // Changes spread over the whole period, in another order than creation.
           updated_at: (index) => iso(base + ((index * 7919) % copies) * 1000 + 500),
@@ -206,6 +209,18 @@ async function benchDialect(dialect: BenchDialect, rows: number, runs: number, a
       const byPriority = `${list}&sort=-priority`;
       await time('sort -priority', byPriority);
       await time('sort -priority, deep cursor', `${byPriority}&cursor=${await deepCursor(byPriority, [1, deepCreated, deepId])}`);
+      // Search: ranked by the database's engine over the matches, so its cost follows how many
+      // tickets match, not how many there are.
+      const search = `/v1/tickets/search?limit=${LIMIT}`;
+      await time(`search: a rare word (${Math.ceil(copies / 100_000)} tickets)`, `${search}&q=zeppelin`);
+      await time(
+        `search: a common word (~${Math.round((3 * copies) / VOCABULARY.length / 1000)}k tickets)`,
+        `${search}&q=invoice`,
+      );
+      await time('search: two words', `${search}&q=invoice%20printer`);
+      await time('search: a phrase', `${search}&q=%22invoice%20printer%22`);
+      await time('search: a prefix', `${search}&q=refun*`);
+      await time('search: a word, filtered (status + unassigned)', `${search}&q=invoice&statusName=open&assignedAgentId=none`);
       const middle = Math.floor(copies / 2);
       await time('GET /v1/tickets/{id}', `/v1/tickets/${idsOf[middle]}`);
       await time('GET /v1/tickets/{identifier}', `/v1/tickets/ben-${middle + 2}`);
@@ -222,6 +237,66 @@ async function benchDialect(dialect: BenchDialect, rows: number, runs: number, a
       await dropPostgresDatabase(adminUrl, PG_DATABASE);
     }
   }
+}
+
+const VOCABULARY = [
+  'invoice',
+  'printer',
+  'refund',
+  'login',
+  'password',
+  'shipping',
+  'delivery',
+  'damaged',
+  'broken',
+  'billing',
+  'upgrade',
+  'downgrade',
+  'cancel',
+  'subscription',
+  'account',
+  'locked',
+  'error',
+  'crash',
+  'slow',
+  'export',
+  'import',
+  'report',
+  'dashboard',
+  'mobile',
+  'android',
+  'iphone',
+  'browser',
+  'email',
+  'notification',
+  'calendar',
+  'sync',
+  'integration',
+  'webhook',
+  'api',
+  'token',
+  'expired',
+  'license',
+  'seat',
+  'team',
+  'permission',
+  'access',
+  'denied',
+  'missing',
+  'data',
+  'backup',
+  'restore',
+  'migration',
+  'timeout',
+  'payment',
+  'card',
+];
+
+/** Three words of the vocabulary, spread so that each word is in about 6% of the tickets. */
+function ticketTitle(index: number): string {
+  const words = VOCABULARY.length;
+  const title = `${VOCABULARY[index % words]} ${VOCABULARY[Math.floor(index / words) % words]} ${VOCABULARY[Math.floor(index / 7) % words]}`;
+  return index % 100_000 === 0 ? `${title} zeppelin` : title;
 }
 
 async function dropPostgresDatabase(adminUrl: string, name: string): Promise<void> {
