@@ -28,6 +28,7 @@ import type { RoutingRuleTable } from '../platform/routing-rules/routing-rule.ta
 import type { TeamConfigurationTable } from '../platform/team-configurations/team-configuration.table.js';
 import type { TeamTagTable } from '../platform/team-tags/team-tag.table.js';
 import type { TeamMemberTable, TeamTable } from '../platform/teams/team.table.js';
+import type { TicketSearchDocumentTable } from '../platform/ticket-search/ticket-search.table.js';
 import type {
   TeamTicketCounterTable,
   TicketCommentTable,
@@ -60,6 +61,7 @@ export interface DB {
   team_ticket_counters: TeamTicketCounterTable;
   tickets: TicketTable;
   ticket_comments: TicketCommentTable;
+  ticket_search_documents: TicketSearchDocumentTable;
   ticket_routing_decisions: TicketRoutingDecisionTable;
   account_attribute_values: AccountAttributeValueTable;
   accounts: AccountTable;

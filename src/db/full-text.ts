@@ -1,6 +1,7 @@
 import { type Expression, type Kysely, sql, type Transaction } from 'kysely';
+import type { SearchAtom, SearchQuery } from '../lib/search-query.js';
 import type { DB } from './database.js';
-import { dialectOf } from './dialect.js';
+import { dialectOf, readBoolean } from './dialect.js';
 
 /**
  * Full-text search behind one interface. Each index is a table of `(document_id, organization_id,
@@ -104,4 +105,199 @@ function renderExcerpt(marked: string): string {
     (char) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[char]};`,
   );
   return escaped.replaceAll(START, '<mark>').replaceAll(STOP, '</mark>');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ticket search: a query language (`lib/search-query.ts`) over the parts of tickets.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * FTS5 MATCH text of an atom. Every word is inside double quotes and holds only letters and digits,
+ * so FTS5 reads it as a string: `AND`, `NEAR(`, `:` or `*` typed by a user never become operators.
+ */
+function fts5Atom(atom: SearchAtom): string {
+  return atom.kind === 'prefix' ? `"${atom.word}"*` : `"${atom.words.join(' ')}"`;
+}
+
+function fts5Any(atoms: readonly SearchAtom[]): string {
+  const parts = atoms.map(fts5Atom);
+  return parts.length === 1 ? (parts[0] ?? '') : `(${parts.join(' OR ')})`;
+}
+
+/**
+ * A tsquery built by PostgreSQL's own functions from parameters, never parsed from user text as
+ * tsquery syntax: a phrase through `phraseto_tsquery` (which splits it as `to_tsvector` splits the
+ * documents, e-mail addresses and hyphenated words included), a prefix as `'word':*` of a word of
+ * letters and digits only.
+ */
+function tsqueryAtom(atom: SearchAtom) {
+  return atom.kind === 'prefix'
+    ? sql`to_tsquery('english', ${`'${atom.word}':*`})`
+    : sql`phraseto_tsquery('english', ${atom.text})`;
+}
+
+function tsqueryAny(atoms: readonly SearchAtom[]) {
+  return sql`(${sql.join(atoms.map(tsqueryAtom), sql` || `)})`;
+}
+
+const TICKET_WEIGHTS = { sqliteTitle: 10, sqliteBody: 1, postgres: '{0.1, 0.2, 0.4, 1.0}' } as const;
+
+export interface TicketSearchQuery {
+  organizationId: string;
+  search: SearchQuery;
+  /** Whether private comments (internal notes) count as matches. */
+  includePrivate: boolean;
+  /** The tickets that may match: a subquery of ticket ids (visibility and filters). */
+  tickets: Expression<unknown>;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Ticket ids, best first. A ticket matches when, for each clause, some visible part of it (title
+ * and description, or a comment) matches the clause, and no visible part matches an excluded
+ * atom: the words of a query may sit in different comments, a phrase sits within one part. Its
+ * score is the sum over its matching parts (SQLite `bm25`, title ten times the weight of other
+ * text; PostgreSQL `ts_rank_cd`, title weight A), so a title match outranks a passing mention and
+ * more matching parts outrank fewer.
+ */
+export async function searchTicketDocuments(db: Db, query: TicketSearchQuery): Promise<string[]> {
+  const { clauses, excluded } = query.search;
+  const privacy = query.includePrivate ? sql`` : sql`and not d.is_private`;
+  const having = sql.join(
+    [
+      ...clauses.map((_, index) => sql`max(${sql.ref(`m${index}`)}) = 1`),
+      ...excluded.map((_, index) => sql`max(${sql.ref(`x${index}`)}) = 0`),
+    ],
+    sql` and `,
+  );
+  let hits: ReturnType<typeof sql>;
+  let best: ReturnType<typeof sql>;
+  if (dialectOf(db) === 'postgres') {
+    // A clause of stop words only ('the') is an empty tsquery, which matches nothing: it asks for
+    // nothing, so it holds for every part. An excluded one excludes nothing.
+    const flags = [
+      ...clauses.map(
+        (clause, index) =>
+          sql`case when numnode(${tsqueryAny(clause)}) = 0 or ${tsqueryAny(clause)} @@ d.document then 1 else 0 end as ${sql.ref(`m${index}`)}`,
+      ),
+      ...excluded.map(
+        (atom, index) =>
+          sql`case when numnode(${tsqueryAtom(atom)}) > 0 and ${tsqueryAtom(atom)} @@ d.document then 1 else 0 end as ${sql.ref(`x${index}`)}`,
+      ),
+    ];
+    hits = sql`select d.ticket_id, ts_rank_cd(${TICKET_WEIGHTS.postgres}::float4[], d.document, ${tsqueryAny(clauses.flat())}) as score,
+        ${sql.join(flags)}
+      from ticket_search_documents d
+      where d.document @@ ${tsqueryAny([...clauses.flat(), ...excluded])} and d.organization_id = ${query.organizationId} ${privacy}
+        and d.ticket_id in (${query.tickets})`;
+    best = sql`sum(score) desc`;
+  } else {
+    const flags = [
+      ...clauses.map(
+        (clause, index) =>
+          sql`case when d.id in (select rowid from ticket_search where ticket_search match ${fts5Any(clause)}) then 1 else 0 end as ${sql.ref(`m${index}`)}`,
+      ),
+      ...excluded.map(
+        (atom, index) =>
+          sql`case when d.id in (select rowid from ticket_search where ticket_search match ${fts5Atom(atom)}) then 1 else 0 end as ${sql.ref(`x${index}`)}`,
+      ),
+    ];
+    hits = sql`select d.ticket_id, hit.score, ${sql.join(flags)}
+      from (
+        select rowid as id, bm25(ticket_search, ${sql.lit(TICKET_WEIGHTS.sqliteTitle)}, ${sql.lit(TICKET_WEIGHTS.sqliteBody)}) as score
+        from ticket_search where ticket_search match ${fts5Any([...clauses.flat(), ...excluded])}
+      ) hit
+      join ticket_search_documents d on d.id = hit.id
+      where d.organization_id = ${query.organizationId} ${privacy}
+        and d.ticket_id in (${query.tickets})`;
+    // bm25 is lower for better matches.
+    best = sql`sum(score) asc`;
+  }
+  const result = await sql<{ ticket_id: string }>`select ticket_id from (${hits}) hits
+    group by ticket_id
+    having ${having}
+    order by ${best}, ticket_id
+    limit ${query.limit} offset ${query.offset}`.execute(db);
+  return result.rows.map((row) => row.ticket_id);
+}
+
+export interface TicketHighlight {
+  ticketId: string;
+  /** The comment the text is from; null for the ticket's title or description. */
+  commentId: string | null;
+  isPrivate: boolean;
+  field: 'title' | 'description' | 'comment';
+  /** HTML-escaped text with the matched words wrapped in `<mark>`: the whole title, or a passage. */
+  text: string;
+}
+
+/**
+ * Where each of `ticketIds` matched the query's clauses: its best `perTicket` parts, best first,
+ * each field that holds a match (a ticket's own part can give its title and its description).
+ */
+export async function highlightTicketDocuments(
+  db: Db,
+  query: { search: SearchQuery; includePrivate: boolean; ticketIds: readonly string[]; perTicket: number },
+): Promise<TicketHighlight[]> {
+  if (query.ticketIds.length === 0) {
+    return [];
+  }
+  const positive = query.search.clauses.flat();
+  const privacy = query.includePrivate ? sql`` : sql`and not d.is_private`;
+  const ids = sql.join(query.ticketIds.map((id) => sql`${id}`));
+  type Row = { ticket_id: string; comment_id: string | null; is_private: unknown; title: string | null; body: string | null };
+  let rows: Row[];
+  if (dialectOf(db) === 'postgres') {
+    const matched = tsqueryAny(positive);
+    const title = `StartSel=${START}, StopSel=${STOP}, HighlightAll=true`;
+    const body = `StartSel=${START}, StopSel=${STOP}, MaxWords=${EXCERPT_WORDS}, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "`;
+    const result = await sql<Row>`select ranked.ticket_id, ranked.comment_id, ranked.is_private,
+        ts_headline('english', ranked.title, ${matched}, ${title}) as title,
+        ts_headline('english', ranked.body, ${matched}, ${body}) as body
+      from (
+        select d.ticket_id, d.comment_id, d.is_private, d.title, d.body, row_number() over (
+          partition by d.ticket_id
+          order by ts_rank_cd(${TICKET_WEIGHTS.postgres}::float4[], d.document, ${matched}) desc, d.id
+        ) as position
+        from ticket_search_documents d
+        where d.ticket_id in (${ids}) and d.document @@ ${matched} ${privacy}
+      ) ranked
+      where ranked.position <= ${query.perTicket}
+      order by ranked.ticket_id, ranked.position`.execute(db);
+    rows = result.rows;
+  } else {
+    const result = await sql<Row>`select d.ticket_id, d.comment_id, d.is_private,
+        highlight(ticket_search, 0, ${START}, ${STOP}) as title,
+        snippet(ticket_search, 1, ${START}, ${STOP}, '…', ${EXCERPT_WORDS}) as body
+      from ticket_search
+      join ticket_search_documents d on d.id = ticket_search.rowid
+      where ticket_search match ${fts5Any(positive)} and d.ticket_id in (${ids}) ${privacy}
+      order by d.ticket_id, bm25(ticket_search, ${sql.lit(TICKET_WEIGHTS.sqliteTitle)}, ${sql.lit(TICKET_WEIGHTS.sqliteBody)}), d.id`.execute(
+      db,
+    );
+    rows = result.rows;
+  }
+  const taken = new Map<string, number>();
+  const highlights: TicketHighlight[] = [];
+  for (const row of rows) {
+    const count = taken.get(row.ticket_id) ?? 0;
+    if (count >= query.perTicket) {
+      continue;
+    }
+    taken.set(row.ticket_id, count + 1);
+    const base = { ticketId: row.ticket_id, commentId: row.comment_id, isPrivate: readBoolean(row.is_private) };
+    const marked = (text: string | null) => text?.includes(START) === true;
+    if (row.comment_id === null && marked(row.title)) {
+      highlights.push({ ...base, field: 'title', text: renderExcerpt(row.title ?? '') });
+    }
+    if (marked(row.body)) {
+      highlights.push({
+        ...base,
+        field: row.comment_id === null ? 'description' : 'comment',
+        text: renderExcerpt(row.body ?? ''),
+      });
+    }
+  }
+  return highlights;
 }

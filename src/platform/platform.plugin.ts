@@ -16,6 +16,7 @@ import { routingRuleRoutes } from './routing-rules/routing-rule.routes.js';
 import { teamConfigurationRoutes } from './team-configurations/team-configuration.routes.js';
 import { teamTagRoutes } from './team-tags/team-tag.routes.js';
 import { teamRoutes } from './teams/team.routes.js';
+import { ticketSearchRoutes } from './ticket-search/ticket-search.routes.js';
 import { commentRoutes } from './tickets/comment.routes.js';
 import { ticketRoutes } from './tickets/ticket.routes.js';
 import { userRoutes } from './users/user.routes.js';
@@ -61,6 +62,7 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(routingRoutes(deps));
     await app.register(teamRoutes(deps));
     await app.register(customFieldRoutes(deps));
+    await app.register(ticketSearchRoutes(deps));
     await app.register(ticketRoutes(deps));
     await app.register(commentRoutes(deps));
     await app.register(teamConfigurationRoutes(deps));

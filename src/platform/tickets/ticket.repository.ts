@@ -166,6 +166,24 @@ export const TICKET_LIST_ORDER = ['tickets.created_at', 'tickets.id'] as const;
  * their assignee, or everyone when `seeAll`.
  */
 export function visibleTicketIds(db: Db, organizationId: string, filter: TicketListFilter) {
+  let query = visibleTicketScope(db, organizationId, filter);
+  if (filter.after) {
+    query = query.where(afterKeys(TICKET_LIST_ORDER, filter.after, 'desc'));
+  }
+  query = query.orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc').limit(filter.limit);
+  return filter.offset ? query.offset(filter.offset) : query;
+}
+
+/**
+ * The ids of the visible live tickets that pass the filter, in no order: the scope of a list, and
+ * of a search. Private tickets only for members of their team, their assignee, or everyone when
+ * `seeAll`.
+ */
+export function visibleTicketScope(
+  db: Db,
+  organizationId: string,
+  filter: Pick<TicketListFilter, 'teamId' | 'viewerId' | 'seeAll'>,
+) {
   let query = db
     .selectFrom('tickets')
     .select('tickets.id')
@@ -189,11 +207,7 @@ export function visibleTicketIds(db: Db, organizationId: string, filter: TicketL
       ]),
     );
   }
-  if (filter.after) {
-    query = query.where(afterKeys(TICKET_LIST_ORDER, filter.after, 'desc'));
-  }
-  query = query.orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc').limit(filter.limit);
-  return filter.offset ? query.offset(filter.offset) : query;
+  return query;
 }
 
 /**
@@ -204,5 +218,17 @@ export async function listTickets(db: Db, organizationId: string, filter: Ticket
   return selectTickets(db, visibleTicketIds(db, organizationId, filter))
     .orderBy('tickets.created_at', 'desc')
     .orderBy('tickets.id', 'desc')
+    .execute();
+}
+
+/** Live tickets of the organization with their names (the read model), in no order. */
+export async function findTicketsByIds(db: Db, organizationId: string, ids: readonly string[]): Promise<TicketRow[]> {
+  if (ids.length === 0) {
+    return [];
+  }
+  return selectTickets(db)
+    .where('tickets.organization_id', '=', organizationId)
+    .where('tickets.id', 'in', ids)
+    .where('tickets.deleted_at', 'is', null)
     .execute();
 }

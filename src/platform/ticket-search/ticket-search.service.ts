@@ -1,0 +1,126 @@
+import type { Static } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { highlightTicketDocuments, searchTicketDocuments, type TicketHighlight } from '../../db/full-text.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import { readPageCursor } from '../../http/pagination.js';
+import { encodeCursor } from '../../lib/cursors.js';
+import { parseSearchQuery, type SearchQuery, SearchQueryError } from '../../lib/search-query.js';
+import { isOrgAdmin } from '../authorization.js';
+import { requireTeam } from '../teams/team.lookup.js';
+import { findTicketsByIds, visibleTicketScope } from '../tickets/ticket.repository.js';
+import { type Ticket, toTicket } from '../tickets/ticket.service.js';
+import { MAX_SEARCH_DEPTH, type SearchTicketsQuerySchema } from './ticket-search.schemas.js';
+
+type SearchTicketsQuery = Static<typeof SearchTicketsQuerySchema>;
+
+/** Parts of a ticket shown as highlights: enough to say where it matched without sending its thread. */
+const HIGHLIGHTED_PARTS = 3;
+
+export interface TicketSearchHit extends Ticket {
+  highlights: {
+    field: TicketHighlight['field'];
+    commentId: string | null;
+    commentVisibility: 'public' | 'private' | null;
+    text: string;
+  }[];
+}
+
+/**
+ * Whether the caller reads private comments (internal notes), and so finds tickets by them. The
+ * comment list answers every comment of a ticket to whoever may see the ticket: every user of an
+ * organization is an agent, and internal notes are hidden from customers, who reach tickets by
+ * email only. Search applies the same rule; a customer-facing caller would answer false here.
+ */
+function seesPrivateComments(_principal: Principal): boolean {
+  return true;
+}
+
+function readQuery(q: string): SearchQuery {
+  try {
+    return parseSearchQuery(q);
+  } catch (error) {
+    if (error instanceof SearchQueryError) {
+      throw AppError.invalid(`q ${error.message}`, { location: 'query', path: ['q'], rule: 'search' });
+    }
+    throw error;
+  }
+}
+
+/** Where a page starts: `page * limit`, or the position a `nextCursor` holds. */
+function startOf(query: SearchTicketsQuery, limit: number): number {
+  const cursor = readPageCursor(query, 1);
+  const [position] = cursor ?? [(query.page ?? 0) * limit];
+  if (typeof position !== 'number' || !Number.isInteger(position) || position < 0) {
+    throw AppError.invalid('cursor is not a nextCursor this list returned', {
+      location: 'query',
+      path: ['cursor'],
+      rule: 'cursor',
+    });
+  }
+  if (position + limit > MAX_SEARCH_DEPTH) {
+    throw AppError.invalid(`page goes past the first ${MAX_SEARCH_DEPTH} results: narrow the search instead`, {
+      location: 'query',
+      path: [query.cursor === undefined ? 'page' : 'cursor'],
+      rule: 'maximum',
+    });
+  }
+  return position;
+}
+
+/**
+ * The tickets the caller may see that match `q`, best first, each with where it matched. The
+ * ranking is computed afresh for each page, so `nextCursor` holds a position in it (not keys of a
+ * row): a ticket written between two pages can shift the ranking, as on any search engine.
+ */
+export async function searchTickets(
+  db: Kysely<DB>,
+  principal: Principal,
+  query: SearchTicketsQuery,
+): Promise<{ items: TicketSearchHit[]; nextCursor: string | null }> {
+  const search = readQuery(query.q);
+  const limit = query.limit ?? 10;
+  const start = startOf(query, limit);
+  if (query.teamId) {
+    await requireTeam(db, principal.organizationId, query.teamId);
+  }
+  const includePrivate = seesPrivateComments(principal);
+  const ranked = await searchTicketDocuments(db, {
+    organizationId: principal.organizationId,
+    search,
+    includePrivate,
+    tickets: visibleTicketScope(db, principal.organizationId, {
+      teamId: query.teamId,
+      viewerId: principal.userId,
+      seeAll: isOrgAdmin(principal),
+    }),
+    limit: limit + 1,
+    offset: start,
+  });
+  const ids = ranked.slice(0, limit);
+  const [rows, highlights] = await Promise.all([
+    findTicketsByIds(db, principal.organizationId, ids),
+    highlightTicketDocuments(db, { search, includePrivate, ticketIds: ids, perTicket: HIGHLIGHTED_PARTS }),
+  ]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const items: TicketSearchHit[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    // A ticket deleted between the two reads is left out.
+    if (row) {
+      const found = highlights.filter((highlight) => highlight.ticketId === id);
+      items.push({
+        ...toTicket(row),
+        highlights: found.map((highlight) => ({
+          field: highlight.field,
+          commentId: highlight.commentId,
+          commentVisibility: highlight.commentId === null ? null : highlight.isPrivate ? 'private' : 'public',
+          text: highlight.text,
+        })),
+      });
+    }
+  }
+  const next = start + limit;
+  return { items, nextCursor: ranked.length > limit && next < MAX_SEARCH_DEPTH ? encodeCursor([next]) : null };
+}
