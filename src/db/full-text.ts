@@ -147,8 +147,12 @@ export interface TicketSearchQuery {
   search: SearchQuery;
   /** Whether private comments (internal notes) count as matches. */
   includePrivate: boolean;
-  /** The tickets that may match: a subquery of ticket ids (visibility and filters). */
-  tickets: Expression<unknown>;
+  /**
+   * The tickets that may match (visibility and filters): a subquery on `tickets` narrowed to the
+   * ticket whose id is `ticketId`, so that each hit costs a primary-key lookup rather than reading
+   * every visible ticket of the organization.
+   */
+  ticketScope: (ticketId: Expression<string>) => Expression<unknown>;
   limit: number;
   offset: number;
 }
@@ -163,60 +167,61 @@ export interface TicketSearchQuery {
  */
 export async function searchTicketDocuments(db: Db, query: TicketSearchQuery): Promise<string[]> {
   const { clauses, excluded } = query.search;
+  const postgres = dialectOf(db) === 'postgres';
   const privacy = query.includePrivate ? sql`` : sql`and not d.is_private`;
-  const having = sql.join(
-    [
-      ...clauses.map((_, index) => sql`max(${sql.ref(`m${index}`)}) = 1`),
-      ...excluded.map((_, index) => sql`max(${sql.ref(`x${index}`)}) = 0`),
-    ],
-    sql` and `,
-  );
-  let hits: ReturnType<typeof sql>;
-  let best: ReturnType<typeof sql>;
-  if (dialectOf(db) === 'postgres') {
-    // A clause of stop words only ('the') is an empty tsquery, which matches nothing: it asks for
-    // nothing, so it holds for every part. An excluded one excludes nothing.
-    const flags = [
-      ...clauses.map(
-        (clause, index) =>
-          sql`case when numnode(${tsqueryAny(clause)}) = 0 or ${tsqueryAny(clause)} @@ d.document then 1 else 0 end as ${sql.ref(`m${index}`)}`,
-      ),
-      ...excluded.map(
-        (atom, index) =>
-          sql`case when numnode(${tsqueryAtom(atom)}) > 0 and ${tsqueryAtom(atom)} @@ d.document then 1 else 0 end as ${sql.ref(`x${index}`)}`,
-      ),
-    ];
-    hits = sql`select d.ticket_id, ts_rank_cd(${TICKET_WEIGHTS.postgres}::float4[], d.document, ${tsqueryAny(clauses.flat())}) as score,
-        ${sql.join(flags)}
-      from ticket_search_documents d
-      where d.document @@ ${tsqueryAny([...clauses.flat(), ...excluded])} and d.organization_id = ${query.organizationId} ${privacy}
-        and d.ticket_id in (${query.tickets})`;
-    best = sql`sum(score) desc`;
-  } else {
-    const flags = [
-      ...clauses.map(
-        (clause, index) =>
-          sql`case when d.id in (select rowid from ticket_search where ticket_search match ${fts5Any(clause)}) then 1 else 0 end as ${sql.ref(`m${index}`)}`,
-      ),
-      ...excluded.map(
-        (atom, index) =>
-          sql`case when d.id in (select rowid from ticket_search where ticket_search match ${fts5Atom(atom)}) then 1 else 0 end as ${sql.ref(`x${index}`)}`,
-      ),
-    ];
-    hits = sql`select d.ticket_id, hit.score, ${sql.join(flags)}
-      from (
-        select rowid as id, bm25(ticket_search, ${sql.lit(TICKET_WEIGHTS.sqliteTitle)}, ${sql.lit(TICKET_WEIGHTS.sqliteBody)}) as score
-        from ticket_search where ticket_search match ${fts5Any([...clauses.flat(), ...excluded])}
-      ) hit
+  const scope = sql`and exists ${query.ticketScope(sql.ref('d.ticket_id'))}`;
+  // With one clause and nothing excluded every hit matches the clause: no per-clause test is needed.
+  const tested = clauses.length > 1 || excluded.length > 0;
+  const flag = (name: string, condition: ReturnType<typeof sql>) =>
+    sql`case when ${condition} then 1 else 0 end as ${sql.ref(name)}`;
+  const flags = !tested
+    ? []
+    : postgres
+      ? [
+          // A clause of stop words only ('the') is an empty tsquery, which matches nothing: it
+          // asks for nothing, so it holds for every part. An excluded one excludes nothing.
+          ...clauses.map((clause, index) =>
+            flag(`m${index}`, sql`numnode(${tsqueryAny(clause)}) = 0 or ${tsqueryAny(clause)} @@ d.document`),
+          ),
+          ...excluded.map((atom, index) =>
+            flag(`x${index}`, sql`numnode(${tsqueryAtom(atom)}) > 0 and ${tsqueryAtom(atom)} @@ d.document`),
+          ),
+        ]
+      : [
+          // Each an uncorrelated subquery, which SQLite reads once into a temporary index.
+          ...clauses.map((clause, index) =>
+            flag(`m${index}`, sql`d.id in (select rowid from ticket_search where ticket_search match ${fts5Any(clause)})`),
+          ),
+          ...excluded.map((atom, index) =>
+            flag(`x${index}`, sql`d.id in (select rowid from ticket_search where ticket_search match ${fts5Atom(atom)})`),
+          ),
+        ];
+  const columns = sql.join([sql`d.ticket_id`, sql`hit.score`, ...flags]);
+  const hit = postgres
+    ? sql`(select id, ts_rank_cd(${TICKET_WEIGHTS.postgres}::float4[], document, ${tsqueryAny(clauses.flat())}) as score
+        from ticket_search_documents
+        where document @@ ${tsqueryAny([...clauses.flat(), ...excluded])} and organization_id = ${query.organizationId})`
+    : sql`(select rowid as id, bm25(ticket_search, ${sql.lit(TICKET_WEIGHTS.sqliteTitle)}, ${sql.lit(TICKET_WEIGHTS.sqliteBody)}) as score
+        from ticket_search where ticket_search match ${fts5Any([...clauses.flat(), ...excluded])})`;
+  const having = tested
+    ? sql`having ${sql.join(
+        [
+          ...clauses.map((_, index) => sql`max(${sql.ref(`m${index}`)}) = 1`),
+          ...excluded.map((_, index) => sql`max(${sql.ref(`x${index}`)}) = 0`),
+        ],
+        sql` and `,
+      )}`
+    : sql``;
+  // bm25 is lower for better matches, ts_rank_cd higher.
+  const best = postgres ? sql`sum(score) desc` : sql`sum(score) asc`;
+  const result = await sql<{ ticket_id: string }>`select ticket_id from (
+      select ${columns}
+      from ${hit} hit
       join ticket_search_documents d on d.id = hit.id
-      where d.organization_id = ${query.organizationId} ${privacy}
-        and d.ticket_id in (${query.tickets})`;
-    // bm25 is lower for better matches.
-    best = sql`sum(score) asc`;
-  }
-  const result = await sql<{ ticket_id: string }>`select ticket_id from (${hits}) hits
+      where d.organization_id = ${query.organizationId} ${privacy} ${scope}
+    ) hits
     group by ticket_id
-    having ${having}
+    ${having}
     order by ${best}, ticket_id
     limit ${query.limit} offset ${query.offset}`.execute(db);
   return result.rows.map((row) => row.ticket_id);
@@ -267,12 +272,14 @@ export async function highlightTicketDocuments(
       order by ranked.ticket_id, ranked.position`.execute(db);
     rows = result.rows;
   } else {
+    // The page's parts first (CROSS JOIN keeps that order in SQLite), each then tested against
+    // the query by rowid: not every match of the query in the index.
     const result = await sql<Row>`select d.ticket_id, d.comment_id, d.is_private,
         highlight(ticket_search, 0, ${START}, ${STOP}) as title,
         snippet(ticket_search, 1, ${START}, ${STOP}, '…', ${EXCERPT_WORDS}) as body
-      from ticket_search
-      join ticket_search_documents d on d.id = ticket_search.rowid
-      where ticket_search match ${fts5Any(positive)} and d.ticket_id in (${ids}) ${privacy}
+      from ticket_search_documents d
+      cross join ticket_search
+      where ticket_search.rowid = d.id and ticket_search match ${fts5Any(positive)} and d.ticket_id in (${ids}) ${privacy}
       order by d.ticket_id, bm25(ticket_search, ${sql.lit(TICKET_WEIGHTS.sqliteTitle)}, ${sql.lit(TICKET_WEIGHTS.sqliteBody)}), d.id`.execute(
       db,
     );

@@ -90,11 +90,12 @@ export async function searchTickets(
     organizationId: principal.organizationId,
     search,
     includePrivate,
-    tickets: visibleTicketScope(db, principal.organizationId, {
-      teamId: query.teamId,
-      viewerId: principal.userId,
-      seeAll: isOrgAdmin(principal),
-    }),
+    ticketScope: (ticketId) =>
+      visibleTicketScope(db, principal.organizationId, {
+        teamId: query.teamId,
+        viewerId: principal.userId,
+        seeAll: isOrgAdmin(principal),
+      }).where('tickets.id', '=', ticketId),
     limit: limit + 1,
     offset: start,
   });

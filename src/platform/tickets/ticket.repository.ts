@@ -166,24 +166,6 @@ export const TICKET_LIST_ORDER = ['tickets.created_at', 'tickets.id'] as const;
  * their assignee, or everyone when `seeAll`.
  */
 export function visibleTicketIds(db: Db, organizationId: string, filter: TicketListFilter) {
-  let query = visibleTicketScope(db, organizationId, filter);
-  if (filter.after) {
-    query = query.where(afterKeys(TICKET_LIST_ORDER, filter.after, 'desc'));
-  }
-  query = query.orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc').limit(filter.limit);
-  return filter.offset ? query.offset(filter.offset) : query;
-}
-
-/**
- * The ids of the visible live tickets that pass the filter, in no order: the scope of a list, and
- * of a search. Private tickets only for members of their team, their assignee, or everyone when
- * `seeAll`.
- */
-export function visibleTicketScope(
-  db: Db,
-  organizationId: string,
-  filter: Pick<TicketListFilter, 'teamId' | 'viewerId' | 'seeAll'>,
-) {
   let query = db
     .selectFrom('tickets')
     .select('tickets.id')
@@ -207,7 +189,11 @@ export function visibleTicketScope(
       ]),
     );
   }
-  return query;
+  if (filter.after) {
+    query = query.where(afterKeys(TICKET_LIST_ORDER, filter.after, 'desc'));
+  }
+  query = query.orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc').limit(filter.limit);
+  return filter.offset ? query.offset(filter.offset) : query;
 }
 
 /**
