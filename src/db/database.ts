@@ -35,6 +35,7 @@ import type {
   TicketOptionTable,
   TicketTable,
 } from '../platform/tickets/ticket.table.js';
+import type { TicketCustomFieldValueTable } from '../platform/tickets/ticket-custom-field-value.table.js';
 import type { ApiKeyTable } from '../platform/users/api-key.table.js';
 import type { UserTable } from '../platform/users/user.table.js';
 import type { UserBusinessHoursTable } from '../platform/users/user-business-hours.table.js';
@@ -61,6 +62,7 @@ export interface DB {
   team_ticket_counters: TeamTicketCounterTable;
   tickets: TicketTable;
   ticket_comments: TicketCommentTable;
+  ticket_custom_field_values: TicketCustomFieldValueTable;
   ticket_search_documents: TicketSearchDocumentTable;
   ticket_routing_decisions: TicketRoutingDecisionTable;
   account_attribute_values: AccountAttributeValueTable;

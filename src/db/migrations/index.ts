@@ -13,6 +13,7 @@ import * as listIndexesPlatform from './2026-11-23T2300_list_indexes_platform.js
 import * as listIndexesHelpCenterAgentStudio from './2026-11-23T2310_list_indexes_help_center_agent_studio.js';
 import * as ticketListIndexes from './2026-11-23T2320_ticket_list_indexes.js';
 import * as dropSupersededCommentIndex from './2026-11-24T0100_drop_superseded_comment_index.js';
+import * as ticketFilters from './2026-11-24T0200_ticket_filters.js';
 import * as createTicketSearch from './2026-11-24T0210_create_ticket_search.js';
 
 /**
@@ -34,5 +35,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T2310_list_indexes_help_center_agent_studio': listIndexesHelpCenterAgentStudio,
   '2026-11-23T2320_ticket_list_indexes': ticketListIndexes,
   '2026-11-24T0100_drop_superseded_comment_index': dropSupersededCommentIndex,
+  '2026-11-24T0200_ticket_filters': ticketFilters,
   '2026-11-24T0210_create_ticket_search': createTicketSearch,
 };

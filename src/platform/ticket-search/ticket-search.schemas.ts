@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CursorSchema } from '../../http/pagination.js';
 import { UlidSchema } from '../../http/shared-schemas.js';
 import { TicketSchema } from '../tickets/ticket.schemas.js';
+import { CUSTOM_FIELD_FILTER_PATTERN, TicketFilterProperties } from '../tickets/ticket-filters.js';
 
 /** Longest `q` accepted: a search box, not a document. */
 export const MAX_QUERY_LENGTH = 500;
@@ -13,6 +14,10 @@ export const MAX_QUERY_LENGTH = 500;
  */
 export const MAX_SEARCH_DEPTH = 1000;
 
+/**
+ * `q`, the filters of `GET /v1/tickets` (the same parameters, checked alike, custom fields as
+ * `cf.<fieldId>`), and a page of the ranking. No `sort`: results come best match first.
+ */
 export const SearchTicketsQuerySchema = Type.Object(
   {
     q: Type.String({
@@ -22,12 +27,15 @@ export const SearchTicketsQuerySchema = Type.Object(
         'Words to find in the title, description and comments (all must match, stemmed: "refunds" finds "refunded"); ' +
         '"a phrase" in double quotes; refun* for a prefix; a OR b for either; -word or -"a phrase" to leave out',
     }),
-    teamId: Type.Optional(UlidSchema),
+    ...TicketFilterProperties,
     page: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SEARCH_DEPTH - 1, default: 0, description: '0-based page' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
     cursor: Type.Optional(CursorSchema),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    patternProperties: { [CUSTOM_FIELD_FILTER_PATTERN]: Type.String({ minLength: 1, maxLength: 1000 }) },
+  },
 );
 
 export const TicketHighlightSchema = Type.Object(

@@ -8,12 +8,12 @@ import { readPageCursor } from '../../http/pagination.js';
 import { encodeCursor } from '../../lib/cursors.js';
 import { parseSearchQuery, type SearchQuery, SearchQueryError } from '../../lib/search-query.js';
 import { isOrgAdmin } from '../authorization.js';
-import { requireTeam } from '../teams/team.lookup.js';
-import { findTicketsByIds, visibleTicketScope } from '../tickets/ticket.repository.js';
+import { findTicketsByIds, visibleTickets } from '../tickets/ticket.repository.js';
 import { type Ticket, toTicket } from '../tickets/ticket.service.js';
+import { applyTicketFilters, resolveTicketQuery, type TicketFilterQuery } from '../tickets/ticket-filters.js';
 import { MAX_SEARCH_DEPTH, type SearchTicketsQuerySchema } from './ticket-search.schemas.js';
 
-type SearchTicketsQuery = Static<typeof SearchTicketsQuerySchema>;
+type SearchTicketsQuery = Static<typeof SearchTicketsQuerySchema> & TicketFilterQuery;
 
 /** Parts of a ticket shown as highlights: enough to say where it matched without sending its thread. */
 const HIGHLIGHTED_PARTS = 3;
@@ -82,20 +82,20 @@ export async function searchTickets(
   const search = readQuery(query.q);
   const limit = query.limit ?? 10;
   const start = startOf(query, limit);
-  if (query.teamId) {
-    await requireTeam(db, principal.organizationId, query.teamId);
-  }
+  // The list's filters, checked as the list checks them (another organization's ids are 404s).
+  const { filters } = await resolveTicketQuery(db, principal, query);
   const includePrivate = seesPrivateComments(principal);
   const ranked = await searchTicketDocuments(db, {
     organizationId: principal.organizationId,
     search,
     includePrivate,
     ticketScope: (ticketId) =>
-      visibleTicketScope(db, principal.organizationId, {
-        teamId: query.teamId,
-        viewerId: principal.userId,
-        seeAll: isOrgAdmin(principal),
-      }).where('tickets.id', '=', ticketId),
+      applyTicketFilters(
+        visibleTickets(db, principal.organizationId, { viewerId: principal.userId, seeAll: isOrgAdmin(principal) }),
+        filters,
+      )
+        .select('tickets.id')
+        .where('tickets.id', '=', ticketId),
     limit: limit + 1,
     offset: start,
   });

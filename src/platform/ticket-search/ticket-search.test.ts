@@ -224,12 +224,23 @@ describe.each(DIALECTS)('ticket search on %s', (dialect) => {
     expect((await searchResponse('armadillo', `&teamId=${globexTeam}`)).statusCode).toBe(404);
   });
 
-  it('filters by team', async () => {
+  it('takes the filters of the ticket list', async () => {
     const otherTeam = (await write('POST', '/v1/teams', { name: 'Billing' })).id;
     const here = await ticket('Pelican invoice');
     const there = await ticket('Pelican invoice', { teamId: otherTeam });
     expect(await ids('pelican', `&teamId=${teamId}`)).toEqual([here]);
     expect(await ids('pelican', `&teamId=${otherTeam}`)).toEqual([there]);
+    const mine = await ticket('Pelican nest', { assignedAgentId: acme.userId, isPrivate: true });
+    expect(await ids('pelican', '&assignedAgentId=me')).toEqual([mine]);
+    expect(await ids('pelican', '&isPrivate=true')).toEqual([mine]);
+    expect(new Set(await ids('pelican', `&teamId=${teamId}&teamId=${otherTeam}`))).toEqual(new Set([here, there, mine]));
+    expect(await ids('pelican nest', `&teamId=${otherTeam}`)).toEqual([]);
+    const unknownStatus = await searchResponse('pelican', '&statusName=nonsense');
+    expect(unknownStatus.statusCode).toBe(400);
+    expect(unknownStatus.json().message).toContain('statusName');
+    const unknownFilter = await searchResponse('pelican', '&colour=red');
+    expect(unknownFilter.statusCode).toBe(400);
+    expect(unknownFilter.json().message).toContain('colour');
   });
 
   it('pages the ranking by page or by nextCursor, to a bounded depth', async () => {

@@ -1,9 +1,9 @@
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql, type Transaction, type Updateable } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
-import { afterKeys } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { TicketTable } from './ticket.table.js';
+import { applyTicketFilters, type TicketFilters, type TicketSort, ticketPageIds } from './ticket-filters.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -38,7 +38,8 @@ export async function updateTicket(
 }
 
 /** A ticket with the names shown beside its ids. */
-function selectTickets(db: Db, page?: ReturnType<typeof visibleTicketIds>) {
+// biome-ignore lint/suspicious/noExplicitAny: a page query of any shape that selects `id`
+function selectTickets(db: Db, page?: SelectQueryBuilder<any, any, { id: string }>) {
   const tickets = db.selectFrom('tickets');
   // A page's ids join first: PostgreSQL keeps the written order of more joins than its
   // join_collapse_limit (8), and a page joined last would have it read every ticket before
@@ -78,133 +79,191 @@ export type TicketRow = Awaited<ReturnType<ReturnType<typeof selectTickets>['exe
  * by the viewer shows of its author (so writing one needs no second lookup). Narrow and compiled
  * once, where the read model joins seven tables.
  */
-const findTicketAccessStatement = prepareQuery<
-  { organizationId: string; ticketId: string; viewerId: string },
-  {
-    id: string;
-    organization_id: string;
-    team_id: string;
-    is_private: boolean | number;
-    assigned_agent_id: string | null;
-    requestor_email: string;
-    ticket_identifier: string;
-    title: string;
-    viewer_is_member: boolean | number;
-    viewer_name: string | null;
-    viewer_user_type: string | null;
-    viewer_avatar_url: string | null;
+interface TicketAccessResult {
+  id: string;
+  organization_id: string;
+  team_id: string;
+  is_private: boolean | number;
+  assigned_agent_id: string | null;
+  requestor_email: string;
+  ticket_identifier: string;
+  title: string;
+  viewer_is_member: boolean | number;
+  viewer_name: string | null;
+  viewer_user_type: string | null;
+  viewer_avatar_url: string | null;
+}
+
+/** A ticket named by its id (`key: 'id'`) or by its identifier in lower case (`key: 'identifier'`). */
+type TicketKey = 'id' | 'identifier';
+
+// biome-ignore lint/suspicious/noExplicitAny: a query over `tickets` of any selection
+function whereTicketKey<QB extends SelectQueryBuilder<DB, 'tickets', any>>(query: QB, key: TicketKey, value: string): QB {
+  if (key === 'id') {
+    return query.where('tickets.id', '=', value) as QB;
   }
->((db: Db, param) =>
-  db
-    .selectFrom('tickets')
-    .leftJoin('users as viewer', (join) =>
-      join.on('viewer.id', '=', param('viewerId')).onRef('viewer.organization_id', '=', 'tickets.organization_id'),
-    )
-    .select((eb) => [
-      'viewer.name as viewer_name',
-      'viewer.user_type as viewer_user_type',
-      'viewer.avatar_url as viewer_avatar_url',
-      'tickets.id',
-      'tickets.organization_id',
-      'tickets.team_id',
-      'tickets.is_private',
-      'tickets.assigned_agent_id',
-      'tickets.requestor_email',
-      'tickets.ticket_identifier',
-      'tickets.title',
-      eb
-        .exists(
-          eb
-            .selectFrom('team_members')
-            .select('team_members.user_id')
-            .whereRef('team_members.team_id', '=', 'tickets.team_id')
-            .where('team_members.user_id', '=', param('viewerId')),
+  // The identifier a ticket was given stays its name when its team changes identifier, and a
+  // team may take an identifier another gave up: of two tickets with one name, the newest is the
+  // current holder's. Index: tickets_organization_identifier.
+  return query
+    .where((eb) => eb(eb.fn('lower', ['tickets.ticket_identifier']), '=', value))
+    .orderBy('tickets.created_at', 'desc')
+    .limit(1) as QB;
+}
+
+function ticketAccessStatement(key: TicketKey) {
+  return prepareQuery<{ organizationId: string; ticket: string; viewerId: string }, TicketAccessResult>((db: Db, param) =>
+    whereTicketKey(
+      db
+        .selectFrom('tickets')
+        .leftJoin('users as viewer', (join) =>
+          join.on('viewer.id', '=', param('viewerId')).onRef('viewer.organization_id', '=', 'tickets.organization_id'),
         )
-        .as('viewer_is_member'),
-    ])
-    .where('tickets.organization_id', '=', param('organizationId'))
-    .where('tickets.id', '=', param('ticketId'))
-    .where('tickets.deleted_at', 'is', null),
-);
+        .select((eb) => [
+          'viewer.name as viewer_name',
+          'viewer.user_type as viewer_user_type',
+          'viewer.avatar_url as viewer_avatar_url',
+          'tickets.id',
+          'tickets.organization_id',
+          'tickets.team_id',
+          'tickets.is_private',
+          'tickets.assigned_agent_id',
+          'tickets.requestor_email',
+          'tickets.ticket_identifier',
+          'tickets.title',
+          eb
+            .exists(
+              eb
+                .selectFrom('team_members')
+                .select('team_members.user_id')
+                .whereRef('team_members.team_id', '=', 'tickets.team_id')
+                .where('team_members.user_id', '=', param('viewerId')),
+            )
+            .as('viewer_is_member'),
+        ])
+        .where('tickets.organization_id', '=', param('organizationId'))
+        .where('tickets.deleted_at', 'is', null),
+      key,
+      param('ticket'),
+    ),
+  );
+}
+
+/**
+ * What routes about a ticket's comments need of the ticket: who may see it (with whether the
+ * viewer is a member of its team, in the same statement), what its emails show, and what a comment
+ * by the viewer shows of its author (so writing one needs no second lookup). Narrow and compiled
+ * once, where the read model joins seven tables; one statement per way of naming a ticket.
+ */
+const findTicketAccessStatements = { id: ticketAccessStatement('id'), identifier: ticketAccessStatement('identifier') };
 
 export type TicketAccessRow = NonNullable<Awaited<ReturnType<typeof findTicketAccess>>>;
 
-export async function findTicketAccess(db: Db, organizationId: string, ticketId: string, viewerId: string) {
-  const { rows } = await findTicketAccessStatement.execute(db, { organizationId, ticketId, viewerId });
+/** `ticketId` is an id, or with `key: 'identifier'` a ticket identifier in lower case (`bill-1`). */
+export async function findTicketAccess(
+  db: Db,
+  organizationId: string,
+  ticketId: string,
+  viewerId: string,
+  key: TicketKey = 'id',
+): Promise<TicketAccessResult | undefined> {
+  const { rows } = await findTicketAccessStatements[key].execute(db, { organizationId, ticket: ticketId, viewerId });
   return rows[0];
 }
 
-const findTicketByIdStatement = prepareQuery<{ organizationId: string; ticketId: string }, TicketRow>((db: Db, param) =>
-  selectTickets(db)
-    .where('tickets.organization_id', '=', param('organizationId'))
-    .where('tickets.id', '=', param('ticketId'))
-    .where('tickets.deleted_at', 'is', null),
-);
+function ticketByKeyStatement(key: TicketKey) {
+  return prepareQuery<{ organizationId: string; ticket: string }, TicketRow>((db: Db, param) =>
+    whereTicketKey(
+      selectTickets(db).where('tickets.organization_id', '=', param('organizationId')).where('tickets.deleted_at', 'is', null),
+      key,
+      param('ticket'),
+    ),
+  );
+}
 
-/** A live ticket of the organization with its names: the read model, compiled once. */
-export async function findTicketById(db: Db, organizationId: string, ticketId: string): Promise<TicketRow | undefined> {
-  const { rows } = await findTicketByIdStatement.execute(db, { organizationId, ticketId });
+const findTicketStatements = { id: ticketByKeyStatement('id'), identifier: ticketByKeyStatement('identifier') };
+
+/**
+ * A live ticket of the organization with its names: the read model, compiled once. `ticketId` is
+ * an id, or with `key: 'identifier'` a ticket identifier in lower case (`bill-1`).
+ */
+export async function findTicketById(
+  db: Db,
+  organizationId: string,
+  ticketId: string,
+  key: TicketKey = 'id',
+): Promise<TicketRow | undefined> {
+  const { rows } = await findTicketStatements[key].execute(db, { organizationId, ticket: ticketId });
   return rows[0];
 }
 
 export interface TicketListFilter {
-  teamId?: string;
   viewerId: string;
   seeAll: boolean;
+  /** The list's filters (`ticket-filters.ts`); none: every visible ticket. */
+  filters?: TicketFilters;
+  /** Newest first when absent. */
+  sort?: TicketSort;
   limit: number;
   /** Rows to skip (a `page`), or the keys of the last row of the page before (a cursor). */
   offset?: number;
   after?: readonly CursorKey[];
 }
 
-/** The order of ticket lists, newest first, and the keys a cursor holds. */
-export const TICKET_LIST_ORDER = ['tickets.created_at', 'tickets.id'] as const;
+const NEWEST_FIRST: TicketSort = { name: '-createdAt', field: 'createdAt', direction: 'desc' };
 
 /**
- * The ids of one page of visible live tickets: from the `tickets_live_*_created` indexes alone,
- * which hold the order and what visibility reads. Private tickets only for members of their team,
- * their assignee, or everyone when `seeAll`.
+ * The live tickets of the organization the viewer may see: private tickets only for members of
+ * their team, their assignee, or everyone when `seeAll`. The base of every ticket list, which
+ * adds its filters and order.
  */
-export function visibleTicketIds(db: Db, organizationId: string, filter: TicketListFilter) {
-  let query = db
+export function visibleTickets(db: Db, organizationId: string, viewer: { viewerId: string; seeAll: boolean }) {
+  const query = db
     .selectFrom('tickets')
-    .select('tickets.id')
     .where('tickets.organization_id', '=', organizationId)
     .where('tickets.deleted_at', 'is', null);
-  if (filter.teamId) {
-    query = query.where('tickets.team_id', '=', filter.teamId);
+  if (viewer.seeAll) {
+    return query;
   }
-  if (!filter.seeAll) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('tickets.is_private', '=', false),
-        eb('tickets.assigned_agent_id', '=', filter.viewerId),
-        eb.exists(
-          eb
-            .selectFrom('team_members')
-            .select('team_members.user_id')
-            .whereRef('team_members.team_id', '=', 'tickets.team_id')
-            .where('team_members.user_id', '=', filter.viewerId),
-        ),
-      ]),
-    );
-  }
-  if (filter.after) {
-    query = query.where(afterKeys(TICKET_LIST_ORDER, filter.after, 'desc'));
-  }
-  query = query.orderBy('tickets.created_at', 'desc').orderBy('tickets.id', 'desc').limit(filter.limit);
-  return filter.offset ? query.offset(filter.offset) : query;
+  return query.where((eb) =>
+    eb.or([
+      eb('tickets.is_private', '=', false),
+      eb('tickets.assigned_agent_id', '=', viewer.viewerId),
+      eb.exists(
+        eb
+          .selectFrom('team_members')
+          .select('team_members.user_id')
+          .whereRef('team_members.team_id', '=', 'tickets.team_id')
+          .where('team_members.user_id', '=', viewer.viewerId),
+      ),
+    ]),
+  );
 }
 
 /**
- * One page of tickets, newest first, as a deferred join: the page's ids come from an index range
- * (however deep the page), and only those rows are read and joined to their names.
+ * The ids of one page of visible live tickets, with their sort values, from an index range: the
+ * `tickets_live_*` indexes hold the order and what visibility reads (see `ticketPageIds`).
+ */
+export function visibleTicketIds(db: Db, organizationId: string, filter: TicketListFilter) {
+  let base = visibleTickets(db, organizationId, filter);
+  if (filter.filters) {
+    base = applyTicketFilters(base, filter.filters);
+  }
+  return ticketPageIds(db, base, filter.sort ?? NEWEST_FIRST, filter);
+}
+
+/**
+ * One page of tickets in the list's order, as a deferred join: the page's ids come from an index
+ * range (however deep the page), and only those rows are read and joined to their names.
  */
 export async function listTickets(db: Db, organizationId: string, filter: TicketListFilter): Promise<TicketRow[]> {
-  return selectTickets(db, visibleTicketIds(db, organizationId, filter))
-    .orderBy('tickets.created_at', 'desc')
-    .orderBy('tickets.id', 'desc')
-    .execute();
+  const sort = filter.sort ?? NEWEST_FIRST;
+  const query = selectTickets(db, visibleTicketIds(db, organizationId, filter));
+  const ordered =
+    sort.field === 'createdAt' || sort.field === 'updatedAt'
+      ? query.orderBy(sort.field === 'createdAt' ? 'tickets.created_at' : 'tickets.updated_at', sort.direction)
+      : query.orderBy(sql.ref('page.sort_rank'), sort.direction).orderBy('tickets.created_at', sort.direction);
+  return ordered.orderBy('tickets.id', sort.direction).execute();
 }
 
 /** Live tickets of the organization with their names (the read model), in no order. */

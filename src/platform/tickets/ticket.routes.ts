@@ -51,7 +51,8 @@ export function ticketRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'platform.tickets.list',
           tags,
-          summary: 'Tickets, newest first: by 0-based page, or by cursor (the nextCursor of the page before)',
+          summary:
+            'Tickets, filtered and sorted (newest first by default): by 0-based page, or by cursor (the nextCursor of the page before, for the same filters and sort)',
           querystring: ListTicketsQuerySchema,
           response: { 200: PlatformListEnvelopeSchema(Type.Array(TicketSchema)), ...platformErrorResponses([400, 404]) },
         },
@@ -86,7 +87,7 @@ export function ticketRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'platform.tickets.get',
-          summary: 'One ticket',
+          summary: 'One ticket, by id or by ticketIdentifier (BILL-1, any case)',
           tags,
           params: TicketIdParamsSchema,
           response: { 200: PlatformEnvelopeSchema(TicketSchema), ...platformErrorResponses([400, 404]) },

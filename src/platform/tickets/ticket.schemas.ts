@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { CursorSchema } from '../../http/pagination.js';
-import { Nullable, PageNumberSchema, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { Nullable, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { ticketListQuerySchema } from './ticket-filters.js';
 
 const Email = Type.String({ format: 'email', maxLength: 320 });
 const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object' });
@@ -109,16 +109,11 @@ export const UpdateTicketSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const TicketIdParamsSchema = Type.Object({ id: Type.String({ maxLength: 100 }) });
+export const TicketIdParamsSchema = Type.Object({
+  id: Type.String({ maxLength: 100, description: 'The ticket id, or its ticketIdentifier in any case (BILL-1)' }),
+});
 
-export const ListTicketsQuerySchema = Type.Object(
-  {
-    teamId: Type.Optional(UlidSchema),
-    page: Type.Optional(PageNumberSchema()),
-    cursor: Type.Optional(CursorSchema),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-  },
-  { additionalProperties: false },
-);
+/** The filters, sort and pages of `GET /v1/tickets`: see `ticket-filters.ts`, shared with search and views. */
+export const ListTicketsQuerySchema = ticketListQuerySchema();
 
 export const TeamQuerySchema = Type.Object({ teamId: UlidSchema }, { additionalProperties: false });

@@ -5,7 +5,6 @@ import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
-import { readPageCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import { type IdFactory, ULID_PATTERN } from '../../lib/ids.js';
@@ -28,13 +27,19 @@ import {
   insertTicket,
   listTickets,
   nextTicketNumber,
-  TICKET_LIST_ORDER,
   type TicketAccessRow,
   type TicketRow,
   updateTicket,
 } from './ticket.repository.js';
 import type { CreateTicketSchema, UpdateTicketSchema } from './ticket.schemas.js';
 import type { TicketTable } from './ticket.table.js';
+import {
+  readTicketCursor,
+  resolveTicketQuery,
+  type TicketFilterQuery,
+  ticketCursorKeys,
+  writeTicketCustomFieldValues,
+} from './ticket-filters.js';
 import type { TicketOptionRow } from './ticket-option.repository.js';
 import { listTeamOptions, resolveTicketOption, toTicketOption } from './ticket-option.service.js';
 
@@ -103,8 +108,8 @@ export async function requireTicket(
   principal: Principal,
   id: string | undefined,
 ): Promise<TicketRow> {
-  const ticketId = ticketIdOf(id);
-  const ticket = ULID.test(ticketId) ? await findTicketById(db, principal.organizationId, ticketId) : undefined;
+  const ref = ticketRefOf(id);
+  const ticket = ref ? await findTicketById(db, principal.organizationId, ref.value, ref.key) : undefined;
   if (!ticket || !(await canSee(db, principal, ticket))) {
     throw AppError.notFound('Ticket not found!');
   }
@@ -120,10 +125,8 @@ export async function requireTicketAccess(
   principal: Principal,
   id: string | undefined,
 ): Promise<TicketAccessRow> {
-  const ticketId = ticketIdOf(id);
-  const ticket = ULID.test(ticketId)
-    ? await findTicketAccess(db, principal.organizationId, ticketId, principal.userId)
-    : undefined;
+  const ref = ticketRefOf(id);
+  const ticket = ref ? await findTicketAccess(db, principal.organizationId, ref.value, principal.userId, ref.key) : undefined;
   const visible =
     ticket !== undefined &&
     (!readBoolean(ticket.is_private) ||
@@ -136,12 +139,22 @@ export async function requireTicketAccess(
   return ticket;
 }
 
-function ticketIdOf(id: string | undefined): string {
+/** `WED-5`, `wed-5`: a team identifier (a letter, then up to 9 letters or digits) and a number. */
+const TICKET_IDENTIFIER = /^[A-Za-z][A-Za-z0-9]{0,9}-[1-9][0-9]{0,9}$/;
+
+/**
+ * How a path names a ticket: its id (a ULID), or its `ticketIdentifier` in any case, looked up in
+ * lower case on `tickets_organization_identifier`; null for anything else (a 404).
+ */
+function ticketRefOf(id: string | undefined): { key: 'id' | 'identifier'; value: string } | null {
   const ticketId = id?.trim() ?? '';
   if (ticketId === '') {
     throw AppError.invalid('Ticket ID is required!');
   }
-  return ticketId;
+  if (ULID.test(ticketId)) {
+    return { key: 'id', value: ticketId };
+  }
+  return TICKET_IDENTIFIER.test(ticketId) ? { key: 'identifier', value: ticketId.toLowerCase() } : null;
 }
 
 async function canSee(db: Kysely<DB> | Transaction<DB>, principal: Principal, ticket: TicketRow): Promise<boolean> {
@@ -272,6 +285,9 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
       created_at: at,
       updated_at: at,
       deleted_at: null,
+    });
+    await writeTicketCustomFieldValues(trx, { id: ticketId, organization_id: principal.organizationId }, customFieldValues, {
+      replace: false,
     });
     if (routed) {
       await recordRoutingDecision(trx, deps, {
@@ -419,26 +435,28 @@ export async function getTicket(db: Kysely<DB>, principal: Principal, id: string
   return toTicket(await requireTicket(db, principal, id));
 }
 
-/** A page of the tickets the caller may see, newest first, by `page` or by `cursor`. */
+/**
+ * A page of the tickets the caller may see, filtered and sorted (`ticket-filters.ts`; newest first
+ * by default), by 0-based `page` or by `cursor`.
+ */
 export async function listVisibleTickets(
   db: Kysely<DB>,
   principal: Principal,
-  query: { teamId?: string; page?: number; limit?: number; cursor?: string },
+  query: TicketFilterQuery & { page?: number; limit?: number; cursor?: string },
 ): Promise<{ items: Ticket[]; nextCursor: string | null }> {
-  const after = readPageCursor(query, TICKET_LIST_ORDER.length);
-  if (query.teamId) {
-    await requireTeam(db, principal.organizationId, query.teamId);
-  }
+  const resolved = await resolveTicketQuery(db, principal, query);
+  const after = readTicketCursor(query, resolved);
   const limit = query.limit ?? 10;
   const rows = await listTickets(db, principal.organizationId, {
-    teamId: query.teamId,
     viewerId: principal.userId,
     seeAll: isOrgAdmin(principal),
-    offset: (query.page ?? 0) * limit,
+    filters: resolved.filters,
+    sort: resolved.sort,
+    offset: after ? 0 : (query.page ?? 0) * limit,
     after,
     limit: limit + 1,
   });
-  const page = keysetPage(rows, limit, (row) => [row.created_at, row.id]);
+  const page = keysetPage(rows, limit, (row) => ticketCursorKeys(resolved.sort, resolved.fingerprint, row));
   return { items: page.items.map(toTicket), nextCursor: page.nextCursor };
 }
 
@@ -522,6 +540,7 @@ export async function updateTicketFields(deps: Deps, principal: Principal, id: s
     }
     if (input.customFieldValues) {
       changes.custom_field_values = JSON.stringify(values);
+      await writeTicketCustomFieldValues(trx, ticket, values);
     }
     await updateTicket(trx, principal.organizationId, ticket.id, changes);
     const closes = typeof changes.closed_at === 'string' && ticket.closed_at === null;
