@@ -29,8 +29,8 @@ export interface FullTextHit {
 
 export interface FullTextQuery {
   organizationId: string;
-  /** Words to find, from `searchTerms`; every one must match (after stemming). */
-  terms: string[];
+  /** What to find, read by `parseSearchQuery` (words, phrases, prefixes, OR, exclusions). */
+  search: SearchQuery;
   limit: number;
   /** Only documents whose id this subquery returns (e.g. published articles of one help center). */
   within?: Expression<unknown>;
@@ -44,11 +44,6 @@ const EXCERPT_WORDS = 24;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removes exactly the marker characters
 const clean = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, ' ');
-
-/** The words of a user's query: letters and digits only, so no query syntax reaches either engine. */
-export function searchTerms(query: string): string[] {
-  return (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 32);
-}
 
 /** Adds or replaces the document's entry. */
 export async function writeFullTextEntry(db: Db, index: FullTextIndex, entry: FullTextEntry): Promise<void> {
@@ -70,9 +65,6 @@ export async function removeFullTextEntry(db: Db, index: FullTextIndex, document
 
 /** Best matches first: title words weigh more than body words. */
 export async function searchFullText(db: Db, index: FullTextIndex, query: FullTextQuery): Promise<FullTextHit[]> {
-  if (query.terms.length === 0) {
-    return [];
-  }
   const table = sql.table(index);
   const within = query.within ? sql`and document_id in (${query.within})` : sql``;
   let rows: { document_id: string; excerpt: string | null }[];
@@ -80,14 +72,13 @@ export async function searchFullText(db: Db, index: FullTextIndex, query: FullTe
     const options = `StartSel=${START}, StopSel=${STOP}, MaxWords=${EXCERPT_WORDS}, MinWords=8, MaxFragments=1, FragmentDelimiter=" … "`;
     const result = await sql<{ document_id: string; excerpt: string | null }>`
       select document_id, ts_headline('english', body, matched, ${options}) as excerpt
-      from ${table}, plainto_tsquery('english', ${query.terms.join(' ')}) as matched
+      from ${table}, (select ${tsqueryOf(query.search)} as matched) search_query
       where document @@ matched and organization_id = ${query.organizationId} ${within}
       order by ts_rank(document, matched) desc, document_id
       limit ${query.limit}`.execute(db);
     rows = result.rows;
   } else {
-    // Each term quoted: FTS5 reads it as a plain word, never as an operator or column filter.
-    const match = query.terms.map((term) => `"${term}"`).join(' ');
+    const match = fts5Query(query.search);
     const result = await sql<{ document_id: string; excerpt: string | null }>`
       select document_id, snippet(${table}, 3, ${START}, ${STOP}, '…', ${EXCERPT_WORDS}) as excerpt
       from ${table}
@@ -138,6 +129,20 @@ function tsqueryAtom(atom: SearchAtom) {
 
 function tsqueryAny(atoms: readonly SearchAtom[]) {
   return sql`(${sql.join(atoms.map(tsqueryAtom), sql` || `)})`;
+}
+
+/** A whole query as one FTS5 expression, for an index of one document per record. */
+function fts5Query(search: SearchQuery): string {
+  const wanted = search.clauses.map(fts5Any).join(' AND ');
+  return search.excluded.reduce((expression, atom) => `(${expression}) NOT ${fts5Atom(atom)}`, wanted);
+}
+
+/** A whole query as one tsquery; an empty part (stop words only) drops out of `&&`. */
+function tsqueryOf(search: SearchQuery) {
+  return sql.join(
+    [...search.clauses.map(tsqueryAny), ...search.excluded.map((atom) => sql`!!(${tsqueryAtom(atom)})`)],
+    sql` && `,
+  );
 }
 
 const TICKET_WEIGHTS = { sqliteTitle: 10, sqliteBody: 1, postgres: '{0.1, 0.2, 0.4, 1.0}' } as const;

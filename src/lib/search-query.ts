@@ -77,7 +77,7 @@ export function parseSearchQuery(input: string): SearchQuery {
   }
   if (clauses.length === 0) {
     throw new SearchQueryError(
-      excluded.length > 0 ? 'needs a word to find, not only words to leave out' : 'needs a word to find (letters or digits)',
+      excluded.length > 0 ? 'needs a word to find, not only words to leave out' : 'must contain a letter or digit',
     );
   }
   return { clauses, excluded };
