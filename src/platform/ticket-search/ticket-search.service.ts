@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
@@ -48,12 +49,20 @@ function readQuery(q: string): SearchQuery {
   }
 }
 
-/** Where a page starts: `page * limit`, or the position a `nextCursor` holds. */
-function startOf(query: SearchTicketsQuery, limit: number): number {
-  const cursor = readPageCursor(query, 1);
-  const [position] = cursor ?? [(query.page ?? 0) * limit];
-  if (typeof position !== 'number' || !Number.isInteger(position) || position < 0) {
-    throw AppError.invalid('cursor is not a nextCursor this list returned', {
+/** What a cursor is bound to: the same words and filters, so another search's cursor is refused. */
+function searchKey(q: string, filterFingerprint: string): string {
+  return createHash('sha256')
+    .update(JSON.stringify([q, filterFingerprint]))
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+/** Where a page starts: `page * limit`, or the position a `nextCursor` of this same search holds. */
+function startOf(query: SearchTicketsQuery, limit: number, key: string): number {
+  const cursor = readPageCursor(query, 2);
+  const [position, cursorKey] = cursor ?? [(query.page ?? 0) * limit, key];
+  if (typeof position !== 'number' || !Number.isInteger(position) || position < 0 || cursorKey !== key) {
+    throw AppError.invalid('cursor is not a nextCursor of this search (same q and filters)', {
       location: 'query',
       path: ['cursor'],
       rule: 'cursor',
@@ -80,10 +89,11 @@ export async function searchTickets(
   query: SearchTicketsQuery,
 ): Promise<{ items: TicketSearchHit[]; nextCursor: string | null }> {
   const search = readQuery(query.q);
-  const limit = query.limit ?? 10;
-  const start = startOf(query, limit);
   // The list's filters, checked as the list checks them (another organization's ids are 404s).
-  const { filters } = await resolveTicketQuery(db, principal, query);
+  const { filters, fingerprint } = await resolveTicketQuery(db, principal, query);
+  const key = searchKey(query.q, fingerprint);
+  const limit = query.limit ?? 10;
+  const start = startOf(query, limit, key);
   const includePrivate = seesPrivateComments(principal);
   const ranked = await searchTicketDocuments(db, {
     organizationId: principal.organizationId,
@@ -123,5 +133,5 @@ export async function searchTickets(
     }
   }
   const next = start + limit;
-  return { items, nextCursor: ranked.length > limit && next < MAX_SEARCH_DEPTH ? encodeCursor([next]) : null };
+  return { items, nextCursor: ranked.length > limit && next < MAX_SEARCH_DEPTH ? encodeCursor([next, key]) : null };
 }

@@ -263,6 +263,9 @@ describe.each(DIALECTS)('ticket search on %s', (dialect) => {
     expect(deep.json().message).toContain('page');
     expect((await searchResponse('capybara', '&cursor=bm90LWEtY3Vyc29y')).statusCode).toBe(400);
     expect((await searchResponse('capybara', `&page=1&cursor=${first.nextCursor}`)).statusCode).toBe(400);
+    // A cursor belongs to its search: other words or filters refuse it.
+    expect((await searchResponse('capybara report', `&limit=3&cursor=${first.nextCursor}`)).statusCode).toBe(400);
+    expect((await searchResponse('capybara', `&limit=3&teamId=${teamId}&cursor=${first.nextCursor}`)).statusCode).toBe(400);
   });
 
   it('refuses a query with nothing to find, naming q', async () => {
