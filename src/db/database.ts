@@ -28,7 +28,9 @@ import type { RoutingRuleTable } from '../platform/routing-rules/routing-rule.ta
 import type { TeamConfigurationTable } from '../platform/team-configurations/team-configuration.table.js';
 import type { TeamTagTable } from '../platform/team-tags/team-tag.table.js';
 import type { TeamMemberTable, TeamTable } from '../platform/teams/team.table.js';
+import type { TicketActivityTable } from '../platform/ticket-activities/ticket-activity.table.js';
 import type { TicketSearchDocumentTable } from '../platform/ticket-search/ticket-search.table.js';
+import type { TicketTagTable } from '../platform/ticket-tags/ticket-tag.table.js';
 import type {
   TeamTicketCounterTable,
   TicketCommentTable,
@@ -65,6 +67,8 @@ export interface DB {
   ticket_custom_field_values: TicketCustomFieldValueTable;
   ticket_search_documents: TicketSearchDocumentTable;
   ticket_routing_decisions: TicketRoutingDecisionTable;
+  ticket_tags: TicketTagTable;
+  ticket_activities: TicketActivityTable;
   account_attribute_values: AccountAttributeValueTable;
   accounts: AccountTable;
   account_contacts: AccountContactTable;

@@ -16,7 +16,9 @@ import { routingRuleRoutes } from './routing-rules/routing-rule.routes.js';
 import { teamConfigurationRoutes } from './team-configurations/team-configuration.routes.js';
 import { teamTagRoutes } from './team-tags/team-tag.routes.js';
 import { teamRoutes } from './teams/team.routes.js';
+import { ticketActivityRoutes } from './ticket-activities/ticket-activity.routes.js';
 import { ticketSearchRoutes } from './ticket-search/ticket-search.routes.js';
+import { ticketTagRoutes } from './ticket-tags/ticket-tag.routes.js';
 import { commentRoutes } from './tickets/comment.routes.js';
 import { ticketRoutes } from './tickets/ticket.routes.js';
 import { userRoutes } from './users/user.routes.js';
@@ -64,6 +66,8 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(customFieldRoutes(deps));
     await app.register(ticketSearchRoutes(deps));
     await app.register(ticketRoutes(deps));
+    await app.register(ticketTagRoutes(deps));
+    await app.register(ticketActivityRoutes(deps));
     await app.register(commentRoutes(deps));
     await app.register(teamConfigurationRoutes(deps));
     await app.register(accountAttributeRoutes(deps));

@@ -7,6 +7,7 @@ import { type Kysely, sql } from 'kysely';
  *   columns the visibility rule reads, so a filtered page is an index range like the plain list;
  * - the `updated_at` order, of the organization and of a team;
  * - lookups by `ticketIdentifier` (`BILL-1`, any case) and by requestor email (any case);
+ * - the statuses and priorities, and the tags, of an organization, which name filters and sorts read;
  * - `ticket_custom_field_values`: one row per value of a ticket's custom fields (one per option of
  *   a multiple choice), in a normal form (`value_key`) that an index can match. The JSON in
  *   `tickets.custom_field_values` stays the record; this table is kept in step with it in the
@@ -47,6 +48,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   // a ticket 1 (the lookup takes the newest, which is the current holder's).
   await sql`create index tickets_organization_identifier on tickets (organization_id, lower(ticket_identifier))`.execute(db);
 
+  // The `tag` filter by name reads the tags of every team.
+  await sql`create index team_tags_organization_name on team_tags (organization_id, lower(name))`.execute(db);
+  // Filters by status or priority name, and those sorts, read the options of every team.
+  await db.schema
+    .createIndex('ticket_options_organization_kind')
+    .on('ticket_options')
+    .columns(['organization_id', 'kind', 'position'])
+    .execute();
+
   await db.schema
     .createTable('ticket_custom_field_values')
     .addColumn('ticket_id', 'text', (col) => col.notNull().references('tickets.id').onDelete('cascade'))
@@ -84,8 +94,9 @@ function valueKeys(value: unknown): string[] {
   return [...new Set(keys)];
 }
 
+/** Fills `ticket_custom_field_values` from the tickets' JSON (exported for its test). */
 // biome-ignore lint/suspicious/noExplicitAny: migrations take an untyped database
-async function backfillCustomFieldValues(db: Kysely<any>): Promise<void> {
+export async function backfillCustomFieldValues(db: Kysely<any>): Promise<void> {
   let after = '';
   for (;;) {
     const tickets: { id: string; organization_id: string; custom_field_values: string }[] = await db
@@ -136,6 +147,8 @@ async function backfillCustomFieldValues(db: Kysely<any>): Promise<void> {
 // biome-ignore lint/suspicious/noExplicitAny: migrations take an untyped database
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('ticket_custom_field_values').execute();
+  await db.schema.dropIndex('ticket_options_organization_kind').execute();
+  await db.schema.dropIndex('team_tags_organization_name').execute();
   await db.schema.createIndex('tickets_account').on('tickets').column('account_id').execute();
   await db.schema.createIndex('tickets_customer_contact').on('tickets').column('customer_contact_id').execute();
   for (const name of [

@@ -6,6 +6,8 @@
  * Matching ignores case, in values as in operator and field names (`EQUALS` is `equals`). A ticket
  * field holding a list (a multi-select custom field) satisfies a positive operator when any of its
  * values does; the negative operators (`not_equals`, `not_contains`) are the exact opposites.
+ * `tags` holds the ticket's tag names and ids; `contains` a tag means having that tag (whole
+ * name or id, ignoring case), not a tag with that text inside.
  */
 
 export const CONDITION_FIELDS = [
@@ -17,6 +19,7 @@ export const CONDITION_FIELDS = [
   'requestorEmail',
   'accountId',
   'type',
+  'tags',
 ] as const;
 
 export const CONDITION_OPERATORS = [
@@ -185,6 +188,8 @@ export function matchesCondition(condition: Condition, ticket: RoutingTicket): b
   const actual = fieldTexts(condition, ticket);
   const expected = condition.value;
   const single = expected === undefined || Array.isArray(expected) ? '' : text(expected);
+  // A ticket contains a tag when it has it: `vip` is not in a ticket tagged `vip-lapsed`.
+  const wholeItems = condition.field === 'tags';
   switch (condition.operator) {
     case 'is_empty':
       return actual.length === 0;
@@ -195,9 +200,9 @@ export function matchesCondition(condition: Condition, ticket: RoutingTicket): b
     case 'not_equals':
       return !actual.includes(single);
     case 'contains':
-      return actual.some((item) => item.includes(single));
+      return actual.some((item) => (wholeItems ? item === single : item.includes(single)));
     case 'not_contains':
-      return !actual.some((item) => item.includes(single));
+      return !actual.some((item) => (wholeItems ? item === single : item.includes(single)));
     case 'starts_with':
       return actual.some((item) => item.startsWith(single));
     case 'in': {

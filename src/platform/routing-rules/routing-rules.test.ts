@@ -514,6 +514,7 @@ describe('routing rule conditions', () => {
     requestorEmail: 'Jane@Example.com',
     accountId: '',
     type: 'Billing',
+    tags: [],
     customFields: { PLAN: 'Gold', REGIONS: ['EU', 'US'], SEATS: 25, EMPTY: [] },
     ...overrides,
   });
@@ -540,6 +541,17 @@ describe('routing rule conditions', () => {
       operator: 'in',
       value: ['a@b.c', 3],
     });
+  });
+
+  it('tests tags as whole names or ids: contains means having the tag', () => {
+    const tagged = ticket({ tags: ['VIP', '01KTAGAAAAAAAAAAAAAAAAAAAA', 'refund-late', '01KTAGBBBBBBBBBBBBBBBBBBBB'] });
+    expect(matches({ field: 'tags', operator: 'contains', value: 'vip' }, tagged)).toBe(true);
+    expect(matches({ field: 'Tags', operator: 'CONTAINS', value: '01ktagaaaaaaaaaaaaaaaaaaaa' }, tagged)).toBe(true);
+    expect(matches({ field: 'tags', operator: 'contains', value: 'refund' }, tagged)).toBe(false);
+    expect(matches({ field: 'tags', operator: 'not_contains', value: 'refund' }, tagged)).toBe(true);
+    expect(matches({ field: 'tags', operator: 'not_contains', value: 'VIP' }, tagged)).toBe(false);
+    expect(matches({ field: 'tags', operator: 'not_contains', value: 'vip' }, ticket())).toBe(true);
+    expect(matches({ field: 'tags', operator: 'is_empty' }, ticket())).toBe(true);
   });
 
   it('names what is wrong with a malformed condition', () => {

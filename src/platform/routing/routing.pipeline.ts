@@ -10,6 +10,7 @@ import { listRoutingRules } from '../routing-rules/routing-rule.repository.js';
 import { DEFAULT_DAILY_CONFIG, defaultTeamConfiguration } from '../team-configurations/team-configuration.defaults.js';
 import { findTeamConfiguration } from '../team-configurations/team-configuration.repository.js';
 import { findTeamById, type TeamRow } from '../teams/team.repository.js';
+import { beginTicketChange, routingActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { updateTicket } from '../tickets/ticket.repository.js';
 import {
   type Candidate,
@@ -88,6 +89,8 @@ export interface TicketFacts {
   priority: { name: string; display_name: string } | null;
   type: { name: string; display_name: string } | null;
   customFieldValues: { fieldId: string; value: unknown }[];
+  /** The ticket's tags; conditions on `tags` match a tag's name (ignoring case) or its id. */
+  tags: readonly { id: string; name: string }[];
 }
 
 /** An option is known by its key (`in_progress`) and its display name (`In progress`); conditions may use either. */
@@ -119,6 +122,7 @@ export function routingTicket(facts: TicketFacts): RoutingTicket {
     requestorEmail: facts.requestorEmail,
     accountId: facts.accountId,
     type: optionNames(facts.type),
+    tags: facts.tags.flatMap((tag) => [tag.name, tag.id]),
     customFields: Object.fromEntries(facts.customFieldValues.map((entry) => [entry.fieldId, fieldValue(entry.value)])),
   };
 }
@@ -376,6 +380,7 @@ export async function assignWaitingTickets(
         return true;
       }
       const iso = at.toISOString();
+      const change = await beginTicketChange(trx, deps, team.organization_id, ticket.id);
       await updateTicket(trx, team.organization_id, ticket.id, {
         assigned_agent_id: agent.agentId,
         assigned_at: iso,
@@ -391,13 +396,14 @@ export async function assignWaitingTickets(
         teamId: team.id,
         teamName: team.name,
       };
-      await recordRoutingDecision(trx, deps, {
+      const decisionId = await recordRoutingDecision(trx, deps, {
         organizationId: team.organization_id,
         ticketId: ticket.id,
         trigger: options.trigger,
         fromTeamId: team.id,
         explanation: explain(teamStep, agent),
       });
+      await change.finish(routingActor(decisionId));
       return false;
     });
     if (done) {

@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { CursorSchema } from '../../http/pagination.js';
 import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
+import { TagRefsSchema } from '../ticket-tags/ticket-tag.schemas.js';
 import { TicketSchema } from '../tickets/ticket.schemas.js';
 import { UserStatusSchema } from '../users/user.schemas.js';
 
@@ -136,6 +137,7 @@ export const SimulateRoutingSchema = Type.Object(
     customFieldValues: Type.Optional(
       Type.Array(Type.Object({ fieldId: Type.String({ minLength: 1 }), value: Type.Unknown() }, closed), { maxItems: 500 }),
     ),
+    tagIds: Type.Optional(TagRefsSchema),
     at: Type.Optional(Type.String({ format: 'date-time', description: 'Route as of this instant; default now' })),
   },
   closed,

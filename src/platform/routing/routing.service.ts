@@ -8,8 +8,10 @@ import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { readListPage } from '../platform.pagination.js';
 import { requireTeam } from '../teams/team.lookup.js';
+import { beginTicketChange, routingActor } from '../ticket-activities/ticket-activity.recorder.js';
+import { resolveTicketTags, tagsOfTicket } from '../ticket-tags/ticket-tag.lookup.js';
 import { findTicketById, type TicketRow, updateTicket } from '../tickets/ticket.repository.js';
-import { currentOptions, moveTicketToTeam, requireTicket, toTicket } from '../tickets/ticket.service.js';
+import { currentOptions, moveTicketToTeam, presentTicket, requireTicket } from '../tickets/ticket.service.js';
 import { listTeamOptions, resolveTicketOption } from '../tickets/ticket-option.service.js';
 import { type RoutingExplanation, recordRoutingDecision, routeTicket, type TicketFacts } from './routing.pipeline.js';
 import { findRoutingDecision, listRoutingDecisions, lockTicketRow, type RoutingDecisionRow } from './routing.repository.js';
@@ -38,7 +40,7 @@ export function toRoutingDecision(row: RoutingDecisionRow) {
   };
 }
 
-function factsOf(ticket: TicketRow, options: Awaited<ReturnType<typeof currentOptions>>): TicketFacts {
+function factsOf(ticket: TicketRow, options: Awaited<ReturnType<typeof currentOptions>>, tags: TicketFacts['tags']): TicketFacts {
   return {
     title: ticket.title,
     description: ticket.description,
@@ -46,6 +48,7 @@ function factsOf(ticket: TicketRow, options: Awaited<ReturnType<typeof currentOp
     requestorEmail: ticket.requestor_email,
     accountId: ticket.account_id,
     customFieldValues: readJson<{ fieldId: string; value: unknown }[]>(ticket.custom_field_values) ?? [],
+    tags,
     ...options,
   };
 }
@@ -60,13 +63,14 @@ export async function rerouteTicket(deps: Deps, principal: Principal, id: string
   const { ticketId, decisionId } = await deps.db.transaction().execute(async (trx) => {
     const visible = await requireTicket(trx, principal, id);
     await lockTicketRow(trx, organizationId, visible.id);
+    const change = await beginTicketChange(trx, deps, organizationId, visible.id);
     const ticket = await requireTicket(trx, principal, visible.id);
     if (readBoolean(ticket.status_is_closed)) {
       throw AppError.conflict('A closed ticket is not routed!');
     }
     const now = deps.clock.now();
     const at = now.toISOString();
-    const facts = factsOf(ticket, await currentOptions(trx, deps, ticket));
+    const facts = factsOf(ticket, await currentOptions(trx, deps, ticket), await tagsOfTicket(trx, ticket.id));
     if (ticket.assigned_agent_id) {
       await updateTicket(trx, organizationId, ticket.id, { assigned_agent_id: null });
     }
@@ -88,6 +92,7 @@ export async function rerouteTicket(deps: Deps, principal: Principal, id: string
       previousTicketIdentifier,
       decidedById: principal.userId,
     });
+    await change.finish(routingActor(decision, routed.explanation.matchedRule?.name));
     return { ticketId: ticket.id, decisionId: decision };
   });
   // Read without the visibility check: a move to a private team must not turn the answer into a 404.
@@ -98,7 +103,7 @@ export async function rerouteTicket(deps: Deps, principal: Principal, id: string
   if (!ticket || !decision) {
     throw AppError.notFound('Ticket not found!');
   }
-  return { ticket: toTicket(ticket), decision: toRoutingDecision(decision) };
+  return { ticket: await presentTicket(deps.db, ticket), decision: toRoutingDecision(decision) };
 }
 
 /**
@@ -132,6 +137,10 @@ export async function simulateRouting(deps: Deps, principal: Principal, teamId: 
       requestorEmail: body.requestorEmail ?? null,
       accountId: body.accountId ?? null,
       customFieldValues: body.customFieldValues ?? [],
+      tags: await resolveTicketTags(trx, principal.organizationId, team.id, body.tagIds ?? [], {
+        location: 'body',
+        field: 'tagIds',
+      }),
       status,
       priority,
       type,

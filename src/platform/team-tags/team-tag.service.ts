@@ -6,6 +6,7 @@ import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { requireTeam } from '../teams/team.lookup.js';
+import { deleteTagFromTickets } from '../ticket-tags/ticket-tag.repository.js';
 import {
   deleteTeamTag,
   findTeamTagById,
@@ -86,6 +87,10 @@ export async function updateTag(deps: Deps, principal: Principal, teamId: string
       ...(input.type !== undefined && { tag_type: input.type }),
       ...(input.description !== undefined && { description: input.description }),
     };
+    if (input.type !== undefined && input.type !== 'ticket') {
+      // Tickets carry ticket tags only: a tag turned into a skills tag leaves them.
+      await deleteTagFromTickets(trx, tagId);
+    }
     if (Object.keys(changes).length > 0) {
       await updateTeamTag(trx, tagId, { ...changes, updated_at: deps.clock.now().toISOString() }).catch(conflictAs(NAME_TAKEN));
     }
@@ -97,6 +102,8 @@ export async function deleteTag(deps: Deps, principal: Principal, teamId: string
   const { organizationId } = principal;
   return deps.db.transaction().execute(async (trx) => {
     await requireTag(trx, organizationId, teamId, tagId);
+    // The tag leaves its tickets with it (the foreign key cascades too; this says so where it happens).
+    await deleteTagFromTickets(trx, tagId);
     await deleteTeamTag(trx, tagId);
     return tagList(trx, organizationId, teamId);
   });

@@ -10,7 +10,7 @@ import { encodeCursor } from '../../lib/cursors.js';
 import { parseSearchQuery, type SearchQuery, SearchQueryError } from '../../lib/search-query.js';
 import { isOrgAdmin } from '../authorization.js';
 import { findTicketsByIds, visibleTickets } from '../tickets/ticket.repository.js';
-import { type Ticket, toTicket } from '../tickets/ticket.service.js';
+import { presentTickets, type Ticket } from '../tickets/ticket.service.js';
 import { applyTicketFilters, resolveTicketQuery, type TicketFilterQuery } from '../tickets/ticket-filters.js';
 import { MAX_SEARCH_DEPTH, type SearchTicketsQuerySchema } from './ticket-search.schemas.js';
 
@@ -114,24 +114,23 @@ export async function searchTickets(
     findTicketsByIds(db, principal.organizationId, ids),
     highlightTicketDocuments(db, { search, includePrivate, ticketIds: ids, perTicket: HIGHLIGHTED_PARTS }),
   ]);
+  // In rank order; a ticket deleted between the two reads is left out.
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const items: TicketSearchHit[] = [];
-  for (const id of ids) {
-    const row = byId.get(id);
-    // A ticket deleted between the two reads is left out.
-    if (row) {
-      const found = highlights.filter((highlight) => highlight.ticketId === id);
-      items.push({
-        ...toTicket(row),
-        highlights: found.map((highlight) => ({
-          field: highlight.field,
-          commentId: highlight.commentId,
-          commentVisibility: highlight.commentId === null ? null : highlight.isPrivate ? 'private' : 'public',
-          text: highlight.text,
-        })),
-      });
-    }
-  }
+  const present = await presentTickets(
+    db,
+    ids.flatMap((id) => byId.get(id) ?? []),
+  );
+  const items: TicketSearchHit[] = present.map((ticket) => ({
+    ...ticket,
+    highlights: highlights
+      .filter((highlight) => highlight.ticketId === ticket.id)
+      .map((highlight) => ({
+        field: highlight.field,
+        commentId: highlight.commentId,
+        commentVisibility: highlight.commentId === null ? null : highlight.isPrivate ? 'private' : 'public',
+        text: highlight.text,
+      })),
+  }));
   const next = start + limit;
   return { items, nextCursor: ranked.length > limit && next < MAX_SEARCH_DEPTH ? encodeCursor([next, key]) : null };
 }

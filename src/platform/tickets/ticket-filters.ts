@@ -8,7 +8,7 @@ import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import { CursorSchema } from '../../http/pagination.js';
 import { PageNumberSchema, UlidSchema } from '../../http/shared-schemas.js';
-import { type CursorKey, decodeCursor, encodeCursor } from '../../lib/cursors.js';
+import { type CursorKey, decodeCursor } from '../../lib/cursors.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
 import { findAccountById } from '../accounts/account.repository.js';
 import { findContactById } from '../contacts/customer-contact.repository.js';
@@ -39,6 +39,7 @@ import { findUserById } from '../users/user.repository.js';
 type Db = Kysely<DB> | Transaction<DB>;
 
 const ULID_BODY = ULID_PATTERN.slice(1, -1);
+const ULID = new RegExp(ULID_PATTERN);
 const DateTime = (description: string) => Type.String({ format: 'date-time', description });
 
 /** Query-string keys of a custom-field filter: `cf.<fieldId>=value`. */
@@ -76,6 +77,13 @@ export const TicketFilterProperties = {
   updatedAfter: Type.Optional(DateTime('Last changed at or after this instant')),
   updatedBefore: Type.Optional(DateTime('Last changed before this instant')),
   isPrivate: Type.Optional(Type.Boolean()),
+  tag: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      maxItems: 20,
+      description:
+        'A ticket tag id, or a ticket tag name in any case (that name in every team); repeat for tickets with any of them',
+    }),
+  ),
 };
 
 export const TICKET_SORTS = [
@@ -150,6 +158,8 @@ export interface TicketFilters {
   updatedBefore?: string;
   isPrivate?: boolean;
   customFields?: { fieldId: string; valueKey: string }[];
+  /** Tickets with any of these tags. */
+  tagIds?: string[];
 }
 
 export type TicketSortField = 'createdAt' | 'updatedAt' | 'priority' | 'status';
@@ -188,7 +198,14 @@ export async function resolveTicketQuery(db: Db, principal: Principal, query: Ti
     await requireTeam(db, organizationId, teamId);
   }
   filters.teamIds = teamIds;
-  const options = await organizationOptions(db, organizationId, teamIds);
+  // Statuses and priorities are read only when a filter or the sort names them: the plain list
+  // stays one statement. A name matches in every team (the team filter, if any, applies to the
+  // tickets), so the options are the organization's.
+  const needsOptions =
+    [query.statusId, query.statusName, query.isClosed, query.priorityId, query.priorityName].some(
+      (value) => value !== undefined,
+    ) || /status|priority/.test(query.sort ?? '');
+  const options = needsOptions ? await organizationOptions(db, organizationId) : { status: [], priority: [] };
   filters.statusIds = pickOptions(options.status, query, 'statusId', 'statusName', 'Status not found!');
   if (query.isClosed !== undefined) {
     const closed = options.status.filter((option) => option.is_closed === query.isClosed).map((option) => option.id);
@@ -225,6 +242,7 @@ export async function resolveTicketQuery(db: Db, principal: Principal, query: Ti
   }
   filters.isPrivate = query.isPrivate;
   filters.customFields = await customFieldFilters(db, organizationId, query);
+  filters.tagIds = query.tag?.length ? await tagFilter(db, organizationId, query.tag) : undefined;
   const sort = resolveSort(query.sort ?? '-createdAt', options, filters);
   return { filters, sort, fingerprint: fingerprintOf(sort.name, filters) };
 }
@@ -246,15 +264,13 @@ interface OptionRow {
   is_closed: boolean;
 }
 
-async function organizationOptions(db: Db, organizationId: string, teamIds: string[] | undefined) {
-  let query = db
+/** The statuses and priorities of every team of the organization (index ticket_options_organization_kind). */
+async function organizationOptions(db: Db, organizationId: string) {
+  const query = db
     .selectFrom('ticket_options')
     .select(['id', 'kind', 'name', 'display_name', 'position', 'is_closed'])
     .where('organization_id', '=', organizationId)
     .where('kind', 'in', ['status', 'priority']);
-  if (teamIds) {
-    query = query.where('team_id', 'in', teamIds);
-  }
   const rows = (await query.orderBy('position').orderBy('id').execute()).map(
     (row): OptionRow => ({ ...row, position: Number(row.position), is_closed: readBoolean(row.is_closed) }),
   );
@@ -284,7 +300,7 @@ function pickOptions(
   if (name !== undefined) {
     const named = options.filter((option) => option.name.toLowerCase() === name || option.display_name.toLowerCase() === name);
     if (named.length === 0) {
-      throw invalid(nameField, `is not a ${idField === 'statusId' ? 'status' : 'priority'} of the teams listed: ${name}`);
+      throw invalid(nameField, `is not a ${idField === 'statusId' ? 'status' : 'priority'} of any team: ${name}`);
     }
     picked = picked.filter((option) => named.includes(option));
   }
@@ -325,6 +341,34 @@ async function customFieldFilters(db: Db, organizationId: string, query: TicketF
     .sort((a, b) => a.fieldId.localeCompare(b.fieldId) || a.valueKey.localeCompare(b.valueKey));
 }
 
+/**
+ * The tags `tag` names: an id must be a ticket tag of the organization (else 404, as another
+ * organization's), a name matches the ticket tags of that name in every team (none: a 400).
+ */
+async function tagFilter(db: Db, organizationId: string, refs: string[]): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const ref of new Set(refs.map((entry) => entry.trim()))) {
+    const byId = ULID.test(ref);
+    const rows = await db
+      .selectFrom('team_tags')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('tag_type', '=', 'ticket')
+      .where((eb) => (byId ? eb('id', '=', ref) : eb(eb.fn('lower', ['name']), '=', ref.toLowerCase())))
+      .execute();
+    if (rows.length === 0) {
+      if (byId) {
+        throw AppError.notFound('Tag not found!');
+      }
+      throw invalid('tag', `is not a ticket tag of any team: ${ref}`);
+    }
+    for (const row of rows) {
+      ids.add(row.id);
+    }
+  }
+  return [...ids].sort();
+}
+
 function resolveSort(name: TicketSortName, options: { status: OptionRow[]; priority: OptionRow[] }, filters: TicketFilters) {
   const direction = name.startsWith('-') ? 'desc' : 'asc';
   const field = name.replace(/^-/, '') as TicketSortField;
@@ -344,11 +388,15 @@ function resolveSort(name: TicketSortName, options: { status: OptionRow[]; prior
   return sort;
 }
 
+/**
+ * What a cursor carries of the list it was made for: the sort and the filters (not the
+ * organization: another organization's cursor only reads that organization's tickets after it).
+ */
 function fingerprintOf(sort: TicketSortName, filters: TicketFilters): string {
   const canonical = JSON.stringify([
     sort,
     Object.entries(filters)
-      .filter(([, value]) => value !== undefined)
+      .filter(([key, value]) => value !== undefined && key !== 'organizationId')
       .sort(),
   ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
@@ -369,10 +417,6 @@ export function ticketCursorKeys(
   const optionId = sort.field === 'status' ? row.status_id : row.priority_id;
   const rank = sort.ranks?.find((group) => group.optionIds.includes(optionId))?.rank ?? null;
   return [rank, row.created_at, row.id, fingerprint];
-}
-
-export function encodeTicketCursor(keys: readonly CursorKey[]): string {
-  return encodeCursor(keys);
 }
 
 /**
@@ -474,15 +518,35 @@ export function applyTicketFilters<QB extends SelectQueryBuilder<DB, any, any>>(
         .where('cfv.value_key', '=', valueKey),
     );
   }
+  if (filters.tagIds !== undefined) {
+    const tagIds = filters.tagIds;
+    q = q.where('tickets.id', 'in', (eb) =>
+      eb.selectFrom('ticket_tags').select('ticket_tags.ticket_id').where('ticket_tags.tag_id', 'in', tagIds),
+    );
+  }
   return q as unknown as QB;
+}
+
+/** More ranges than this are not merged (SQLite allows 500 members in a UNION); see `ticketPageIds`. */
+const MAX_MERGED_RANGES = 100;
+
+interface Range {
+  column: 'tickets.status_id' | 'tickets.priority_id';
+  optionIds: string[];
+  /** The rank of a `status`/`priority` sort, the same for the whole range; null for a time sort. */
+  rank: number | null;
 }
 
 /**
  * One page of ids from `base` (a query over `tickets` with its conditions), in the sort's order,
  * with the sort values: after `after` (a cursor's keys), or skipping `offset` rows (a `page`).
- * A time sort is one index range. A `priority` or `status` sort reads each rank of options as its
- * own range of `(status_id|priority_id, created_at, id)` and merges them: a page reads at most
- * `limit` rows per rank however deep it is.
+ *
+ * A time sort is one index range. A range of several statuses or priorities cannot come in order
+ * from one index, so a page reads each option as its own range of `(status_id|priority_id,
+ * created_at, id)`, at most `limit` rows each, and merges them (UNION ALL, then a sort of those few
+ * rows): a `priority` or `status` sort (each option taking its rank), and a newest-first list
+ * filtered on several statuses or priorities (say, `statusName=open` across teams). A deep cursor
+ * page then reads as many rows as the first. `filters` are the ones applied to `base`.
  */
 export function ticketPageIds(
   db: Db,
@@ -490,11 +554,31 @@ export function ticketPageIds(
   base: SelectQueryBuilder<DB, 'tickets', any>,
   sort: TicketSort,
   page: { limit: number; offset?: number; after?: readonly CursorKey[] },
+  filters?: TicketFilters,
 ) {
   const direction = sort.direction;
   const offset = page.offset ?? 0;
-  if (sort.field === 'createdAt' || sort.field === 'updatedAt') {
-    const column = TIME_COLUMN[sort.field];
+  const ranges = rangesOf(sort, filters, page.after);
+  if (ranges === null && sort.ranks) {
+    // Too many ranks to merge: the rank as a CASE over the options, sorted by the database.
+    const rank = rankExpression(sort);
+    let query = base.select(['tickets.id', 'tickets.created_at as sort_time']).select(rank.as('sort_rank'));
+    if (page.after) {
+      const [afterRank, time, id] = page.after;
+      const op = sql.raw(direction === 'asc' ? '>' : '<');
+      query = query.where(
+        sql<SqlBool>`(${rank}, ${sql.ref('tickets.created_at')}, ${sql.ref('tickets.id')}) ${op} (${afterRank}, ${time}, ${id})`,
+      );
+    }
+    query = query
+      .orderBy(rank, direction)
+      .orderBy('tickets.created_at', direction)
+      .orderBy('tickets.id', direction)
+      .limit(page.limit);
+    return offset ? query.offset(offset) : query;
+  }
+  if (ranges === null) {
+    const column = sort.field === 'updatedAt' ? TIME_COLUMN.updatedAt : TIME_COLUMN.createdAt;
     let query = base.select(['tickets.id', `${column} as sort_time`]).select(sql<number | null>`null`.as('sort_rank'));
     if (page.after) {
       query = query.where(afterKeys([column, 'tickets.id'], page.after, direction));
@@ -502,25 +586,21 @@ export function ticketPageIds(
     query = query.orderBy(column, direction).orderBy('tickets.id', direction).limit(page.limit);
     return offset ? query.offset(offset) : query;
   }
-  const column = sort.field === 'status' ? 'tickets.status_id' : 'tickets.priority_id';
-  const afterRank = page.after?.[0];
-  const ranks = (sort.ranks ?? []).filter(
-    (group) => typeof afterRank !== 'number' || (direction === 'asc' ? group.rank >= afterRank : group.rank <= afterRank),
-  );
-  const branches = ranks.map((group, index) => {
+  const afterRank = page.after && sort.ranks ? page.after[0] : undefined;
+  const branches = ranges.map((range, index) => {
     let branch = base
-      .where(column, 'in', group.optionIds)
+      .where(range.column, 'in', range.optionIds)
       .select(['tickets.id', 'tickets.created_at as sort_time'])
-      .select(sql<number | null>`${sql.lit(group.rank)}`.as('sort_rank'));
-    if (page.after && group.rank === afterRank) {
-      branch = branch.where(afterKeys(['tickets.created_at', 'tickets.id'], page.after.slice(1), direction));
+      .select(sql<number | null>`${range.rank === null ? sql`null` : sql.lit(range.rank)}`.as('sort_rank'));
+    if (page.after && (afterRank === undefined || range.rank === afterRank)) {
+      branch = branch.where(afterKeys(['tickets.created_at', 'tickets.id'], page.after.slice(-2), direction));
     }
     branch = branch
       .orderBy('tickets.created_at', direction)
       .orderBy('tickets.id', direction)
       .limit(offset + page.limit);
     // Wrapped: SQLite allows no ORDER BY or LIMIT on the members of a UNION.
-    return db.selectFrom(branch.as(`rank${index}`)).selectAll();
+    return db.selectFrom(branch.as(`range${index}`)).selectAll();
   });
   const [first, ...rest] = branches;
   if (!first) {
@@ -530,14 +610,55 @@ export function ticketPageIds(
       .select(sql<number | null>`null`.as('sort_rank'));
   }
   const union = rest.reduce((all, branch) => all.unionAll(branch), first);
-  const query = db
-    .selectFrom(union.as('ranked'))
-    .select(['ranked.id', 'ranked.sort_time', 'ranked.sort_rank'])
-    .orderBy('ranked.sort_rank', direction)
-    .orderBy('ranked.sort_time', direction)
-    .orderBy('ranked.id', direction)
-    .limit(page.limit);
+  let query = db.selectFrom(union.as('ranked')).select(['ranked.id', 'ranked.sort_time', 'ranked.sort_rank']);
+  if (sort.ranks) {
+    query = query.orderBy('ranked.sort_rank', direction);
+  }
+  query = query.orderBy('ranked.sort_time', direction).orderBy('ranked.id', direction).limit(page.limit);
   return offset ? query.offset(offset) : query;
+}
+
+/**
+ * The ranges a page merges, or null when it reads one index range (or, past MAX_MERGED_RANGES
+ * options, one sorted query): for a rank sort, each option still ahead of the cursor; for a
+ * newest-first list filtered on 2 to MAX_MERGED_RANGES statuses (else priorities), each of them.
+ */
+function rangesOf(sort: TicketSort, filters: TicketFilters | undefined, after: readonly CursorKey[] | undefined): Range[] | null {
+  if (sort.ranks) {
+    const column = sort.field === 'status' ? 'tickets.status_id' : 'tickets.priority_id';
+    const afterRank = after?.[0];
+    const ahead = sort.ranks.filter(
+      (group) => typeof afterRank !== 'number' || (sort.direction === 'asc' ? group.rank >= afterRank : group.rank <= afterRank),
+    );
+    const count = ahead.reduce((total, group) => total + group.optionIds.length, 0);
+    if (count > MAX_MERGED_RANGES) {
+      return ahead.length > MAX_MERGED_RANGES
+        ? null
+        : ahead.map((group) => ({ column, optionIds: group.optionIds, rank: group.rank }));
+    }
+    return ahead.flatMap((group) => group.optionIds.map((id) => ({ column, optionIds: [id], rank: group.rank })));
+  }
+  if (sort.field !== 'createdAt') {
+    return null;
+  }
+  for (const [column, ids] of [
+    ['tickets.status_id', filters?.statusIds],
+    ['tickets.priority_id', filters?.priorityIds],
+  ] as const) {
+    if (ids && ids.length > 1 && ids.length <= MAX_MERGED_RANGES) {
+      return ids.map((id) => ({ column, optionIds: [id], rank: null }));
+    }
+  }
+  return null;
+}
+
+/** The rank of a ticket's option as a CASE over the options (the fallback for very many options). */
+function rankExpression(sort: TicketSort) {
+  const column = sort.field === 'status' ? 'tickets.status_id' : 'tickets.priority_id';
+  const cases = (sort.ranks ?? []).map(
+    (group) => sql`when ${sql.ref(column)} in (${sql.join(group.optionIds)}) then ${sql.lit(group.rank)}`,
+  );
+  return sql<number | null>`case ${sql.join(cases, sql` `)} end`;
 }
 
 /**

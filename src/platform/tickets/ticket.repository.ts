@@ -249,7 +249,21 @@ export function visibleTicketIds(db: Db, organizationId: string, filter: TicketL
   if (filter.filters) {
     base = applyTicketFilters(base, filter.filters);
   }
-  return ticketPageIds(db, base, filter.sort ?? NEWEST_FIRST, filter);
+  return ticketPageIds(db, base, filter.sort ?? NEWEST_FIRST, filter, filter.filters);
+}
+
+/** How many visible live tickets pass the filters (a saved view's count), from the same indexes as a page. */
+export async function countVisibleTickets(
+  db: Db,
+  organizationId: string,
+  filter: Pick<TicketListFilter, 'viewerId' | 'seeAll' | 'filters'>,
+): Promise<number> {
+  let query = visibleTickets(db, organizationId, filter);
+  if (filter.filters) {
+    query = applyTicketFilters(query, filter.filters);
+  }
+  const row = await query.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { TagRefsSchema, TicketTagSchema } from '../ticket-tags/ticket-tag.schemas.js';
 import { ticketListQuerySchema } from './ticket-filters.js';
 
 const Email = Type.String({ format: 'email', maxLength: 320 });
@@ -59,6 +60,7 @@ export const TicketSchema = Type.Object(
     submitterEmail: Nullable(Type.String()),
     metadata: Nullable(Metadata),
     customFieldValues: Type.Array(CustomFieldValue),
+    tags: Type.Array(TicketTagSchema, { description: "The ticket's tags (team tags of type ticket), by name" }),
     dueDate: Nullable(TimestampSchema),
     closedAt: Nullable(TimestampSchema),
     createdAt: TimestampSchema,
@@ -83,6 +85,8 @@ const optionalFields = {
   metadata: Type.Optional(Nullable(Metadata)),
   dueDate: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
   customFieldValues: Type.Optional(Type.Array(CustomFieldValue, { maxItems: 500 })),
+  /** On update, the ticket's whole set of tags ([] clears them). */
+  tagIds: Type.Optional(TagRefsSchema),
 };
 
 export const CreateTicketSchema = Type.Object(

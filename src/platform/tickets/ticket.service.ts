@@ -20,6 +20,16 @@ import {
 import { assignWaitingTicketsServedBy, recordRoutingDecision, routeTicket } from '../routing/routing.pipeline.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { findTeamMember } from '../teams/team.repository.js';
+import { beginTicketChange, recordTicketCreated, userActor } from '../ticket-activities/ticket-activity.recorder.js';
+import {
+  counterpartTags,
+  moveTicketTags,
+  replaceTicketTags,
+  resolveTicketTags,
+  type TicketTagRow,
+  type TicketTagView,
+  tagsOfTickets,
+} from '../ticket-tags/ticket-tag.lookup.js';
 import { findUserById, findUsersByEmail } from '../users/user.repository.js';
 import {
   findTicketAccess,
@@ -55,7 +65,8 @@ interface Deps {
 
 const ULID = new RegExp(ULID_PATTERN);
 
-export function toTicket(row: TicketRow) {
+/** A ticket as the API answers it; `tags` from `tagsOfTickets` (one statement for a page). */
+export function toTicket(row: TicketRow, tags: readonly TicketTagView[]) {
   return {
     id: row.id,
     ticketId: row.ticket_number,
@@ -88,6 +99,7 @@ export function toTicket(row: TicketRow) {
     submitterEmail: row.submitter_email,
     metadata: readJson<Record<string, unknown>>(row.metadata),
     customFieldValues: readJson<{ fieldId: string; value: unknown }[]>(row.custom_field_values) ?? [],
+    tags: [...tags],
     dueDate: row.due_date,
     closedAt: row.closed_at,
     createdAt: row.created_at,
@@ -97,6 +109,23 @@ export function toTicket(row: TicketRow) {
 }
 
 export type Ticket = ReturnType<typeof toTicket>;
+
+/** Tickets as the API answers them, with their tags read in one statement. */
+export async function presentTickets(db: Kysely<DB> | Transaction<DB>, rows: readonly TicketRow[]): Promise<Ticket[]> {
+  const tags = await tagsOfTickets(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toTicket(row, tags.get(row.id) ?? []));
+}
+
+export async function presentTicket(db: Kysely<DB> | Transaction<DB>, row: TicketRow): Promise<Ticket> {
+  const [ticket] = await presentTickets(db, [row]);
+  if (!ticket) {
+    throw new Error('presentTickets answered nothing for one row');
+  }
+  return ticket;
+}
 
 /**
  * The ticket named by a path id, as every ticket route and the comment endpoint see it: a blank id
@@ -240,11 +269,15 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
         teamId: team.id,
       },
     );
+    const tags = await resolveTicketTags(trx, principal.organizationId, team.id, input.tagIds ?? [], {
+      location: 'body',
+      field: 'tagIds',
+    });
     const contact = await findOrCreateContactByEmail(trx, deps, principal.organizationId, input.requestorEmail);
     const now = deps.clock.now();
     const at = now.toISOString();
     const ticketId = deps.ids.ulid();
-    const routed = await routeOnCreation(trx, principal, team, input, chosen, agentId, now);
+    const routed = await routeOnCreation(trx, principal, team, input, chosen, agentId, tags, now);
     // Routing decides before the ticket exists, so it is numbered in the team it lands in.
     const home = routed?.team ?? team;
     if (home.id !== team.id) {
@@ -289,19 +322,29 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
     await writeTicketCustomFieldValues(trx, { id: ticketId, organization_id: principal.organizationId }, customFieldValues, {
       replace: false,
     });
-    if (routed) {
-      await recordRoutingDecision(trx, deps, {
-        organizationId: principal.organizationId,
-        ticketId,
-        trigger: 'create',
-        fromTeamId: team.id,
-        explanation: routed.explanation,
-        decidedById: principal.userId,
-      });
-    }
+    // Tags are the requested team's; a ticket routed elsewhere takes that team's tags of the same names.
+    const homeTags = home.id === team.id ? tags : await counterpartTags(trx, principal.organizationId, home.id, tags);
+    await replaceTicketTags(trx, { id: ticketId, organizationId: principal.organizationId }, homeTags, at);
+    const decisionId = routed
+      ? await recordRoutingDecision(trx, deps, {
+          organizationId: principal.organizationId,
+          ticketId,
+          trigger: 'create',
+          fromTeamId: team.id,
+          explanation: routed.explanation,
+          decidedById: principal.userId,
+        })
+      : null;
+    await recordTicketCreated(trx, deps, {
+      organizationId: principal.organizationId,
+      ticketId,
+      actor: userActor(principal),
+      requested: { team, ...chosen, agentNamed: agentId !== null, tags },
+      routing: decisionId ? { decisionId, ruleName: routed?.explanation.matchedRule?.name ?? null } : null,
+    });
     return ticketId;
   });
-  return toTicket(await requireTicket(deps.db, principal, id));
+  return presentTicket(deps.db, await requireTicket(deps.db, principal, id));
 }
 
 /**
@@ -315,6 +358,7 @@ async function routeOnCreation(
   input: CreateTicket,
   chosen: ChosenOptions,
   agentId: string | null,
+  tags: readonly TicketTagRow[],
   now: Date,
 ) {
   if (input.performRouting === false || readBoolean(chosen.status.is_closed)) {
@@ -330,6 +374,7 @@ async function routeOnCreation(
       requestorEmail: input.requestorEmail,
       accountId: input.accountId ?? null,
       customFieldValues: input.customFieldValues ?? [],
+      tags,
       ...chosen,
     },
     at: now,
@@ -428,11 +473,12 @@ export async function moveTicketToTeam(
     type_id: options.type?.id ?? null,
     updated_at: deps.clock.now().toISOString(),
   });
+  await moveTicketTags(trx, { id: ticket.id, organizationId: ticket.organization_id }, team.id, deps.clock.now().toISOString());
   return ticket.ticket_identifier;
 }
 
 export async function getTicket(db: Kysely<DB>, principal: Principal, id: string): Promise<Ticket> {
-  return toTicket(await requireTicket(db, principal, id));
+  return presentTicket(db, await requireTicket(db, principal, id));
 }
 
 /**
@@ -457,12 +503,15 @@ export async function listVisibleTickets(
     limit: limit + 1,
   });
   const page = keysetPage(rows, limit, (row) => ticketCursorKeys(resolved.sort, resolved.fingerprint, row));
-  return { items: page.items.map(toTicket), nextCursor: page.nextCursor };
+  return { items: await presentTickets(db, page.items), nextCursor: page.nextCursor };
 }
 
 export async function updateTicketFields(deps: Deps, principal: Principal, id: string, input: UpdateTicket): Promise<Ticket> {
   const freedAgentId = await deps.db.transaction().execute(async (trx) => {
-    const ticket = await requireTicket(trx, principal, id);
+    // Locked before it is read, so concurrent changes take turns and each timeline entry's old value is current.
+    const visible = await requireTicket(trx, principal, id);
+    const change = await beginTicketChange(trx, deps, principal.organizationId, visible.id);
+    const ticket = await requireTicket(trx, principal, visible.id);
     const team = { id: ticket.team_id, organization_id: ticket.organization_id };
     const at = deps.clock.now().toISOString();
     const changes: Updateable<TicketTable> = { updated_at: at };
@@ -542,7 +591,15 @@ export async function updateTicketFields(deps: Deps, principal: Principal, id: s
       changes.custom_field_values = JSON.stringify(values);
       await writeTicketCustomFieldValues(trx, ticket, values);
     }
+    if (input.tagIds !== undefined) {
+      const tags = await resolveTicketTags(trx, principal.organizationId, ticket.team_id, input.tagIds, {
+        location: 'body',
+        field: 'tagIds',
+      });
+      await replaceTicketTags(trx, { id: ticket.id, organizationId: principal.organizationId }, tags, at);
+    }
     await updateTicket(trx, principal.organizationId, ticket.id, changes);
+    await change.finish(userActor(principal));
     const closes = typeof changes.closed_at === 'string' && ticket.closed_at === null;
     return closes ? ticket.assigned_agent_id : null;
   });
@@ -550,18 +607,24 @@ export async function updateTicketFields(deps: Deps, principal: Principal, id: s
     // Closing a ticket frees its agent's capacity: waiting tickets of the agent's teams may go now.
     await assignWaitingTicketsServedBy(deps, principal.organizationId, freedAgentId, 'ticket_closed');
   }
-  return toTicket(await requireTicket(deps.db, principal, id));
+  return presentTicket(deps.db, await requireTicket(deps.db, principal, id));
 }
 
 /** Soft delete: the ticket and its comments stay in the database, and every read answers 404. */
 export async function deleteTicket(deps: Deps, principal: Principal, id: string): Promise<Ticket> {
-  const ticket = await requireTicket(deps.db, principal, id);
   const at = deps.clock.now().toISOString();
-  await updateTicket(deps.db, principal.organizationId, ticket.id, { deleted_at: at, updated_at: at });
-  if (ticket.assigned_agent_id && ticket.closed_at === null) {
-    await assignWaitingTicketsServedBy(deps, principal.organizationId, ticket.assigned_agent_id, 'ticket_closed');
+  const ticket = await deps.db.transaction().execute(async (trx) => {
+    const visible = await requireTicket(trx, principal, id);
+    const change = await beginTicketChange(trx, deps, principal.organizationId, visible.id);
+    const row = await requireTicket(trx, principal, visible.id);
+    await updateTicket(trx, principal.organizationId, row.id, { deleted_at: at, updated_at: at });
+    await change.finish(userActor(principal));
+    return presentTicket(trx, row);
+  });
+  if (ticket.assignedAgentId && ticket.closedAt === null) {
+    await assignWaitingTicketsServedBy(deps, principal.organizationId, ticket.assignedAgentId, 'ticket_closed');
   }
-  return { ...toTicket(ticket), deletedAt: at, updatedAt: at };
+  return { ...ticket, deletedAt: at, updatedAt: at };
 }
 
 export async function listTeamTicketOptions(deps: Deps, principal: Principal, teamId: string, kind: 'status' | 'priority') {
