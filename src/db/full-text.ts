@@ -202,6 +202,8 @@ export async function searchTicketDocuments(db: Db, query: TicketSearchQuery): P
           ),
         ];
   const columns = sql.join([sql`d.ticket_id`, sql`hit.score`, ...flags]);
+  // A materialized CTE: SQLite would otherwise flatten the subquery into the join, where bm25() may
+  // not be called.
   const hit = postgres
     ? sql`(select id, ts_rank_cd(${TICKET_WEIGHTS.postgres}::float4[], document, ${tsqueryAny(clauses.flat())}) as score
         from ticket_search_documents
@@ -219,9 +221,10 @@ export async function searchTicketDocuments(db: Db, query: TicketSearchQuery): P
     : sql``;
   // bm25 is lower for better matches, ts_rank_cd higher.
   const best = postgres ? sql`sum(score) desc` : sql`sum(score) asc`;
-  const result = await sql<{ ticket_id: string }>`select ticket_id from (
+  const result = await sql<{ ticket_id: string }>`with hit as materialized ${hit}
+    select ticket_id from (
       select ${columns}
-      from ${hit} hit
+      from hit
       join ticket_search_documents d on d.id = hit.id
       where d.organization_id = ${query.organizationId} ${privacy} ${scope}
     ) hits
@@ -260,8 +263,9 @@ export async function highlightTicketDocuments(
   let rows: Row[];
   if (dialectOf(db) === 'postgres') {
     const matched = tsqueryAny(positive);
-    const title = `StartSel=${START}, StopSel=${STOP}, HighlightAll=true`;
-    const body = `StartSel=${START}, StopSel=${STOP}, MaxWords=${EXCERPT_WORDS}, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "`;
+    // ShortWord=0: short words ('A', '.') at the edges of a passage stay, as in SQLite's snippet.
+    const title = `StartSel=${START}, StopSel=${STOP}, HighlightAll=true, ShortWord=0`;
+    const body = `StartSel=${START}, StopSel=${STOP}, MaxWords=${EXCERPT_WORDS}, MinWords=8, ShortWord=0, MaxFragments=2, FragmentDelimiter=" … "`;
     const result = await sql<Row>`select ranked.ticket_id, ranked.comment_id, ranked.is_private,
         ts_headline('english', ranked.title, ${matched}, ${title}) as title,
         ts_headline('english', ranked.body, ${matched}, ${body}) as body

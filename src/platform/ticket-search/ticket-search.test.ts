@@ -104,12 +104,13 @@ describe.each(DIALECTS)('ticket search on %s', (dialect) => {
     expect(await ids('zebra giraffe')).toEqual([id]);
     expect(await ids('"zebra giraffe"')).toEqual([]);
     const hit = (await search('giraffe'))[0];
+    // PostgreSQL's passage ends at the last word, SQLite's snippet keeps the full stop.
     expect(hit?.highlights).toEqual([
       {
         field: 'comment',
         commentId: expect.any(String),
         commentVisibility: 'public',
-        text: 'A <mark>giraffe</mark> was seen nearby.',
+        text: expect.stringMatching(/^A <mark>giraffe<\/mark> was seen nearby\.?$/),
       },
     ]);
   });
@@ -188,16 +189,16 @@ describe.each(DIALECTS)('ticket search on %s', (dialect) => {
   });
 
   it('finds private comments for exactly those the comment list shows them to', async () => {
-    const open = await ticket('Ocelot account');
+    const open = await ticket('Jaguar account');
     const noteId = await comment(open, 'internal: ocelot owes us money', { commentType: 'note' });
     const secret = await ticket('Secret ticket', { teamId: privateTeamId, isPrivate: true });
-    await comment(secret, 'ocelot again', { commentType: 'note' });
+    await comment(secret, 'ocelot debts', { commentType: 'note' });
     for (const [who, headers, expected] of [
       ['admin', acme.headers, [open, secret]],
       ['member', member.headers, [open, secret]],
       ['non-member', outsider.headers, [open]],
     ] as const) {
-      const hits = await search('ocelot owes OR again', '', headers);
+      const hits = await search('ocelot owes OR debts', '', headers);
       expect(new Set(hits.map((hit) => hit.id)), who).toEqual(new Set(expected));
       // The comment list of the open ticket shows the note to the same caller.
       const listed = (await harness.app.inject({ url: `/v1/tickets/${open}/comments`, headers })).json().data;
