@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../test/harness.js';
+import * as ticketSearchMigration from '../../db/migrations/2026-11-24T0210_create_ticket_search.js';
 
 type Headers = Record<string, string>;
 
@@ -279,6 +280,26 @@ describe.each(DIALECTS)('ticket search on %s', (dialect) => {
     expect((await searchResponse('x'.repeat(1000))).statusCode).toBe(400);
     expect((await searchResponse('a\u0000b')).statusCode).toBe(400);
     expect((await searchResponse(Array.from({ length: 20 }, (_, index) => `word${index}`).join(' '))).statusCode).toBe(400);
+  });
+
+  it('indexes the tickets and comments that exist when the migration runs', async () => {
+    const kept = await ticket('Backfilled toucan');
+    const note = await comment(kept, 'a hornbill note', { commentType: 'note' });
+    const removedComment = await comment(kept, 'a flamingo remark');
+    await write('DELETE', `/v1/tickets/${kept}/comments/${removedComment}`);
+    const removed = await ticket('Deleted toucan');
+    await write('DELETE', `/v1/tickets/${removed}`);
+    // The migration run again on the data as it stands: its table is rebuilt from the tickets.
+    await ticketSearchMigration.down(harness.db);
+    await ticketSearchMigration.up(harness.db);
+    expect(await ids('toucan')).toEqual([kept]);
+    expect((await search('hornbill'))[0]?.highlights).toEqual([
+      { field: 'comment', commentId: note, commentVisibility: 'private', text: 'a <mark>hornbill</mark> note' },
+    ]);
+    expect(await ids('flamingo')).toEqual([]);
+    // And the triggers are back.
+    await comment(kept, 'now a pelican');
+    expect(await ids('pelican toucan')).toEqual([kept]);
   });
 
   it('reads hostile queries as text, never as query syntax', async () => {
