@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import pino from 'pino';
 import { monotonicFactory } from 'ulid';
 import { buildApp } from '../src/app.js';
@@ -214,9 +215,22 @@ async function benchDialect(dialect: BenchDialect, rows: number, runs: number, a
     }
   } finally {
     await handle.close();
+    // A million tickets take room: the next run seeds again anyway.
     if (dialect === 'sqlite') {
       rmSync(dir, { recursive: true, force: true });
+    } else {
+      await dropPostgresDatabase(adminUrl, PG_DATABASE);
     }
+  }
+}
+
+async function dropPostgresDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await client.end();
   }
 }
 

@@ -114,7 +114,7 @@ describe.each(DIALECTS)('ticket filter query plans (%s)', (dialect) => {
         headers: acme.headers,
         payload: { name: 'Initech', primaryDomain: 'initech.test' },
       })
-    ).json().data.id as string;
+    ).json().id as string;
     const contactId = (await harness.db.selectFrom('customer_contacts').select('id').executeTakeFirstOrThrow()).id;
     const rows = Array.from({ length: ROWS }, (_, index) => ({
       id: id25(index),
@@ -162,22 +162,28 @@ describe.each(DIALECTS)('ticket filter query plans (%s)', (dialect) => {
         )
         .execute();
     }
-    const tag = await harness.app.inject({
-      method: 'POST',
-      url: `/v1/teams/${teamId}/tags`,
-      headers: acme.headers,
-      payload: { name: 'VIP' },
-    });
-    expect(tag.statusCode, tag.body).toBe(201);
-    tagId = tag.json().data.id;
-    const tagged = rows.filter((_, index) => index % 25 === 0);
+    // Ten tags, each on every 25th ticket from its own start.
+    const tagIds: string[] = [];
+    for (let index = 0; index < 10; index++) {
+      const tag = await harness.app.inject({
+        method: 'POST',
+        url: `/v1/teams/${teamId}/tags`,
+        headers: acme.headers,
+        payload: { name: `Tag ${index}` },
+      });
+      expect(tag.statusCode, tag.body).toBe(201);
+      const items = tag.json().data.items as { id: string; name: string }[];
+      tagIds.push(items.find((item) => item.name === `Tag ${index}`)?.id as string);
+    }
+    tagId = tagIds[3] as string;
+    const tagged = rows.flatMap((row, index) => (index % 25 < 10 ? [{ row, tag: tagIds[index % 25] as string }] : []));
     for (let start = 0; start < tagged.length; start += 200) {
       await harness.db
         .insertInto('ticket_tags')
         .values(
-          tagged.slice(start, start + 200).map((row) => ({
+          tagged.slice(start, start + 200).map(({ row, tag }) => ({
             ticket_id: row.id,
-            tag_id: tagId,
+            tag_id: tag,
             organization_id: acme.organizationId,
             created_at: row.created_at,
           })),
@@ -200,25 +206,31 @@ describe.each(DIALECTS)('ticket filter query plans (%s)', (dialect) => {
   });
   const NEWEST: TicketSort = { name: '-createdAt', field: 'createdAt', direction: 'desc' };
 
-  async function expectPlan(filter: TicketListFilter, index: string, options: { sorts?: boolean } = {}) {
+  async function expectPlan(filter: TicketListFilter, index: string | string[], options: { sorts?: boolean } = {}) {
     const compiled = visibleTicketIds(harness.db, acme.organizationId, filter).compile();
     const plan = await explain(compiled);
     const context = `${compiled.sql}\n${plan.text}`;
     expect(plan.scansTickets, context).toBe(false);
-    expect(plan.indexes, context).toContain(index);
+    const accepted = typeof index === 'string' ? [index] : index;
+    expect(
+      plan.indexes.some((used) => accepted.includes(used)),
+      context,
+    ).toBe(true);
     expect(plan.sorts, context).toBe(options.sorts ?? false);
   }
 
   const id25 = (index: number) => `0${String(index).padStart(25, '0')}`;
   const cursorAt = (index: number) => ({ after: [at(index), id25(index)] });
 
-  const filterCases: [string, () => Partial<TicketFilters>, string][] = [
+  // Where a filter keeps most tickets (a third are unassigned), PostgreSQL may rightly walk the
+  // organization's index, which holds the team and the assignee, and filter there: still no sort.
+  const filterCases: [string, () => Partial<TicketFilters>, string | string[]][] = [
     ['the whole list, as an admin', () => ({}), 'tickets_live_organization_created'],
-    ['one team', () => ({ teamIds: [teamId] }), 'tickets_live_team_created'],
+    ['one team', () => ({ teamIds: [otherTeamId] }), ['tickets_live_team_created', 'tickets_live_organization_created']],
     ['one status', () => ({ statusIds: [statusIds[1] as string] }), 'tickets_live_status_created'],
     ['one priority', () => ({ priorityIds: [priorityIds[2] as string] }), 'tickets_live_priority_created'],
     ['an assignee', () => ({ assignedAgentId: agentId }), 'tickets_live_assignee_created'],
-    ['unassigned', () => ({ assignedAgentId: null }), 'tickets_live_assignee_created'],
+    ['unassigned', () => ({ assignedAgentId: null }), ['tickets_live_assignee_created', 'tickets_live_organization_created']],
     ['a requestor email', () => ({ requestorEmail: 'c7@customer.test' }), 'tickets_live_requestor_created'],
     ['a created range', () => ({ createdAfter: at(1000), createdBefore: at(3000) }), 'tickets_live_organization_created'],
   ];
@@ -315,8 +327,6 @@ describe.each(DIALECTS)('ticket filter query plans (%s)', (dialect) => {
       .where('tickets.organization_id', '=', acme.organizationId)
       .where('tickets.deleted_at', 'is', null)
       .where((eb) => eb(eb.fn('lower', ['tickets.ticket_identifier']), '=', 'p-17'))
-      .orderBy('tickets.created_at', 'desc')
-      .limit(1)
       .compile();
     const plan = await explain(query);
     expect(plan.scansTickets, plan.text).toBe(false);

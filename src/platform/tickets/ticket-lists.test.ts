@@ -198,7 +198,7 @@ describe.each(DIALECTS)('ticket and comment lists by page and by cursor on %s', 
     const filters = () => [
       { viewerId: 'x', seeAll: true, limit: 11, offset: 990 },
       { viewerId: 'x', seeAll: false, limit: 11, offset: 990 },
-      { viewerId: 'x', seeAll: true, limit: 11, filters: { organizationId: acme.organizationId, teamIds: ['T'] }, offset: 990 },
+      { viewerId: 'x', seeAll: true, limit: 11, filters: { organizationId: 'O', teamIds: ['T'] }, offset: 990 },
       { viewerId: 'x', seeAll: true, limit: 11, after: ['2026-01-15T09:00:00.000Z', 'Z'] },
     ];
 

@@ -81,6 +81,7 @@ export type TicketRow = Awaited<ReturnType<ReturnType<typeof selectTickets>['exe
  */
 interface TicketAccessResult {
   id: string;
+  created_at: string;
   organization_id: string;
   team_id: string;
   is_private: boolean | number;
@@ -102,13 +103,22 @@ function whereTicketKey<QB extends SelectQueryBuilder<DB, 'tickets', any>>(query
   if (key === 'id') {
     return query.where('tickets.id', '=', value) as QB;
   }
-  // The identifier a ticket was given stays its name when its team changes identifier, and a
-  // team may take an identifier another gave up: of two tickets with one name, the newest is the
-  // current holder's. Index: tickets_organization_identifier.
-  return query
-    .where((eb) => eb(eb.fn('lower', ['tickets.ticket_identifier']), '=', value))
-    .orderBy('tickets.created_at', 'desc')
-    .limit(1) as QB;
+  // Index: tickets_organization_identifier. No ORDER BY here: it would tempt SQLite to walk the
+  // tickets in creation order instead of looking the name up (see `newest`).
+  return query.where((eb) => eb(eb.fn('lower', ['tickets.ticket_identifier']), '=', value)) as QB;
+}
+
+/**
+ * The ticket a name stands for. The identifier a ticket was given stays its name when its team
+ * changes identifier, and a team may take an identifier another gave up: of two tickets with one
+ * name (rare, and never more than a few), the newest is the current holder's.
+ */
+function newest<Row extends { created_at: string; id: string }>(rows: Row[]): Row | undefined {
+  return rows.reduce<Row | undefined>(
+    (best, row) =>
+      !best || row.created_at > best.created_at || (row.created_at === best.created_at && row.id > best.id) ? row : best,
+    undefined,
+  );
 }
 
 function ticketAccessStatement(key: TicketKey) {
@@ -124,6 +134,7 @@ function ticketAccessStatement(key: TicketKey) {
           'viewer.user_type as viewer_user_type',
           'viewer.avatar_url as viewer_avatar_url',
           'tickets.id',
+          'tickets.created_at',
           'tickets.organization_id',
           'tickets.team_id',
           'tickets.is_private',
@@ -168,7 +179,7 @@ export async function findTicketAccess(
   key: TicketKey = 'id',
 ): Promise<TicketAccessResult | undefined> {
   const { rows } = await findTicketAccessStatements[key].execute(db, { organizationId, ticket: ticketId, viewerId });
-  return rows[0];
+  return rows.length > 1 ? newest(rows) : rows[0];
 }
 
 function ticketByKeyStatement(key: TicketKey) {
@@ -194,7 +205,7 @@ export async function findTicketById(
   key: TicketKey = 'id',
 ): Promise<TicketRow | undefined> {
   const { rows } = await findTicketStatements[key].execute(db, { organizationId, ticket: ticketId });
-  return rows[0];
+  return rows.length > 1 ? newest(rows) : rows[0];
 }
 
 export interface TicketListFilter {
