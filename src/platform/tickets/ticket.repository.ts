@@ -290,3 +290,15 @@ export async function listTickets(db: Db, organizationId: string, filter: Ticket
       : query.orderBy(sql.ref('page.sort_rank'), sort.direction).orderBy('tickets.created_at', sort.direction);
   return ordered.orderBy('tickets.id', sort.direction).execute();
 }
+
+/** Live tickets of the organization with their names (the read model), in no order. */
+export async function findTicketsByIds(db: Db, organizationId: string, ids: readonly string[]): Promise<TicketRow[]> {
+  if (ids.length === 0) {
+    return [];
+  }
+  return selectTickets(db)
+    .where('tickets.organization_id', '=', organizationId)
+    .where('tickets.id', 'in', ids)
+    .where('tickets.deleted_at', 'is', null)
+    .execute();
+}
