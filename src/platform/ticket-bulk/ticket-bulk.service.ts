@@ -16,7 +16,6 @@ import { findTicketById, type TicketRow, updateTicket } from '../tickets/ticket.
 import { moveTicketToTeam, presentTickets, requireTicket, resolveAgent } from '../tickets/ticket.service.js';
 import type { TicketTable } from '../tickets/ticket.table.js';
 import { listTeamOptions, resolveTicketOption } from '../tickets/ticket-option.service.js';
-import { findUserById, findUsersByEmail } from '../users/user.repository.js';
 import type { BulkChangeSchema, BulkUpdateSchema } from './ticket-bulk.schemas.js';
 
 type BulkChange = Static<typeof BulkChangeSchema>;
