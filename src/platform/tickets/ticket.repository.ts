@@ -296,9 +296,9 @@ export async function findTicketsByIds(db: Db, organizationId: string, ids: read
   if (ids.length === 0) {
     return [];
   }
-  return selectTickets(db)
-    .where('tickets.organization_id', '=', organizationId)
-    .where('tickets.id', 'in', ids)
-    .where('tickets.deleted_at', 'is', null)
-    .execute();
+  // Read by primary key alone, then kept if live and of the organization: with the organization in
+  // the WHERE clause, SQLite without statistics (`ANALYZE` is never run on a live database) reads
+  // the organization's tickets through its index instead (250 ms at a million, for ten ids).
+  const rows = await selectTickets(db).where('tickets.id', 'in', ids).execute();
+  return rows.filter((row) => row.organization_id === organizationId && row.deleted_at === null);
 }
