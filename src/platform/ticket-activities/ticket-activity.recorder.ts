@@ -6,6 +6,7 @@ import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { findCustomFieldsByUids } from '../custom-fields/custom-field.repository.js';
+import { recordTicketChangeEvents, recordTicketCreatedEvents } from '../events/ticket-events.js';
 import { byTagName, type TicketTagView, tagsOfTicket, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
 import { type ActivityChange, createdValue, diffStates, stateOf, type TicketState } from './ticket-activity.changes.js';
 import {
@@ -22,7 +23,8 @@ import type { ActorType } from './ticket-activity.table.js';
  * Writes a ticket's timeline, in the transaction of each change. Every path that changes a ticket
  * goes through here: `beginTicketChange` locks the row and reads the values before, the change is
  * made, and `finish` reads them again and writes an entry per changed field. Entries are only
- * ever inserted; nothing updates or deletes them.
+ * ever inserted; nothing updates or deletes them. The same points write the event log's ticket
+ * events (`events/ticket-events.ts`).
  */
 
 interface Deps {
@@ -94,6 +96,8 @@ export async function beginTicketChange(
         changes.map((change) => ({ actor, change })),
         Number(row.last_activity_seq ?? 0) + 1,
       );
+      // Last: the event log's lock is taken after every other (see `event.recorder.ts`).
+      await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
       return after;
     },
   };
@@ -136,6 +140,7 @@ export async function recordActivities(
     { organizationId, ticketId },
     changes.map((change) => ({ actor, change })),
   );
+  await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
 }
 
 /**
@@ -227,6 +232,14 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
       ...routed.map((change) => ({ actor: router, change })),
     ],
     1,
+  );
+  await recordTicketCreatedEvents(
+    trx,
+    deps,
+    input.organizationId,
+    input.ticketId,
+    input.actor,
+    requested.agentNamed ? input.actor : router,
   );
 }
 

@@ -14,6 +14,8 @@ import type { IdFactory } from '../../lib/ids.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
+import { recordEvent } from '../events/event.recorder.js';
+import type { EventType } from '../events/event.table.js';
 import {
   type CommentRow,
   findCommentByDedupeKey,
@@ -219,27 +221,37 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
   const plain = !input.parentCommentId && !input.attachmentIds?.length && !prepared.effects && !prepared.sendsEmail;
   if (plain) {
     const row = newCommentRow(deps, principal, ticket, input, content, { type, visibility, attachmentIds: [], contactId: null });
-    const inserted = await insertCommentOnce(deps.db, row);
+    // The insert and its `comment.created` event commit together: a transaction of two statements
+    // (three with the event log's sequence upsert) where there was one, which holds the
+    // organization's event sequence row from its upsert to the commit (see `event.recorder.ts`).
+    const inserted = await deps.db.transaction().execute(async (trx) => {
+      const written = await insertCommentOnce(trx, row);
+      if (!written) {
+        return undefined;
+      }
+      // Object.assign and a set property, not `{ ...inserted, … }` and `{ ...comment, … }`: on Node 20
+      // a spread followed by more properties, of objects this wide, ends in V8's old space (about 6 KB
+      // a comment), so a process writing comments grew by a hundred MiB between full collections.
+      const comment: Comment = toComment(
+        Object.assign({}, written, {
+          author_name: ticket.viewer_name,
+          author_user_type: ticket.viewer_user_type as CommentRow['author_user_type'],
+          author_avatar_url: ticket.viewer_avatar_url,
+          contact_first_name: null,
+          contact_last_name: null,
+          contact_email: null,
+          contact_avatar_url: null,
+        }),
+      );
+      await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', comment);
+      return comment;
+    });
     if (!inserted) {
       return replayOrConflict(deps.db, principal, await requireDedupeWinner(deps.db, ticket.id, input), input);
     }
-    // Object.assign and a set property, not `{ ...inserted, … }` and `{ ...comment, … }`: on Node 20
-    // a spread followed by more properties, of objects this wide, ends in V8's old space (about 6 KB
-    // a comment), so a process writing comments grew by a hundred MiB between full collections.
-    const comment: Comment = toComment(
-      Object.assign({}, inserted, {
-        author_name: ticket.viewer_name,
-        author_user_type: ticket.viewer_user_type as CommentRow['author_user_type'],
-        author_avatar_url: ticket.viewer_avatar_url,
-        contact_first_name: null,
-        contact_last_name: null,
-        contact_email: null,
-        contact_avatar_url: null,
-      }),
-    );
     // The author sees the delivery state of the comment's email; this comment queued none.
-    comment.emailDelivery = null;
-    return { comment, created: true };
+    inserted.emailDelivery = null;
+    return { comment: inserted, created: true };
   }
   return deps.db.transaction().execute((trx) => addCommentInTransaction(trx, deps, principal, ticket, input, prepared));
 }
@@ -314,7 +326,33 @@ export async function addCommentInTransaction(
   if (prepared.sendsEmail) {
     await queueCommentEmail(trx, deps, ticket, comment);
   }
+  // Last, after the effects' ticket lock (see `event.recorder.ts`).
+  await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment));
   return { comment: await toCommentOf(trx, principal, comment), created: true };
+}
+
+/**
+ * `comment.created` or `comment.updated` with the comment as the API answers it, less the
+ * author's own `emailDelivery`; an internal comment is marked so readers can keep it from
+ * those who may not see it. A comment on a contact's behalf is the contact's.
+ */
+async function recordCommentEvent(
+  trx: Transaction<DB>,
+  deps: Pick<Deps, 'clock'>,
+  principal: Principal,
+  ticket: Pick<TicketAccessRow, 'id' | 'team_id' | 'is_private'>,
+  type: Extract<EventType, `comment.${string}`>,
+  comment: Comment,
+): Promise<void> {
+  const { emailDelivery: _, ...data } = comment;
+  const byContact = comment.authorUserType === 'CUSTOMER' && comment.customerContactId !== null;
+  await recordEvent(trx, deps, principal.organizationId, {
+    type,
+    actor: byContact ? { type: 'customer_contact', id: comment.customerContactId } : { type: 'user', id: principal.userId },
+    data,
+    ticket: { id: ticket.id, teamId: ticket.team_id, isPrivate: readBoolean(ticket.is_private) },
+    internal: comment.commentVisibility === 'private',
+  });
 }
 
 /** The comment that holds a request's `deDuplicationKey`, after this request's insert lost to it. */
@@ -467,12 +505,16 @@ export async function editComment(
   if (input.isPinned !== undefined) {
     changes.is_pinned = input.isPinned;
   }
-  await updateComment(deps.db, comment.id, changes);
-  const updated = await findCommentById(deps.db, ticket.id, comment.id);
-  if (!updated) {
-    throw AppError.notFound('Comment not found!');
-  }
-  return toCommentOf(deps.db, principal, updated);
+  // The edit and its `comment.updated` event commit together.
+  return deps.db.transaction().execute(async (trx) => {
+    await updateComment(trx, comment.id, changes);
+    const updated = await findCommentById(trx, ticket.id, comment.id);
+    if (!updated) {
+      throw AppError.notFound('Comment not found!');
+    }
+    await recordCommentEvent(trx, deps, principal, ticket, 'comment.updated', toComment(updated));
+    return toCommentOf(trx, principal, updated);
+  });
 }
 
 /** Soft delete: the comment, and a deleted thread with its replies, leave every listing. */

@@ -290,3 +290,15 @@ export async function listTickets(db: Db, organizationId: string, filter: Ticket
       : query.orderBy(sql.ref('page.sort_rank'), sort.direction).orderBy('tickets.created_at', sort.direction);
   return ordered.orderBy('tickets.id', sort.direction).execute();
 }
+
+/** A ticket of the organization with its names, deleted or not: what the event log records of a change. */
+export async function findTicketIncludingDeleted(
+  db: Db,
+  organizationId: string,
+  ticketId: string,
+): Promise<TicketRow | undefined> {
+  return selectTickets(db)
+    .where('tickets.organization_id', '=', organizationId)
+    .where('tickets.id', '=', ticketId)
+    .executeTakeFirst();
+}
