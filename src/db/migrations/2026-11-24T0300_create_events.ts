@@ -7,7 +7,7 @@ import { columnTypes } from '../dialect.js';
  * next number by upserting its organization's row in `event_sequences`, which holds that row's lock
  * until the transaction ends, so a number is never committed after a higher one (a reader paging
  * `seq > last` cannot skip a row that commits late). The visibility columns (ticket, team, private
- * ticket, internal comment) let readers filter without reading the resource again.
+ * ticket, internal comment, private note's author) let readers filter without reading the resource again.
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen and never see feature types
 export async function up(db: Kysely<any>): Promise<void> {
@@ -32,6 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('team_id', 'text')
     .addColumn('ticket_is_private', types.boolean, (col) => col.notNull().defaultTo(false))
     .addColumn('is_internal', types.boolean, (col) => col.notNull().defaultTo(false))
+    .addColumn('private_to_user_id', 'text')
     .addPrimaryKeyConstraint('events_pkey', ['organization_id', 'seq'])
     .execute();
   // `GET /v1/events?type=…`: the organization's events of some types in seq order.

@@ -38,6 +38,8 @@ export interface NewEvent {
   ticket?: { id: string; teamId: string; isPrivate: boolean } | null;
   /** An internal (private) comment, never shown to customers. */
   internal?: boolean;
+  /** Something only this user (and admins) may see: a private note's author. */
+  privateToUserId?: string | null;
 }
 
 export interface EventDeps {
@@ -49,8 +51,14 @@ export async function recordEvents(
   trx: Transaction<DB>,
   deps: EventDeps,
   organizationId: string,
-  events: readonly NewEvent[],
+  newEvents: readonly NewEvent[],
 ): Promise<void> {
+  let events = newEvents;
+  const pending = deferred.get(trx);
+  if (pending) {
+    deferred.delete(trx);
+    events = [...pending.filter((entry) => entry.organizationId === organizationId).map((entry) => entry.event), ...events];
+  }
   if (events.length === 0) {
     return;
   }
@@ -73,8 +81,28 @@ export async function recordEvents(
       team_id: event.ticket?.teamId ?? null,
       ticket_is_private: event.ticket?.isPrivate ?? false,
       is_internal: event.internal ?? false,
+      private_to_user_id: event.privateToUserId ?? null,
     })),
   );
+}
+
+/**
+ * Events of a change made early in a transaction that goes on to lock other rows (a contact made
+ * on first sight of an email, before routing locks agents): they wait, in order, and are written
+ * before the transaction's next `recordEvents`, so the log's lock is still taken last. The caller
+ * must record (or `flushDeferredEvents`) before it commits.
+ */
+const deferred = new WeakMap<Transaction<DB>, { organizationId: string; event: NewEvent }[]>();
+
+export function deferEvent(trx: Transaction<DB>, organizationId: string, event: NewEvent): void {
+  const pending = deferred.get(trx) ?? [];
+  pending.push({ organizationId, event });
+  deferred.set(trx, pending);
+}
+
+/** Writes the transaction's deferred events now (a path that ends without an event of its own). */
+export async function flushDeferredEvents(trx: Transaction<DB>, deps: EventDeps, organizationId: string): Promise<void> {
+  await recordEvents(trx, deps, organizationId, []);
 }
 
 export async function recordEvent(trx: Transaction<DB>, deps: EventDeps, organizationId: string, event: NewEvent): Promise<void> {

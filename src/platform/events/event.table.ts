@@ -12,6 +12,15 @@ export const EVENT_TYPES = [
   'ticket.deleted',
   'comment.created',
   'comment.updated',
+  'contact.created',
+  'contact.deleted',
+  'account.created',
+  'note.created',
+  'article.published',
+  'article.unpublished',
+  'chat.message.created',
+  'mcp_server.connected',
+  'mcp_server.disconnected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -36,6 +45,8 @@ export interface EventTable {
   ticket_is_private: boolean | number;
   /** … and whether the event is about an internal comment (never shown to customers). */
   is_internal: boolean | number;
+  /** … and, for something private to one user (a private account note), that user: only they and admins see it. */
+  private_to_user_id: string | null;
 }
 
 /** The last number taken in each organization's log; its row lock orders the writers. */

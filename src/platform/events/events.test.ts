@@ -70,6 +70,8 @@ describe.each(DIALECTS)('event log on %s', (dialect) => {
   const me = () => ({ type: 'user', id: acme.userId, name: adminName });
 
   it('writes ticket.created with the ticket as the API answered it, and ticket.assigned when it starts assigned', async () => {
+    // The requestor's contact is made (contact.created) by the first ticket only.
+    await create();
     const since = await lastId();
     const ticket = await create();
     const assigned = await create({ assignedAgentId: acme.userId });
@@ -232,6 +234,7 @@ describe.each(DIALECTS)('event log on %s', (dialect) => {
     }
     const all = await eventsSince(null, '', org.headers);
     expect(all.map((event) => event.type)).toEqual([
+      'contact.created',
       'ticket.created',
       'comment.created',
       'ticket.created',
@@ -242,14 +245,14 @@ describe.each(DIALECTS)('event log on %s', (dialect) => {
     const newest = await call('GET', '/v1/events?limit=4', undefined, org.headers);
     expect(newest.json().data.map((event: Event) => event.id)).toEqual(
       all
-        .slice(2)
+        .slice(3)
         .reverse()
         .map((event) => event.id),
     );
     const older = await call('GET', `/v1/events?limit=4&cursor=${newest.json().nextCursor}`, undefined, org.headers);
     expect(older.json().data.map((event: Event) => event.id)).toEqual(
       all
-        .slice(0, 2)
+        .slice(0, 3)
         .reverse()
         .map((event) => event.id),
     );
@@ -309,8 +312,9 @@ describe.each(DIALECTS)('event log on %s', (dialect) => {
     expect(harness.config.EVENT_RETENTION_DAYS).toBe(30);
     const remaining = async () =>
       (await eventsSince(null, '', org.headers)).map((event) => (event.data as { title: string }).title);
+    // Six old events (the requestor's contact, five tickets) and a recent one.
     expect(await worker.runOnce()).toBe(2);
-    expect(await remaining()).toHaveLength(4);
+    expect(await remaining()).toHaveLength(5);
     expect(await worker.runOnce()).toBe(2);
     expect(await worker.runOnce()).toBeGreaterThanOrEqual(1);
     while ((await worker.runOnce()) > 0) {}
@@ -344,9 +348,10 @@ describe.each(DIALECTS)('event log on %s', (dialect) => {
       ),
     );
     const events = await eventsSince(null, '', org.headers);
-    expect(events).toHaveLength(13);
+    // The requestor's contact, the ticket, twelve changes.
+    expect(events).toHaveLength(14);
     const ids = events.map((event) => Number(event.id));
-    expect(ids).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+    expect(ids).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
     // Title changes chain: each event's old title is the title the event before it left.
     const titles = events.filter((event) => event.type === 'ticket.updated').map((event) => event.changes?.[0]);
     for (let i = 1; i < titles.length; i++) {

@@ -14,7 +14,7 @@ import type { IdFactory } from '../../lib/ids.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
-import { recordEvent } from '../events/event.recorder.js';
+import { flushDeferredEvents, recordEvent } from '../events/event.recorder.js';
 import type { EventType } from '../events/event.table.js';
 import {
   type CommentRow,
@@ -304,7 +304,10 @@ export async function addCommentInTransaction(
   }
   const attachments = await requireAttachments(trx, principal.organizationId, input.attachmentIds ?? []);
   const contact = input.customerEmail
-    ? await findOrCreateContactByEmail(trx, deps, principal.organizationId, input.customerEmail)
+    ? await findOrCreateContactByEmail(trx, deps, principal.organizationId, input.customerEmail, {
+        type: 'user',
+        id: principal.userId,
+      })
     : null;
   const row = newCommentRow(deps, principal, ticket, input, content, {
     type,
@@ -314,6 +317,8 @@ export async function addCommentInTransaction(
   });
   const inserted = await insertCommentOnce(trx, row);
   if (!inserted) {
+    // The contact made above (if new) commits all the same, so its event does too.
+    await flushDeferredEvents(trx, deps, principal.organizationId);
     return replayOrConflict(trx, principal, await requireDedupeWinner(trx, ticket.id, input), input);
   }
   const comment = await findCommentById(trx, ticket.id, inserted.id);
