@@ -117,6 +117,27 @@ describe.each(DIALECTS)('event log on %s', (dialect) => {
     expect(events[3]).toMatchObject({ data: moved, changes: [{ field: 'assignee', oldValue: null }] });
   });
 
+  it('writes ticket.updated for tags added to a ticket, and for each ticket a deleted team tag leaves', async () => {
+    const made = await call('POST', `/v1/teams/${desk.teamId}/tags`, { name: 'Urgent' });
+    expect(made.statusCode, made.body).toBeLessThan(300);
+    const tagId = made.json().data.items.find((item: { name: string }) => item.name === 'Urgent').id;
+    const ticket = await create();
+    const since = await lastId();
+    await ok('POST', `/v1/tickets/${ticket.id}/tags`, { tagIds: [tagId] });
+    const tagged = await ok('GET', `/v1/tickets/${ticket.id}`);
+    expect(tagged.tags).toEqual([expect.objectContaining({ id: tagId, name: 'Urgent' })]);
+    expect((await call('DELETE', `/v1/teams/${desk.teamId}/tags/${tagId}`)).statusCode).toBe(200);
+    const after = await ok('GET', `/v1/tickets/${ticket.id}`);
+    const events = await eventsSince(since);
+    expect(events.map((event) => [event.type, event.changes?.map((change) => change.field)])).toEqual([
+      ['ticket.updated', ['tags']],
+      ['ticket.updated', ['tags']],
+    ]);
+    expect(events[0]?.data).toEqual(tagged);
+    expect(events[1]?.data).toEqual(after);
+    expect(after.tags).toEqual([]);
+  });
+
   it('writes nothing for a change that changes nothing or fails', async () => {
     const ticket = await create();
     const since = await lastId();

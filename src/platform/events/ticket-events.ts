@@ -75,3 +75,23 @@ async function readTicket(trx: Transaction<DB>, organizationId: string, ticketId
 export function ticketVisibility(ticket: Pick<Ticket, 'id' | 'teamId' | 'isPrivate'>) {
   return { id: ticket.id, teamId: ticket.teamId, isPrivate: ticket.isPrivate };
 }
+
+/**
+ * `ticket.updated` for each ticket a team tag left (the tag was deleted or became a skills tag),
+ * written after the tag's rows are gone so that `data` shows the tickets without it. The tickets
+ * are read one by one: deleting a tag that many tickets carry is rare and done by an admin.
+ */
+export async function recordTicketsTagLeftEvents(
+  trx: Transaction<DB>,
+  deps: EventDeps,
+  organizationId: string,
+  actor: EventActor,
+  entries: readonly { ticketId: string; change: ActivityChange }[],
+): Promise<void> {
+  const events: NewEvent[] = [];
+  for (const { ticketId, change } of entries) {
+    const ticket = await readTicket(trx, organizationId, ticketId);
+    events.push({ type: 'ticket.updated', actor, data: ticket, ticket: ticketVisibility(ticket), changes: [change] });
+  }
+  await recordEvents(trx, deps, organizationId, events);
+}

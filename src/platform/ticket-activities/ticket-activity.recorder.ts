@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { writeJson } from '../../db/dialect.js';
+import { readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -250,7 +250,8 @@ const ENTRIES_PER_INSERT = 500;
  * Records that a team tag leaves every ticket that has it (the tag is deleted, or becomes a skills
  * tag): the tickets are locked in id order and each gets a `tags` entry, old set and new. The
  * caller then deletes the tag's rows. A tag added to a ticket by a change that commits while this
- * runs leaves it with the foreign key's cascade, without an entry.
+ * runs leaves it with the foreign key's cascade, without an entry. Answers the entries written,
+ * for the tickets' events.
  */
 export async function recordTagLeavingTickets(
   trx: Transaction<DB>,
@@ -258,10 +259,10 @@ export async function recordTagLeavingTickets(
   organizationId: string,
   tagId: string,
   actor: Actor,
-): Promise<void> {
+): Promise<{ ticketId: string; change: ActivityChange }[]> {
   const ticketIds = await lockTicketsWithTag(trx, tagId);
   if (ticketIds.length === 0) {
-    return;
+    return [];
   }
   const tags = await tagsOfTickets(trx, ticketIds);
   const seqs = await lastActivitySeqs(trx, ticketIds);
@@ -288,4 +289,9 @@ export async function recordTagLeavingTickets(
   for (let start = 0; start < rows.length; start += ENTRIES_PER_INSERT) {
     await insertActivities(trx, rows.slice(start, start + ENTRIES_PER_INSERT));
   }
+  // The caller writes the tickets' events once the tag has left them (`recordTicketsTagLeftEvents`).
+  return rows.map((row) => ({
+    ticketId: row.ticket_id,
+    change: { field: row.field, oldValue: readJson(row.old_value), newValue: readJson(row.new_value) },
+  }));
 }
