@@ -138,6 +138,26 @@ describe.each(DIALECTS)('event log on %s', (dialect) => {
     expect(after.tags).toEqual([]);
   });
 
+  it("writes a macro's reply and its changes: comment.created, then the ticket's events", async () => {
+    const ticket = await create();
+    const closed = (await ok('GET', `/v1/tickets/statuses?teamId=${desk.teamId}`)).find(
+      (status: { name: string }) => status.name === 'Closed',
+    );
+    const macro = await ok('POST', '/v1/macros', {
+      name: 'Close',
+      content: 'Closing this, reopen any time.',
+      actions: { statusId: closed.id },
+    });
+    const since = await lastId();
+    const response = await call('POST', `/v1/tickets/${ticket.id}/macros/${macro.id}/apply`, {});
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    const after = await ok('GET', `/v1/tickets/${ticket.id}`);
+    const events = await eventsSince(since);
+    expect(events.map((event) => event.type)).toEqual(['comment.created', 'ticket.updated', 'ticket.status_changed']);
+    expect(events[0]?.data.content).toContain('Closing this');
+    expect(events[1]?.data).toEqual(after);
+  });
+
   it('writes nothing for a change that changes nothing or fails', async () => {
     const ticket = await create();
     const since = await lastId();

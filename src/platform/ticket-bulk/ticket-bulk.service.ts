@@ -16,7 +16,6 @@ import { findTicketById, type TicketRow, updateTicket } from '../tickets/ticket.
 import { moveTicketToTeam, presentTickets, requireTicket, resolveAgent } from '../tickets/ticket.service.js';
 import type { TicketTable } from '../tickets/ticket.table.js';
 import { listTeamOptions, resolveTicketOption } from '../tickets/ticket-option.service.js';
-import { findUserById, findUsersByEmail } from '../users/user.repository.js';
 import type { BulkChangeSchema, BulkUpdateSchema } from './ticket-bulk.schemas.js';
 
 type BulkChange = Static<typeof BulkChangeSchema>;
@@ -110,6 +109,11 @@ export async function bulkUpdateTickets(deps: Deps, principal: Principal, body: 
       if (result.freedAgentId) {
         freed.push(result.freedAgentId);
       }
+    }
+    // The timelines and events once every change is made: a change may lock more rows (a team's
+    // ticket counter), and the event log's lock, taken by the first `finish`, must come after all
+    // of them (see `event.recorder.ts`).
+    for (const id of ids) {
       const before = changes.get(id) as TicketChange;
       const after = await before.finish(userActor(principal));
       if (JSON.stringify(after) !== JSON.stringify(before.before)) {

@@ -14,7 +14,7 @@ import type { IdFactory } from '../../lib/ids.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
-import { flushDeferredEvents, recordEvent } from '../events/event.recorder.js';
+import { deferEvent, flushDeferredEvents, type NewEvent, recordEvent } from '../events/event.recorder.js';
 import type { EventType } from '../events/event.table.js';
 import {
   type CommentRow,
@@ -290,6 +290,8 @@ export async function addCommentInTransaction(
   ticket: TicketAccessRow,
   input: CreateComment,
   prepared: PreparedComment,
+  /** The caller changes more afterwards: `comment.created` waits for its `flushDeferredEvents` (see `deferEvent`). */
+  options: { eventLater?: boolean } = {},
 ): Promise<{ comment: Comment; created: boolean }> {
   const { content, type, visibility } = prepared;
   const key = input.deDuplicationKey;
@@ -332,7 +334,7 @@ export async function addCommentInTransaction(
     await queueCommentEmail(trx, deps, ticket, comment);
   }
   // Last, after the effects' ticket lock (see `event.recorder.ts`).
-  await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment));
+  await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment), options.eventLater);
   return { comment: await toCommentOf(trx, principal, comment), created: true };
 }
 
@@ -348,16 +350,22 @@ async function recordCommentEvent(
   ticket: Pick<TicketAccessRow, 'id' | 'team_id' | 'is_private'>,
   type: Extract<EventType, `comment.${string}`>,
   comment: Comment,
+  later = false,
 ): Promise<void> {
   const { emailDelivery: _, ...data } = comment;
   const byContact = comment.authorUserType === 'CUSTOMER' && comment.customerContactId !== null;
-  await recordEvent(trx, deps, principal.organizationId, {
+  const event: NewEvent = {
     type,
     actor: byContact ? { type: 'customer_contact', id: comment.customerContactId } : { type: 'user', id: principal.userId },
     data,
     ticket: { id: ticket.id, teamId: ticket.team_id, isPrivate: readBoolean(ticket.is_private) },
     internal: comment.commentVisibility === 'private',
-  });
+  };
+  if (later) {
+    deferEvent(trx, principal.organizationId, event);
+  } else {
+    await recordEvent(trx, deps, principal.organizationId, event);
+  }
 }
 
 /** The comment that holds a request's `deDuplicationKey`, after this request's insert lost to it. */
