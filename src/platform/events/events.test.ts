@@ -245,6 +245,19 @@ describe.each(DIALECTS)('event log on %s', (dialect) => {
     expect((await eventsSince(since)).map((event) => event.type)).toEqual(['ticket.created', 'comment.created']);
   });
 
+  it("writes a customer's comment as the contact's, after the contact it made", async () => {
+    const ticket = await create();
+    const since = await lastId();
+    const comment = await ok('POST', `/v1/tickets/${ticket.id}/comment`, {
+      content: 'Still broken',
+      customerEmail: 'robin@customer.test',
+    });
+    const events = await eventsSince(since);
+    expect(events.map((event) => event.type)).toEqual(['contact.created', 'comment.created']);
+    expect(events[0]?.data).toMatchObject({ id: comment.customerContactId, email: 'robin@customer.test' });
+    expect(events[1]?.actor).toEqual({ type: 'customer_contact', id: comment.customerContactId, name: comment.author });
+  });
+
   it('answers a replayed comment (same deDuplicationKey) without a second event', async () => {
     const ticket = await create();
     const since = await lastId();
