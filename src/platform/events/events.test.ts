@@ -4,6 +4,7 @@ import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { encodeCursor } from '../../lib/cursors.js';
+import { recordEvent } from './event.recorder.js';
 import { createEventRetentionWorker } from './event-retention.worker.js';
 
 interface Event {
@@ -384,6 +385,52 @@ describe.each(DIALECTS)('event log on %s', (dialect) => {
     expect(testConfig({ EVENT_RETENTION_DAYS: '7' }).EVENT_RETENTION_DAYS).toBe(7);
     expect(() => testConfig({ EVENT_RETENTION_DAYS: '0' })).toThrow(/EVENT_RETENTION_DAYS/);
   });
+
+  it.runIf(dialect === 'postgres')(
+    'makes a later writer wait for an earlier one, so a reader paging by id never skips a late commit',
+    async () => {
+      const org = await makeOrganization(harness, { name: 'Late' });
+      const clock = harness.clock;
+      const visible = async () =>
+        (
+          await harness.db
+            .selectFrom('events')
+            .select('seq')
+            .where('organization_id', '=', org.organizationId)
+            .orderBy('seq')
+            .execute()
+        ).map((row) => Number(row.seq));
+      const event = { type: 'contact.created' as const, actor: { type: 'system' as const, id: null, name: 'test' }, data: {} };
+      let releaseFirst: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        releaseFirst = resolve;
+      });
+      let firstWrote: () => void = () => {};
+      const wrote = new Promise<void>((resolve) => {
+        firstWrote = resolve;
+      });
+      const first = harness.db.transaction().execute(async (trx) => {
+        await recordEvent(trx, { clock }, org.organizationId, event);
+        firstWrote();
+        await held;
+      });
+      await wrote;
+      let secondDone = false;
+      const second = harness.db
+        .transaction()
+        .execute((trx) => recordEvent(trx, { clock }, org.organizationId, event))
+        .then(() => {
+          secondDone = true;
+        });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      // The second writer waits for the first's number to commit: nothing is visible, nothing skipped.
+      expect(secondDone).toBe(false);
+      expect(await visible()).toEqual([]);
+      releaseFirst();
+      await Promise.all([first, second]);
+      expect(await visible()).toEqual([1, 2]);
+    },
+  );
 
   it('numbers concurrent writers of one organization without gaps, in commit order', async () => {
     const org = await makeOrganization(harness, { name: 'Busy' });
