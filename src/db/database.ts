@@ -32,6 +32,7 @@ import type { TeamConfigurationTable } from '../platform/team-configurations/tea
 import type { TeamTagTable } from '../platform/team-tags/team-tag.table.js';
 import type { TeamMemberTable, TeamTable } from '../platform/teams/team.table.js';
 import type { TicketActivityTable } from '../platform/ticket-activities/ticket-activity.table.js';
+import type { TicketSearchDocumentTable } from '../platform/ticket-search/ticket-search.table.js';
 import type { TicketTagTable } from '../platform/ticket-tags/ticket-tag.table.js';
 import type {
   TeamTicketCounterTable,
@@ -69,6 +70,7 @@ export interface DB {
   tickets: TicketTable;
   ticket_comments: TicketCommentTable;
   ticket_custom_field_values: TicketCustomFieldValueTable;
+  ticket_search_documents: TicketSearchDocumentTable;
   ticket_routing_decisions: TicketRoutingDecisionTable;
   ticket_tags: TicketTagTable;
   ticket_activities: TicketActivityTable;

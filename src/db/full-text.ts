@@ -1,6 +1,7 @@
 import { type Expression, type Kysely, sql, type Transaction } from 'kysely';
+import type { SearchAtom, SearchQuery } from '../lib/search-query.js';
 import type { DB } from './database.js';
-import { dialectOf } from './dialect.js';
+import { dialectOf, readBoolean } from './dialect.js';
 
 /**
  * Full-text search behind one interface. Each index is a table of `(document_id, organization_id,
@@ -28,8 +29,8 @@ export interface FullTextHit {
 
 export interface FullTextQuery {
   organizationId: string;
-  /** Words to find, from `searchTerms`; every one must match (after stemming). */
-  terms: string[];
+  /** What to find, read by `parseSearchQuery` (words, phrases, prefixes, OR, exclusions). */
+  search: SearchQuery;
   limit: number;
   /** Only documents whose id this subquery returns (e.g. published articles of one help center). */
   within?: Expression<unknown>;
@@ -43,11 +44,6 @@ const EXCERPT_WORDS = 24;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removes exactly the marker characters
 const clean = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, ' ');
-
-/** The words of a user's query: letters and digits only, so no query syntax reaches either engine. */
-export function searchTerms(query: string): string[] {
-  return (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 32);
-}
 
 /** Adds or replaces the document's entry. */
 export async function writeFullTextEntry(db: Db, index: FullTextIndex, entry: FullTextEntry): Promise<void> {
@@ -69,9 +65,6 @@ export async function removeFullTextEntry(db: Db, index: FullTextIndex, document
 
 /** Best matches first: title words weigh more than body words. */
 export async function searchFullText(db: Db, index: FullTextIndex, query: FullTextQuery): Promise<FullTextHit[]> {
-  if (query.terms.length === 0) {
-    return [];
-  }
   const table = sql.table(index);
   const within = query.within ? sql`and document_id in (${query.within})` : sql``;
   let rows: { document_id: string; excerpt: string | null }[];
@@ -79,14 +72,13 @@ export async function searchFullText(db: Db, index: FullTextIndex, query: FullTe
     const options = `StartSel=${START}, StopSel=${STOP}, MaxWords=${EXCERPT_WORDS}, MinWords=8, MaxFragments=1, FragmentDelimiter=" … "`;
     const result = await sql<{ document_id: string; excerpt: string | null }>`
       select document_id, ts_headline('english', body, matched, ${options}) as excerpt
-      from ${table}, plainto_tsquery('english', ${query.terms.join(' ')}) as matched
+      from ${table}, (select ${tsqueryOf(query.search)} as matched) search_query
       where document @@ matched and organization_id = ${query.organizationId} ${within}
       order by ts_rank(document, matched) desc, document_id
       limit ${query.limit}`.execute(db);
     rows = result.rows;
   } else {
-    // Each term quoted: FTS5 reads it as a plain word, never as an operator or column filter.
-    const match = query.terms.map((term) => `"${term}"`).join(' ');
+    const match = fts5Query(query.search);
     const result = await sql<{ document_id: string; excerpt: string | null }>`
       select document_id, snippet(${table}, 3, ${START}, ${STOP}, '…', ${EXCERPT_WORDS}) as excerpt
       from ${table}
@@ -104,4 +96,230 @@ function renderExcerpt(marked: string): string {
     (char) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[char]};`,
   );
   return escaped.replaceAll(START, '<mark>').replaceAll(STOP, '</mark>');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ticket search: a query language (`lib/search-query.ts`) over the parts of tickets.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * FTS5 MATCH text of an atom. Every word is inside double quotes and holds only letters and digits,
+ * so FTS5 reads it as a string: `AND`, `NEAR(`, `:` or `*` typed by a user never become operators.
+ */
+function fts5Atom(atom: SearchAtom): string {
+  return atom.kind === 'prefix' ? `"${atom.word}"*` : `"${atom.words.join(' ')}"`;
+}
+
+function fts5Any(atoms: readonly SearchAtom[]): string {
+  const parts = atoms.map(fts5Atom);
+  return parts.length === 1 ? (parts[0] ?? '') : `(${parts.join(' OR ')})`;
+}
+
+/**
+ * A tsquery built by PostgreSQL's own functions from parameters, never parsed from user text as
+ * tsquery syntax: a phrase through `phraseto_tsquery` (which splits it as `to_tsvector` splits the
+ * documents, e-mail addresses and hyphenated words included), a prefix as `'word':*` of a word of
+ * letters and digits only.
+ */
+function tsqueryAtom(atom: SearchAtom) {
+  return atom.kind === 'prefix'
+    ? sql`to_tsquery('english', ${`'${atom.word}':*`})`
+    : sql`phraseto_tsquery('english', ${atom.text})`;
+}
+
+function tsqueryAny(atoms: readonly SearchAtom[]) {
+  return sql`(${sql.join(atoms.map(tsqueryAtom), sql` || `)})`;
+}
+
+/** A whole query as one FTS5 expression, for an index of one document per record. */
+function fts5Query(search: SearchQuery): string {
+  const wanted = search.clauses.map(fts5Any).join(' AND ');
+  return search.excluded.reduce((expression, atom) => `(${expression}) NOT ${fts5Atom(atom)}`, wanted);
+}
+
+/** A whole query as one tsquery; an empty part (stop words only) drops out of `&&`. */
+function tsqueryOf(search: SearchQuery) {
+  return sql.join(
+    [...search.clauses.map(tsqueryAny), ...search.excluded.map((atom) => sql`!!(${tsqueryAtom(atom)})`)],
+    sql` && `,
+  );
+}
+
+const TICKET_WEIGHTS = { sqliteTitle: 10, sqliteBody: 1, postgres: '{0.1, 0.2, 0.4, 1.0}' } as const;
+
+export interface TicketSearchQuery {
+  organizationId: string;
+  search: SearchQuery;
+  /** Whether private comments (internal notes) count as matches. */
+  includePrivate: boolean;
+  /**
+   * The tickets that may match (visibility and filters): a subquery on `tickets` narrowed to the
+   * ticket whose id is `ticketId`, so that each hit costs a primary-key lookup rather than reading
+   * every visible ticket of the organization.
+   */
+  ticketScope: (ticketId: Expression<string>) => Expression<unknown>;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Ticket ids, best first. A ticket matches when, for each clause, some visible part of it (title
+ * and description, or a comment) matches the clause, and no visible part matches an excluded
+ * atom: the words of a query may sit in different comments, a phrase sits within one part. Its
+ * score is the sum over its matching parts (SQLite `bm25`, title ten times the weight of other
+ * text; PostgreSQL `ts_rank_cd`, title weight A), so a title match outranks a passing mention and
+ * more matching parts outrank fewer.
+ */
+export async function searchTicketDocuments(db: Db, query: TicketSearchQuery): Promise<string[]> {
+  const { clauses, excluded } = query.search;
+  const postgres = dialectOf(db) === 'postgres';
+  const privacy = query.includePrivate ? sql`` : sql`and not d.is_private`;
+  // Inside CASE, so that PostgreSQL keeps it a per-hit subplan (a primary-key probe) rather than
+  // pulling it up into a semi-join: the row estimate of a tsquery match is often far too low, and
+  // the semi-join it then plans scans every ticket for every hit (minutes on 50,000 tickets).
+  const scope = sql`and case when exists ${query.ticketScope(sql.ref('d.ticket_id'))} then 1 else 0 end = 1`;
+  // With one clause and nothing excluded every hit matches the clause: no per-clause test is needed.
+  const tested = clauses.length > 1 || excluded.length > 0;
+  const flag = (name: string, condition: ReturnType<typeof sql>) =>
+    sql`case when ${condition} then 1 else 0 end as ${sql.ref(name)}`;
+  const flags = !tested
+    ? []
+    : postgres
+      ? [
+          // A clause of stop words only ('the') is an empty tsquery, which matches nothing: it
+          // asks for nothing, so it holds for every part. An excluded one excludes nothing.
+          ...clauses.map((clause, index) =>
+            flag(`m${index}`, sql`numnode(${tsqueryAny(clause)}) = 0 or ${tsqueryAny(clause)} @@ d.document`),
+          ),
+          ...excluded.map((atom, index) =>
+            flag(`x${index}`, sql`numnode(${tsqueryAtom(atom)}) > 0 and ${tsqueryAtom(atom)} @@ d.document`),
+          ),
+        ]
+      : [
+          // Each an uncorrelated subquery, which SQLite reads once into a temporary index.
+          ...clauses.map((clause, index) =>
+            flag(`m${index}`, sql`d.id in (select rowid from ticket_search where ticket_search match ${fts5Any(clause)})`),
+          ),
+          ...excluded.map((atom, index) =>
+            flag(`x${index}`, sql`d.id in (select rowid from ticket_search where ticket_search match ${fts5Atom(atom)})`),
+          ),
+        ];
+  const columns = sql.join([sql`d.ticket_id`, sql`hit.score`, ...flags]);
+  // A materialized CTE: SQLite would otherwise flatten the subquery into the join, where bm25() may
+  // not be called.
+  const hit = postgres
+    ? sql`(select id, ts_rank_cd(${TICKET_WEIGHTS.postgres}::float4[], document, ${tsqueryAny(clauses.flat())}) as score
+        from ticket_search_documents
+        where document @@ ${tsqueryAny([...clauses.flat(), ...excluded])} and organization_id = ${query.organizationId})`
+    : sql`(select rowid as id, bm25(ticket_search, ${sql.lit(TICKET_WEIGHTS.sqliteTitle)}, ${sql.lit(TICKET_WEIGHTS.sqliteBody)}) as score
+        from ticket_search where ticket_search match ${fts5Any([...clauses.flat(), ...excluded])})`;
+  const having = tested
+    ? sql`having ${sql.join(
+        [
+          ...clauses.map((_, index) => sql`max(${sql.ref(`m${index}`)}) = 1`),
+          ...excluded.map((_, index) => sql`max(${sql.ref(`x${index}`)}) = 0`),
+        ],
+        sql` and `,
+      )}`
+    : sql``;
+  // bm25 is lower for better matches, ts_rank_cd higher.
+  const best = postgres ? sql`sum(score) desc` : sql`sum(score) asc`;
+  const result = await sql<{ ticket_id: string }>`with hit as materialized ${hit}
+    select ticket_id from (
+      select ${columns}
+      from hit
+      join ticket_search_documents d on d.id = hit.id
+      where d.organization_id = ${query.organizationId} ${privacy} ${scope}
+    ) hits
+    group by ticket_id
+    ${having}
+    order by ${best}, ticket_id
+    limit ${query.limit} offset ${query.offset}`.execute(db);
+  return result.rows.map((row) => row.ticket_id);
+}
+
+export interface TicketHighlight {
+  ticketId: string;
+  /** The comment the text is from; null for the ticket's title or description. */
+  commentId: string | null;
+  isPrivate: boolean;
+  field: 'title' | 'description' | 'comment';
+  /** HTML-escaped text with the matched words wrapped in `<mark>`: the whole title, or a passage. */
+  text: string;
+}
+
+/**
+ * Where each of `ticketIds` matched the query's clauses: its best `perTicket` parts, best first,
+ * each field that holds a match (a ticket's own part can give its title and its description).
+ */
+export async function highlightTicketDocuments(
+  db: Db,
+  query: { search: SearchQuery; includePrivate: boolean; ticketIds: readonly string[]; perTicket: number },
+): Promise<TicketHighlight[]> {
+  if (query.ticketIds.length === 0) {
+    return [];
+  }
+  const positive = query.search.clauses.flat();
+  const privacy = query.includePrivate ? sql`` : sql`and not d.is_private`;
+  const ids = sql.join(query.ticketIds.map((id) => sql`${id}`));
+  type Row = { ticket_id: string; comment_id: string | null; is_private: unknown; title: string | null; body: string | null };
+  let rows: Row[];
+  if (dialectOf(db) === 'postgres') {
+    const matched = tsqueryAny(positive);
+    // ShortWord=0: short words ('A', '.') at the edges of a passage stay, as in SQLite's snippet.
+    const title = `StartSel=${START}, StopSel=${STOP}, HighlightAll=true, ShortWord=0`;
+    const body = `StartSel=${START}, StopSel=${STOP}, MaxWords=${EXCERPT_WORDS}, MinWords=8, ShortWord=0, MaxFragments=2, FragmentDelimiter=" … "`;
+    const result = await sql<Row>`select ranked.ticket_id, ranked.comment_id, ranked.is_private,
+        ts_headline('english', ranked.title, ${matched}, ${title}) as title,
+        ts_headline('english', ranked.body, ${matched}, ${body}) as body
+      from (
+        select d.ticket_id, d.comment_id, d.is_private, d.title, d.body, row_number() over (
+          partition by d.ticket_id
+          order by ts_rank_cd(${TICKET_WEIGHTS.postgres}::float4[], d.document, ${matched}) desc, d.id
+        ) as position
+        from ticket_search_documents d
+        where d.ticket_id in (${ids}) and d.document @@ ${matched} ${privacy}
+      ) ranked
+      where ranked.position <= ${query.perTicket}
+      order by ranked.ticket_id, ranked.position`.execute(db);
+    rows = result.rows;
+  } else {
+    // The page's parts first (CROSS JOIN keeps that order in SQLite), each then tested against
+    // the query by rowid: not every match of the query in the index. No bm25() here: it counts
+    // the documents holding each word, a scan of every match; the parts are ordered below by
+    // what they hold instead (the ticket's own part first, then the most matches).
+    const result = await sql<Row>`select d.ticket_id, d.comment_id, d.is_private,
+        highlight(ticket_search, 0, ${START}, ${STOP}) as title,
+        snippet(ticket_search, 1, ${START}, ${STOP}, '…', ${EXCERPT_WORDS}) as body
+      from ticket_search_documents d
+      cross join ticket_search
+      where ticket_search.rowid = d.id and ticket_search match ${fts5Any(positive)} and d.ticket_id in (${ids}) ${privacy}
+      order by d.ticket_id, d.id`.execute(db);
+    const marks = (row: Row) => `${row.title ?? ''}${row.body ?? ''}`.split(START).length;
+    const own = (row: Row) => (row.comment_id === null ? 0 : 1);
+    // A stable sort: equal parts keep the order of their ids, oldest first.
+    rows = result.rows.sort((a, b) => a.ticket_id.localeCompare(b.ticket_id) || own(a) - own(b) || marks(b) - marks(a));
+  }
+  const taken = new Map<string, number>();
+  const highlights: TicketHighlight[] = [];
+  for (const row of rows) {
+    const count = taken.get(row.ticket_id) ?? 0;
+    if (count >= query.perTicket) {
+      continue;
+    }
+    taken.set(row.ticket_id, count + 1);
+    const base = { ticketId: row.ticket_id, commentId: row.comment_id, isPrivate: readBoolean(row.is_private) };
+    const marked = (text: string | null) => text?.includes(START) === true;
+    if (row.comment_id === null && marked(row.title)) {
+      highlights.push({ ...base, field: 'title', text: renderExcerpt(row.title ?? '') });
+    }
+    if (marked(row.body)) {
+      highlights.push({
+        ...base,
+        field: row.comment_id === null ? 'description' : 'comment',
+        text: renderExcerpt(row.body ?? ''),
+      });
+    }
+  }
+  return highlights;
 }

@@ -22,6 +22,7 @@ import { teamRoutes } from './teams/team.routes.js';
 import { ticketActivityRoutes } from './ticket-activities/ticket-activity.routes.js';
 import { ticketBulkRoutes } from './ticket-bulk/ticket-bulk.routes.js';
 import { ticketMergeRoutes } from './ticket-merges/ticket-merge.routes.js';
+import { ticketSearchRoutes } from './ticket-search/ticket-search.routes.js';
 import { ticketTagRoutes } from './ticket-tags/ticket-tag.routes.js';
 import { commentRoutes } from './tickets/comment.routes.js';
 import { ticketRoutes } from './tickets/ticket.routes.js';
@@ -76,6 +77,7 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(routingRoutes(deps));
     await app.register(teamRoutes(deps));
     await app.register(customFieldRoutes(deps));
+    await app.register(ticketSearchRoutes(deps));
     await app.register(ticketRoutes(deps));
     await app.register(ticketTagRoutes(deps));
     await app.register(ticketBulkRoutes(deps));

@@ -14,6 +14,7 @@ import * as listIndexesHelpCenterAgentStudio from './2026-11-23T2310_list_indexe
 import * as ticketListIndexes from './2026-11-23T2320_ticket_list_indexes.js';
 import * as dropSupersededCommentIndex from './2026-11-24T0100_drop_superseded_comment_index.js';
 import * as ticketFilters from './2026-11-24T0200_ticket_filters.js';
+import * as createTicketSearch from './2026-11-24T0210_create_ticket_search.js';
 import * as createTicketTags from './2026-11-24T0220_create_ticket_tags.js';
 import * as createTicketActivities from './2026-11-24T0230_create_ticket_activities.js';
 import * as createUserNotificationPreferences from './2026-11-24T0240_create_user_notification_preferences.js';
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T2320_ticket_list_indexes': ticketListIndexes,
   '2026-11-24T0100_drop_superseded_comment_index': dropSupersededCommentIndex,
   '2026-11-24T0200_ticket_filters': ticketFilters,
+  '2026-11-24T0210_create_ticket_search': createTicketSearch,
   '2026-11-24T0220_create_ticket_tags': createTicketTags,
   '2026-11-24T0230_create_ticket_activities': createTicketActivities,
   '2026-11-24T0240_create_user_notification_preferences': createUserNotificationPreferences,

@@ -1,13 +1,14 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { removeFullTextEntry, searchFullText, searchTerms, writeFullTextEntry } from '../../db/full-text.js';
+import { removeFullTextEntry, searchFullText, writeFullTextEntry } from '../../db/full-text.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import { readTypedCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { parseSearchQuery, type SearchQuery, SearchQueryError } from '../../lib/search-query.js';
 import { recordEvent } from '../../platform/events/event.recorder.js';
 import { findCollectionsByIds } from '../collections/collection.repository.js';
 import { requireCollection } from '../collections/collection.service.js';
@@ -380,16 +381,21 @@ export async function deleteArticle(deps: Deps, principal: Principal, id: string
 /** Published articles ranked by relevance over title and body, each with a highlighted excerpt. */
 export async function searchArticles(db: Kysely<DB>, principal: Principal, query: Static<typeof SearchArticlesQuerySchema>) {
   const organizationId = principal.organizationId;
-  const terms = searchTerms(query.q);
-  if (terms.length === 0) {
-    throw AppError.invalid('q must contain a letter or digit', { location: 'query', path: ['q'], rule: 'pattern' });
+  let search: SearchQuery;
+  try {
+    search = parseSearchQuery(query.q);
+  } catch (error) {
+    if (error instanceof SearchQueryError) {
+      throw AppError.invalid(`q ${error.message}`, { location: 'query', path: ['q'], rule: 'pattern' });
+    }
+    throw error;
   }
   if (query.helpCenterId) {
     await requireHelpCenter(db, organizationId, query.helpCenterId);
   }
   const hits = await searchFullText(db, SEARCH_INDEX, {
     organizationId,
-    terms,
+    search,
     limit: query.limit ?? 10,
     within: publishedArticleIds(db, organizationId, query.helpCenterId),
   });

@@ -302,3 +302,15 @@ export async function findTicketIncludingDeleted(
     .where('tickets.id', '=', ticketId)
     .executeTakeFirst();
 }
+
+/** Live tickets of the organization with their names (the read model), in no order. */
+export async function findTicketsByIds(db: Db, organizationId: string, ids: readonly string[]): Promise<TicketRow[]> {
+  if (ids.length === 0) {
+    return [];
+  }
+  return selectTickets(db)
+    .where('tickets.organization_id', '=', organizationId)
+    .where('tickets.id', 'in', ids)
+    .where('tickets.deleted_at', 'is', null)
+    .execute();
+}
