@@ -43,6 +43,11 @@ export const ConfigSchema = Type.Object({
   ),
   SMTP_FROM: Type.String({ minLength: 3, description: 'From address of outgoing email' }),
   OUTBOX_POLL_MS: Type.Integer({ minimum: 10, description: 'How often the email worker looks for due messages' }),
+  EVENT_RETENTION_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 3650,
+    description: 'Days the event log (GET /v1/events) keeps an event before a background job deletes it',
+  }),
   SECRET_KEY: Type.Optional(
     Type.String({
       pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$',
@@ -94,6 +99,7 @@ const DEFAULTS = {
   ATTACHMENT_MAX_BYTES: String(25 * 1024 * 1024),
   SMTP_FROM: 'Switchboard <support@switchboard.local>',
   OUTBOX_POLL_MS: '1000',
+  EVENT_RETENTION_DAYS: '30',
   AUTH_FAILURES_PER_MINUTE: '30',
 } satisfies Partial<Record<keyof Config, string>>;
 

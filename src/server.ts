@@ -9,6 +9,7 @@ import { createOutboxWorker, type OutboxWorker } from './email/outbox.worker.js'
 import { createApiKeyAuth } from './http/api-key-auth.js';
 import { systemClock } from './lib/clock.js';
 import { createIdFactory } from './lib/ids.js';
+import { createEventRetentionWorker, type EventRetentionWorker } from './platform/events/event-retention.worker.js';
 import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
 import { createRoutingWorker, type RoutingWorker } from './platform/routing/routing.worker.js';
 
@@ -35,6 +36,7 @@ export async function startServer(config: Config, log: Logger, print: (line: str
   const apps: FastifyInstance[] = [];
   let outbox: OutboxWorker | undefined;
   let routing: RoutingWorker | undefined;
+  let retention: EventRetentionWorker | undefined;
   try {
     const applied = await migrateToLatest(handle.db);
     log.info({ database: handle.target, applied }, 'database ready');
@@ -67,6 +69,10 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     const router = createRoutingWorker({ db: handle.db, clock, ids, log });
     routing = router;
     router.start();
+    // And an event pruner: its batches skip rows another process is deleting.
+    const pruner = createEventRetentionWorker({ db: handle.db, clock, config, log });
+    retention = pruner;
+    pruner.start();
 
     const auth = createApiKeyAuth({ db: handle.db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
     const addresses: string[] = [];
@@ -75,11 +81,12 @@ export async function startServer(config: Config, log: Logger, print: (line: str
       apps.push(app);
       addresses.push(await app.listen({ port: listener.port, host: config.HOST }));
     }
-    return { apps, addresses, close: () => closeAll(apps, handle, worker, router, config.SHUTDOWN_TIMEOUT_MS, log) };
+    return { apps, addresses, close: () => closeAll(apps, handle, [worker, router, pruner], config.SHUTDOWN_TIMEOUT_MS, log) };
   } catch (error) {
     await Promise.allSettled(apps.map((app) => app.close()));
     await outbox?.stop();
     await routing?.stop();
+    await retention?.stop();
     await handle.close();
     throw error;
   }
@@ -88,8 +95,7 @@ export async function startServer(config: Config, log: Logger, print: (line: str
 async function closeAll(
   apps: FastifyInstance[],
   handle: DatabaseHandle,
-  outbox: OutboxWorker,
-  routing: RoutingWorker,
+  workers: readonly { stop(): Promise<void> }[],
   timeoutMs: number,
   log: Logger,
 ): Promise<void> {
@@ -105,8 +111,9 @@ async function closeAll(
   if (outcome === 'timeout') {
     log.warn({ timeoutMs }, 'in-flight requests did not finish in time; closing anyway');
   }
-  await outbox.stop();
-  await routing.stop();
+  for (const worker of workers) {
+    await worker.stop();
+  }
   await handle.close();
 }
 

@@ -21,6 +21,7 @@ import type { AccountAttributeValueTable } from '../platform/accounts/account-at
 import type { AttachmentChunkTable, AttachmentTable } from '../platform/attachments/attachment.table.js';
 import type { CustomerContactTable } from '../platform/contacts/customer-contact.table.js';
 import type { CustomFieldTable } from '../platform/custom-fields/custom-field.table.js';
+import type { EventSequenceTable, EventTable } from '../platform/events/event.table.js';
 import type { MacroTable } from '../platform/macros/macro.table.js';
 import type { AccountNoteAttachmentTable, AccountNoteTable } from '../platform/notes/account-note.table.js';
 import type { UserNotificationPreferenceTable } from '../platform/notifications/notification-preference.table.js';
@@ -95,4 +96,6 @@ export interface DB {
   help_center_article_search: ArticleSearchTable;
   macros: MacroTable;
   saved_views: SavedViewTable;
+  events: EventTable;
+  event_sequences: EventSequenceTable;
 }

@@ -7,6 +7,7 @@ import { accountAttributeRoutes } from './accounts/account-attribute.routes.js';
 import { attachmentRoutes } from './attachments/attachment.routes.js';
 import { customerContactRoutes } from './contacts/customer-contact.routes.js';
 import { customFieldRoutes } from './custom-fields/custom-field.routes.js';
+import { eventRoutes } from './events/event.routes.js';
 import { macroRoutes } from './macros/macro.routes.js';
 import { accountNoteRoutes } from './notes/account-note.routes.js';
 import { accountNoteAttachmentRoutes } from './notes/account-note-attachment.routes.js';
@@ -91,5 +92,6 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(accountRoutes(deps));
     await app.register(macroRoutes(deps));
     await app.register(viewRoutes(deps));
+    await app.register(eventRoutes(deps));
   };
 }

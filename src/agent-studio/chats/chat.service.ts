@@ -9,6 +9,7 @@ import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { loadOnce } from '../../lib/load-once.js';
+import { recordEvent } from '../../platform/events/event.recorder.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { requireAgent } from '../agents/agent.lookup.js';
 import {
@@ -178,7 +179,7 @@ export async function addMessage(
   const at = deps.clock.now().toISOString();
   const id = deps.ids.uuid();
   const contentHtml = input.content_html ? (await loadMessageSanitizer())(input.content_html) : (input.content_html ?? null);
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
     await insertMessage(trx, {
       id,
       organization_id: thread.organization_id,
@@ -193,12 +194,20 @@ export async function addMessage(
       created_at: at,
     });
     await touchThread(trx, thread.id, at);
+    const message = await findMessage(trx, thread.id, id);
+    if (!message) {
+      throw AppError.notFound('Chat message not found');
+    }
+    const data = toMessage(message);
+    await recordEvent(trx, deps, thread.organization_id, {
+      type: 'chat.message.created',
+      actor: { type: 'user', id: principal.userId },
+      data,
+      // A chat thread is its owner's: other agents never see it.
+      privateToUserId: principal.userId,
+    });
+    return data;
   });
-  const message = await findMessage(deps.db, thread.id, id);
-  if (!message) {
-    throw AppError.notFound('Chat message not found');
-  }
-  return toMessage(message);
 }
 
 /** Oldest first, in write order (sort_key, then id): a keyset page, or `offset` rows in. */

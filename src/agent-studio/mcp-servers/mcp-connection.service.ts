@@ -8,6 +8,7 @@ import { describeFailure, type FailureDescription, MESSAGES, type ProbeResult, p
 import { defaultPort, trackingFetch, urlAllowed } from './guarded-fetch.js';
 import { type McpRuntime, requireServer, type ServerAuth, serverAuth } from './mcp-runtime.js';
 import { loadMcpSdk } from './mcp-sdk.js';
+import { lockMcpServerState, recordMcpConnectionChange } from './mcp-server.events.js';
 import {
   consumeFlow,
   deleteExpiredFlows,
@@ -198,7 +199,11 @@ async function settle(runtime: McpRuntime, server: McpServerRow, userId: string,
         ? await settlePending(runtime, server, userId, attempt)
         : await settleFailed(runtime, server, attempt);
   const state = changes.connection_state as McpConnectionState;
-  await updateMcpServer(runtime.db, server.id, { ...changes, status: STATUS_OF[state], updated_at: at, last_health_check: at });
+  await runtime.db.transaction().execute(async (trx) => {
+    const before = await lockMcpServerState(trx, server.id);
+    await updateMcpServer(trx, server.id, { ...changes, status: STATUS_OF[state], updated_at: at, last_health_check: at });
+    await recordMcpConnectionChange(trx, runtime.clock, { agentId: server.agent_id, serverId: server.id, before, userId });
+  });
   runtime.log.info(
     { agentId: server.agent_id, serverId: server.id, outcome: outcome.result.status, reason: outcome.result.message },
     'mcp connect',

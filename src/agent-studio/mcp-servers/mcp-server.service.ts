@@ -16,10 +16,12 @@ import {
   serverAuth,
   storedAuthConfig,
 } from './mcp-runtime.js';
+import { lockMcpServerState, recordMcpConnectionChange } from './mcp-server.events.js';
 import {
   deleteCredentials,
   deleteFlowsOfServer,
   disableToolsOfMcpServer,
+  findMcpServer,
   insertMcpServer,
   listMcpServers,
   type McpServerRow,
@@ -352,11 +354,13 @@ export async function updateMcpServerDetails(
     });
   }
   await runtime.db.transaction().execute(async (trx) => {
+    const before = await lockMcpServerState(trx, server.id);
     if (urlChanged || authChanged) {
       await deleteFlowsOfServer(trx, server.id);
       await deleteCredentials(trx, server.id);
     }
     await updateMcpServer(trx, server.id, changes);
+    await recordMcpConnectionChange(trx, runtime.clock, { agentId, serverId: server.id, before, userId: principal.userId });
   });
   return toMcpServer(await requireServer(runtime.db, agentId, serverId));
 }
@@ -375,10 +379,21 @@ export async function removeMcpServer(runtime: McpRuntime, principal: Principal,
   );
   const at = runtime.clock.now().toISOString();
   const removed = await runtime.db.transaction().execute(async (trx) => {
+    const before = await lockMcpServerState(trx, server.id);
+    const current = await findMcpServer(trx, agentId, server.id);
     await deleteFlowsOfServer(trx, server.id);
     await deleteCredentials(trx, server.id);
     const deleted = await softDeleteMcpServer(trx, server.id, at);
     await disableToolsOfMcpServer(trx, server.id, at);
+    if (deleted && current) {
+      await recordMcpConnectionChange(trx, runtime.clock, {
+        agentId,
+        serverId: server.id,
+        before,
+        userId: principal.userId,
+        removed: current,
+      });
+    }
     return deleted;
   });
   if (!removed) {

@@ -20,6 +20,7 @@ import * as createTicketActivities from './2026-11-24T0230_create_ticket_activit
 import * as createUserNotificationPreferences from './2026-11-24T0240_create_user_notification_preferences.js';
 import * as createMacros from './2026-11-24T0250_create_macros.js';
 import * as createSavedViews from './2026-11-24T0260_create_saved_views.js';
+import * as createEvents from './2026-11-24T0300_create_events.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0240_create_user_notification_preferences': createUserNotificationPreferences,
   '2026-11-24T0250_create_macros': createMacros,
   '2026-11-24T0260_create_saved_views': createSavedViews,
+  '2026-11-24T0300_create_events': createEvents,
 };

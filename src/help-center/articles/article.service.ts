@@ -9,6 +9,7 @@ import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { parseSearchQuery, type SearchQuery, SearchQueryError } from '../../lib/search-query.js';
+import { recordEvent } from '../../platform/events/event.recorder.js';
 import { findCollectionsByIds } from '../collections/collection.repository.js';
 import { requireCollection } from '../collections/collection.service.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
@@ -315,7 +316,7 @@ export async function publishArticle(deps: Deps, principal: Principal, id: strin
   }
   const at = deps.clock.now().toISOString();
   const body = [article.description ?? '', await articleText(article.content_html)].filter(Boolean).join('\n\n');
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
     await updateArticle(trx, organizationId, id, {
       state: 'published',
       version_count: article.version_count + 1,
@@ -327,15 +328,21 @@ export async function publishArticle(deps: Deps, principal: Principal, id: strin
       updated_at: at,
     });
     await writeFullTextEntry(trx, SEARCH_INDEX, { documentId: id, organizationId, title: article.title, body });
+    const published = await presentOne(trx, organizationId, id);
+    await recordEvent(trx, deps, organizationId, {
+      type: 'article.published',
+      actor: { type: 'user', id: principal.userId },
+      data: published,
+    });
+    return published;
   });
-  return presentOne(deps.db, organizationId, id);
 }
 
 /** Back to draft: the published version is withdrawn and leaves the search index; the draft stays. */
 export async function unpublishArticle(deps: Deps, principal: Principal, id: string) {
   const organizationId = principal.organizationId;
-  await requireArticle(deps.db, organizationId, id);
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
+    const before = await requireArticle(trx, organizationId, id);
     await updateArticle(trx, organizationId, id, {
       state: 'draft',
       published_title: null,
@@ -346,8 +353,17 @@ export async function unpublishArticle(deps: Deps, principal: Principal, id: str
       updated_at: deps.clock.now().toISOString(),
     });
     await removeFullTextEntry(trx, SEARCH_INDEX, id);
+    const draft = await presentOne(trx, organizationId, id);
+    // Only a withdrawal is an event: unpublishing a draft changes nothing a reader cares about.
+    if (before.state === 'published') {
+      await recordEvent(trx, deps, organizationId, {
+        type: 'article.unpublished',
+        actor: { type: 'user', id: principal.userId },
+        data: draft,
+      });
+    }
+    return draft;
   });
-  return presentOne(deps.db, organizationId, id);
 }
 
 /** Soft delete: the article leaves lists, collections and search; reads of it answer 404. */

@@ -11,6 +11,7 @@ import {
   mergeCustomFieldValues,
   validateCustomFieldValues,
 } from '../custom-fields/custom-field.values.js';
+import { recordEvent } from '../events/event.recorder.js';
 import { readListPage } from '../platform.pagination.js';
 import { findUserById } from '../users/user.repository.js';
 import { webUrlField } from './account.input.js';
@@ -158,7 +159,7 @@ export async function createAccount(deps: Deps, principal: Principal, input: Cre
   requireName(input.name);
   const plain = plainChanges(input);
   const id = deps.ids.ulid();
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
     const values = await loadAttributeValues(trx, deps, organizationId);
     const attributes = attributeChanges(values, input, true);
     await requireOwner(trx, organizationId, input.accountOwnerId);
@@ -191,8 +192,14 @@ export async function createAccount(deps: Deps, principal: Principal, input: Cre
       updated_at: at,
       deleted_at: null,
     });
+    const account = toAccount(await requireAccount(trx, organizationId, id));
+    await recordEvent(trx, deps, organizationId, {
+      type: 'account.created',
+      actor: { type: 'user', id: principal.userId },
+      data: account,
+    });
+    return account;
   });
-  return toAccount(await requireAccount(deps.db, organizationId, id));
 }
 
 /** A page of live accounts, oldest first (then by id), by `page` or by `cursor`. */

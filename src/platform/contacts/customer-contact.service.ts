@@ -15,6 +15,7 @@ import {
   mergeCustomFieldValues,
   validateCustomFieldValues,
 } from '../custom-fields/custom-field.values.js';
+import { deferEvent, type EventActor, recordEvent } from '../events/event.recorder.js';
 import { readListPage } from '../platform.pagination.js';
 import {
   type ContactRow,
@@ -37,18 +38,20 @@ import type { CustomerContactTable } from './customer-contact.table.js';
  * local part). Safe when two requests meet the same new email at once: the unique index keeps one.
  */
 export async function findOrCreateContactByEmail(
-  db: Kysely<DB> | Transaction<DB>,
+  db: Transaction<DB>,
   deps: { clock: Clock; ids: IdFactory },
   organizationId: string,
   email: string,
+  actor: EventActor,
 ): Promise<ContactSummaryRow> {
   const existing = await findLiveContactByEmail(db, organizationId, email);
   if (existing) {
     return existing;
   }
   const at = deps.clock.now().toISOString();
+  const id = deps.ids.ulid();
   await insertContactIfAbsent(db, {
-    id: deps.ids.ulid(),
+    id,
     organization_id: organizationId,
     first_name: email.split('@')[0] || email,
     last_name: null,
@@ -65,6 +68,10 @@ export async function findOrCreateContactByEmail(
   const contact = await findLiveContactByEmail(db, organizationId, email);
   if (!contact) {
     throw new Error(`contact for ${email} vanished right after it was written`);
+  }
+  if (contact.id === id) {
+    // Written with the caller's own event, after the locks it still takes (see `deferEvent`).
+    deferEvent(db, organizationId, { type: 'contact.created', actor, data: await readContact(db, organizationId, id) });
   }
   return contact;
 }
@@ -98,7 +105,7 @@ function toContact(row: ContactRow, accounts: { id: string; name: string; primar
 export type Contact = ReturnType<typeof toContact>;
 
 /** Contacts in API shape, with the live accounts each belongs to. */
-async function withAccounts(db: Kysely<DB>, rows: ContactRow[]): Promise<Contact[]> {
+async function withAccounts(db: Kysely<DB> | Transaction<DB>, rows: ContactRow[]): Promise<Contact[]> {
   const links = await listAccountsOfContacts(
     db,
     rows.map((row) => row.id),
@@ -122,7 +129,7 @@ async function requireContact(db: Kysely<DB> | Transaction<DB>, organizationId: 
   return contact;
 }
 
-async function readContact(db: Kysely<DB>, organizationId: string, id: string): Promise<Contact> {
+async function readContact(db: Kysely<DB> | Transaction<DB>, organizationId: string, id: string): Promise<Contact> {
   const [contact] = await withAccounts(db, [await requireContact(db, organizationId, id)]);
   if (!contact) {
     throw AppError.notFound(CONTACT_NOT_FOUND);
@@ -165,7 +172,7 @@ export async function createContact(deps: ContactDeps, principal: Principal, inp
   const avatarUrl = webUrlField(input.avatarUrl, 'avatarUrl');
   const email = input.email.trim();
   const id = deps.ids.ulid();
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
     const values = await loadAttributeValues(trx, deps, organizationId);
     const contactType = resolveAttributeValue(values, 'contact_type', input.contactType, 'contactType');
     const accountIds = await requireAccountIds(trx, organizationId, input.accountIds ?? []);
@@ -194,8 +201,14 @@ export async function createContact(deps: ContactDeps, principal: Principal, inp
       deleted_at: null,
     });
     await replaceContactAccounts(trx, { id, organization_id: organizationId, created_at: at }, accountIds, at);
+    const contact = await readContact(trx, organizationId, id);
+    await recordEvent(trx, deps, organizationId, {
+      type: 'contact.created',
+      actor: { type: 'user', id: principal.userId },
+      data: contact,
+    });
+    return contact;
   });
-  return readContact(deps.db, organizationId, id);
 }
 
 /** A page of live contacts, oldest first (then by id), by `page` or by `cursor`; `accountId` narrows to one account's. */
@@ -278,10 +291,17 @@ export async function deleteContact(deps: ContactDeps, principal: Principal, id:
   const organizationId = principal.organizationId;
   await deps.db.transaction().execute(async (trx) => {
     const contact = await requireContact(trx, organizationId, id);
+    // The contact as it was, with its accounts: what a reader of `contact.deleted` last knew of it.
+    const [data] = await withAccounts(trx, [contact]);
     const at = deps.clock.now().toISOString();
     await removeContactFromAccounts(trx, contact.id);
     if ((await updateContact(trx, organizationId, contact.id, { deleted_at: at, updated_at: at })) === 0) {
       throw AppError.notFound(CONTACT_NOT_FOUND);
     }
+    await recordEvent(trx, deps, organizationId, {
+      type: 'contact.deleted',
+      actor: { type: 'user', id: principal.userId },
+      data,
+    });
   });
 }

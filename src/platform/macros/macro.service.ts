@@ -11,6 +11,7 @@ import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { loadOnce } from '../../lib/load-once.js';
 import { isOrgAdmin } from '../authorization.js';
+import { flushDeferredEvents } from '../events/event.recorder.js';
 import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { canSeeShareable, requireManageableScope } from '../sharing.js';
 import { beginTicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
@@ -293,9 +294,12 @@ export async function applyMacro(deps: Deps, principal: Principal, ticketIdParam
       access,
       commentInput,
       await prepareComment(commentInput),
+      // The actions may lock more rows (a team's ticket counter): the event log's lock comes after them.
+      { eventLater: true },
     );
     const freedAgentId = await applyActions(trx, deps, principal, ticket, readJson<MacroActions>(macro.actions) ?? {});
     await timeline.finish(userActor(principal));
+    await flushDeferredEvents(trx, deps, principal.organizationId);
     return { comment, created: true, freedAgentId };
   });
   if (result.freedAgentId) {

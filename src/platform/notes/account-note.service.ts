@@ -11,6 +11,7 @@ import { requireAccount } from '../accounts/account.lookup.js';
 import { loadAttributeValues, resolveAttributeValue, toAttributeConfiguration } from '../accounts/account-attribute.service.js';
 import { recordLinkAttachments, requireWebUrl } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
+import { recordEvent } from '../events/event.recorder.js';
 import { readListPage } from '../platform.pagination.js';
 import {
   deleteNoteAttachment,
@@ -163,7 +164,7 @@ async function replaceLinkAttachments(
 export async function createNote(deps: Deps, principal: Principal, input: CreateNote): Promise<Note> {
   requireContent(input.content);
   const id = deps.ids.ulid();
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
     const account = await requireAccount(trx, principal.organizationId, input.accountId);
     const values = await loadAttributeValues(trx, deps, principal.organizationId);
     const type = resolveAttributeValue(values, 'note_type', input.type, 'type');
@@ -183,8 +184,16 @@ export async function createNote(deps: Deps, principal: Principal, input: Create
       deleted_at: null,
     });
     await linkAttachments(trx, { id, organization_id: principal.organizationId }, attachmentIds, at);
+    const note = await readNote(trx, await requireVisibleNote(trx, principal, id));
+    await recordEvent(trx, deps, principal.organizationId, {
+      type: 'note.created',
+      actor: { type: 'user', id: principal.userId },
+      data: note,
+      // A private note is its author's (and admins'), in the log as everywhere else.
+      privateToUserId: input.visibility === 'private' ? principal.userId : null,
+    });
+    return note;
   });
-  return readNote(deps.db, await requireVisibleNote(deps.db, principal, id));
 }
 
 /** A page of an account's notes, newest first (then by id, descending), by `page` or by `cursor`. */

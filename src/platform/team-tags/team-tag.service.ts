@@ -5,6 +5,7 @@ import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { recordTicketsTagLeftEvents } from '../events/ticket-events.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { recordTagLeavingTickets, userActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { deleteTagFromTickets } from '../ticket-tags/ticket-tag.repository.js';
@@ -88,14 +89,17 @@ export async function updateTag(deps: Deps, principal: Principal, teamId: string
       ...(input.type !== undefined && { tag_type: input.type }),
       ...(input.description !== undefined && { description: input.description }),
     };
+    let left: Awaited<ReturnType<typeof recordTagLeavingTickets>> = [];
     if (input.type !== undefined && input.type !== 'ticket') {
       // Tickets carry ticket tags only: a tag turned into a skills tag leaves them, as their timelines record.
-      await recordTagLeavingTickets(trx, deps, organizationId, tagId, userActor(principal));
+      left = await recordTagLeavingTickets(trx, deps, organizationId, tagId, userActor(principal));
       await deleteTagFromTickets(trx, tagId);
     }
     if (Object.keys(changes).length > 0) {
       await updateTeamTag(trx, tagId, { ...changes, updated_at: deps.clock.now().toISOString() }).catch(conflictAs(NAME_TAKEN));
     }
+    // Last: the event log's lock comes after every other (see `event.recorder.ts`).
+    await recordTicketsTagLeftEvents(trx, deps, organizationId, userActor(principal), left);
     return tagList(trx, organizationId, teamId);
   });
 }
@@ -105,9 +109,10 @@ export async function deleteTag(deps: Deps, principal: Principal, teamId: string
   return deps.db.transaction().execute(async (trx) => {
     await requireTag(trx, organizationId, teamId, tagId);
     // The tag leaves its tickets, as their timelines record (the foreign key cascades too).
-    await recordTagLeavingTickets(trx, deps, organizationId, tagId, userActor(principal));
+    const left = await recordTagLeavingTickets(trx, deps, organizationId, tagId, userActor(principal));
     await deleteTagFromTickets(trx, tagId);
     await deleteTeamTag(trx, tagId);
+    await recordTicketsTagLeftEvents(trx, deps, organizationId, userActor(principal), left);
     return tagList(trx, organizationId, teamId);
   });
 }

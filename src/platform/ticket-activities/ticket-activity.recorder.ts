@@ -1,11 +1,12 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { writeJson } from '../../db/dialect.js';
+import { readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { findCustomFieldsByUids } from '../custom-fields/custom-field.repository.js';
+import { recordTicketChangeEvents, recordTicketCreatedEvents } from '../events/ticket-events.js';
 import { byTagName, type TicketTagView, tagsOfTicket, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
 import { type ActivityChange, createdValue, diffStates, stateOf, type TicketState } from './ticket-activity.changes.js';
 import {
@@ -22,7 +23,8 @@ import type { ActorType } from './ticket-activity.table.js';
  * Writes a ticket's timeline, in the transaction of each change. Every path that changes a ticket
  * goes through here: `beginTicketChange` locks the row and reads the values before, the change is
  * made, and `finish` reads them again and writes an entry per changed field. Entries are only
- * ever inserted; nothing updates or deletes them.
+ * ever inserted; nothing updates or deletes them. The same points write the event log's ticket
+ * events (`events/ticket-events.ts`).
  */
 
 interface Deps {
@@ -94,6 +96,8 @@ export async function beginTicketChange(
         changes.map((change) => ({ actor, change })),
         Number(row.last_activity_seq ?? 0) + 1,
       );
+      // Last: the event log's lock is taken after every other (see `event.recorder.ts`).
+      await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
       return after;
     },
   };
@@ -136,6 +140,7 @@ export async function recordActivities(
     { organizationId, ticketId },
     changes.map((change) => ({ actor, change })),
   );
+  await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
 }
 
 /**
@@ -228,6 +233,14 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
     ],
     1,
   );
+  await recordTicketCreatedEvents(
+    trx,
+    deps,
+    input.organizationId,
+    input.ticketId,
+    input.actor,
+    requested.agentNamed ? input.actor : router,
+  );
 }
 
 /** Timeline entries per insert when one change touches many tickets. */
@@ -237,7 +250,8 @@ const ENTRIES_PER_INSERT = 500;
  * Records that a team tag leaves every ticket that has it (the tag is deleted, or becomes a skills
  * tag): the tickets are locked in id order and each gets a `tags` entry, old set and new. The
  * caller then deletes the tag's rows. A tag added to a ticket by a change that commits while this
- * runs leaves it with the foreign key's cascade, without an entry.
+ * runs leaves it with the foreign key's cascade, without an entry. Answers the entries written,
+ * for the tickets' events.
  */
 export async function recordTagLeavingTickets(
   trx: Transaction<DB>,
@@ -245,10 +259,10 @@ export async function recordTagLeavingTickets(
   organizationId: string,
   tagId: string,
   actor: Actor,
-): Promise<void> {
+): Promise<{ ticketId: string; change: ActivityChange }[]> {
   const ticketIds = await lockTicketsWithTag(trx, tagId);
   if (ticketIds.length === 0) {
-    return;
+    return [];
   }
   const tags = await tagsOfTickets(trx, ticketIds);
   const seqs = await lastActivitySeqs(trx, ticketIds);
@@ -275,4 +289,9 @@ export async function recordTagLeavingTickets(
   for (let start = 0; start < rows.length; start += ENTRIES_PER_INSERT) {
     await insertActivities(trx, rows.slice(start, start + ENTRIES_PER_INSERT));
   }
+  // The caller writes the tickets' events once the tag has left them (`recordTicketsTagLeftEvents`).
+  return rows.map((row) => ({
+    ticketId: row.ticket_id,
+    change: { field: row.field, oldValue: readJson(row.old_value), newValue: readJson(row.new_value) },
+  }));
 }

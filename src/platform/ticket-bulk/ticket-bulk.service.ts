@@ -109,6 +109,11 @@ export async function bulkUpdateTickets(deps: Deps, principal: Principal, body: 
       if (result.freedAgentId) {
         freed.push(result.freedAgentId);
       }
+    }
+    // The timelines and events once every change is made: a change may lock more rows (a team's
+    // ticket counter), and the event log's lock, taken by the first `finish`, must come after all
+    // of them (see `event.recorder.ts`).
+    for (const id of ids) {
       const before = changes.get(id) as TicketChange;
       const after = await before.finish(userActor(principal));
       if (JSON.stringify(after) !== JSON.stringify(before.before)) {

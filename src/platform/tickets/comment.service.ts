@@ -14,6 +14,8 @@ import type { IdFactory } from '../../lib/ids.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
+import { deferEvent, flushDeferredEvents, type NewEvent, recordEvent } from '../events/event.recorder.js';
+import type { EventType } from '../events/event.table.js';
 import {
   type CommentRow,
   findCommentByDedupeKey,
@@ -219,27 +221,37 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
   const plain = !input.parentCommentId && !input.attachmentIds?.length && !prepared.effects && !prepared.sendsEmail;
   if (plain) {
     const row = newCommentRow(deps, principal, ticket, input, content, { type, visibility, attachmentIds: [], contactId: null });
-    const inserted = await insertCommentOnce(deps.db, row);
+    // The insert and its `comment.created` event commit together: a transaction of two statements
+    // (three with the event log's sequence upsert) where there was one, which holds the
+    // organization's event sequence row from its upsert to the commit (see `event.recorder.ts`).
+    const inserted = await deps.db.transaction().execute(async (trx) => {
+      const written = await insertCommentOnce(trx, row);
+      if (!written) {
+        return undefined;
+      }
+      // Object.assign and a set property, not `{ ...inserted, … }` and `{ ...comment, … }`: on Node 20
+      // a spread followed by more properties, of objects this wide, ends in V8's old space (about 6 KB
+      // a comment), so a process writing comments grew by a hundred MiB between full collections.
+      const comment: Comment = toComment(
+        Object.assign({}, written, {
+          author_name: ticket.viewer_name,
+          author_user_type: ticket.viewer_user_type as CommentRow['author_user_type'],
+          author_avatar_url: ticket.viewer_avatar_url,
+          contact_first_name: null,
+          contact_last_name: null,
+          contact_email: null,
+          contact_avatar_url: null,
+        }),
+      );
+      await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', comment);
+      return comment;
+    });
     if (!inserted) {
       return replayOrConflict(deps.db, principal, await requireDedupeWinner(deps.db, ticket.id, input), input);
     }
-    // Object.assign and a set property, not `{ ...inserted, … }` and `{ ...comment, … }`: on Node 20
-    // a spread followed by more properties, of objects this wide, ends in V8's old space (about 6 KB
-    // a comment), so a process writing comments grew by a hundred MiB between full collections.
-    const comment: Comment = toComment(
-      Object.assign({}, inserted, {
-        author_name: ticket.viewer_name,
-        author_user_type: ticket.viewer_user_type as CommentRow['author_user_type'],
-        author_avatar_url: ticket.viewer_avatar_url,
-        contact_first_name: null,
-        contact_last_name: null,
-        contact_email: null,
-        contact_avatar_url: null,
-      }),
-    );
     // The author sees the delivery state of the comment's email; this comment queued none.
-    comment.emailDelivery = null;
-    return { comment, created: true };
+    inserted.emailDelivery = null;
+    return { comment: inserted, created: true };
   }
   return deps.db.transaction().execute((trx) => addCommentInTransaction(trx, deps, principal, ticket, input, prepared));
 }
@@ -278,6 +290,8 @@ export async function addCommentInTransaction(
   ticket: TicketAccessRow,
   input: CreateComment,
   prepared: PreparedComment,
+  /** The caller changes more afterwards: `comment.created` waits for its `flushDeferredEvents` (see `deferEvent`). */
+  options: { eventLater?: boolean } = {},
 ): Promise<{ comment: Comment; created: boolean }> {
   const { content, type, visibility } = prepared;
   const key = input.deDuplicationKey;
@@ -292,7 +306,10 @@ export async function addCommentInTransaction(
   }
   const attachments = await requireAttachments(trx, principal.organizationId, input.attachmentIds ?? []);
   const contact = input.customerEmail
-    ? await findOrCreateContactByEmail(trx, deps, principal.organizationId, input.customerEmail)
+    ? await findOrCreateContactByEmail(trx, deps, principal.organizationId, input.customerEmail, {
+        type: 'user',
+        id: principal.userId,
+      })
     : null;
   const row = newCommentRow(deps, principal, ticket, input, content, {
     type,
@@ -302,6 +319,8 @@ export async function addCommentInTransaction(
   });
   const inserted = await insertCommentOnce(trx, row);
   if (!inserted) {
+    // The contact made above (if new) commits all the same, so its event does too.
+    await flushDeferredEvents(trx, deps, principal.organizationId);
     return replayOrConflict(trx, principal, await requireDedupeWinner(trx, ticket.id, input), input);
   }
   const comment = await findCommentById(trx, ticket.id, inserted.id);
@@ -314,7 +333,42 @@ export async function addCommentInTransaction(
   if (prepared.sendsEmail) {
     await queueCommentEmail(trx, deps, ticket, comment);
   }
+  // Last, after the effects' ticket lock (see `event.recorder.ts`).
+  await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment), options.eventLater);
   return { comment: await toCommentOf(trx, principal, comment), created: true };
+}
+
+/**
+ * `comment.created` or `comment.updated` with the comment as the API answers it, less the
+ * author's own `emailDelivery`; an internal comment is marked so readers can keep it from
+ * those who may not see it. A comment on a contact's behalf is the contact's.
+ */
+async function recordCommentEvent(
+  trx: Transaction<DB>,
+  deps: Pick<Deps, 'clock'>,
+  principal: Principal,
+  ticket: Pick<TicketAccessRow, 'id' | 'team_id' | 'is_private'>,
+  type: Extract<EventType, `comment.${string}`>,
+  comment: Comment,
+  later = false,
+): Promise<void> {
+  const { emailDelivery: _, ...data } = comment;
+  const byContact = comment.authorUserType === 'CUSTOMER' && comment.customerContactId !== null;
+  const event: NewEvent = {
+    type,
+    // The author's name is at hand: no lookup (the plain comment stays at one read and three writes).
+    actor: byContact
+      ? { type: 'customer_contact', id: comment.customerContactId, name: comment.author }
+      : { type: 'user', id: principal.userId, name: comment.author },
+    data,
+    ticket: { id: ticket.id, teamId: ticket.team_id, isPrivate: readBoolean(ticket.is_private) },
+    internal: comment.commentVisibility === 'private',
+  };
+  if (later) {
+    deferEvent(trx, principal.organizationId, event);
+  } else {
+    await recordEvent(trx, deps, principal.organizationId, event);
+  }
 }
 
 /** The comment that holds a request's `deDuplicationKey`, after this request's insert lost to it. */
@@ -467,12 +521,16 @@ export async function editComment(
   if (input.isPinned !== undefined) {
     changes.is_pinned = input.isPinned;
   }
-  await updateComment(deps.db, comment.id, changes);
-  const updated = await findCommentById(deps.db, ticket.id, comment.id);
-  if (!updated) {
-    throw AppError.notFound('Comment not found!');
-  }
-  return toCommentOf(deps.db, principal, updated);
+  // The edit and its `comment.updated` event commit together.
+  return deps.db.transaction().execute(async (trx) => {
+    await updateComment(trx, comment.id, changes);
+    const updated = await findCommentById(trx, ticket.id, comment.id);
+    if (!updated) {
+      throw AppError.notFound('Comment not found!');
+    }
+    await recordCommentEvent(trx, deps, principal, ticket, 'comment.updated', toComment(updated));
+    return toCommentOf(trx, principal, updated);
+  });
 }
 
 /** Soft delete: the comment, and a deleted thread with its replies, leave every listing. */

@@ -291,6 +291,18 @@ export async function listTickets(db: Db, organizationId: string, filter: Ticket
   return ordered.orderBy('tickets.id', sort.direction).execute();
 }
 
+/** A ticket of the organization with its names, deleted or not: what the event log records of a change. */
+export async function findTicketIncludingDeleted(
+  db: Db,
+  organizationId: string,
+  ticketId: string,
+): Promise<TicketRow | undefined> {
+  return selectTickets(db)
+    .where('tickets.organization_id', '=', organizationId)
+    .where('tickets.id', '=', ticketId)
+    .executeTakeFirst();
+}
+
 /** Live tickets of the organization with their names (the read model), in no order. */
 export async function findTicketsByIds(db: Db, organizationId: string, ids: readonly string[]): Promise<TicketRow[]> {
   if (ids.length === 0) {

@@ -278,7 +278,13 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
       location: 'body',
       field: 'tagIds',
     });
-    const contact = await findOrCreateContactByEmail(trx, deps, principal.organizationId, input.requestorEmail);
+    const contact = await findOrCreateContactByEmail(
+      trx,
+      deps,
+      principal.organizationId,
+      input.requestorEmail,
+      userActor(principal),
+    );
     const now = deps.clock.now();
     const at = now.toISOString();
     const ticketId = deps.ids.ulid();

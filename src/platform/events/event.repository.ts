@@ -1,0 +1,86 @@
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { forUpdateSkipLocked } from '../../db/dialect.js';
+import type { EventTable, EventType } from './event.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/**
+ * Takes the next `count` numbers of the organization's log and answers the first. The upsert locks
+ * the organization's sequence row until the transaction ends (SQLite has one writer anyway), so
+ * another writer of the same organization waits here and takes numbers after these: numbers commit
+ * in order.
+ */
+export async function takeEventSeqs(trx: Transaction<DB>, organizationId: string, count: number): Promise<number> {
+  const row = await trx
+    .insertInto('event_sequences')
+    .values({ organization_id: organizationId, last_seq: count })
+    .onConflict((oc) =>
+      oc.column('organization_id').doUpdateSet((eb) => ({ last_seq: eb('event_sequences.last_seq', '+', count) })),
+    )
+    .returning('last_seq')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_seq) - count + 1;
+}
+
+export async function insertEvents(trx: Transaction<DB>, rows: readonly Insertable<EventTable>[]): Promise<void> {
+  await trx
+    .insertInto('events')
+    .values([...rows])
+    .execute();
+}
+
+export interface EventFilter {
+  types?: readonly EventType[];
+  occurredAfter?: string;
+  occurredBefore?: string;
+  /** Keyset: events after (oldest first) or before (newest first) this number. */
+  afterSeq?: number;
+  order: 'asc' | 'desc';
+  limit: number;
+}
+
+/** A page of the organization's events in `seq` order, on the primary key or `(organization_id, type, seq)`. */
+export async function listEvents(db: Db, organizationId: string, filter: EventFilter) {
+  let query = db.selectFrom('events').selectAll().where('organization_id', '=', organizationId);
+  if (filter.types && filter.types.length > 0) {
+    query = query.where('type', 'in', [...filter.types]);
+  }
+  if (filter.occurredAfter !== undefined) {
+    query = query.where('occurred_at', '>', filter.occurredAfter);
+  }
+  if (filter.occurredBefore !== undefined) {
+    query = query.where('occurred_at', '<', filter.occurredBefore);
+  }
+  if (filter.afterSeq !== undefined) {
+    query = query.where('seq', filter.order === 'asc' ? '>' : '<', filter.afterSeq);
+  }
+  return query
+    .orderBy('seq', filter.order)
+    .limit(filter.limit + 1)
+    .execute();
+}
+
+export type EventRow = Awaited<ReturnType<typeof listEvents>>[number];
+
+/**
+ * Deletes up to `batchSize` events that occurred before `cutoff`, oldest first. On PostgreSQL rows
+ * another process is deleting are skipped rather than waited for, so several processes prune
+ * side by side.
+ */
+export async function deleteEventsBefore(db: Kysely<DB>, cutoff: string, batchSize: number): Promise<number> {
+  const doomed = forUpdateSkipLocked(
+    db,
+    db
+      .selectFrom('events')
+      .select(['organization_id', 'seq'])
+      .where('occurred_at', '<', cutoff)
+      .orderBy('occurred_at')
+      .limit(batchSize),
+  );
+  const result = await db
+    .deleteFrom('events')
+    .where(({ eb, refTuple }) => eb(refTuple('organization_id', 'seq'), 'in', doomed.$asTuple('organization_id', 'seq')))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,56 @@
+import type { ActorType } from '../ticket-activities/ticket-activity.table.js';
+
+/**
+ * Every event type the log holds. A new kind of change adds its type here (and `GET /v1/events`
+ * accepts it as a filter at once).
+ */
+export const EVENT_TYPES = [
+  'ticket.created',
+  'ticket.updated',
+  'ticket.assigned',
+  'ticket.status_changed',
+  'ticket.deleted',
+  'comment.created',
+  'comment.updated',
+  'contact.created',
+  'contact.deleted',
+  'account.created',
+  'note.created',
+  'article.published',
+  'article.unpublished',
+  'chat.message.created',
+  'mcp_server.connected',
+  'mcp_server.disconnected',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** One thing that happened in an organization, written in the transaction of the change. */
+export interface EventTable {
+  organization_id: string;
+  /** The event's place in the organization's log, 1 upwards, in commit order (see `event.recorder.ts`). */
+  seq: number;
+  type: EventType;
+  occurred_at: string;
+  actor_type: ActorType;
+  actor_id: string | null;
+  actor_name: string | null;
+  /** JSON: the resource as the API answered it after the change. */
+  data: string;
+  /** JSON: for `ticket.updated`, the changed fields `[{field, oldValue, newValue}]`; otherwise null. */
+  changes: string | null;
+  /** Visibility, so readers filter without reading the resource again: the ticket concerned, its team … */
+  ticket_id: string | null;
+  team_id: string | null;
+  /** … whether the ticket is private (only its team and admins see it) … */
+  ticket_is_private: boolean | number;
+  /** … and whether the event is about an internal comment (never shown to customers). */
+  is_internal: boolean | number;
+  /** … and, for something private to one user (a private account note), that user: only they and admins see it. */
+  private_to_user_id: string | null;
+}
+
+/** The last number taken in each organization's log; its row lock orders the writers. */
+export interface EventSequenceTable {
+  organization_id: string;
+  last_seq: number;
+}
