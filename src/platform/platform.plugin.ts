@@ -64,7 +64,10 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
         { name: 'outbox', description: 'Email sent for tickets: delivery state, and resending what could not be delivered.' },
         { name: 'macros', description: 'Canned replies with placeholders and ticket changes, applied to a ticket in one step.' },
         { name: 'views', description: 'Saved filters and sorts of the ticket list, personal or shared, with their counts.' },
-        { name: 'events', description: 'The log of every change, written with the change: for integrations that follow what happened.' },
+        {
+          name: 'events',
+          description: 'The log of every change, written with the change: for integrations that follow what happened.',
+        },
       ],
       renderError: renderPlatformError(deps.clock),
     });
