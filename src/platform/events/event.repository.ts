@@ -1,4 +1,5 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { forUpdateSkipLocked } from '../../db/dialect.js';
 import type { EventTable, EventType } from './event.table.js';
@@ -11,19 +12,55 @@ type Db = Kysely<DB> | Transaction<DB>;
  * another writer of the same organization waits here and takes numbers after these: numbers commit
  * in order.
  */
-export async function takeEventSeqs(trx: Transaction<DB>, organizationId: string, count: number): Promise<number> {
-  const row = await trx
+const takeEventSeqsStatement = prepareQuery<{ organizationId: string; count: number }, { last_seq: number }>((db: Db, param) =>
+  db
     .insertInto('event_sequences')
-    .values({ organization_id: organizationId, last_seq: count })
+    .values({ organization_id: param('organizationId'), last_seq: param('count') })
     .onConflict((oc) =>
-      oc.column('organization_id').doUpdateSet((eb) => ({ last_seq: eb('event_sequences.last_seq', '+', count) })),
+      oc.column('organization_id').doUpdateSet((eb) => ({ last_seq: eb('event_sequences.last_seq', '+', param('count')) })),
     )
-    .returning('last_seq')
-    .executeTakeFirstOrThrow();
+    .returning('last_seq'),
+);
+
+export async function takeEventSeqs(trx: Transaction<DB>, organizationId: string, count: number): Promise<number> {
+  const { rows } = await takeEventSeqsStatement.execute(trx, { organizationId, count });
+  const row = rows[0];
+  if (!row) {
+    throw new Error('the event sequence upsert returned no row');
+  }
   return Number(row.last_seq) - count + 1;
 }
 
-export async function insertEvents(trx: Transaction<DB>, rows: readonly Insertable<EventTable>[]): Promise<void> {
+const EVENT_COLUMNS = [
+  'organization_id',
+  'seq',
+  'type',
+  'occurred_at',
+  'actor_type',
+  'actor_id',
+  'actor_name',
+  'data',
+  'changes',
+  'ticket_id',
+  'team_id',
+  'ticket_is_private',
+  'is_internal',
+  'private_to_user_id',
+] as const satisfies readonly (keyof EventTable)[];
+
+const insertEventStatement = prepareQuery<EventTable, never>((db: Db, param) =>
+  db
+    .insertInto('events')
+    .values(Object.fromEntries(EVENT_COLUMNS.map((column) => [column, param(column)])) as unknown as EventTable),
+);
+
+/** The events of a change: one (most changes write one), by a statement compiled once. */
+export async function insertEvents(trx: Transaction<DB>, rows: readonly EventTable[]): Promise<void> {
+  const [only] = rows;
+  if (rows.length === 1 && only) {
+    await insertEventStatement.execute(trx, only);
+    return;
+  }
   await trx
     .insertInto('events')
     .values([...rows])
