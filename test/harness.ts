@@ -98,3 +98,23 @@ export async function buildTestApp(
     },
   };
 }
+
+/**
+ * The apps that stand for the server processes of a concurrency test: on PostgreSQL the harness's
+ * app and a second one on its own connection pool, as a second process on the same database; on
+ * SQLite (one writer, one process) the harness's app alone.
+ */
+export async function serverProcesses(harness: TestApp): Promise<{ apps: FastifyInstance[]; close(): Promise<void> }> {
+  if (harness.dialect !== 'postgres' || !harness.url) {
+    return { apps: [harness.app], close: async () => undefined };
+  }
+  const handle = connectPostgres(harness.url, 5);
+  const second = await buildApp({ config: harness.config, db: handle.db, clock: harness.clock, log: pino({ level: 'silent' }) });
+  return {
+    apps: [harness.app, second],
+    close: async () => {
+      await second.close();
+      await handle.close();
+    },
+  };
+}

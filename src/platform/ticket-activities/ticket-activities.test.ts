@@ -3,9 +3,7 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
-import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
-import { buildApp } from '../../app.js';
-import { connectPostgres, type DatabaseHandle } from '../../db/connect.js';
+import { buildTestApp, serverProcesses, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { encodeCursor } from '../../lib/cursors.js';
 import { createRoutingWorker } from '../routing/routing.worker.js';
 
@@ -278,26 +276,15 @@ describe.each(DIALECTS)('ticket activity timeline on %s', (dialect) => {
 describe.each(DIALECTS)('ticket timeline under concurrency on %s', (dialect) => {
   let harness: TestApp;
   let acme: TestOrganization;
-  let secondHandle: DatabaseHandle | undefined;
-  let second: FastifyInstance | undefined;
+  let processes: Awaited<ReturnType<typeof serverProcesses>>;
 
   beforeAll(async () => {
     harness = await buildTestApp(dialect);
     acme = await makeOrganization(harness);
-    if (dialect === 'postgres') {
-      // A second app on its own pool stands for a second server process on the same database.
-      secondHandle = connectPostgres(harness.url as string, 5);
-      second = await buildApp({
-        config: harness.config,
-        db: secondHandle.db,
-        clock: harness.clock,
-        log: pino({ level: 'silent' }),
-      });
-    }
+    processes = await serverProcesses(harness);
   });
   afterAll(async () => {
-    await second?.close();
-    await secondHandle?.close();
+    await processes?.close();
     await harness.close();
   });
 
@@ -333,7 +320,7 @@ describe.each(DIALECTS)('ticket timeline under concurrency on %s', (dialect) => 
       )
       .execute();
     const priorities = ['Low', 'Medium', 'High', 'Urgent'];
-    const apps = second ? [harness.app, second] : [harness.app];
+    const apps = processes.apps;
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         (apps[i % apps.length] as FastifyInstance).inject({

@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
-import { buildTestApp, type TestApp } from '../../../test/harness.js';
-import { buildApp } from '../../app.js';
-import { connectPostgres, type DatabaseHandle } from '../../db/connect.js';
+import { buildTestApp, serverProcesses, type TestApp } from '../../../test/harness.js';
 
 describe.each(DIALECTS)('bulk ticket updates on %s', (dialect) => {
   let harness: TestApp;
@@ -14,8 +11,7 @@ describe.each(DIALECTS)('bulk ticket updates on %s', (dialect) => {
   let desk: TestTeam;
   let billing: TestTeam;
   let mia: Awaited<ReturnType<typeof makeUser>>;
-  let secondHandle: DatabaseHandle | undefined;
-  let second: FastifyInstance | undefined;
+  let processes: Awaited<ReturnType<typeof serverProcesses>>;
 
   beforeAll(async () => {
     harness = await buildTestApp(dialect);
@@ -36,19 +32,10 @@ describe.each(DIALECTS)('bulk ticket updates on %s', (dialect) => {
         payload: { name },
       });
     }
-    if (dialect === 'postgres') {
-      secondHandle = connectPostgres(harness.url as string, 5);
-      second = await buildApp({
-        config: harness.config,
-        db: secondHandle.db,
-        clock: harness.clock,
-        log: pino({ level: 'silent' }),
-      });
-    }
+    processes = await serverProcesses(harness);
   });
   afterAll(async () => {
-    await second?.close();
-    await secondHandle?.close();
+    await processes?.close();
     await harness.close();
   });
 
@@ -236,7 +223,7 @@ describe.each(DIALECTS)('bulk ticket updates on %s', (dialect) => {
       )
       .execute();
     const ids = tickets.map((ticket) => ticket.id);
-    const apps = second ? [harness.app, second] : [harness.app];
+    const apps = processes.apps;
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         (apps[i % apps.length] as FastifyInstance).inject({
