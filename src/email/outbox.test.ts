@@ -1,62 +1,17 @@
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../test/factories.js';
 import { buildTestApp, createTestDatabase, TEST_NOW, type TestApp } from '../../test/harness.js';
 import { envelopePage, expectCursorPagedList, idsInOrder, walkPages } from '../../test/platform-list-pages.js';
+import { type ReceivedMail, startSmtp } from '../../test/smtp.js';
 import { connectPostgres, connectSqlite, type DatabaseHandle } from '../db/connect.js';
 import { fixedClock } from '../lib/clock.js';
 import { createIdFactory } from '../lib/ids.js';
 import { claimDueMessages } from './outbox.repository.js';
 import { enqueueEmail } from './outbox.service.js';
 import { createOutboxWorker, NO_SMTP_URL, type OutboxWorker, type OutboxWorkerOptions } from './outbox.worker.js';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on loopback that keeps what it receives; `recipientsRejected` answers 550 to RCPT TO. */
-async function startSmtp(port = 0, options: { rejectRecipients?: boolean } = {}) {
-  const messages: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      callback(
-        options.rejectRecipients ? Object.assign(new Error(`No such user ${address.address}`), { responseCode: 550 }) : undefined,
-      );
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((recipient) => recipient.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const address = server.server.address() as AddressInfo;
-  return {
-    port: address.port,
-    url: `smtp://127.0.0.1:${address.port}`,
-    messages,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 type Smtp = Awaited<ReturnType<typeof startSmtp>>;
 const silent = pino({ level: 'silent' });
@@ -275,7 +230,7 @@ describe.each(DIALECTS)('email outbox on %s', (dialect) => {
 
   const retry = (id: string, headers = acme.headers) =>
     harness.app.inject({ method: 'POST', url: `/v1/outbox/${id}/retry`, headers });
-  const deliveredIds = (messages: Received[]) => messages.map((message) => /^Message-ID: <([^@]+)@/im.exec(message.raw)?.[1]);
+  const deliveredIds = (messages: ReceivedMail[]) => messages.map((message) => /^Message-ID: <([^@]+)@/im.exec(message.raw)?.[1]);
 
   it('an admin retries an undeliverable message: queued again at once with fresh attempts, then delivered', async () => {
     const dedupeKey = `comment:${dialect}:retry`;

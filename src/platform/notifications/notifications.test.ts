@@ -1,11 +1,9 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { decodeQuotedPrintable, startSmtp } from '../../../test/smtp.js';
 import { createOutboxWorker } from '../../email/outbox.worker.js';
 import { createRoutingWorker } from '../routing/routing.worker.js';
 
@@ -16,38 +14,12 @@ interface Mail {
   body: string;
 }
 
-/** Undoes quoted-printable: soft line breaks and `=XX` bytes. */
-function decodeQuotedPrintable(raw: string): string {
-  const bytes = raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  return Buffer.from(bytes, 'latin1').toString('utf8');
-}
-
-/** A real SMTP server on loopback that keeps what it receives. */
-async function startSmtp() {
-  const received: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const subject = (raw.match(/^Subject: (.*(?:\r?\n[ \t].*)*)/m)?.[1] ?? '').replace(/\r?\n[ \t]/g, ' ');
-        for (const rcpt of session.envelope.rcptTo) {
-          received.push({ to: rcpt.address, subject, body: decodeQuotedPrintable(raw) });
-        }
-        callback();
-      });
-    },
+/** The loopback SMTP server's messages, one per recipient, with subject and decoded body. */
+function mailsOf(smtp: Awaited<ReturnType<typeof startSmtp>>): Mail[] {
+  return smtp.messages.flatMap((message) => {
+    const subject = (message.raw.match(/^Subject: (.*(?:\r?\n[ \t].*)*)/m)?.[1] ?? '').replace(/\r?\n[ \t]/g, ' ');
+    return message.to.map((to) => ({ to, subject, body: decodeQuotedPrintable(message.raw) }));
   });
-  server.listen(0, '127.0.0.1');
-  await once(server.server, 'listening');
-  const { port } = server.server.address() as AddressInfo;
-  return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 interface Person {
@@ -158,12 +130,12 @@ describe.each(DIALECTS)('reopen on reply and ticket notifications on %s', (diale
       config: harness.config,
       log: pino({ level: 'silent' }),
     });
-    smtp.received.length = 0;
+    smtp.messages.length = 0;
     for (let pass = 0; pass < 20 && (await worker.runOnce()) > 0; pass++) {
       // Drains earlier tests' mail too.
     }
     await worker.stop();
-    return [...smtp.received];
+    return mailsOf(smtp);
   }
   const recipients = (mails: Mail[]) => mails.map((mail) => mail.to).sort();
 

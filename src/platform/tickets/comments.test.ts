@@ -1,41 +1,12 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { startSmtp } from '../../../test/smtp.js';
 import { buildApp } from '../../app.js';
 import { connectPostgres } from '../../db/connect.js';
 import { createOutboxWorker } from '../../email/outbox.worker.js';
-
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on loopback that keeps what it receives. */
-async function startSmtp(): Promise<{ port: number; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server.server, 'listening');
-  const { port } = server.server.address() as AddressInfo;
-  return { port, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 describe.each(DIALECTS)('ticket comments on %s', (dialect) => {
   let harness: TestApp;
@@ -354,15 +325,15 @@ describe.each(DIALECTS)('ticket comments on %s', (dialect) => {
       config: harness.config,
       log: pino({ level: 'silent' }),
     });
-    smtp.received.length = 0;
+    smtp.messages.length = 0;
     for (let pass = 0; pass < 20 && (await worker.runOnce()) > 0; pass++) {
       // Earlier tests queued messages too; drain them all.
     }
-    const mails = smtp.received.filter((mail) => mail.raw.includes('We replaced the printer.'));
+    const mails = smtp.messages.filter((mail) => mail.raw.includes('We replaced the printer.'));
     expect(mails).toHaveLength(1);
     expect(mails[0]?.to).toEqual(['pat@customer.test']);
     expect(mails[0]?.raw).toContain('Subject: [WED-1] Printer on fire');
-    expect(smtp.received.some((mail) => mail.raw.includes('internal only'))).toBe(false);
+    expect(smtp.messages.some((mail) => mail.raw.includes('internal only'))).toBe(false);
     const row = await harness.db
       .selectFrom('email_outbox')
       .select(['status'])
@@ -498,9 +469,9 @@ describe.each(DIALECTS)('ticket comments on %s', (dialect) => {
     expect(
       (await harness.app.inject({ method: 'POST', url: `/v1/outbox/${outboxId}/retry`, headers: acme.headers })).statusCode,
     ).toBe(200);
-    smtp.received.length = 0;
+    smtp.messages.length = 0;
     await drain(harness.config.SMTP_URL);
-    expect(smtp.received.filter((mail) => mail.raw.includes('Your order shipped.'))).toHaveLength(1);
+    expect(smtp.messages.filter((mail) => mail.raw.includes('Your order shipped.'))).toHaveLength(1);
     const sentAt = harness.clock.now().toISOString();
     const delivered = { outboxId, status: 'sent', attempts: 1, lastError: null, sentAt, updatedAt: sentAt };
     expect(await deliverySeenBy(author.headers)).toEqual(delivered);
