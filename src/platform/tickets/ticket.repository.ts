@@ -263,17 +263,24 @@ export function visibleTicketIds(db: Db, organizationId: string, filter: TicketL
   return ticketPageIds(db, base, filter.sort ?? NEWEST_FIRST, filter, filter.filters);
 }
 
-/** How many visible live tickets pass the filters (a saved view's count), from the same indexes as a page. */
+/**
+ * How many visible tickets the filters keep, counting no further than `cap`: at most `cap + 1`
+ * entries of the index the planner picks for the filters, whatever the size of the table.
+ */
 export async function countVisibleTickets(
   db: Db,
   organizationId: string,
-  filter: Pick<TicketListFilter, 'viewerId' | 'seeAll' | 'filters'>,
+  filter: Pick<TicketListFilter, 'viewerId' | 'seeAll' | 'filters'> & { cap: number },
 ): Promise<number> {
   let query = visibleTickets(db, organizationId, filter);
   if (filter.filters) {
     query = applyTicketFilters(query, filter.filters);
   }
-  const row = await query.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+  const matching = query.select('tickets.id').limit(filter.cap + 1);
+  const row = await db
+    .selectFrom(matching.as('matching'))
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 

@@ -5,10 +5,9 @@ import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import { StringEnum } from '../../http/shared-schemas.js';
 import { isOrgAdmin } from '../authorization.js';
-import { visibleTickets } from '../tickets/ticket.repository.js';
+import { countVisibleTickets } from '../tickets/ticket.repository.js';
 import { listVisibleTickets } from '../tickets/ticket.service.js';
 import {
-  applyTicketFilters,
   CUSTOM_FIELD_FILTER_PATTERN,
   resolveTicketQuery,
   TICKET_SORTS,
@@ -81,17 +80,12 @@ export async function countViewTickets(
   cap: number,
 ): Promise<number> {
   const resolved = await resolveViewQuery(db, principal, filters, sort);
-  const matching = applyTicketFilters(
-    visibleTickets(db, principal.organizationId, { viewerId: principal.userId, seeAll: isOrgAdmin(principal) }),
-    resolved.filters,
-  )
-    .select('tickets.id')
-    .limit(cap + 1);
-  const row = await db
-    .selectFrom(matching.as('matching'))
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countVisibleTickets(db, principal.organizationId, {
+    viewerId: principal.userId,
+    seeAll: isOrgAdmin(principal),
+    filters: resolved.filters,
+    cap,
+  });
 }
 
 /** A page of the view's tickets: `GET /v1/tickets` with the view's filters and sort, by cursor. */
