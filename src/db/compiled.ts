@@ -17,6 +17,8 @@ const MARK = '\u0000param:';
 
 export interface PreparedQuery<Params extends object, Row> {
   execute(db: AnyDb, params: Params): Promise<QueryResult<Row>>;
+  /** The statement with these values, for a caller that runs it as part of a larger one. */
+  compile(db: AnyDb, params: Params): CompiledQuery<Row>;
 }
 
 export function prepareQuery<Params extends object, Row>(
@@ -38,11 +40,13 @@ export function prepareQuery<Params extends object, Row>(
     }
     return compiled;
   };
+  const compile = (db: AnyDb, params: Params): CompiledQuery<Row> => {
+    const { query, slots } = compiledFor(db);
+    const parameters = slots.map((slot, index) => (slot === null ? query.parameters[index] : params[slot as keyof Params]));
+    return { ...query, parameters };
+  };
   return {
-    execute(db, params) {
-      const { query, slots } = compiledFor(db);
-      const parameters = slots.map((slot, index) => (slot === null ? query.parameters[index] : params[slot as keyof Params]));
-      return db.executeQuery<Row>({ ...query, parameters });
-    },
+    execute: (db, params) => db.executeQuery<Row>(compile(db, params)),
+    compile,
   };
 }

@@ -89,6 +89,16 @@ export function forUpdateSkipLocked<QB extends SelectQueryBuilder<any, any, any>
 }
 
 /**
+ * Whether dependent writes can go to the database as one statement: PostgreSQL runs
+ * data-modifying `WITH` clauses (one round trip, atomic without a transaction); SQLite cannot, and
+ * runs them as statements of a transaction, which in-process costs no round trips.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any database or transaction
+export function writesInOneStatement(db: Kysely<any>): boolean {
+  return dialectOf(db) === 'postgres';
+}
+
+/**
  * Case-insensitive LIKE: `ilike` on PostgreSQL, `like` on SQLite. SQLite folds ASCII letters only,
  * so non-ASCII letters match case-sensitively there.
  */

@@ -1,9 +1,9 @@
-import type { Transaction } from 'kysely';
+import type { CompiledQuery, Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ActorType } from '../ticket-activities/ticket-activity.table.js';
-import { insertEvents, takeEventSeqs } from './event.repository.js';
+import { insertEvents, insertNumberedEvent, insertWithEvent, takeEventSeqs, type UnnumberedEvent } from './event.repository.js';
 import type { EventType } from './event.table.js';
 
 /**
@@ -63,27 +63,51 @@ export async function recordEvents(
     return;
   }
   const names = await actorNames(trx, events);
-  const first = await takeEventSeqs(trx, organizationId, events.length);
   const at = deps.clock.now().toISOString();
+  const [only] = events;
+  if (events.length === 1 && only) {
+    await insertNumberedEvent(trx, unnumbered(organizationId, only, at, names));
+    return;
+  }
+  const first = await takeEventSeqs(trx, organizationId, events.length);
   await insertEvents(
     trx,
-    events.map((event, index) => ({
-      organization_id: organizationId,
-      seq: first + index,
-      type: event.type,
-      occurred_at: at,
-      actor_type: event.actor.type,
-      actor_id: event.actor.id,
-      actor_name: event.actor.name ?? (event.actor.id ? (names.get(`${event.actor.type}:${event.actor.id}`) ?? null) : null),
-      data: writeJson(event.data) ?? 'null',
-      changes: event.changes ? writeJson(event.changes) : null,
-      ticket_id: event.ticket?.id ?? null,
-      team_id: event.ticket?.teamId ?? null,
-      ticket_is_private: event.ticket?.isPrivate ?? false,
-      is_internal: event.internal ?? false,
-      private_to_user_id: event.privateToUserId ?? null,
-    })),
+    events.map((event, index) => ({ ...unnumbered(organizationId, event, at, names), seq: first + index })),
   );
+}
+
+function unnumbered(organizationId: string, event: NewEvent, at: string, names: ReadonlyMap<string, string>): UnnumberedEvent {
+  return {
+    organization_id: organizationId,
+    type: event.type,
+    occurred_at: at,
+    actor_type: event.actor.type,
+    actor_id: event.actor.id,
+    actor_name: event.actor.name ?? (event.actor.id ? (names.get(`${event.actor.type}:${event.actor.id}`) ?? null) : null),
+    data: writeJson(event.data) ?? 'null',
+    changes: event.changes ? writeJson(event.changes) : null,
+    ticket_id: event.ticket?.id ?? null,
+    team_id: event.ticket?.teamId ?? null,
+    ticket_is_private: event.ticket?.isPrivate ?? false,
+    is_internal: event.internal ?? false,
+    private_to_user_id: event.privateToUserId ?? null,
+  };
+}
+
+/**
+ * A change that is one INSERT … RETURNING (compiled) and its event, both or neither, without a
+ * transaction of the caller's: on PostgreSQL one statement (see `insertWithEvent`). The actor's
+ * name must be given, since nothing is read first. Answers the inserted row, or undefined when
+ * the insert wrote none.
+ */
+export async function insertRecordingEvent<Row>(
+  db: Kysely<DB>,
+  deps: EventDeps,
+  organizationId: string,
+  change: CompiledQuery<Row>,
+  event: NewEvent & { actor: { name: string | null } },
+): Promise<Row | undefined> {
+  return insertWithEvent(db, change, unnumbered(organizationId, event, deps.clock.now().toISOString(), new Map()));
 }
 
 /**

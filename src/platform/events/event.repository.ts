@@ -1,7 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
-import { forUpdateSkipLocked } from '../../db/dialect.js';
+import { forUpdateSkipLocked, writesInOneStatement } from '../../db/dialect.js';
 import type { EventTable, EventType } from './event.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -54,17 +54,102 @@ const insertEventStatement = prepareQuery<EventTable, never>((db: Db, param) =>
     .values(Object.fromEntries(EVENT_COLUMNS.map((column) => [column, param(column)])) as unknown as EventTable),
 );
 
-/** The events of a change: one (most changes write one), by a statement compiled once. */
+/** The events of a change, numbered already, in one INSERT. */
 export async function insertEvents(trx: Transaction<DB>, rows: readonly EventTable[]): Promise<void> {
-  const [only] = rows;
-  if (rows.length === 1 && only) {
-    await insertEventStatement.execute(trx, only);
-    return;
-  }
   await trx
     .insertInto('events')
     .values([...rows])
     .execute();
+}
+
+/** An event as its writer knows it: everything but its number, which the write takes. */
+export type UnnumberedEvent = Omit<EventTable, 'seq'>;
+
+const UNNUMBERED_COLUMNS = EVENT_COLUMNS.filter((column) => column !== 'seq');
+
+/** PostgreSQL types of the event columns, for parameters that reach them through a SELECT list. */
+const POSTGRES_COLUMN_TYPES: Record<(typeof UNNUMBERED_COLUMNS)[number], string> = {
+  organization_id: 'text',
+  type: 'text',
+  occurred_at: 'timestamptz',
+  actor_type: 'text',
+  actor_id: 'text',
+  actor_name: 'text',
+  data: 'jsonb',
+  changes: 'jsonb',
+  ticket_id: 'text',
+  team_id: 'text',
+  ticket_is_private: 'boolean',
+  is_internal: 'boolean',
+  private_to_user_id: 'text',
+};
+
+/**
+ * PostgreSQL: the sequence upsert and the event insert as one statement, after `change` (an
+ * INSERT … RETURNING of at most one row) when there is one, whose parameters come first. The event
+ * is written only when `change` wrote its row, and the statement answers `change`'s rows. One
+ * round trip, and autocommitted when it runs alone: the organization's sequence row is locked for
+ * the statement's duration rather than across the round trips of a transaction.
+ */
+function postgresNumberedInsert(change: string | null, firstParameter: number): string {
+  const parameter = (column: (typeof UNNUMBERED_COLUMNS)[number]) =>
+    `cast($${firstParameter + UNNUMBERED_COLUMNS.indexOf(column)} as ${POSTGRES_COLUMN_TYPES[column]})`;
+  const values = UNNUMBERED_COLUMNS.map(parameter);
+  const sequence =
+    'insert into event_sequences (organization_id, last_seq) ' +
+    `select ${parameter('organization_id')}, 1${change === null ? '' : ' from written'} ` +
+    'on conflict (organization_id) do update set last_seq = event_sequences.last_seq + 1 returning last_seq';
+  const event = `insert into events (${UNNUMBERED_COLUMNS.join(', ')}, seq) select ${values.join(', ')}, last_seq from numbered`;
+  return change === null
+    ? `with numbered as (${sequence}) ${event}`
+    : `with written as (${change}), numbered as (${sequence}), event as (${event}) select * from written`;
+}
+
+const POSTGRES_EVENT_INSERT = postgresNumberedInsert(null, 1);
+const postgresChangeInserts = new Map<string, string>();
+
+function parametersOf(event: UnnumberedEvent): unknown[] {
+  return UNNUMBERED_COLUMNS.map((column) => event[column]);
+}
+
+/** One event of a change, numbered after the organization's last (see `takeEventSeqs`). */
+export async function insertNumberedEvent(trx: Transaction<DB>, event: UnnumberedEvent): Promise<void> {
+  if (writesInOneStatement(trx)) {
+    await trx.executeQuery(CompiledQuery.raw(POSTGRES_EVENT_INSERT, parametersOf(event)));
+    return;
+  }
+  const seq = await takeEventSeqs(trx, event.organization_id, 1);
+  await insertEventStatement.execute(trx, { ...event, seq });
+}
+
+/**
+ * Runs `change`, an INSERT … RETURNING of at most one row, and records `event` when it wrote its
+ * row: both or neither. On PostgreSQL one statement, with no transaction held open across round
+ * trips (the hottest write, a plain comment, is two round trips in all); on SQLite a transaction.
+ * Answers `change`'s row, or undefined when it wrote none (an ON CONFLICT DO NOTHING that met a
+ * conflict).
+ */
+export async function insertWithEvent<Row>(
+  db: Kysely<DB>,
+  change: CompiledQuery<Row>,
+  event: UnnumberedEvent,
+): Promise<Row | undefined> {
+  if (writesInOneStatement(db)) {
+    let text = postgresChangeInserts.get(change.sql);
+    if (text === undefined) {
+      text = postgresNumberedInsert(change.sql, change.parameters.length + 1);
+      postgresChangeInserts.set(change.sql, text);
+    }
+    const { rows } = await db.executeQuery<Row>(CompiledQuery.raw(text, [...change.parameters, ...parametersOf(event)]));
+    return rows[0];
+  }
+  return db.transaction().execute(async (trx) => {
+    const [written] = (await trx.executeQuery(change)).rows;
+    if (written !== undefined) {
+      await insertNumberedEvent(trx, event);
+    }
+    return written;
+  });
 }
 
 export interface EventFilter {

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { CompiledQuery, Kysely, Transaction, Updateable } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { afterKeys } from '../../db/keyset.js';
@@ -51,6 +51,11 @@ const insertCommentStatement = prepareQuery<TicketCommentTable, TicketCommentTab
 export async function insertCommentOnce(db: Db, row: TicketCommentTable): Promise<TicketCommentTable | undefined> {
   const { rows } = await insertCommentStatement.execute(db, row);
   return rows[0];
+}
+
+/** `insertCommentOnce` as a compiled statement, for a writer that runs it with more (its event). */
+export function commentInsert(db: Db, row: TicketCommentTable): CompiledQuery<TicketCommentTable> {
+  return insertCommentStatement.compile(db, row);
 }
 
 export async function updateComment(db: Db, commentId: string, changes: Updateable<TicketCommentTable>): Promise<void> {

@@ -14,10 +14,11 @@ import type { IdFactory } from '../../lib/ids.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
-import { deferEvent, flushDeferredEvents, type NewEvent, recordEvent } from '../events/event.recorder.js';
+import { deferEvent, flushDeferredEvents, insertRecordingEvent, type NewEvent, recordEvent } from '../events/event.recorder.js';
 import type { EventType } from '../events/event.table.js';
 import {
   type CommentRow,
+  commentInsert,
   findCommentByDedupeKey,
   findCommentById,
   insertCommentOnce,
@@ -221,37 +222,37 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
   const plain = !input.parentCommentId && !input.attachmentIds?.length && !prepared.effects && !prepared.sendsEmail;
   if (plain) {
     const row = newCommentRow(deps, principal, ticket, input, content, { type, visibility, attachmentIds: [], contactId: null });
-    // The insert and its `comment.created` event commit together: a transaction of two statements
-    // (three with the event log's sequence upsert) where there was one, which holds the
-    // organization's event sequence row from its upsert to the commit (see `event.recorder.ts`).
-    const inserted = await deps.db.transaction().execute(async (trx) => {
-      const written = await insertCommentOnce(trx, row);
-      if (!written) {
-        return undefined;
-      }
-      // Object.assign and a set property, not `{ ...inserted, … }` and `{ ...comment, … }`: on Node 20
-      // a spread followed by more properties, of objects this wide, ends in V8's old space (about 6 KB
-      // a comment), so a process writing comments grew by a hundred MiB between full collections.
-      const comment: Comment = toComment(
-        Object.assign({}, written, {
-          author_name: ticket.viewer_name,
-          author_user_type: ticket.viewer_user_type as CommentRow['author_user_type'],
-          author_avatar_url: ticket.viewer_avatar_url,
-          contact_first_name: null,
-          contact_last_name: null,
-          contact_email: null,
-          contact_avatar_url: null,
-        }),
-      );
-      await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', comment);
-      return comment;
-    });
-    if (!inserted) {
+    // The comment as the API answers it is known before the insert (every column is written), so
+    // the insert and its `comment.created` event go together: one statement on PostgreSQL, with no
+    // transaction held across round trips, where the event's sequence row would queue the
+    // organization's other writers (see `insertWithEvent`).
+    // Object.assign, not `{ ...row, … }`: on Node 20 a spread followed by more properties, of
+    // objects this wide, ends in V8's old space (about 6 KB a comment), so a process writing
+    // comments grew by a hundred MiB between full collections.
+    const comment: Comment = toComment(
+      Object.assign({}, row, {
+        author_name: ticket.viewer_name,
+        author_user_type: ticket.viewer_user_type as CommentRow['author_user_type'],
+        author_avatar_url: ticket.viewer_avatar_url,
+        contact_first_name: null,
+        contact_last_name: null,
+        contact_email: null,
+        contact_avatar_url: null,
+      }),
+    );
+    const written = await insertRecordingEvent(
+      deps.db,
+      deps,
+      principal.organizationId,
+      commentInsert(deps.db, row),
+      commentEvent(principal, ticket, 'comment.created', comment),
+    );
+    if (!written) {
       return replayOrConflict(deps.db, principal, await requireDedupeWinner(deps.db, ticket.id, input), input);
     }
     // The author sees the delivery state of the comment's email; this comment queued none.
-    inserted.emailDelivery = null;
-    return { comment: inserted, created: true };
+    comment.emailDelivery = null;
+    return { comment, created: true };
   }
   return deps.db.transaction().execute((trx) => addCommentInTransaction(trx, deps, principal, ticket, input, prepared));
 }
@@ -352,11 +353,25 @@ async function recordCommentEvent(
   comment: Comment,
   later = false,
 ): Promise<void> {
+  const event = commentEvent(principal, ticket, type, comment);
+  if (later) {
+    deferEvent(trx, principal.organizationId, event);
+  } else {
+    await recordEvent(trx, deps, principal.organizationId, event);
+  }
+}
+
+function commentEvent(
+  principal: Principal,
+  ticket: Pick<TicketAccessRow, 'id' | 'team_id' | 'is_private'>,
+  type: Extract<EventType, `comment.${string}`>,
+  comment: Comment,
+): NewEvent & { actor: { name: string | null } } {
   const { emailDelivery: _, ...data } = comment;
   const byContact = comment.authorUserType === 'CUSTOMER' && comment.customerContactId !== null;
-  const event: NewEvent = {
+  return {
     type,
-    // The author's name is at hand: no lookup (the plain comment stays at one read and three writes).
+    // The author's name is at hand: no lookup (the plain comment stays at one read and one write).
     actor: byContact
       ? { type: 'customer_contact', id: comment.customerContactId, name: comment.author }
       : { type: 'user', id: principal.userId, name: comment.author },
@@ -364,11 +379,6 @@ async function recordCommentEvent(
     ticket: { id: ticket.id, teamId: ticket.team_id, isPrivate: readBoolean(ticket.is_private) },
     internal: comment.commentVisibility === 'private',
   };
-  if (later) {
-    deferEvent(trx, principal.organizationId, event);
-  } else {
-    await recordEvent(trx, deps, principal.organizationId, event);
-  }
 }
 
 /** The comment that holds a request's `deDuplicationKey`, after this request's insert lost to it. */
