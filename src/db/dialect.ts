@@ -1,4 +1,6 @@
-import { type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 
 /**
  * The only place that knows SQLite and PostgreSQL apart. Features call these helpers and stay
@@ -96,6 +98,17 @@ export function forUpdateSkipLocked<QB extends SelectQueryBuilder<any, any, any>
 // biome-ignore lint/suspicious/noExplicitAny: any database or transaction
 export function writesInOneStatement(db: Kysely<any>): boolean {
   return dialectOf(db) === 'postgres';
+}
+
+/**
+ * The rows of `subquery` as a JSON array (text; `readJson` parses it), selected as one column of the
+ * outer query: what a one-to-many read needs without a second statement. Both helpers keep the
+ * subquery's row order in practice; readers that need an order guaranteed sort after parsing.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any database, any subquery
+export function jsonArrayOf<Row>(db: Kysely<any>, subquery: SelectQueryBuilder<any, any, Row>): RawBuilder<string> {
+  const array = dialectOf(db) === 'postgres' ? postgresJsonArrayFrom(subquery) : sqliteJsonArrayFrom(subquery);
+  return array as unknown as RawBuilder<string>;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { readJson } from '../../db/dialect.js';
 import { AppError, type IssueLocation } from '../../http/errors.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
 import {
@@ -49,6 +50,11 @@ export async function tagsOfTickets(db: Db, ticketIds: readonly string[]): Promi
     tags.sort(byTagName);
   }
   return byTicket;
+}
+
+/** The tags a ticket read brought along as JSON (`tagsOfEnclosingTicket`), by name. */
+export function tagsFromJson(json: string): TicketTagView[] {
+  return (readJson<TicketTagView[]>(json) ?? []).sort(byTagName);
 }
 
 export async function tagsOfTicket(db: Db, ticketId: string): Promise<TicketTagView[]> {

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 
@@ -13,6 +13,19 @@ const tagsOfOneTicketStatement = prepareQuery<{ ticketId: string }, TicketTagRow
     .select(['ticket_tags.ticket_id', 'team_tags.id', 'team_tags.name', 'team_tags.color'])
     .where('ticket_tags.ticket_id', '=', param('ticketId')),
 );
+
+/**
+ * The tags of the enclosing query's ticket (`tickets.id`), with what a ticket shows of each: a
+ * subquery for a one-ticket read that brings its tags along (`jsonArrayOf`) instead of a second
+ * statement.
+ */
+export function tagsOfEnclosingTicket(eb: ExpressionBuilder<DB, 'tickets'>) {
+  return eb
+    .selectFrom('ticket_tags')
+    .innerJoin('team_tags', 'team_tags.id', 'ticket_tags.tag_id')
+    .select(['team_tags.id', 'team_tags.name', 'team_tags.color'])
+    .whereRef('ticket_tags.ticket_id', '=', 'tickets.id');
+}
 
 /**
  * The tags of the tickets, with what a ticket shows of each, in one statement (the key's range per

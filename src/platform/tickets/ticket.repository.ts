@@ -1,7 +1,9 @@
 import { type Kysely, type SelectQueryBuilder, sql, type Transaction, type Updateable } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
+import { jsonArrayOf } from '../../db/dialect.js';
 import type { CursorKey } from '../../lib/cursors.js';
+import { tagsOfEnclosingTicket } from '../ticket-tags/ticket-tag.repository.js';
 import type { TicketTable } from './ticket.table.js';
 import { applyTicketFilters, type TicketFilters, type TicketSort, ticketPageIds } from './ticket-filters.js';
 
@@ -71,7 +73,10 @@ function selectTickets(db: Db, page?: SelectQueryBuilder<any, any, { id: string 
     ]);
 }
 
-export type TicketRow = Awaited<ReturnType<ReturnType<typeof selectTickets>['executeTakeFirstOrThrow']>>;
+export type TicketRow = Awaited<ReturnType<ReturnType<typeof selectTickets>['executeTakeFirstOrThrow']>> & {
+  /** The ticket's tags as JSON, when the read brought them along (one ticket read by key). */
+  tags_json?: string;
+};
 
 /**
  * What routes about a ticket's comments need of the ticket: who may see it (with whether the
@@ -185,7 +190,11 @@ export async function findTicketAccess(
 function ticketByKeyStatement(key: TicketKey) {
   return prepareQuery<{ organizationId: string; ticket: string }, TicketRow>((db: Db, param) =>
     whereTicketKey(
-      selectTickets(db).where('tickets.organization_id', '=', param('organizationId')).where('tickets.deleted_at', 'is', null),
+      selectTickets(db)
+        // Its tags in the same statement: one round trip for a ticket read.
+        .select((eb) => jsonArrayOf(db, tagsOfEnclosingTicket(eb)).as('tags_json'))
+        .where('tickets.organization_id', '=', param('organizationId'))
+        .where('tickets.deleted_at', 'is', null),
       key,
       param('ticket'),
     ),

@@ -30,6 +30,7 @@ import {
   resolveTicketTags,
   type TicketTagRow,
   type TicketTagView,
+  tagsFromJson,
   tagsOfTickets,
 } from '../ticket-tags/ticket-tag.lookup.js';
 import { findUserById, findUsersByEmail } from '../users/user.repository.js';
@@ -116,9 +117,9 @@ export type Ticket = ReturnType<typeof toTicket>;
 export async function presentTickets(db: Kysely<DB> | Transaction<DB>, rows: readonly TicketRow[]): Promise<Ticket[]> {
   const tags = await tagsOfTickets(
     db,
-    rows.map((row) => row.id),
+    rows.filter((row) => row.tags_json === undefined).map((row) => row.id),
   );
-  return rows.map((row) => toTicket(row, tags.get(row.id) ?? []));
+  return rows.map((row) => toTicket(row, row.tags_json === undefined ? (tags.get(row.id) ?? []) : tagsFromJson(row.tags_json)));
 }
 
 export async function presentTicket(db: Kysely<DB> | Transaction<DB>, row: TicketRow): Promise<Ticket> {
