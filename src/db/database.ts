@@ -6,6 +6,7 @@ import type {
   McpServerTable,
 } from '../agent-studio/mcp-servers/mcp-server.table.js';
 import type { AgentToolTable } from '../agent-studio/tools/agent-tool.table.js';
+import type { EmailMessageTable } from '../email/email-message.table.js';
 import type { EmailOutboxTable } from '../email/outbox.table.js';
 import type {
   ArticleCollectionTable,
@@ -23,6 +24,7 @@ import type { CustomerContactTable } from '../platform/contacts/customer-contact
 import type { CustomFieldTable } from '../platform/custom-fields/custom-field.table.js';
 import type { EventSequenceTable, EventTable } from '../platform/events/event.table.js';
 import type { MacroTable } from '../platform/macros/macro.table.js';
+import type { MailboxTable } from '../platform/mailboxes/mailbox.table.js';
 import type { AccountNoteAttachmentTable, AccountNoteTable } from '../platform/notes/account-note.table.js';
 import type { UserNotificationPreferenceTable } from '../platform/notifications/notification-preference.table.js';
 import type { OrganizationTable } from '../platform/organizations/organization.table.js';
@@ -98,4 +100,6 @@ export interface DB {
   saved_views: SavedViewTable;
   events: EventTable;
   event_sequences: EventSequenceTable;
+  mailboxes: MailboxTable;
+  email_messages: EmailMessageTable;
 }
