@@ -4,7 +4,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { agentStudioPlugin } from './agent-studio/agent-studio.plugin.js';
-import { decodeSecretKey } from './agent-studio/mcp-servers/secret-box.js';
 import { AREAS, type AreaName, type Config, trustProxyOption } from './config.js';
 import type { DB } from './db/database.js';
 import type { AppDeps } from './deps.js';
@@ -20,6 +19,7 @@ import { createValidatorCompiler } from './http/validation.js';
 import type { Clock } from './lib/clock.js';
 import { createIdFactory, type IdFactory } from './lib/ids.js';
 import { loadOnce } from './lib/load-once.js';
+import { decodeSecretKey } from './lib/secret-box.js';
 import { platformPlugin } from './platform/platform.plugin.js';
 
 export interface BuildAppOptions {

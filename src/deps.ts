@@ -17,7 +17,7 @@ export interface AppDeps {
   auth: ApiKeyAuth;
   /** The `onRequest` hook identifying the caller, with the rate limits of failed and keyed requests. */
   authenticate: Authenticate;
-  /** 32-byte key sealing stored credentials (see `mcp-servers/secret-box.ts`). */
+  /** 32-byte key sealing stored credentials (see `lib/secret-box.ts`). */
   secretKey: Buffer;
   /** Each area registers a function producing its OpenAPI document once routes are ready. */
   docs: Map<AreaName, () => unknown>;

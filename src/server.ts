@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { resolveSecretKey } from './agent-studio/mcp-servers/secret-box.js';
+import { resolveSecretKey } from './lib/secret-box.js';
 import { buildApp } from './app.js';
 import { type Config, planListeners, publicBaseUrl } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';

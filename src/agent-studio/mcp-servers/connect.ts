@@ -1,7 +1,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { causeChain, isBlockedError } from './guarded-fetch.js';
+import { causeChain, isBlockedError } from '../../lib/guarded-fetch.js';
 import { loadMcpSdk, type McpSdk } from './mcp-sdk.js';
 
 /**

@@ -6,11 +6,11 @@ import { readJson } from '../../db/dialect.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, parseOutboundPolicy } from '../../lib/guarded-fetch.js';
 import type { IdFactory } from '../../lib/ids.js';
-import { createGuardedFetch, type GuardedFetch, type OutboundPolicy, parseOutboundPolicy } from './guarded-fetch.js';
+import { createSecretBox, type SecretBox } from '../../lib/secret-box.js';
 import { findMcpServer, type McpServerRow } from './mcp-server.repository.js';
 import { CALLBACK_PATH, KeyedMutex, type OAuthContext, type StaticClient, sealedField } from './oauth.js';
-import { createSecretBox, type SecretBox } from './secret-box.js';
 
 /** Connect attempts a user may make per agent per minute. */
 const CONNECTS_PER_MINUTE = 20;

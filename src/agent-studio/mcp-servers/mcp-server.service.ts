@@ -4,10 +4,10 @@ import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError, describeIssue, type ValidationIssue } from '../../http/errors.js';
 import { keysetPage } from '../../lib/cursors.js';
+import { staticUrlProblem } from '../../lib/guarded-fetch.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { requireAgent, requireManageableAgent } from '../agents/agent.service.js';
 import type { DiscoveredTool } from './connect.js';
-import { staticUrlProblem } from './guarded-fetch.js';
 import {
   type McpRuntime,
   requireServer,

@@ -11,9 +11,9 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { withAdvisoryLock } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 import { loadMcpSdk } from './mcp-sdk.js';
 import { type CredentialRow, ensureCredentials, findCredentials, updateCredentials } from './mcp-server.repository.js';
-import type { SecretBox } from './secret-box.js';
 
 /** Tokens expiring sooner than this are refreshed before a connect uses them. */
 const REFRESH_AHEAD_MS = 60_000;

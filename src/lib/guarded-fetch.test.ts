@@ -83,6 +83,9 @@ describe('guardedFetch', () => {
     server = createServer((request, response) => {
       if (request.url === '/redirect') {
         response.writeHead(302, { location: 'https://10.255.255.1/metadata' }).end();
+      } else if (request.url === '/declared') {
+        const body = 'y'.repeat(5 * 1024 * 1024);
+        response.writeHead(500, { 'content-type': 'text/plain', 'content-length': String(body.length) }).end(body);
       } else if (request.url === '/large') {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(`"${'x'.repeat(5 * 1024 * 1024)}"`);
@@ -140,5 +143,25 @@ describe('guardedFetch', () => {
   it('cuts off an oversized answer', async () => {
     const response = await open.fetch(`http://127.0.0.1:${port}/large`);
     await expect(response.text()).rejects.toThrow();
+    await expect(open.fetch(`http://127.0.0.1:${port}/declared`)).rejects.toThrow('response too large');
+  });
+
+  it('with a limit of its own that truncates, ends an oversized answer there, keeping its status', async () => {
+    const truncating = createGuardedFetch(parseOutboundPolicy('127.0.0.1'), {
+      maxResponseBytes: 1000,
+      oversizedResponse: 'truncate',
+    });
+    try {
+      const streamed = await truncating.fetch(`http://127.0.0.1:${port}/large`);
+      expect(streamed.status).toBe(200);
+      expect(await streamed.text()).toBe(`"${'x'.repeat(999)}`);
+      const declared = await truncating.fetch(`http://127.0.0.1:${port}/declared`);
+      expect(declared.status).toBe(500);
+      expect(await declared.text()).toBe('y'.repeat(1000));
+      // Small answers pass whole.
+      expect(await (await truncating.fetch(`http://127.0.0.1:${port}/`)).json()).toEqual({ ok: true });
+    } finally {
+      await truncating.close();
+    }
   });
 });

@@ -1,25 +1,48 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { lookup as dnsLookupAll } from 'node:dns/promises';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import ipaddr from 'ipaddr.js';
 import type * as undici from 'undici';
-import { isHttpUrl } from '../../lib/http-url.js';
-import { loadOnce } from '../../lib/load-once.js';
+import { isHttpUrl } from './http-url.js';
+import { loadOnce } from './load-once.js';
 
 /**
- * The agent studio's only way out to the network (mcp-connect.md §8). Every MCP request, metadata
- * lookup, client registration, token and revocation call goes through `createGuardedFetch`, whose
+ * The only way out to the network for destinations users configure: the agent studio's MCP
+ * servers (mcp-connect.md §8: every MCP request, metadata lookup, client registration, token and
+ * revocation call) and the platform's webhooks. Requests go through `createGuardedFetch`, whose
  * connector refuses private, loopback, link-local, metadata and other non-unicast addresses at
  * connect time (so redirects and DNS rebinding are covered too) and plain http to any host that
  * `OUTBOUND_ALLOWED_HOSTS` does not name.
  */
 
-const CONNECT_TIMEOUT_MS = 10_000;
-const HEADERS_TIMEOUT_MS = 10_000;
-const DISCOVERY_TIMEOUT_MS = 5_000;
-const BODY_TIMEOUT_MS = 30_000;
-/** Larger answers are cut off: no MCP, metadata or token response needs more. */
-const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+/** A fetch as the MCP SDK and the webhook sender call it. */
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** Limits of one guarded fetch; the defaults are the agent studio's. */
+export interface GuardedFetchOptions {
+  connectTimeoutMs?: number;
+  /** Until the response headers, for anything but a plain GET. */
+  headersTimeoutMs?: number;
+  /** Until the response headers of a GET that is not an event stream (metadata lookups). */
+  discoveryTimeoutMs?: number;
+  /** Longest silence between two chunks of a body. */
+  bodyTimeoutMs?: number;
+  /** Larger answers (other than event streams) are cut off at this many bytes … */
+  maxResponseBytes?: number;
+  /**
+   * … by failing the read (the default: no MCP, metadata or token response needs more), or, with
+   * `truncate`, by ending the body there, so the status and the start of the body stay readable.
+   */
+  oversizedResponse?: 'fail' | 'truncate';
+}
+
+const DEFAULTS: Required<GuardedFetchOptions> = {
+  connectTimeoutMs: 10_000,
+  headersTimeoutMs: 10_000,
+  discoveryTimeoutMs: 5_000,
+  bodyTimeoutMs: 30_000,
+  maxResponseBytes: 4 * 1024 * 1024,
+  oversizedResponse: 'fail',
+};
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** Thrown (as the `cause` of fetch's `TypeError`) when the policy refuses a destination. */
@@ -150,10 +173,10 @@ function publicOnlyLookup(hostname: string, options: { all?: boolean; family?: n
 
 type Connector = undici.buildConnector.connector;
 
-function guardedConnector(buildConnector: typeof undici.buildConnector, policy: OutboundPolicy): Connector {
-  const direct = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
+function guardedConnector(buildConnector: typeof undici.buildConnector, policy: OutboundPolicy, timeoutMs: number): Connector {
+  const direct = buildConnector({ timeout: timeoutMs });
   // biome-ignore lint/suspicious/noExplicitAny: net.connect's lookup option is typed for dns.lookup's overloads
-  const resolving = buildConnector({ timeout: CONNECT_TIMEOUT_MS, lookup: publicOnlyLookup as any });
+  const resolving = buildConnector({ timeout: timeoutMs, lookup: publicOnlyLookup as any });
   return (options, callback) => {
     const host = options.hostname.replace(/^\[|\]$/g, '');
     const port = options.port ? Number(options.port) : options.protocol === 'https:' ? 443 : 80;
@@ -182,20 +205,21 @@ export interface GuardedFetch {
 const loadUndici = loadOnce(() => import('undici'));
 
 /**
- * One pooled dispatcher per app, made on the first request. Responses are re-wrapped as the
- * global `Response` (the SDK tells OAuth error bodies apart with `instanceof Response`), bodies
- * other than event streams are capped, and a request gets 5 s (metadata GETs) or 10 s (everything
- * else) until its headers.
+ * One pooled dispatcher per app (or worker), made on the first request. Responses are re-wrapped
+ * as the global `Response` (the SDK tells OAuth error bodies apart with `instanceof Response`),
+ * bodies other than event streams are capped, and a request gets `discoveryTimeoutMs` (plain GETs,
+ * 5 s by default) or `headersTimeoutMs` (everything else, 10 s) until its headers.
  */
-export function createGuardedFetch(policy: OutboundPolicy): GuardedFetch {
+export function createGuardedFetch(policy: OutboundPolicy, options: GuardedFetchOptions = {}): GuardedFetch {
+  const limits = { ...DEFAULTS, ...options };
   let dispatcher: undici.Agent | undefined;
 
   const guarded: FetchLike = async (url, init) => {
     const { Agent, buildConnector, fetch: undiciFetch } = await loadUndici();
     dispatcher ??= new Agent({
-      connect: guardedConnector(buildConnector, policy),
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      bodyTimeout: BODY_TIMEOUT_MS,
+      connect: guardedConnector(buildConnector, policy, limits.connectTimeoutMs),
+      headersTimeout: limits.headersTimeoutMs,
+      bodyTimeout: limits.bodyTimeoutMs,
     });
     const headers = new Headers(init?.headers);
     const method = (init?.method ?? 'GET').toUpperCase();
@@ -203,13 +227,13 @@ export function createGuardedFetch(policy: OutboundPolicy): GuardedFetch {
     const deadline = new AbortController();
     const timer = setTimeout(
       () => deadline.abort(new DOMException('The request timed out', 'TimeoutError')),
-      method === 'GET' && !streaming ? DISCOVERY_TIMEOUT_MS : HEADERS_TIMEOUT_MS,
+      method === 'GET' && !streaming ? limits.discoveryTimeoutMs : limits.headersTimeoutMs,
     );
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
     try {
       // biome-ignore lint/suspicious/noExplicitAny: the global RequestInit and undici's differ only in nominal types
       const response = await undiciFetch(url, { ...(init as any), signal, dispatcher });
-      return rewrap(response);
+      return rewrap(response, limits);
     } finally {
       clearTimeout(timer);
     }
@@ -218,10 +242,11 @@ export function createGuardedFetch(policy: OutboundPolicy): GuardedFetch {
   return { fetch: guarded, close: async () => dispatcher?.close() };
 }
 
-function rewrap(response: undici.Response): Response {
+function rewrap(response: undici.Response, limits: Required<GuardedFetchOptions>): Response {
   const contentType = response.headers.get('content-type') ?? '';
   const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > MAX_RESPONSE_BYTES) {
+  const truncate = limits.oversizedResponse === 'truncate';
+  if (declared > limits.maxResponseBytes && !truncate) {
     void response.body?.cancel();
     throw new ResponseTooLargeError('response too large');
   }
@@ -229,7 +254,7 @@ function rewrap(response: undici.Response): Response {
     ? null
     : (response.body as ReadableStream<Uint8Array> | null);
   if (body && !contentType.includes('text/event-stream')) {
-    body = body.pipeThrough(capped(MAX_RESPONSE_BYTES));
+    body = body.pipeThrough(capped(limits.maxResponseBytes, truncate));
   }
   const wrapped = new Response(body, {
     status: response.status,
@@ -241,16 +266,23 @@ function rewrap(response: undici.Response): Response {
   return wrapped;
 }
 
-function capped(limit: number): TransformStream<Uint8Array, Uint8Array> {
+/** Passes the first `limit` bytes; past them, fails the read, or with `truncate` ends the body there. */
+function capped(limit: number, truncate: boolean): TransformStream<Uint8Array, Uint8Array> {
   let seen = 0;
   return new TransformStream({
     transform(chunk, controller) {
-      seen += chunk.byteLength;
-      if (seen > limit) {
-        controller.error(new ResponseTooLargeError('response too large'));
+      if (seen >= limit) {
         return;
       }
-      controller.enqueue(chunk);
+      seen += chunk.byteLength;
+      if (seen <= limit) {
+        controller.enqueue(chunk);
+      } else if (truncate) {
+        controller.enqueue(chunk.subarray(0, chunk.byteLength - (seen - limit)));
+        controller.terminate();
+      } else {
+        controller.error(new ResponseTooLargeError('response too large'));
+      }
     },
   });
 }

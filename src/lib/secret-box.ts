@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Config } from '../../config.js';
+import type { Config } from '../config.js';
 
 /**
  * AES-256-GCM for secrets at rest (OAuth tokens, client secrets, PKCE verifiers, static headers).
