@@ -21,6 +21,7 @@ import * as createUserNotificationPreferences from './2026-11-24T0240_create_use
 import * as createMacros from './2026-11-24T0250_create_macros.js';
 import * as createSavedViews from './2026-11-24T0260_create_saved_views.js';
 import * as createEvents from './2026-11-24T0300_create_events.js';
+import * as createWebhooks from './2026-11-24T0400_create_webhooks.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0250_create_macros': createMacros,
   '2026-11-24T0260_create_saved_views': createSavedViews,
   '2026-11-24T0300_create_events': createEvents,
+  '2026-11-24T0400_create_webhooks': createWebhooks,
 };
