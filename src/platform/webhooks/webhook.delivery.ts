@@ -13,6 +13,7 @@ import {
   finishDelivery,
   insertAttempt,
   markFailingSince,
+  promoteNextDelivery,
   type SendTargetRow,
 } from './webhook.repository.js';
 import type { SendOutcome, WebhookSender } from './webhook.sender.js';
@@ -105,7 +106,8 @@ async function recordAttempt(
     return false;
   }
   const attemptsMade = Number(delivery.attempts);
-  const retry = !outcome.ok && !readBoolean(delivery.manual) && attemptsMade <= RETRY_DELAYS_MS.length;
+  const manual = readBoolean(delivery.manual);
+  const retry = !outcome.ok && !manual && attemptsMade <= RETRY_DELAYS_MS.length;
   const delay = RETRY_DELAYS_MS[attemptsMade - 1] ?? 0;
   const finished = await finishDelivery(trx, delivery.id, attempt.lockedUntil, {
     status: outcome.ok ? 'delivered' : retry ? 'pending' : 'failed',
@@ -116,6 +118,10 @@ async function recordAttempt(
   });
   if (!finished) {
     return false;
+  }
+  if (!manual && !retry) {
+    // Done, one way or the other: the endpoint's next event goes.
+    await promoteNextDelivery(trx, delivery.webhook_id, at);
   }
   await insertAttempt(trx, {
     id: deps.ids.ulid(),

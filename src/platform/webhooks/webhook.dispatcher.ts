@@ -7,13 +7,21 @@ import { listEvents } from '../events/event.repository.js';
 import { toEvent } from '../events/event.service.js';
 import type { EventType } from '../events/event.table.js';
 import { type EventViewer, loadEventAudience } from '../events/event.visibility.js';
-import { advanceDispatchCursor, findOwner, insertDeliveries, lastEventSeq, lockWebhookBehindLog } from './webhook.repository.js';
+import {
+  advanceDispatchCursor,
+  findOwner,
+  hasDeliveryInProgress,
+  insertDeliveries,
+  lastEventSeq,
+  lockWebhookBehindLog,
+} from './webhook.repository.js';
 
 /**
  * Turns the organization's event log into deliveries, endpoint by endpoint. Each endpoint keeps a
  * cursor (`dispatched_seq`) into its organization's log; a pass locks the endpoint's row (others
  * skip it), reads the events after the cursor, keeps those of its types that its owner may see
- * now, inserts a delivery for each and moves the cursor, all in one transaction. The log is
+ * now, inserts a delivery for each (the first due now unless an earlier one is still going, the others
+ * waiting their turn) and moves the cursor, all in one transaction. The log is
  * numbered in commit order, so reading `seq > cursor` never skips an event that commits late; and
  * UNIQUE (webhook_id, event_seq) stops a second delivery of one event even if two passes overlap.
  */
@@ -66,21 +74,22 @@ async function dispatchBatch(trx: Transaction<DB>, deps: DispatchDeps, exclude: 
   const viewer = await ownerViewer(trx, webhook.owner_user_id);
   const audience = await loadEventAudience(trx, organizationId, batch);
   const at = deps.clock.now().toISOString();
+  const visible = batch.filter((row) => audience.canSee(viewer, row));
+  // In order: the first is due now unless an earlier delivery is still going; the rest wait for it.
+  const firstDue = visible.length > 0 && !(await hasDeliveryInProgress(trx, webhook.id));
   await insertDeliveries(
     trx,
-    batch
-      .filter((row) => audience.canSee(viewer, row))
-      .map((row) => ({
-        id: deps.ids.ulid(),
-        webhook_id: webhook.id,
-        event_seq: Number(row.seq),
-        event_type: row.type,
-        payload: JSON.stringify(toEvent(row)),
-        status: 'pending' as const,
-        next_attempt_at: at,
-        created_at: at,
-        updated_at: at,
-      })),
+    visible.map((row, index) => ({
+      id: deps.ids.ulid(),
+      webhook_id: webhook.id,
+      event_seq: Number(row.seq),
+      event_type: row.type,
+      payload: JSON.stringify(toEvent(row)),
+      status: 'pending' as const,
+      next_attempt_at: firstDue && index === 0 ? at : null,
+      created_at: at,
+      updated_at: at,
+    })),
   );
   await advanceDispatchCursor(trx, webhook.id, cursor);
   return webhook.id;

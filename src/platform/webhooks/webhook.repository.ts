@@ -145,6 +145,45 @@ export async function insertDeliveries(db: Db, rows: readonly Insertable<Webhook
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
+/**
+ * Whether the endpoint has a delivery in its order still going (pending or delivering, not a manual
+ * one): new ones then wait behind it. Asked under the endpoint's row lock, which every change of
+ * which delivery comes next holds.
+ */
+export async function hasDeliveryInProgress(db: Db, webhookId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('webhook_id', '=', webhookId)
+    .where('status', 'in', ['pending', 'delivering'])
+    .where('manual', '=', false)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Makes the endpoint's next delivery in order due now (the one before it just finished): the
+ * oldest event's delivery still waiting, under the endpoint's row lock.
+ */
+export async function promoteNextDelivery(db: Db, webhookId: string, now: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: now })
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries as waiting')
+        .select('waiting.id')
+        .where('waiting.webhook_id', '=', webhookId)
+        .where('waiting.status', '=', 'pending')
+        .where('waiting.manual', '=', false)
+        .where('waiting.next_attempt_at', 'is', null)
+        .orderBy('waiting.event_seq')
+        .limit(1),
+    )
+    .execute();
+}
+
 export async function advanceDispatchCursor(db: Db, webhookId: string, seq: number): Promise<void> {
   await db.updateTable('webhooks').set({ dispatched_seq: seq }).where('id', '=', webhookId).execute();
 }
@@ -167,10 +206,11 @@ const DELIVERY_COLUMNS = [
 ] as const;
 
 /**
- * Due: pending and its time has come, or delivering under a lease that ran out. In order: a
- * delivery of an event waits while an earlier event's delivery to the same endpoint is pending or
- * delivering, unless it is a manual one (a retry or a test, which go out of order and are the only
- * ones with `manual` set). Only deliveries of enabled endpoints are due.
+ * Due: pending and its time has come, or delivering under a lease that ran out. In order: only the
+ * endpoint's oldest unfinished delivery has a time (the ones behind it wait with none, and get one
+ * when it finishes: `promoteNextDelivery`), so the scan of due rows never reads a backlog; the
+ * NOT EXISTS says the same again, for safety. Manual ones (a retry, a test) go out of order. Only
+ * deliveries of enabled endpoints are due.
  */
 function isDue(now: string) {
   return (eb: ExpressionBuilder<DB, 'webhook_deliveries'>) =>

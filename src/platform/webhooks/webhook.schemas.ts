@@ -100,8 +100,9 @@ export const ListWebhooksQuerySchema = Type.Object(
 
 const DeliveryStatusSchema = StringEnum(DELIVERY_STATUSES, {
   description:
-    "pending: waiting for an attempt (at nextAttemptAt, or after the endpoint's earlier events); delivering: an " +
-    'attempt is under way; delivered: a 2xx came back; failed: every attempt failed (retry it by hand)',
+    'pending: waiting for an attempt at nextAttemptAt (null while an earlier event of the endpoint is still being ' +
+    'delivered); delivering: an attempt is under way; delivered: a 2xx came back; failed: every attempt failed ' +
+    '(retry it by hand)',
 });
 
 export const DeliveryAttemptSchema = Type.Object(

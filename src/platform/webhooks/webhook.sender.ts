@@ -9,6 +9,8 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 /** How much of an answer is kept with the attempt, for the deliveries list. */
 export const STORED_RESPONSE_CHARS = 4096;
 const MAX_ERROR_LENGTH = 500;
+/** undici's own timeouts, which may fire before the deadline's abort does. */
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** What one POST to a receiver came to. */
 export interface SendOutcome {
@@ -107,7 +109,11 @@ function statusError(response: Response): string {
 function describeFailure(error: unknown, timeoutMs: number): string {
   const chain = causeChain(error);
   let text: string;
-  if (chain.some((entry) => entry instanceof Error && entry.name === 'TimeoutError')) {
+  const timedOut = chain.some(
+    (entry) =>
+      (entry instanceof Error && entry.name === 'TimeoutError') || TIMEOUT_CODES.has(String((entry as { code?: unknown }).code)),
+  );
+  if (timedOut) {
     text = `no answer within ${timeoutMs} ms`;
   } else if (isBlockedError(error)) {
     const blocked = chain.find((entry) => (entry as { code?: string }).code === 'ERR_OUTBOUND_BLOCKED') as Error;
