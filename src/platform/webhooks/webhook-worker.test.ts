@@ -263,6 +263,13 @@ describe.each(DIALECTS)('webhook worker on %s', (dialect) => {
     }
   });
 
+  it('takes WEBHOOK_POLL_MS from the environment', async () => {
+    const { testConfig } = await import('../../../test/harness.js');
+    expect(testConfig().WEBHOOK_POLL_MS).toBe(1000);
+    expect(testConfig({ WEBHOOK_POLL_MS: '250' }).WEBHOOK_POLL_MS).toBe(250);
+    expect(() => testConfig({ WEBHOOK_POLL_MS: '5' })).toThrow(/WEBHOOK_POLL_MS/);
+  });
+
   it('delivers each event once per endpoint with two workers (two processes on PostgreSQL) running passes at once', async () => {
     const second =
       dialect === 'postgres' && harness.url ? connectPostgres(harness.url, 5) : { db: harness.db, close: async () => undefined };
