@@ -43,10 +43,15 @@ export const ConfigSchema = Type.Object({
   ),
   SMTP_FROM: Type.String({ minLength: 3, description: 'From address of outgoing email' }),
   OUTBOX_POLL_MS: Type.Integer({ minimum: 10, description: 'How often the email worker looks for due messages' }),
+  WEBHOOK_POLL_MS: Type.Integer({
+    minimum: 10,
+    description: 'How often the webhook worker looks for new events and due deliveries',
+  }),
   EVENT_RETENTION_DAYS: Type.Integer({
     minimum: 1,
     maximum: 3650,
-    description: 'Days the event log (GET /v1/events) keeps an event before a background job deletes it',
+    description:
+      'Days the event log (GET /v1/events) keeps an event, and webhooks a finished delivery, before a background job deletes it',
   }),
   SECRET_KEY: Type.Optional(
     Type.String({
@@ -55,7 +60,10 @@ export const ConfigSchema = Type.Object({
     }),
   ),
   OUTBOUND_ALLOWED_HOSTS: Type.Optional(
-    Type.String({ description: 'Comma-separated host[:port] list the agent studio may reach although private (e.g. 127.0.0.1)' }),
+    Type.String({
+      description:
+        'Comma-separated host[:port] list that MCP servers and webhooks may reach although private, and over plain http (e.g. 127.0.0.1)',
+    }),
   ),
   MCP_OAUTH_RETURN_URL: Type.Optional(
     Type.String({
@@ -99,6 +107,7 @@ const DEFAULTS = {
   ATTACHMENT_MAX_BYTES: String(25 * 1024 * 1024),
   SMTP_FROM: 'Switchboard <support@switchboard.local>',
   OUTBOX_POLL_MS: '1000',
+  WEBHOOK_POLL_MS: '1000',
   EVENT_RETENTION_DAYS: '30',
   AUTH_FAILURES_PER_MINUTE: '30',
 } satisfies Partial<Record<keyof Config, string>>;

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { resolveSecretKey } from './lib/secret-box.js';
 import { buildApp } from './app.js';
 import { type Config, planListeners, publicBaseUrl } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';
@@ -9,9 +8,11 @@ import { createOutboxWorker, type OutboxWorker } from './email/outbox.worker.js'
 import { createApiKeyAuth } from './http/api-key-auth.js';
 import { systemClock } from './lib/clock.js';
 import { createIdFactory } from './lib/ids.js';
+import { resolveSecretKey } from './lib/secret-box.js';
 import { createEventRetentionWorker, type EventRetentionWorker } from './platform/events/event-retention.worker.js';
 import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
 import { createRoutingWorker, type RoutingWorker } from './platform/routing/routing.worker.js';
+import { createWebhookWorker, type WebhookWorker } from './platform/webhooks/webhook.worker.js';
 
 export const SMTP_URL_MISSING =
   'SMTP_URL is not set: email will not be delivered, and queued messages are marked undeliverable until SMTP_URL is set ' +
@@ -37,6 +38,7 @@ export async function startServer(config: Config, log: Logger, print: (line: str
   let outbox: OutboxWorker | undefined;
   let routing: RoutingWorker | undefined;
   let retention: EventRetentionWorker | undefined;
+  let webhooks: WebhookWorker | undefined;
   try {
     const applied = await migrateToLatest(handle.db);
     log.info({ database: handle.target, applied }, 'database ready');
@@ -73,6 +75,10 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     const pruner = createEventRetentionWorker({ db: handle.db, clock, config, log });
     retention = pruner;
     pruner.start();
+    // And a webhook worker: endpoints are dispatched under row locks, deliveries claimed under leases.
+    const webhookWorker = createWebhookWorker({ db: handle.db, clock, ids, config, secretKey, log });
+    webhooks = webhookWorker;
+    webhookWorker.start();
 
     const auth = createApiKeyAuth({ db: handle.db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
     const addresses: string[] = [];
@@ -81,12 +87,17 @@ export async function startServer(config: Config, log: Logger, print: (line: str
       apps.push(app);
       addresses.push(await app.listen({ port: listener.port, host: config.HOST }));
     }
-    return { apps, addresses, close: () => closeAll(apps, handle, [worker, router, pruner], config.SHUTDOWN_TIMEOUT_MS, log) };
+    return {
+      apps,
+      addresses,
+      close: () => closeAll(apps, handle, [worker, router, pruner, webhookWorker], config.SHUTDOWN_TIMEOUT_MS, log),
+    };
   } catch (error) {
     await Promise.allSettled(apps.map((app) => app.close()));
     await outbox?.stop();
     await routing?.stop();
     await retention?.stop();
+    await webhooks?.stop();
     await handle.close();
     throw error;
   }

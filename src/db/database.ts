@@ -47,6 +47,7 @@ import type { ApiKeyTable } from '../platform/users/api-key.table.js';
 import type { UserTable } from '../platform/users/user.table.js';
 import type { UserBusinessHoursTable } from '../platform/users/user-business-hours.table.js';
 import type { SavedViewTable } from '../platform/views/view.table.js';
+import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookTable } from '../platform/webhooks/webhook.table.js';
 import type { InstanceSettingTable } from './instance-setting.table.js';
 
 /** The database as Kysely sees it: one entry per table, each typed in its feature's `*.table.ts`. */
@@ -100,6 +101,9 @@ export interface DB {
   saved_views: SavedViewTable;
   events: EventTable;
   event_sequences: EventSequenceTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptTable;
   mailboxes: MailboxTable;
   email_messages: EmailMessageTable;
 }

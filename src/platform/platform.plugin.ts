@@ -29,6 +29,7 @@ import { ticketRoutes } from './tickets/ticket.routes.js';
 import { userRoutes } from './users/user.routes.js';
 import { userBusinessHoursRoutes } from './users/user-business-hours.routes.js';
 import { viewRoutes } from './views/view.routes.js';
+import { webhookRoutes } from './webhooks/webhook.routes.js';
 
 /** The support platform, mounted under `/v1`. */
 export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -68,6 +69,12 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
           name: 'events',
           description: 'The log of every change, written with the change: for integrations that follow what happened.',
         },
+        {
+          name: 'webhooks',
+          description:
+            'Events POSTed to your endpoints as they happen, signed as Standard Webhooks, retried for three days, with ' +
+            'every attempt on record.',
+        },
       ],
       renderError: renderPlatformError(deps.clock),
     });
@@ -97,5 +104,6 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(macroRoutes(deps));
     await app.register(viewRoutes(deps));
     await app.register(eventRoutes(deps));
+    await app.register(webhookRoutes(deps));
   };
 }

@@ -21,6 +21,7 @@ import * as createUserNotificationPreferences from './2026-11-24T0240_create_use
 import * as createMacros from './2026-11-24T0250_create_macros.js';
 import * as createSavedViews from './2026-11-24T0260_create_saved_views.js';
 import * as createEvents from './2026-11-24T0300_create_events.js';
+import * as createWebhooks from './2026-11-24T0400_create_webhooks.js';
 import * as createMailboxesAndEmailMessages from './2026-11-24T0420_create_mailboxes_and_email_messages.js';
 
 /**
@@ -50,5 +51,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0250_create_macros': createMacros,
   '2026-11-24T0260_create_saved_views': createSavedViews,
   '2026-11-24T0300_create_events': createEvents,
+  '2026-11-24T0400_create_webhooks': createWebhooks,
   '2026-11-24T0420_create_mailboxes_and_email_messages': createMailboxesAndEmailMessages,
 };
