@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { resolveSecretKey } from './lib/secret-box.js';
 import { buildApp } from './app.js';
 import { type Config, planListeners, publicBaseUrl } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';
@@ -9,6 +8,7 @@ import { createOutboxWorker, type OutboxWorker } from './email/outbox.worker.js'
 import { createApiKeyAuth } from './http/api-key-auth.js';
 import { systemClock } from './lib/clock.js';
 import { createIdFactory } from './lib/ids.js';
+import { resolveSecretKey } from './lib/secret-box.js';
 import { createEventRetentionWorker, type EventRetentionWorker } from './platform/events/event-retention.worker.js';
 import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
 import { createRoutingWorker, type RoutingWorker } from './platform/routing/routing.worker.js';
@@ -66,7 +66,7 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     outbox = worker;
     worker.start();
     // Likewise: waiting tickets are claimed with row locks, so every process runs a routing worker.
-    const router = createRoutingWorker({ db: handle.db, clock, ids, log });
+    const router = createRoutingWorker({ db: handle.db, clock, ids, config, secretKey, log });
     routing = router;
     router.start();
     // And an event pruner: its batches skip rows another process is deleting.
