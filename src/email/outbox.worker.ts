@@ -116,8 +116,8 @@ export function createOutboxWorker(deps: OutboxWorkerDeps, options: OutboxWorker
           at: at.toISOString(),
           messageId: mail.messageId,
         });
-        if (ours && sent) {
-          await recordSentMessage(trx, message.id, sent.raw);
+        if (ours) {
+          await recordSentMessage(trx, message.id, sent?.raw ?? null);
         }
       });
       return;

@@ -79,11 +79,11 @@ export async function insertEmailMessage(db: Db, row: Insertable<EmailMessageTab
   await db.insertInto('email_messages').values(row).execute();
 }
 
-/** A sent ticket email keeps the bytes it went out as; the outbox row says when. */
-export async function recordSentMessage(db: Db, outboxId: string, raw: Buffer): Promise<void> {
+/** A sent ticket email is `sent` and keeps the bytes it went out as, when the transport gave them; the outbox row says when. */
+export async function recordSentMessage(db: Db, outboxId: string, raw: Buffer | null): Promise<void> {
   await db
     .updateTable('email_messages')
-    .set({ raw, raw_size: raw.length, disposition: 'sent' })
+    .set(raw ? { raw, raw_size: raw.length, disposition: 'sent' } : { disposition: 'sent' })
     .where('outbox_id', '=', outboxId)
     .where('direction', '=', 'outbound')
     .execute();
