@@ -1,5 +1,12 @@
+import { createPrivateKey } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+
+const DNS_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+/** A host name of two labels or more (`acme.test`, `mail.example.com`). */
+const DOMAIN_NAME = `^(?=.{1,253}$)(?:${DNS_LABEL}\\.)+${DNS_LABEL}$`;
+/** One label or more (`switchboard`, `s2026.eu`). */
+const DKIM_SELECTOR_PATTERN = `^(?=.{1,63}$)${DNS_LABEL}(?:\\.${DNS_LABEL})*$`;
 
 const Port = (description: string) => Type.Integer({ minimum: 0, maximum: 65535, description });
 
@@ -42,6 +49,21 @@ export const ConfigSchema = Type.Object({
     Type.String({ pattern: '^smtps?://', description: 'Outgoing mail server, e.g. smtp://user:pass@host:587' }),
   ),
   SMTP_FROM: Type.String({ minLength: 3, description: 'From address of outgoing email' }),
+  DKIM_DOMAIN: Type.Optional(
+    Type.String({
+      pattern: DOMAIN_NAME,
+      description: 'Domain signing outgoing email with DKIM (d=); with DKIM_SELECTOR and DKIM_PRIVATE_KEY, or none of them',
+    }),
+  ),
+  DKIM_SELECTOR: Type.Optional(
+    Type.String({
+      pattern: DKIM_SELECTOR_PATTERN,
+      description: 'DKIM selector (s=): the public key is the TXT record <selector>._domainkey.<DKIM_DOMAIN>',
+    }),
+  ),
+  DKIM_PRIVATE_KEY: Type.Optional(
+    Type.String({ description: 'PEM RSA private key signing outgoing email (line breaks as they are, or written \\n)' }),
+  ),
   OUTBOX_POLL_MS: Type.Integer({ minimum: 10, description: 'How often the email worker looks for due messages' }),
   WEBHOOK_POLL_MS: Type.Integer({
     minimum: 10,
@@ -113,7 +135,7 @@ const DEFAULTS = {
 } satisfies Partial<Record<keyof Config, string>>;
 
 /** Variables whose values may hold credentials: an error names them but never echoes the value. */
-const SECRET_KEYS = new Set(['SECRET_KEY', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL']);
+const SECRET_KEYS = new Set(['SECRET_KEY', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'DKIM_PRIVATE_KEY']);
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -148,6 +170,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (raw.ATTACHMENT_STORAGE === 'database' && raw.DATABASE_URL === undefined) {
     problems.set('ATTACHMENT_STORAGE', 'ATTACHMENT_STORAGE=database needs DATABASE_URL (with SQLite, files are kept on disk)');
   }
+  checkDkim(raw, problems);
   if (problems.size > 0) {
     throw new ConfigError(`Invalid configuration: ${[...problems.values()].join('; ')}`);
   }
@@ -181,10 +204,75 @@ function describeExpectation(key: string): string {
   if (key === 'ATTACHMENT_STORAGE') {
     return 'must be disk or database';
   }
+  if (key === 'DKIM_DOMAIN') {
+    return 'must be a domain name such as example.com';
+  }
+  if (key === 'DKIM_SELECTOR') {
+    return 'must be a DNS label such as switchboard (letters, digits, hyphens; dots between labels)';
+  }
   if (key === 'TRUST_PROXY') {
     return 'must be true or comma-separated proxy addresses';
   }
   return 'must not be empty';
+}
+
+const DKIM_KEYS = ['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY'] as const;
+/** RFC 8301: verifiers may refuse shorter RSA keys. */
+const DKIM_MIN_KEY_BITS = 1024;
+
+/** `DKIM_PRIVATE_KEY` as PEM: a value kept on one line (an env file) writes its line breaks as `\n`. */
+function dkimPem(value: string): string {
+  return value.includes('\\n') ? value.replace(/\\n/g, '\n') : value;
+}
+
+/** What is wrong with a DKIM key (nodemailer signs RSA only, and skips the signature silently when it cannot sign), or null. */
+function dkimKeyProblem(value: string): string | null {
+  let key: ReturnType<typeof createPrivateKey>;
+  try {
+    key = createPrivateKey(dkimPem(value));
+  } catch {
+    return 'DKIM_PRIVATE_KEY must be a PEM private key (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----), unencrypted; it does not parse';
+  }
+  if (key.asymmetricKeyType !== 'rsa') {
+    return `DKIM_PRIVATE_KEY must be an RSA key (nodemailer signs rsa-sha256); got ${key.asymmetricKeyType ?? 'another type'}`;
+  }
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (bits < DKIM_MIN_KEY_BITS) {
+    return `DKIM_PRIVATE_KEY must have at least ${DKIM_MIN_KEY_BITS} bits (2048 recommended); got ${bits}`;
+  }
+  return null;
+}
+
+/** DKIM is all three variables or none, with a key that signs. */
+function checkDkim(raw: Record<string, unknown>, problems: Map<string, string>): void {
+  const set = DKIM_KEYS.filter((key) => raw[key] !== undefined);
+  if (set.length > 0 && set.length < DKIM_KEYS.length) {
+    const missing = DKIM_KEYS.filter((key) => raw[key] === undefined);
+    problems.set(
+      missing[0] as string,
+      `DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together: ${set.join(' and ')} set, ${missing.join(' and ')} missing`,
+    );
+  }
+  if (typeof raw.DKIM_PRIVATE_KEY === 'string') {
+    const problem = dkimKeyProblem(raw.DKIM_PRIVATE_KEY);
+    if (problem) {
+      problems.set('DKIM_PRIVATE_KEY', problem);
+    }
+  }
+}
+
+/** nodemailer's `dkim` option when DKIM signing is configured, else null. */
+export function dkimSigningOf(
+  config: Pick<Config, 'DKIM_DOMAIN' | 'DKIM_SELECTOR' | 'DKIM_PRIVATE_KEY'>,
+): { domainName: string; keySelector: string; privateKey: string } | null {
+  if (!config.DKIM_DOMAIN || !config.DKIM_SELECTOR || !config.DKIM_PRIVATE_KEY) {
+    return null;
+  }
+  return {
+    domainName: config.DKIM_DOMAIN.toLowerCase(),
+    keySelector: config.DKIM_SELECTOR,
+    privateKey: dkimPem(config.DKIM_PRIVATE_KEY),
+  };
 }
 
 export type AreaName = 'platform' | 'helpCenter' | 'agentStudio';

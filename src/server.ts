@@ -68,7 +68,7 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     outbox = worker;
     worker.start();
     // Likewise: waiting tickets are claimed with row locks, so every process runs a routing worker.
-    const router = createRoutingWorker({ db: handle.db, clock, ids, log });
+    const router = createRoutingWorker({ db: handle.db, clock, ids, config, secretKey, log });
     routing = router;
     router.start();
     // And an event pruner: its batches skip rows another process is deleting.

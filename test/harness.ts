@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
@@ -8,6 +9,7 @@ import { connectPostgres, connectSqlite, type DatabaseHandle } from '../src/db/c
 import type { Dialect } from '../src/db/dialect.js';
 import { type Clock, fixedClock } from '../src/lib/clock.js';
 import { createIdFactory, type IdFactory } from '../src/lib/ids.js';
+import { decodeSecretKey } from '../src/lib/secret-box.js';
 import { createPostgresDatabase, createSqliteDatabase } from './test-databases.js';
 
 export const TEST_NOW = '2026-01-15T09:00:00.000Z';
@@ -51,6 +53,8 @@ export interface TestApp {
   clock: ReturnType<typeof fixedClock>;
   ids: IdFactory;
   config: Config;
+  /** The app's `SECRET_KEY` (random unless the test's env sets one): workers the test builds sign with it too. */
+  secretKey: Buffer;
   /** PostgreSQL only: the test database's URL, for a second "process" on the same data. */
   url?: string;
   close(): Promise<void>;
@@ -76,8 +80,10 @@ export async function buildTestApp(
   const clock = fixedClock(TEST_NOW);
   const ids = createIdFactory(clock);
   const config = testConfig(options.env);
+  const secretKey = config.SECRET_KEY ? decodeSecretKey(config.SECRET_KEY) : randomBytes(32);
   const app = await buildApp({
     config,
+    secretKey,
     db: database.db,
     clock: options.clock ?? clock,
     ids,
@@ -91,6 +97,7 @@ export async function buildTestApp(
     clock,
     ids,
     config,
+    secretKey,
     url: database.url,
     close: async () => {
       await app.close();
@@ -109,7 +116,13 @@ export async function serverProcesses(harness: TestApp): Promise<{ apps: Fastify
     return { apps: [harness.app], close: async () => undefined };
   }
   const handle = connectPostgres(harness.url, 5);
-  const second = await buildApp({ config: harness.config, db: handle.db, clock: harness.clock, log: pino({ level: 'silent' }) });
+  const second = await buildApp({
+    config: harness.config,
+    db: handle.db,
+    clock: harness.clock,
+    secretKey: harness.secretKey,
+    log: pino({ level: 'silent' }),
+  });
   return {
     apps: [harness.app, second],
     close: async () => {

@@ -30,13 +30,19 @@ export interface EmailMessageTable {
   subject: string;
   /** JSON: the headers as received or sent, `[name, value]` in order. */
   headers: string;
-  /** The original message (`.eml`), for received messages. */
+  /** The original message (`.eml`): as received, or as sent once delivered (DKIM signature included). */
   raw: Optional<Buffer>;
   raw_size: number;
   /**
    * What became of it: for received mail `ticket_created`, `reply`, or why it was set aside
-   * (`auto_reply`, `bounce`, `loop`, `rate_limited`, …); for sent mail `sent`.
+   * (`auto_reply`, `bounce`, `loop`, `rate_limited`, …); for sent mail `queued`, then `sent` once delivered.
    */
   disposition: string;
+  /**
+   * Which conversation of the ticket it belongs to: `customer` (the default: every message
+   * received, every email to the requestor) or `agent:<user id>` (notifications to one agent,
+   * never cited in the customer's mail).
+   */
+  thread: ColumnType<string, string | undefined, string>;
   created_at: string;
 }

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/database.js';
 import { forUpdateSkipLocked } from '../db/dialect.js';
 import { afterKeys } from '../db/keyset.js';
@@ -21,12 +21,26 @@ const LIST_COLUMNS = [
   'created_at',
 ] as const;
 
-const CLAIM_COLUMNS = ['id', 'organization_id', 'to_address', 'subject', 'text_body', 'html_body', 'attempts'] as const;
+const CLAIM_COLUMNS = [
+  'id',
+  'organization_id',
+  'to_address',
+  'subject',
+  'text_body',
+  'html_body',
+  'attempts',
+  'message_id',
+  'from_name',
+  'from_address',
+  'reply_to',
+  'in_reply_to',
+  'references_ids',
+] as const;
 
 /** Inserts the message unless one with its dedupe key exists; true when this call inserted it. */
 export async function insertOutboxMessage(
   db: Db,
-  row: Omit<EmailOutboxTable, 'attempts' | 'locked_until' | 'last_error' | 'message_id' | 'sent_at'>,
+  row: Insertable<Omit<EmailOutboxTable, 'attempts' | 'locked_until' | 'last_error' | 'sent_at'>>,
 ): Promise<boolean> {
   const result = await db
     .insertInto('email_outbox')

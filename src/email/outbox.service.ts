@@ -28,6 +28,18 @@ export interface EnqueueEmail {
   subject: string;
   text: string;
   html?: string | null;
+  /** A ticket email's headers, fixed now (`ticket-email.service.ts`); others get SMTP_FROM and an id when sent. */
+  threading?: {
+    /** In angle brackets. */
+    messageId: string;
+    /** The sender; null: SMTP_FROM. */
+    from: { name: string; address: string } | null;
+    /** The `Reply-To` address (shown with the sender's name); null: none. */
+    replyTo: string | null;
+    /** Ids in angle brackets, `references` oldest first. */
+    inReplyTo: string | null;
+    references: string[];
+  };
 }
 
 /**
@@ -50,6 +62,7 @@ export async function enqueueEmail(
     subject: input.subject,
     text_body: input.text,
     html_body: input.html ?? null,
+    ...threadingColumns(input.threading),
     status: 'pending',
     next_attempt_at: at,
     created_at: at,
@@ -63,6 +76,20 @@ export async function enqueueEmail(
     throw new Error(`Outbox message with dedupe key ${input.dedupeKey} neither inserted nor found`);
   }
   return { id: existing, created };
+}
+
+function threadingColumns(threading: EnqueueEmail['threading']) {
+  if (!threading) {
+    return {};
+  }
+  return {
+    message_id: threading.messageId,
+    from_name: threading.from?.name ?? null,
+    from_address: threading.from?.address ?? null,
+    reply_to: threading.replyTo,
+    in_reply_to: threading.inReplyTo,
+    references_ids: JSON.stringify(threading.references),
+  };
 }
 
 function toOutboxMessage(row: OutboxListRow) {

@@ -22,8 +22,19 @@ export interface EmailOutboxTable {
   /** Lease of the worker sending it; another worker may take it over once this has passed. */
   locked_until: Optional<string>;
   last_error: Optional<string>;
-  /** The `Message-ID` header, `<outbox id@sender domain>`, the same on every attempt. */
+  /**
+   * The `Message-ID` header, the same on every attempt: a ticket email's is made when it is queued
+   * (`<ulid@mailbox domain>`); any other's is `<outbox id@sender domain>`, set when it is sent.
+   */
   message_id: Optional<string>;
+  /** The sender (a ticket's mailbox); null: `SMTP_FROM`. */
+  from_name: Optional<string>;
+  from_address: Optional<string>;
+  /** The `Reply-To` header as sent (`Name <support+bill-1.sig@acme.test>`); null: none. */
+  reply_to: Optional<string>;
+  /** Threading headers of a ticket email, ids in angle brackets; `references_ids` a JSON array, oldest first. */
+  in_reply_to: Optional<string>;
+  references_ids: Optional<string>;
   sent_at: Optional<string>;
   created_at: string;
   updated_at: string;

@@ -1,16 +1,25 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
+import { type Config, dkimSigningOf } from '../config.js';
 import type { DB } from '../db/database.js';
+import { readJson } from '../db/dialect.js';
 import type { Clock } from '../lib/clock.js';
 import { createPollingLoop } from '../lib/polling-loop.js';
 import { type ClaimedMessage, claimDueMessages, finishSending } from './outbox.repository.js';
-import { createSmtpTransport, isPermanentFailure, type MailTransport, messageIdFor } from './smtp.js';
+import {
+  createSmtpTransport,
+  isPermanentFailure,
+  type MailTransport,
+  messageIdFor,
+  type OutgoingMail,
+  type SentMail,
+} from './smtp.js';
+import { recordSentMessage } from './ticket-email.repository.js';
 
 export interface OutboxWorkerDeps {
   db: Kysely<DB>;
   clock: Clock;
-  config: Pick<Config, 'SMTP_URL' | 'SMTP_FROM' | 'OUTBOX_POLL_MS'>;
+  config: Pick<Config, 'SMTP_URL' | 'SMTP_FROM' | 'OUTBOX_POLL_MS' | 'DKIM_DOMAIN' | 'DKIM_SELECTOR' | 'DKIM_PRIVATE_KEY'>;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
@@ -46,6 +55,27 @@ export function backoffMs(failedAttempts: number, baseDelayMs = 5_000, maxDelayM
 }
 
 /**
+ * The message a claimed row describes: a ticket email with the sender, reply address and threading
+ * fixed when it was queued; any other from `SMTP_FROM`, with an id made of the outbox id.
+ */
+function outgoingMail(message: ClaimedMessage, smtpFrom: string, date: Date): OutgoingMail {
+  const from = message.from_address ? { name: message.from_name ?? '', address: message.from_address } : smtpFrom;
+  const references = readJson<string[]>(message.references_ids) ?? [];
+  return {
+    from,
+    to: message.to_address,
+    subject: message.subject,
+    text: message.text_body,
+    html: message.html_body ?? undefined,
+    messageId: message.message_id ?? messageIdFor(message.id, smtpFrom),
+    date,
+    ...(message.reply_to ? { replyTo: { name: message.from_name ?? '', address: message.reply_to } } : {}),
+    ...(message.in_reply_to ? { inReplyTo: message.in_reply_to } : {}),
+    ...(references.length > 0 ? { references } : {}),
+  };
+}
+
+/**
  * The background sender of `email_outbox`. Safe with any number of workers and processes:
  * every message is claimed by one atomic conditional UPDATE (see `claimDueMessages`), and each
  * outcome is written only while the claim is still the worker's own. Every stored time comes
@@ -60,33 +90,36 @@ export function createOutboxWorker(deps: OutboxWorkerDeps, options: OutboxWorker
 
   const smtp = (): MailTransport | undefined => {
     if (!transport && config.SMTP_URL) {
-      transport = createSmtpTransport(config.SMTP_URL);
+      transport = createSmtpTransport(config.SMTP_URL, { dkim: dkimSigningOf(config) });
     }
     return transport;
   };
 
   async function deliver(message: ClaimedMessage, lockedUntil: string): Promise<void> {
     const mailer = smtp();
-    const messageId = messageIdFor(message.id, config.SMTP_FROM);
+    const mail = outgoingMail(message, config.SMTP_FROM, clock.now());
     let failure: unknown;
+    let sent: SentMail | undefined;
     try {
       if (!mailer) {
         throw new Error(NO_SMTP_URL);
       }
-      await mailer.send({
-        from: config.SMTP_FROM,
-        to: message.to_address,
-        subject: message.subject,
-        text: message.text_body,
-        html: message.html_body ?? undefined,
-        messageId,
-      });
+      sent = await mailer.send(mail);
     } catch (error) {
       failure = error;
     }
     const at = clock.now();
     if (failure === undefined) {
-      await finishSending(db, message.id, lockedUntil, { status: 'sent', at: at.toISOString(), messageId });
+      await db.transaction().execute(async (trx) => {
+        const ours = await finishSending(trx, message.id, lockedUntil, {
+          status: 'sent',
+          at: at.toISOString(),
+          messageId: mail.messageId,
+        });
+        if (ours) {
+          await recordSentMessage(trx, message.id, sent?.raw ?? null);
+        }
+      });
       return;
     }
     const lastError = (failure instanceof Error ? failure.message : String(failure)).slice(0, MAX_ERROR_LENGTH);

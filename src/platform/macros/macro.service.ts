@@ -44,6 +44,7 @@ interface Deps {
   clock: Clock;
   ids: IdFactory;
   config: Config;
+  secretKey: Buffer;
   log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 

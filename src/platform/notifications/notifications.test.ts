@@ -295,6 +295,8 @@ describe.each(DIALECTS)('reopen on reply and ticket notifications on %s', (diale
         db: harness.db,
         clock: harness.clock,
         ids: harness.ids,
+        config: harness.config,
+        secretKey: harness.secretKey,
         log: pino({ level: 'silent' }),
       });
       expect(await worker.runOnce()).toBe(1);

@@ -1,9 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
-import { enqueueEmail } from '../../email/outbox.service.js';
-import type { Clock } from '../../lib/clock.js';
-import type { IdFactory } from '../../lib/ids.js';
+import { enqueueTicketEmail, type TicketEmailDeps } from '../../email/ticket-email.service.js';
 import { findMentionCandidates, resolveMentions } from './mentions.js';
 import { excerptOf, type NotificationKind, type NotificationReason, renderTicketEmail } from './ticket-notification.email.js';
 import {
@@ -25,10 +23,7 @@ import {
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-interface Deps {
-  clock: Clock;
-  ids: IdFactory;
-}
+type Deps = TicketEmailDeps;
 
 export type TicketEvent =
   /** The ticket's assignee was set; with `teamWhenUnassigned`, a ticket left unassigned tells its team. */
@@ -47,6 +42,8 @@ export interface TicketChange {
   actor: { userId: string | null; name?: string };
   /** Names the change, unique across the installation (`comment:<id>`, `assignment:<ulid>`). */
   changeKey: string;
+  /** The comment that made the change, if one did: its emails are recorded as caused by it. */
+  commentId?: string;
   events: TicketEvent[];
   /** Tell nobody when the ticket is in a closed status (a ticket created closed: an import of history). */
   skipWhenClosed?: boolean;
@@ -139,8 +136,12 @@ export async function notifyTicketChange(trx: Db, deps: Deps, change: TicketChan
       continue;
     }
     const email = renderTicketEmail(ticket, reasons, actorName);
-    const { created } = await enqueueEmail(trx, deps, {
+    // Each agent's notifications about a ticket are a thread of their own, apart from the customer's.
+    const { created } = await enqueueTicketEmail(trx, deps, {
       organizationId: change.organizationId,
+      ticket: { id: ticket.id, identifier: ticket.ticket_identifier, teamId: ticket.team_id },
+      commentId: change.commentId ?? null,
+      audience: { kind: 'agent', userId: row.id },
       dedupeKey: `notify:${change.changeKey}:${row.id}`,
       to: row.email,
       ...email,

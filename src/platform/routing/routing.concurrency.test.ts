@@ -120,7 +120,14 @@ describe.each(DIALECTS)('routing under concurrency on %s', (dialect) => {
     const raised = 80;
     await harness.db.updateTable('users').set({ capacity: raised }).where('id', 'in', members).execute();
     const workers = [harness.db, secondHandle?.db ?? harness.db].map((db) =>
-      createRoutingWorker({ db, clock: harness.clock, ids: harness.ids, log: pino({ level: 'silent' }) }),
+      createRoutingWorker({
+        db,
+        clock: harness.clock,
+        ids: harness.ids,
+        config: harness.config,
+        secretKey: harness.secretKey,
+        log: pino({ level: 'silent' }),
+      }),
     );
     const drained = await Promise.all(workers.map((worker) => worker.runOnce()));
     expect(drained.reduce((sum, n) => sum + n, 0)).toBe(TICKETS - 3 * CAPACITY);

@@ -2,8 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
-import type { Clock } from '../../lib/clock.js';
-import type { IdFactory } from '../../lib/ids.js';
+import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
 import type { DailyConfig, Slot } from '../business-hours/hours.schemas.js';
 import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
 import type { RoutingTicket, TicketFieldValue } from '../routing-rules/routing-rule.conditions.js';
@@ -44,10 +43,8 @@ import type { RoutingOutcome, RoutingTrigger } from './routing.table.js';
  * explanation, and the waiting-tickets passes the worker and the triggers run.
  */
 
-export interface PipelineDeps {
-  clock: Clock;
-  ids: IdFactory;
-}
+/** An assignment emails the assignee (`ticket-email.service.ts`). */
+export type PipelineDeps = TicketEmailDeps;
 
 type Db = Kysely<DB> | Transaction<DB>;
 

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
+import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
-import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
-import type { IdFactory } from '../../lib/ids.js';
 import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
 import { readListPage } from '../platform.pagination.js';
 import { requireTeam } from '../teams/team.lookup.js';
@@ -18,10 +17,8 @@ import { type RoutingExplanation, recordRoutingDecision, routeTicket, type Ticke
 import { findRoutingDecision, listRoutingDecisions, lockTicketRow, type RoutingDecisionRow } from './routing.repository.js';
 import type { ListRoutingHistoryQuery, SimulateRouting } from './routing.schemas.js';
 
-interface Deps {
+interface Deps extends TicketEmailDeps {
   db: Kysely<DB>;
-  clock: Clock;
-  ids: IdFactory;
 }
 
 export function toRoutingDecision(row: RoutingDecisionRow) {

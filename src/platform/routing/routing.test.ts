@@ -69,7 +69,14 @@ describe.each(DIALECTS)('routing on %s', (dialect) => {
     verdict.members.filter((member) => member.eligible).map((member) => member.name);
   const addRule = (teamId: string, body: object) => ok('POST', `/v1/teams/${teamId}/routing`, { name: 'rule', ...body });
   const worker = () =>
-    createRoutingWorker({ db: harness.db, clock: harness.clock, ids: harness.ids, log: pino({ level: 'silent' }) });
+    createRoutingWorker({
+      db: harness.db,
+      clock: harness.clock,
+      ids: harness.ids,
+      config: harness.config,
+      secretKey: harness.secretKey,
+      log: pino({ level: 'silent' }),
+    });
 
   describe('agent choice', () => {
     it('manual (every new team): nobody is assigned, the ticket waits in the queue and the history says why', async () => {

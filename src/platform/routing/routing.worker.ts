@@ -1,15 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
-import type { Clock } from '../../lib/clock.js';
-import type { IdFactory } from '../../lib/ids.js';
+import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
 import { createPollingLoop } from '../../lib/polling-loop.js';
 import { assignAllWaitingTickets } from './routing.pipeline.js';
 
-export interface RoutingWorkerDeps {
+/** An assignment emails the assignee (`ticket-email.service.ts`). */
+export interface RoutingWorkerDeps extends TicketEmailDeps {
   db: Kysely<DB>;
-  clock: Clock;
-  ids: IdFactory;
   log: Pick<FastifyBaseLogger, 'error'>;
 }
 

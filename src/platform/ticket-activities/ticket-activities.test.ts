@@ -216,6 +216,8 @@ describe.each(DIALECTS)('ticket activity timeline on %s', (dialect) => {
       db: harness.db,
       clock: harness.clock,
       ids: harness.ids,
+      config: harness.config,
+      secretKey: harness.secretKey,
       log: pino({ level: 'silent' }),
     });
     expect(await worker.runOnce()).toBeGreaterThanOrEqual(1);

@@ -2,10 +2,9 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
+import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
-import type { Clock } from '../../lib/clock.js';
-import type { IdFactory } from '../../lib/ids.js';
 import { type CustomFieldValueEntry, requireMandatoryValues } from '../custom-fields/custom-field.values.js';
 import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
 import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
@@ -21,10 +20,8 @@ import type { BulkChangeSchema, BulkUpdateSchema } from './ticket-bulk.schemas.j
 type BulkChange = Static<typeof BulkChangeSchema>;
 type BulkUpdate = Static<typeof BulkUpdateSchema>;
 
-interface Deps {
+interface Deps extends TicketEmailDeps {
   db: Kysely<DB>;
-  clock: Clock;
-  ids: IdFactory;
 }
 
 const KINDS = {

@@ -1,10 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
+import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
-import type { Clock } from '../../lib/clock.js';
-import type { IdFactory } from '../../lib/ids.js';
 import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import {
   beginTicketChange,
@@ -19,10 +18,8 @@ import { presentTickets, requireTicket } from '../tickets/ticket.service.js';
 import { listTeamOptions } from '../tickets/ticket-option.service.js';
 import { listMergeEntries, moveComments } from './ticket-merge.repository.js';
 
-interface Deps {
+interface Deps extends TicketEmailDeps {
   db: Kysely<DB>;
-  clock: Clock;
-  ids: IdFactory;
 }
 
 /** Where a merged ticket went: written to its metadata for clients to follow, and to its timeline. */

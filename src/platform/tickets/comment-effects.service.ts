@@ -1,19 +1,16 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson } from '../../db/dialect.js';
+import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
-import type { Clock } from '../../lib/clock.js';
-import type { IdFactory } from '../../lib/ids.js';
 import { mayMention } from '../notifications/mentions.js';
 import { mentionedUserIds, notifyTicketChange } from '../notifications/ticket-notification.service.js';
 import type { CommentRow } from './comment.repository.js';
 import { applyCustomerReply } from './customer-reply.service.js';
 import type { TicketCommentTable } from './ticket.table.js';
 
-interface Deps {
-  clock: Clock;
-  ids: IdFactory;
-}
+/** A comment's effects may email (`ticket-email.service.ts`). */
+type Deps = TicketEmailDeps;
 
 /**
  * Whether a new comment may do more than be stored (reopen its ticket, email someone), and so
@@ -63,6 +60,7 @@ export async function applyCommentEffects(
       ticketId: comment.ticket_id,
       actor: { userId: principal.userId },
       changeKey: `comment:${comment.id}`,
+      commentId: comment.id,
       events: [{ type: 'mentioned', text: comment.content, userIds }],
     });
   }

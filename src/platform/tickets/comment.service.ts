@@ -4,7 +4,8 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
-import { type EmailDelivery, emailDeliveriesByDedupeKey, enqueueEmail } from '../../email/outbox.service.js';
+import { type EmailDelivery, emailDeliveriesByDedupeKey } from '../../email/outbox.service.js';
+import { enqueueTicketEmail } from '../../email/ticket-email.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import { readPageCursor } from '../../http/pagination.js';
@@ -41,6 +42,7 @@ interface Deps {
   clock: Clock;
   ids: IdFactory;
   config: Config;
+  secretKey: Buffer;
 }
 
 export function toComment(row: CommentRow) {
@@ -446,14 +448,17 @@ function contentColumns(content: CommentContent) {
   };
 }
 
+/** A public comment to the requestor: the customer's thread of the ticket, in text and sanitised HTML. */
 async function queueCommentEmail(trx: Transaction<DB>, deps: Deps, ticket: TicketAccessRow, comment: CommentRow): Promise<void> {
   const author = toComment(comment).author ?? 'Support';
-  const subject = `[${ticket.ticket_identifier}] ${ticket.title}`;
-  await enqueueEmail(trx, deps, {
+  await enqueueTicketEmail(trx, deps, {
     organizationId: ticket.organization_id,
+    ticket: { id: ticket.id, identifier: ticket.ticket_identifier, teamId: ticket.team_id },
+    commentId: comment.id,
+    audience: { kind: 'customer' },
     dedupeKey: commentEmailKey(comment.id),
     to: ticket.requestor_email,
-    subject,
+    subject: ticket.title,
     text: `${comment.content}\n\n— ${author}\nTicket ${ticket.ticket_identifier}`,
     html: `${comment.content_html}<p>— ${escapeHtml(author)}<br>Ticket ${escapeHtml(ticket.ticket_identifier)}</p>`,
   });

@@ -1,8 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
-import type { Clock } from '../../lib/clock.js';
-import type { IdFactory } from '../../lib/ids.js';
+import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
 import { notifyTicketChange } from '../notifications/ticket-notification.service.js';
 import { type Actor, recordActivities } from '../ticket-activities/ticket-activity.recorder.js';
 import { listMergeEntries } from '../ticket-merges/ticket-merge.repository.js';
@@ -11,10 +10,8 @@ import { updateTicket } from './ticket.repository.js';
 import type { TicketOptionRow } from './ticket-option.repository.js';
 import { listTeamOptions } from './ticket-option.service.js';
 
-interface Deps {
-  clock: Clock;
-  ids: IdFactory;
-}
+/** A reply's notifications are ticket emails (`ticket-email.service.ts`). */
+type Deps = TicketEmailDeps;
 
 export interface CustomerReply {
   organizationId: string;
@@ -103,6 +100,7 @@ export async function applyCustomerReply(trx: Transaction<DB>, deps: Deps, reply
     ticketId: reply.ticketId,
     actor: { userId: reply.relayedByUserId, name: reply.customerName },
     changeKey: `comment:${reply.commentId}`,
+    commentId: reply.commentId,
     events: [{ type: 'customerReply', text: reply.text, reopened: reopened !== null }],
   });
   return reopened;

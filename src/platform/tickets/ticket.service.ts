@@ -3,11 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
+import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
-import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
-import { type IdFactory, ULID_PATTERN } from '../../lib/ids.js';
+import { ULID_PATTERN } from '../../lib/ids.js';
 import { findAccountById } from '../accounts/account.repository.js';
 import { isOrgAdmin } from '../authorization.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
@@ -59,10 +59,8 @@ import { listTeamOptions, resolveTicketOption, toTicketOption } from './ticket-o
 type CreateTicket = Static<typeof CreateTicketSchema>;
 type UpdateTicket = Static<typeof UpdateTicketSchema>;
 
-interface Deps {
+interface Deps extends TicketEmailDeps {
   db: Kysely<DB>;
-  clock: Clock;
-  ids: IdFactory;
   log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 

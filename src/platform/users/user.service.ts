@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Updateable } from 'kysely';
 import { IANAZone } from 'luxon';
 import type { DB } from '../../db/database.js';
+import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -110,7 +111,8 @@ export async function getUser(db: Kysely<DB>, principal: Principal, userId: stri
 
 /** Admins may change anyone; a member only themself. */
 export async function updateUserProfile(
-  deps: Deps,
+  // Assigning waiting tickets emails their new assignees.
+  deps: Deps & TicketEmailDeps,
   principal: Principal,
   userId: string,
   input: Static<typeof UpdateUserSchema>,
