@@ -23,6 +23,7 @@ import * as createSavedViews from './2026-11-24T0260_create_saved_views.js';
 import * as createEvents from './2026-11-24T0300_create_events.js';
 import * as createWebhooks from './2026-11-24T0400_create_webhooks.js';
 import * as createMailboxesAndEmailMessages from './2026-11-24T0420_create_mailboxes_and_email_messages.js';
+import * as createAuth from './2026-11-24T0500_create_auth.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0300_create_events': createEvents,
   '2026-11-24T0400_create_webhooks': createWebhooks,
   '2026-11-24T0420_create_mailboxes_and_email_messages': createMailboxesAndEmailMessages,
+  '2026-11-24T0500_create_auth': createAuth,
 };
