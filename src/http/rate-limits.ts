@@ -36,11 +36,13 @@ const NOT_EXCEEDED: LimitVerdict = { exceeded: false, retryAfterSeconds: 0 };
 
 /**
  * Rate limits with `@fastify/rate-limit`, used as limiter functions called by the authentication
- * hook rather than as a hook of every route: failed authentications are counted per client
- * address (`AUTH_FAILURES_PER_MINUTE`), so guessing keys is slowed while valid keys from the same
- * address keep working; requests of a key are counted per key (`RATE_LIMIT_PER_MINUTE`, off by
- * default). Counters live in Redis when `REDIS_URL` is set, so every process shares them;
- * otherwise in this process's memory, a window per listener.
+ * hook and the sign-in routes rather than as a hook of every route: failed authentications are
+ * counted per client address (`AUTH_FAILURES_PER_MINUTE`), so guessing keys is slowed while valid
+ * keys from the same address keep working; requests of a key or a session are counted per caller
+ * (`RATE_LIMIT_PER_MINUTE`, off by default); failed sign-ins and password-reset requests per
+ * address and per email over 15 minutes (`SIGN_IN_FAILURES_PER_ADDRESS`, `…_PER_ACCOUNT`).
+ * Counters live in Redis when `REDIS_URL` is set, so every process shares them; otherwise in this
+ * process's memory, a window per listener.
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<RequestLimits> {
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, app) : undefined;

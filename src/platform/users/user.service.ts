@@ -159,7 +159,8 @@ export async function updateUserProfile(
     }
   });
   const becameOnline = input.status === 'online' && user.status !== 'online';
-  if (becameOnline || input.capacity !== undefined || input.timezone !== undefined) {
+  const enabled = input.disabled === false && user.disabled_at !== null;
+  if (becameOnline || enabled || input.capacity !== undefined || input.timezone !== undefined) {
     // The member may be eligible now: waiting tickets of their teams are assigned oldest first.
     await assignWaitingTicketsServedBy(deps, principal.organizationId, user.id, 'member_available');
   }
