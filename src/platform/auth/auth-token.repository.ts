@@ -42,7 +42,13 @@ export async function findAuthToken(db: Db, tokenHash: string, purpose: AuthToke
   return db
     .selectFrom('user_auth_tokens')
     .innerJoin('users', 'users.id', 'user_auth_tokens.user_id')
-    .select(['users.email', 'user_auth_tokens.used_at', 'user_auth_tokens.expires_at'])
+    .select([
+      'user_auth_tokens.organization_id',
+      'user_auth_tokens.user_id',
+      'users.email',
+      'user_auth_tokens.used_at',
+      'user_auth_tokens.expires_at',
+    ])
     .where('user_auth_tokens.token_hash', '=', tokenHash)
     .where('user_auth_tokens.purpose', '=', purpose)
     .executeTakeFirst();

@@ -18,7 +18,7 @@ import { findUsersWithPasswordByEmail, lockUserForCredentials, setUserPassword }
 import { checkNewPassword, hashPassword } from './password.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from './secret-token.js';
 import { deleteSessionsOfUser } from './session.repository.js';
-import { type ClientInfo, signedInAnswer, startSession } from './session.service.js';
+import { type ClientInfo, DISABLED, signedInAnswer, startSession } from './session.service.js';
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60_000;
 export const PASSWORD_RESET_LIFETIME_MS = 60 * 60_000;
@@ -194,29 +194,30 @@ async function setPasswordWithLink(
     throw linkRefused('This link is not valid');
   }
   const tokenHash = hashSecretToken(input.token);
-  const owner = await findLinkOwnerEmail(deps, tokenHash, purpose, now);
+  const owner = await findUsableLink(deps, tokenHash, purpose, now);
   await checkNewPassword(input.password, owner.email);
   const passwordHash = await hashPassword(input.password);
+  const user = { organizationId: owner.organization_id, userId: owner.user_id };
+  // The user's row first, then the link: the order every credential change takes (a new link,
+  // disabling), so two of them wait for each other instead of deadlocking.
   const started = await deps.db.transaction().execute(async (trx) => {
-    const used = await consumeAuthToken(trx, tokenHash, purpose, now.toISOString());
-    if (!used) {
+    const locked = await lockUserForCredentials(trx, user.organizationId, user.userId);
+    if (!locked || locked.disabled_at) {
+      throw AppError.forbidden(DISABLED);
+    }
+    if (!(await consumeAuthToken(trx, tokenHash, purpose, now.toISOString()))) {
       throw await refusal(trx, tokenHash, purpose, now);
     }
-    const user = await lockUserForCredentials(trx, used.organization_id, used.user_id);
-    if (!user || user.disabled_at) {
-      throw AppError.forbidden('This user is disabled: ask an admin of your organization');
-    }
-    await setUserPassword(trx, user.id, passwordHash, now.toISOString());
-    await deleteOpenAuthTokensOfUser(trx, user.id, now.toISOString());
-    await deleteSessionsOfUser(trx, user.id);
-    const owner = { organizationId: used.organization_id, userId: user.id };
-    return { owner, ...(await startSession(trx, deps, owner, client)) };
+    await setUserPassword(trx, user.userId, passwordHash, now.toISOString());
+    await deleteOpenAuthTokensOfUser(trx, user.userId, now.toISOString());
+    await deleteSessionsOfUser(trx, user.userId);
+    return startSession(trx, deps, user, client);
   });
-  return signedInAnswer(deps.db, started.owner, started.token, started.row);
+  return signedInAnswer(deps.db, user, started.token, started.row);
 }
 
-/** The email of the user a usable link belongs to (the password must not be it); a link that cannot be used is refused here. */
-async function findLinkOwnerEmail(deps: Deps, tokenHash: string, purpose: AuthTokenPurpose, now: Date) {
+/** A link that can be used, with its user's email (the password must not be it); one that cannot is refused here. */
+async function findUsableLink(deps: Deps, tokenHash: string, purpose: AuthTokenPurpose, now: Date) {
   const state = await findAuthToken(deps.db, tokenHash, purpose);
   if (!state || state.used_at || Date.parse(state.expires_at) <= now.getTime()) {
     throw refusalOf(state, now);

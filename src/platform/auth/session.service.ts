@@ -9,7 +9,7 @@ import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { getMe } from '../users/user.service.js';
 import type { ListSessionsQuerySchema, SignInSchema } from './auth.schemas.js';
-import { findSignInCandidates, setUserPassword } from './credential.repository.js';
+import { findSignInCandidates, lockUserForCredentials, setUserPassword } from './credential.repository.js';
 import { hashOfNoPassword, hashPassword, needsRehash, verifyPassword } from './password.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from './secret-token.js';
 import {
@@ -51,6 +51,7 @@ export interface SignInAttempts {
 }
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
+export const DISABLED = 'This user is disabled: ask an admin of your organization';
 
 function liveWindow(now: Date) {
   return { now: now.toISOString(), idleSince: new Date(now.getTime() - SESSION_IDLE_MS).toISOString() };
@@ -137,11 +138,13 @@ export async function signIn(deps: Deps, attempts: SignInAttempts, input: Static
   if (matches.length > 1) {
     throw AppError.conflict('This email and password sign in to several organizations: send organizationId to choose one');
   }
-  if (user.disabled_at) {
-    throw AppError.forbidden('This user is disabled: ask an admin of your organization');
-  }
   const owner = { organizationId: user.organization_id, userId: user.id };
+  // Under the user's row lock, so that a session cannot be opened beside a concurrent disabling.
   const started = await deps.db.transaction().execute(async (trx) => {
+    const locked = await lockUserForCredentials(trx, owner.organizationId, owner.userId);
+    if (!locked || locked.disabled_at) {
+      throw AppError.forbidden(DISABLED);
+    }
     if (user.password_hash && needsRehash(user.password_hash)) {
       await setUserPassword(trx, user.id, await hashPassword(input.password), null);
     }
