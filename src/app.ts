@@ -20,6 +20,7 @@ import type { Clock } from './lib/clock.js';
 import { createIdFactory, type IdFactory } from './lib/ids.js';
 import { loadOnce } from './lib/load-once.js';
 import { decodeSecretKey } from './lib/secret-box.js';
+import { authenticateSession } from './platform/auth/session.service.js';
 import { platformPlugin } from './platform/platform.plugin.js';
 
 export interface BuildAppOptions {
@@ -84,7 +85,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       if (!deps) {
         throw new Error('a request arrived before the app was built');
       }
-      return { authenticate: deps.authenticate, renderers: errorRenderers };
+      const { authenticate, authenticateWithSession } = deps;
+      // The platform's hook also accepts session cookies, as the area itself does.
+      return {
+        authenticate: (area: AreaName) => (area === 'platform' ? authenticateWithSession : authenticate),
+        renderers: errorRenderers,
+      };
     }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -96,6 +102,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   const auth = options.auth ?? createApiKeyAuth({ db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
+  const limits = await registerRateLimits(app, config);
   deps = {
     config,
     db,
@@ -103,7 +110,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: options.log,
     ids: options.ids ?? createIdFactory(clock),
     auth,
-    authenticate: createAuthenticate(auth, await registerRateLimits(app, config)),
+    authenticate: createAuthenticate(auth, limits),
+    authenticateWithSession: createAuthenticate(auth, limits, {
+      verify: (token) => authenticateSession({ db, clock }, token),
+      config,
+    }),
+    limits,
     secretKey: options.secretKey ?? (config.SECRET_KEY ? decodeSecretKey(config.SECRET_KEY) : randomBytes(32)),
     docs: new Map(),
     errorRenderers,

@@ -11,13 +11,14 @@ import { createLogger } from './http/logging.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { systemClock } from './lib/clock.js';
 import type { CursorKey } from './lib/cursors.js';
-import { createIdFactory } from './lib/ids.js';
+import { createIdFactory, ULID_PATTERN } from './lib/ids.js';
 import { resolveSecretKey } from './lib/secret-box.js';
+import { createInvitationLink } from './platform/auth/auth-token.service.js';
 import { findOrganizationById, listOrganizations } from './platform/organizations/organization.repository.js';
 import { createOrganizationWithAdmin } from './platform/organizations/organization.service.js';
 import { listApiKeysWithOwners } from './platform/users/api-key.repository.js';
 import { issueApiKey, revokeApiKey } from './platform/users/api-key.service.js';
-import { findUsersByEmail, listUsers } from './platform/users/user.repository.js';
+import { findUserByIdInAnyOrganization, findUsersByEmail, listUsers } from './platform/users/user.repository.js';
 import { CreateUserSchema } from './platform/users/user.schemas.js';
 import { addUserToOrganization, toUser } from './platform/users/user.service.js';
 import type { UserType } from './platform/users/user.table.js';
@@ -120,6 +121,13 @@ const COMMANDS: Command[] = [
     summary: 'list the users of one organization, or of all',
     options: [{ name: 'org', value: 'ID', help: 'only this organization' }, JSON_OPTION],
     run: listUsersCommand,
+  },
+  {
+    name: 'users invite',
+    summary: 'print a link that lets a user choose a password and sign in (works once, for 7 days)',
+    options: [{ name: 'org', value: 'ID', help: 'the organization (needed when the email is in several)' }, JSON_OPTION],
+    positional: { name: 'USER', help: "the user's email or id" },
+    run: inviteUserCommand,
   },
   {
     name: 'keys create',
@@ -498,6 +506,51 @@ async function listUsersCommand(args: ParsedArgs, config: Config, io: CliIo): Pr
       }
     }
     printRows(io, args, rows, 'No users.');
+    return 0;
+  });
+}
+
+/** The user a command names by email or by id, within `--org` when given; an email in several organizations needs it. */
+async function findCommandUser(db: Kysely<DB>, emailOrId: string, organizationId: string | undefined) {
+  if (organizationId) {
+    await resolveOrganization(db, organizationId);
+  }
+  const where = organizationId ? ` in organization ${organizationId}` : '';
+  if (new RegExp(ULID_PATTERN).test(emailOrId)) {
+    const user = await findUserByIdInAnyOrganization(db, emailOrId);
+    if (!user || (organizationId && user.organization_id !== organizationId)) {
+      throw new CommandError(`No user ${emailOrId}${where}`);
+    }
+    return user;
+  }
+  const users = await findUsersByEmail(db, requireEmail(emailOrId), organizationId);
+  const [user] = users;
+  if (!user) {
+    throw new CommandError(`No user with email ${emailOrId}${where}`);
+  }
+  if (users.length > 1) {
+    const organizations = users.map((candidate) => candidate.organization_id).join(', ');
+    throw new CommandError(`${emailOrId} belongs to several organizations (${organizations}): add --org ID`);
+  }
+  return user;
+}
+
+async function inviteUserCommand(args: ParsedArgs, config: Config, io: CliIo): Promise<number> {
+  const emailOrId = args.positional ?? '';
+  return withDatabase(config, async (db) => {
+    const user = await findCommandUser(db, emailOrId, text(args, 'org'));
+    const clock = systemClock;
+    const invitation = await createInvitationLink(
+      { db, clock, ids: createIdFactory(clock), config },
+      user.organization_id,
+      user.id,
+    );
+    if (args.values.json) {
+      io.out(JSON.stringify({ organizationId: user.organization_id, ...invitation }));
+    } else {
+      io.out(`Invitation link for ${invitation.email} (works once, until ${invitation.expiresAt}):`);
+      io.out(invitation.link);
+    }
     return 0;
   });
 }

@@ -101,8 +101,23 @@ export const ConfigSchema = Type.Object({
     maximum: 1_000_000,
     description: 'Requests with a missing or bad API key allowed per client address and minute before 429 (0: unlimited)',
   }),
+  SIGN_IN_FAILURES_PER_ADDRESS: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    description:
+      'Failed sign-ins (and password-reset requests) allowed per client address in 15 minutes before 429 (0: unlimited)',
+  }),
+  SIGN_IN_FAILURES_PER_ACCOUNT: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    description: 'Failed sign-ins (and password-reset requests) allowed per email in 15 minutes before 429 (0: unlimited)',
+  }),
   RATE_LIMIT_PER_MINUTE: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Requests allowed per API key and minute (unset: unlimited)' }),
+    Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      description: 'Requests allowed per API key (or signed-in session) and minute (unset: unlimited)',
+    }),
   ),
   TRUST_PROXY: Type.Optional(
     Type.String({
@@ -132,6 +147,8 @@ const DEFAULTS = {
   WEBHOOK_POLL_MS: '1000',
   EVENT_RETENTION_DAYS: '30',
   AUTH_FAILURES_PER_MINUTE: '30',
+  SIGN_IN_FAILURES_PER_ADDRESS: '20',
+  SIGN_IN_FAILURES_PER_ACCOUNT: '10',
 } satisfies Partial<Record<keyof Config, string>>;
 
 /** Variables whose values may hold credentials: an error names them but never echoes the value. */

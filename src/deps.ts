@@ -4,6 +4,7 @@ import type { AreaName, Config } from './config.js';
 import type { DB } from './db/database.js';
 import type { ApiKeyAuth, Authenticate } from './http/api-key-auth.js';
 import type { ErrorRenderer } from './http/area.js';
+import type { RequestLimits } from './http/rate-limits.js';
 import type { Clock } from './lib/clock.js';
 import type { IdFactory } from './lib/ids.js';
 
@@ -15,8 +16,12 @@ export interface AppDeps {
   ids: IdFactory;
   log: FastifyBaseLogger;
   auth: ApiKeyAuth;
-  /** The `onRequest` hook identifying the caller, with the rate limits of failed and keyed requests. */
+  /** The `onRequest` hook identifying the caller by API key, with the rate limits of failed and keyed requests. */
   authenticate: Authenticate;
+  /** The same, also accepting a signed-in browser's session cookie (the platform's hook). */
+  authenticateWithSession: Authenticate;
+  /** The rate limits, for routes that count on their own (sign-in, password reset). */
+  limits: RequestLimits;
   /** 32-byte key sealing stored credentials (see `lib/secret-box.ts`). */
   secretKey: Buffer;
   /** Each area registers a function producing its OpenAPI document once routes are ready. */

@@ -226,6 +226,47 @@ describe.each(DIALECTS)('switchboard CLI on %s', (dialect) => {
     expect(wrongOrg.err).toEqual([`No user with email shared@both.test in organization ${otherOrg}`]);
   });
 
+  it('users invite prints a link that lets the user choose a password once, by email or by id', async () => {
+    const inviters = await createOrg('Inviters', 'boss@inviters.test');
+    const run = await cli('users', 'invite', 'boss@inviters.test');
+    expect(run.code, run.err.join('\n')).toBe(0);
+    expect(run.err).toEqual([]);
+    expect(run.out[0]).toMatch(/^Invitation link for boss@inviters\.test \(works once, until \d{4}-\d{2}-\d{2}T[\d:.]+Z\):$/);
+    const token = /^http:\/\/127\.0\.0\.1:3000\/app\/accept-invite\?token=([\w-]{43})$/.exec(run.out[1] ?? '')?.[1] ?? '';
+    const accept = () =>
+      app.inject({ method: 'POST', url: '/v1/auth/invitations/accept', payload: { token, password: 'the boss chose this one' } });
+    const accepted = await accept();
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json().data.user.id).toBe(inviters.userId);
+    expect((await accept()).statusCode).toBe(400);
+
+    const byId = await cli('users', 'invite', inviters.userId, '--org', inviters.organizationId, '--json');
+    expect(byId.code).toBe(0);
+    expect(JSON.parse(byId.out[0] ?? '')).toEqual({
+      organizationId: inviters.organizationId,
+      userId: inviters.userId,
+      email: 'boss@inviters.test',
+      link: expect.stringMatching(/\/app\/accept-invite\?token=[\w-]{43}$/),
+      expiresAt: expect.any(String),
+    });
+    // Printing a link emails nothing.
+    const queued = await db
+      .selectFrom('email_outbox')
+      .select('id')
+      .where('organization_id', '=', inviters.organizationId)
+      .execute();
+    expect(queued).toEqual([]);
+  });
+
+  it('users invite of an unknown user exits 1, and without a user exits 2', async () => {
+    const unknown = await cli('users', 'invite', 'nobody@nowhere.test');
+    expect(unknown).toEqual({ code: 1, out: [], err: ['No user with email nobody@nowhere.test'] });
+    const unknownId = await cli('users', 'invite', '01ARZ3NDEKTSV4RRFFQ69G5FAV');
+    expect(unknownId).toEqual({ code: 1, out: [], err: ['No user 01ARZ3NDEKTSV4RRFFQ69G5FAV'] });
+    expect((await cli('users', 'invite')).code).toBe(2);
+    expect((await cli('users', 'invite', 'not an email')).code).toBe(2);
+  });
+
   it('keys revoke PREFIX revokes that key only, once', async () => {
     const acme = await createOrg('Revokers', 'admin@revokers.test');
     const second = JSON.parse((await cli('keys', 'create', '--email', 'admin@revokers.test', '--json')).out[0] ?? '');

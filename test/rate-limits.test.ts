@@ -2,8 +2,11 @@ import { randomInt } from 'node:crypto';
 import { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
+import { setUserPassword } from '../src/platform/auth/credential.repository.js';
+import { hashPassword } from '../src/platform/auth/password.js';
+import { signInBrowser } from './browser-session.js';
 import { DIALECTS } from './dialects.js';
-import { makeOrganization } from './factories.js';
+import { makeOrganization, makeUser } from './factories.js';
 import { buildTestApp, type TestApp } from './harness.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -124,6 +127,39 @@ describe.each(DIALECTS)('rate limits on %s', (dialect) => {
       statuses.push((await app.app.inject({ url: '/v1/users/me', headers: { 'x-api-key': BAD_KEY }, remoteAddress })).statusCode);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+  });
+
+  it.runIf(REDIS_UP || process.env.CI)('with REDIS_URL, two processes share the failed sign-ins of an email', async () => {
+    const env = { SIGN_IN_FAILURES_PER_ACCOUNT: '3', SIGN_IN_FAILURES_PER_ADDRESS: '0', REDIS_URL };
+    const [first, second] = [await build(env), await build(env)];
+    // An email of its own per run: Redis keeps the counter for 15 minutes.
+    const email = `guess-${randomInt(1, 1_000_000_000)}@example.com`;
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const harness = attempt % 2 === 0 ? first : second;
+      const response = await harness.app.inject({
+        method: 'POST',
+        url: '/v1/auth/login',
+        payload: { email, password: 'not the password' },
+        remoteAddress: freshAddress(),
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
+
+  it('the per-caller limit counts a signed-in session like a key', async () => {
+    const harness = await build({ RATE_LIMIT_PER_MINUTE: '2' });
+    const organization = await makeOrganization(harness);
+    const user = await makeUser(harness, organization.organizationId, { email: 'limited@example.com' });
+    await setUserPassword(harness.db, user.userId, await hashPassword('a password for the limit'), null);
+    const browser = await signInBrowser(harness.app, 'limited@example.com', 'a password for the limit');
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      statuses.push((await harness.app.inject({ url: '/v1/users/me', headers: { cookie: browser.cookie } })).statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    expect((await harness.app.inject({ url: '/v1/users/me', headers: user.headers })).statusCode).toBe(200);
   });
 
   it('an unreachable Redis does not block requests: nothing is counted', async () => {

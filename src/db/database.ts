@@ -20,6 +20,7 @@ import type { TagTable } from '../help-center/tags/tag.table.js';
 import type { AccountContactTable, AccountTable } from '../platform/accounts/account.table.js';
 import type { AccountAttributeValueTable } from '../platform/accounts/account-attribute.table.js';
 import type { AttachmentChunkTable, AttachmentTable } from '../platform/attachments/attachment.table.js';
+import type { UserAuthTokenTable, UserSessionTable } from '../platform/auth/auth.table.js';
 import type { CustomerContactTable } from '../platform/contacts/customer-contact.table.js';
 import type { CustomFieldTable } from '../platform/custom-fields/custom-field.table.js';
 import type { EventSequenceTable, EventTable } from '../platform/events/event.table.js';
@@ -56,6 +57,8 @@ export interface DB {
   organizations: OrganizationTable;
   users: UserTable;
   api_keys: ApiKeyTable;
+  user_sessions: UserSessionTable;
+  user_auth_tokens: UserAuthTokenTable;
   user_business_hours: UserBusinessHoursTable;
   user_notification_preferences: UserNotificationPreferenceTable;
   teams: TeamTable;

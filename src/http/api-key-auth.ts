@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
 import type { DB } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { findPrincipalByKeyHash } from '../platform/users/api-key.repository.js';
@@ -7,14 +8,21 @@ import { hashApiKey, looksLikeApiKey } from '../platform/users/api-key.service.j
 import type { UserType } from '../platform/users/user.table.js';
 import { AppError } from './errors.js';
 import type { RequestLimits } from './rate-limits.js';
+import { checkCsrf, clearSessionCookies, isWrite, sessionTokenOf } from './session-auth.js';
 
-/** Who is calling: the key's user and the organization every query is scoped to. */
+/**
+ * Who is calling: the user (of the API key, or signed in with a session cookie) and the
+ * organization every query is scoped to. Services see the same three fields either way.
+ */
 export interface Principal {
   organizationId: string;
   userId: string;
   userType: UserType;
-  apiKeyId: string;
-  apiKeyPrefix: string;
+  /** Set when the caller authenticated with an API key. */
+  apiKeyId?: string;
+  apiKeyPrefix?: string;
+  /** Set when the caller is a browser signed in with a session cookie. */
+  sessionId?: string;
 }
 
 declare module 'fastify' {
@@ -71,33 +79,70 @@ export function createApiKeyAuth(deps: { db: Kysely<DB>; clock: Clock; ttlSecond
   return { verify };
 }
 
+/** Signed-in browsers, for an area that accepts them besides API keys (the platform, which the console calls). */
+export interface SessionCookies {
+  /** The principal of a session token, or null when it is unknown, ended, or its user disabled. */
+  verify(token: string): Promise<Principal | null>;
+  config: Pick<Config, 'PUBLIC_BASE_URL'>;
+}
+
 /**
  * The `onRequest` hook of every area, and what answers requests that never reach a route: the
  * caller is identified before anything else about the request is judged. A missing or bad key
  * counts against its client address, and past the limit the answer is 429 instead of 401, so keys
  * cannot be guessed at speed; a valid key is then counted against its own per-key limit.
+ *
+ * With `sessions`, a request without a key may instead carry a session cookie, judged the same way
+ * (a bad one counts against the address, and the browser is told to drop it); its writes must pass
+ * the CSRF check. A request with both is judged by its key alone.
  */
-export function createAuthenticate(auth: ApiKeyAuth, limits: RequestLimits): Authenticate {
+export function createAuthenticate(auth: ApiKeyAuth, limits: RequestLimits, sessions?: SessionCookies): Authenticate {
   return async (request, reply) => {
     if (request.routeOptions.config?.public) {
       return;
     }
     const header = request.headers['x-api-key'];
     const rawKey = Array.isArray(header) ? header[0] : header;
+    const sessionToken = sessions && !rawKey ? sessionTokenOf(request) : undefined;
+    if (sessions && sessionToken) {
+      return authenticateSession(request, reply, sessions, sessionToken);
+    }
     const principal = rawKey ? await auth.verify(rawKey.trim()) : null;
     if (!principal) {
-      const verdict = await limits.countFailedAuthentication(request);
-      if (verdict.exceeded) {
-        throw rateLimited(reply, verdict.retryAfterSeconds, 'Too many requests without a valid API key; retry later');
-      }
+      await refuse(request, reply, 'Too many requests without a valid API key; retry later');
       throw new AppError({ code: 'UNAUTHENTICATED', message: 'A valid x-api-key header is required' });
     }
     request.principal = principal;
-    const verdict = await limits.countKeyRequest(request, principal.apiKeyId);
+    const verdict = await limits.countCallerRequest(request);
     if (verdict.exceeded) {
       throw rateLimited(reply, verdict.retryAfterSeconds, 'Too many requests for this API key; retry later');
     }
   };
+
+  async function authenticateSession(request: FastifyRequest, reply: FastifyReply, cookies: SessionCookies, token: string) {
+    const principal = await cookies.verify(token);
+    if (!principal) {
+      clearSessionCookies(reply, request, cookies.config);
+      await refuse(request, reply, 'Too many requests without a valid session; retry later');
+      throw new AppError({ code: 'UNAUTHENTICATED', message: 'The session has ended or is not valid: sign in again' });
+    }
+    request.principal = principal;
+    if (isWrite(request)) {
+      checkCsrf(request, token, cookies.config);
+    }
+    const verdict = await limits.countCallerRequest(request);
+    if (verdict.exceeded) {
+      throw rateLimited(reply, verdict.retryAfterSeconds, 'Too many requests for this session; retry later');
+    }
+  }
+
+  /** Counts a failed authentication against the client address; past the limit, 429. */
+  async function refuse(request: FastifyRequest, reply: FastifyReply, message: string) {
+    const verdict = await limits.countFailedAuthentication(request);
+    if (verdict.exceeded) {
+      throw rateLimited(reply, verdict.retryAfterSeconds, message);
+    }
+  }
 }
 
 function rateLimited(reply: FastifyReply, retryAfterSeconds: number, message: string): AppError {

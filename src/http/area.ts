@@ -18,11 +18,13 @@ export interface AreaConventions {
   /** The operation tags of the area, each described for the API reference's sidebar. */
   tags: { name: string; description: string }[];
   renderError: ErrorRenderer;
+  /** Whether a signed-in browser's session cookie authenticates as well as an API key. */
+  acceptsSessions?: boolean;
 }
 
 /**
- * Registers the parts every area shares: its OpenAPI document, API-key auth on every route (and
- * on its unknown routes, so they do not reveal what exists), and one error mapper for AppErrors,
+ * Registers the parts every area shares: its OpenAPI document, API-key (or session) auth on every
+ * route (and on its unknown routes, so they do not reveal what exists), and one error mapper for AppErrors,
  * validation failures, malformed or oversize bodies and faults.
  */
 export async function setUpArea(app: FastifyInstance, deps: AppDeps, conventions: AreaConventions): Promise<void> {
@@ -49,7 +51,7 @@ export async function setUpArea(app: FastifyInstance, deps: AppDeps, conventions
   deps.docs.set(conventions.name, () => app.swagger());
   deps.errorRenderers.set(conventions.name, conventions.renderError);
 
-  app.addHook('onRequest', deps.authenticate);
+  app.addHook('onRequest', conventions.acceptsSessions ? deps.authenticateWithSession : deps.authenticate);
 
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     replyWithError(conventions.renderError, error, request, reply),

@@ -21,18 +21,19 @@ export function areaOfUrl(url: string): AreaName {
  * every request, then answered in the shape of the area their URL belongs to.
  */
 export function createFrameworkErrorHandler(
-  resolve: () => { authenticate: Authenticate; renderers: Map<AreaName, ErrorRenderer> },
+  resolve: () => { authenticate: (area: AreaName) => Authenticate; renderers: Map<AreaName, ErrorRenderer> },
 ) {
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { authenticate, renderers } = resolve();
     // The router refused the request before the app's own hooks, which echo the request id, ran.
     reply.header('x-request-id', request.id);
-    const render = renderers.get(areaOfUrl(request.url)) ?? renderers.get('platform') ?? [...renderers.values()][0];
+    const area = areaOfUrl(request.url);
+    const render = renderers.get(area) ?? renderers.get('platform') ?? [...renderers.values()][0];
     if (!render) {
       return reply.code(400).send({ statusCode: 400, message: error.message, error: 'Bad Request' });
     }
     try {
-      await authenticate(request, reply);
+      await authenticate(area)(request, reply);
       throw AppError.invalid(describeFrameworkError(error), { location: 'path', path: [], rule: 'value_error' });
     } catch (failure) {
       return replyWithError(render, failure, request, reply);

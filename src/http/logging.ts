@@ -7,8 +7,11 @@ export const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["x-csrf-token"]',
   'headers["x-api-key"]',
   'headers.authorization',
+  'headers.cookie',
+  'headers["x-csrf-token"]',
 ];
 
 /** Query parameters that carry one-time secrets (the MCP OAuth callback's `code` and `state`). */

@@ -5,6 +5,7 @@ import { setUpArea } from '../http/area.js';
 import { accountRoutes } from './accounts/account.routes.js';
 import { accountAttributeRoutes } from './accounts/account-attribute.routes.js';
 import { attachmentRoutes } from './attachments/attachment.routes.js';
+import { authRoutes } from './auth/auth.routes.js';
 import { customerContactRoutes } from './contacts/customer-contact.routes.js';
 import { customFieldRoutes } from './custom-fields/custom-field.routes.js';
 import { eventRoutes } from './events/event.routes.js';
@@ -39,7 +40,16 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       title: 'Switchboard support platform',
       description: 'Teams, tickets and comments, custom fields, accounts, contacts and notes.',
       errorSchemas: { PlatformError: PlatformErrorSchema, CustomFieldError: CustomFieldErrorSchema },
+      // The console signs people in and calls this API with their session cookie.
+      acceptsSessions: true,
       tags: [
+        {
+          name: 'auth',
+          description:
+            'Signing people in to the web console: passwords chosen through emailed invitation and reset links, browser ' +
+            'sessions carried in a cookie (every route here accepts it instead of an API key; writes made with it send the ' +
+            'x-csrf-token header), and the list of your sessions, each of which can be ended.',
+        },
         {
           name: 'users',
           description:
@@ -83,6 +93,7 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(userBusinessHoursRoutes(deps));
     await app.register(notificationPreferenceRoutes(deps));
     await app.register(userRoutes(deps));
+    await app.register(authRoutes(deps));
     await app.register(teamTagRoutes(deps));
     await app.register(routingRuleRoutes(deps));
     await app.register(routingRoutes(deps));

@@ -7,7 +7,7 @@ import type { TicketRoutingDecisionTable } from './routing.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-/** Members of the teams with the team they belong to, in joining order (deleted users left out). */
+/** Members of the teams with the team they belong to, in joining order (deleted and disabled users left out). */
 export async function listRoutingMembers(db: Db, teamIds: string[]) {
   if (teamIds.length === 0) {
     return [];
@@ -18,6 +18,7 @@ export async function listRoutingMembers(db: Db, teamIds: string[]) {
     .select(['team_members.team_id', 'team_members.user_id', 'team_members.joined_at'])
     .where('team_members.team_id', 'in', teamIds)
     .where('users.deleted_at', 'is', null)
+    .where('users.disabled_at', 'is', null)
     .orderBy('team_members.joined_at')
     .orderBy('team_members.user_id')
     .execute();

@@ -114,6 +114,17 @@ describe.each(DIALECTS)('routing on %s', (dialect) => {
       expect(last.assignedAgent).toBe('Ava');
     });
 
+    it('round robin passes over a disabled member, whatever its status', async () => {
+      const [gil, hal] = [await agent('Gil'), await agent('Hal')];
+      const desk = await team([gil, hal], { routingRespectsUserAvailability: false });
+      await ok('PATCH', `/v1/users/${gil.userId}`, { disabled: true });
+      const assignees = [];
+      for (let index = 0; index < 3; index++) {
+        assignees.push((await create(desk.teamId)).assignedAgentId);
+      }
+      expect(assignees).toEqual([hal.userId, hal.userId, hal.userId]);
+    });
+
     it('round robin follows the time since the last assignment', async () => {
       const [dee, eli] = [await agent('Dee'), await agent('Eli')];
       const desk = await team([dee, eli]);

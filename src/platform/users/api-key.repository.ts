@@ -19,7 +19,7 @@ export interface KeyPrincipalRow {
   userType: UserType;
 }
 
-/** The live key with this hash, its user still present. */
+/** The live key with this hash, its user still present and not disabled. */
 export async function findPrincipalByKeyHash(db: Db, keyHash: string): Promise<KeyPrincipalRow | undefined> {
   return db
     .selectFrom('api_keys')
@@ -34,6 +34,7 @@ export async function findPrincipalByKeyHash(db: Db, keyHash: string): Promise<K
     .where('api_keys.key_hash', '=', keyHash)
     .where('api_keys.revoked_at', 'is', null)
     .where('users.deleted_at', 'is', null)
+    .where('users.disabled_at', 'is', null)
     .executeTakeFirst();
 }
 

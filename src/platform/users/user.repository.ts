@@ -16,6 +16,7 @@ const USER_COLUMNS = [
   'status',
   'capacity',
   'timezone',
+  'disabled_at',
   'created_at',
   'updated_at',
 ] as const;
@@ -35,6 +36,11 @@ export async function findUserById(db: Db, organizationId: string, userId: strin
 }
 
 export type UserRow = NonNullable<Awaited<ReturnType<typeof findUserById>>>;
+
+/** A live user by id, whatever its organization (the CLI, which acts for the operator of every organization). */
+export async function findUserByIdInAnyOrganization(db: Db, userId: string) {
+  return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+}
 
 /** Users with this email in any organization (the CLI may need to ask which one). */
 export async function findUsersByEmail(db: Db, email: string, organizationId?: string) {

@@ -101,7 +101,10 @@ export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'platform.users.update',
           tags,
-          summary: 'Change name, availability, capacity or timezone (admins, or the user themself)',
+          summary: 'Change name, availability, capacity or timezone (admins, or the user themself); disable or enable (admins)',
+          description:
+            "`disabled: true` ends the user's sessions at once, voids its open invitation or reset link, and refuses its " +
+            'sign-in and its API keys (within API_KEY_CACHE_SECONDS) until `disabled: false`. Admins cannot disable themselves.',
           params: UserIdParamsSchema,
           body: UpdateUserSchema,
           response: { 200: PlatformEnvelopeSchema(UserSchema), ...platformErrorResponses([400, 403, 404]) },

@@ -22,6 +22,7 @@ export const UserSchema = Type.Object(
     status: UserStatusSchema,
     capacity: Nullable(Type.Integer({ description: 'Most open tickets at once; null means no limit' })),
     timezone: Nullable(Type.String()),
+    disabled: Type.Boolean({ description: 'Disabled by an admin: cannot sign in, and its API keys do not work' }),
     organizationId: UlidSchema,
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
@@ -58,6 +59,12 @@ export const UpdateUserSchema = Type.Object(
     capacity: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10_000 }))),
     timezone: Type.Optional(Nullable(TimezoneSchema)),
     avatarUrl: Type.Optional(Nullable(HttpUrlSchema)),
+    disabled: Type.Optional(
+      Type.Boolean({
+        description:
+          "Admins only, not for themselves: true ends the user's sessions at once and stops its sign-in and API keys; false allows them again",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -9,6 +9,7 @@ import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { endSignInsOfUser } from '../auth/end-sign-ins.js';
 import { ACCESS_DENIED, isOrgAdmin, requireOrgAdmin } from '../authorization.js';
 import { findOrganizationById } from '../organizations/organization.repository.js';
 import { readListPage } from '../platform.pagination.js';
@@ -36,6 +37,7 @@ export function toUser(row: UserRow) {
     status: row.status,
     capacity: row.capacity,
     timezone: row.timezone,
+    disabled: row.disabled_at !== null,
     organizationId: row.organization_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -51,7 +53,7 @@ export async function requireUser(db: Kysely<DB>, organizationId: string, userId
 }
 
 /** The caller's own user and organization. */
-export async function getMe(db: Kysely<DB>, principal: Principal) {
+export async function getMe(db: Kysely<DB>, principal: Pick<Principal, 'organizationId' | 'userId'>) {
   const [user, organization] = await Promise.all([
     requireUser(db, principal.organizationId, principal.userId),
     findOrganizationById(db, principal.organizationId),
@@ -109,7 +111,7 @@ export async function getUser(db: Kysely<DB>, principal: Principal, userId: stri
   return toUser(await requireUser(db, principal.organizationId, userId));
 }
 
-/** Admins may change anyone; a member only themself. */
+/** Admins may change anyone; a member only themself. Only admins disable or enable a user, and never themselves. */
 export async function updateUserProfile(
   // Assigning waiting tickets emails their new assignees.
   deps: Deps & TicketEmailDeps,
@@ -120,6 +122,12 @@ export async function updateUserProfile(
   const user = await requireUser(deps.db, principal.organizationId, userId);
   if (!isOrgAdmin(principal) && principal.userId !== user.id) {
     throw AppError.forbidden(ACCESS_DENIED);
+  }
+  if (input.disabled !== undefined) {
+    requireOrgAdmin(principal);
+    if (user.id === principal.userId) {
+      throw AppError.forbidden('You cannot disable or enable yourself');
+    }
   }
   if (input.timezone && !IANAZone.isValidZone(input.timezone)) {
     throw AppError.invalid('timezone must be a valid IANA time zone', { location: 'body', path: ['timezone'], rule: 'timezone' });
@@ -140,9 +148,21 @@ export async function updateUserProfile(
   if (input.avatarUrl !== undefined) {
     changes.avatar_url = input.avatarUrl;
   }
-  await updateUser(deps.db, principal.organizationId, user.id, changes);
+  if (input.disabled === true && user.disabled_at === null) {
+    changes.disabled_at = changes.updated_at;
+  } else if (input.disabled === false) {
+    changes.disabled_at = null;
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    await updateUser(trx, principal.organizationId, user.id, changes);
+    if (input.disabled === true) {
+      // Signed-in browsers stop at their next request, and no link can set a password meanwhile.
+      await endSignInsOfUser(trx, deps.clock, user.id);
+    }
+  });
   const becameOnline = input.status === 'online' && user.status !== 'online';
-  if (becameOnline || input.capacity !== undefined || input.timezone !== undefined) {
+  const enabled = input.disabled === false && user.disabled_at !== null;
+  if (becameOnline || enabled || input.capacity !== undefined || input.timezone !== undefined) {
     // The member may be eligible now: waiting tickets of their teams are assigned oldest first.
     await assignWaitingTicketsServedBy(deps, principal.organizationId, user.id, 'member_available');
   }

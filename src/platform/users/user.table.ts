@@ -22,6 +22,11 @@ export interface UserTable {
   last_assigned_at: Optional<string>;
   /** Breaks ties in `last_assigned_at` between routed assignments made in the same millisecond. */
   last_assignment_seq: Optional<number>;
+  /** scrypt hash naming its parameters (see `auth/password.ts`); null until an invitation is accepted. Never read back into an answer. */
+  password_hash: Optional<string>;
+  password_changed_at: Optional<string>;
+  /** Set while an admin has disabled the user: no sign-in, no session, no API key. */
+  disabled_at: Optional<string>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

@@ -33,6 +33,7 @@ describe.each(DIALECTS)('GET /v1/users/me on %s', (dialect) => {
           status: 'offline',
           capacity: null,
           timezone: null,
+          disabled: false,
           organizationId: acme.organizationId,
           createdAt: TEST_NOW,
           updatedAt: TEST_NOW,

@@ -1,0 +1,254 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../http/errors.js';
+import { checkOrigin, clearSessionCookies, sessionTokenOf, setSessionCookies } from '../../http/session-auth.js';
+import {
+  PlatformEnvelopeSchema,
+  PlatformListEnvelopeSchema,
+  platformEnvelope,
+  platformErrorResponses,
+  platformListEnvelope,
+} from '../platform.envelope.js';
+import { UserIdParamsSchema } from '../users/user.schemas.js';
+import {
+  CurrentSessionSchema,
+  InvitationSchema,
+  ListSessionsQuerySchema,
+  PasswordResetRequestedSchema,
+  PasswordResetRequestSchema,
+  SessionParamsSchema,
+  SessionSchema,
+  SetPasswordWithTokenSchema,
+  SignedInSchema,
+  SignedOutSchema,
+  SignInSchema,
+} from './auth.schemas.js';
+import { acceptInvitation, confirmPasswordReset, inviteUser, requestPasswordReset } from './auth-token.service.js';
+import { csrfTokenFor } from './secret-token.js';
+import {
+  type ClientInfo,
+  getCurrentSession,
+  listSessions,
+  revokeSession,
+  type SignInAttempts,
+  signIn,
+  signOut,
+} from './session.service.js';
+
+const tags = ['auth'];
+
+/**
+ * Sign-in, sessions, invitations and password resets. The routes that take a password or a link
+ * are public (no key, no cookie) and refuse a cross-site `Origin`, so another site cannot sign a
+ * browser in to an account of its choosing.
+ */
+export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
+  const sameOrigin = async (request: FastifyRequest) => checkOrigin(request, deps.config);
+  const clientOf = (request: FastifyRequest): ClientInfo => ({ userAgent: request.headers['user-agent'], ipAddress: request.ip });
+  /** Answers a new session: its cookies, and the same CSRF token in the body for the console's convenience. */
+  const signedIn = <Answer extends { session: { expiresAt: string } }>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    started: { token: string; answer: Answer },
+  ) => {
+    setSessionCookies(reply, request, deps.config, {
+      token: started.token,
+      expiresAt: started.answer.session.expiresAt,
+      now: deps.clock.now(),
+    });
+    return ok({ ...started.answer, csrfToken: csrfTokenFor(started.token) });
+  };
+  const attemptsOf = (request: FastifyRequest, reply: FastifyReply, email: string): SignInAttempts => ({
+    check: async () => {
+      const verdict = await deps.limits.checkSignIn(request, email);
+      if (verdict.exceeded) {
+        reply.header('retry-after', String(verdict.retryAfterSeconds));
+        throw new AppError({ code: 'RATE_LIMITED', message: 'Too many failed sign-ins; retry later' });
+      }
+    },
+    countFailure: () => deps.limits.countSignInFailure(request, email),
+  });
+
+  return async (app) => {
+    app.post(
+      '/auth/login',
+      {
+        config: { public: true },
+        preHandler: sameOrigin,
+        schema: {
+          operationId: 'platform.auth.login',
+          tags,
+          summary: 'Sign in with email and password: sets the session cookie',
+          description:
+            'Answers the user, the organization, the session and its CSRF token, and sets two cookies: `sb_session` (HttpOnly) ' +
+            'and `sb_csrf`. A wrong password and an unknown email get the same 401. Failed sign-ins are limited per client ' +
+            'address and per email (429 with retry-after).',
+          body: SignInSchema,
+          response: { 200: PlatformEnvelopeSchema(SignedInSchema), ...platformErrorResponses([400, 403, 409, 429]) },
+        },
+      },
+      async (request, reply) =>
+        signedIn(
+          request,
+          reply,
+          await signIn(deps, attemptsOf(request, reply, request.body.email), request.body, clientOf(request)),
+        ),
+    );
+
+    app.post(
+      '/auth/logout',
+      {
+        schema: {
+          operationId: 'platform.auth.logout',
+          tags,
+          summary: 'Sign out: ends the session of the request and clears its cookies',
+          response: { 200: PlatformEnvelopeSchema(SignedOutSchema), ...platformErrorResponses([403]) },
+        },
+      },
+      async (request, reply) => {
+        const signedOut = await signOut(deps.db, request.principal);
+        if (signedOut.sessionId) {
+          clearSessionCookies(reply, request, deps.config);
+        }
+        return ok(signedOut);
+      },
+    );
+
+    app.get(
+      '/auth/session',
+      {
+        schema: {
+          operationId: 'platform.auth.session',
+          tags,
+          summary: 'The signed-in user, organization and session, with the CSRF token',
+          description: 'For a request made with an API key, `session` and `csrfToken` are null.',
+          response: { 200: PlatformEnvelopeSchema(CurrentSessionSchema), ...platformErrorResponses([]) },
+        },
+      },
+      async (request) => {
+        const token = request.principal.sessionId ? sessionTokenOf(request) : undefined;
+        return ok({ ...(await getCurrentSession(deps, request.principal)), csrfToken: token ? csrfTokenFor(token) : null });
+      },
+    );
+
+    app.get(
+      '/auth/sessions',
+      {
+        schema: {
+          operationId: 'platform.auth.listSessions',
+          tags,
+          summary: "The caller's sessions still in force, newest first, the current one marked",
+          description: 'Newest first (then by id), `limit` at a time; `cursor` takes the `nextCursor` of the page before.',
+          querystring: ListSessionsQuerySchema,
+          response: { 200: PlatformListEnvelopeSchema(Type.Array(SessionSchema)), ...platformErrorResponses([400]) },
+        },
+      },
+      async (request) => {
+        const page = await listSessions(deps, request.principal, request.query);
+        return platformListEnvelope(deps.clock, page.items, page.nextCursor);
+      },
+    );
+
+    app.delete(
+      '/auth/sessions/:sessionId',
+      {
+        schema: {
+          operationId: 'platform.auth.revokeSession',
+          tags,
+          summary: "End one of the caller's sessions at once (the current one signs out)",
+          params: SessionParamsSchema,
+          response: { 200: PlatformEnvelopeSchema(SessionSchema), ...platformErrorResponses([400, 403, 404]) },
+        },
+      },
+      async (request, reply) => {
+        const revoked = await revokeSession(deps.db, request.principal, request.params.sessionId);
+        if (revoked.current) {
+          clearSessionCookies(reply, request, deps.config);
+        }
+        return ok(revoked);
+      },
+    );
+
+    app.post(
+      '/users/:userId/invite',
+      {
+        schema: {
+          operationId: 'platform.users.invite',
+          tags: ['users'],
+          summary: 'Email a user a link to choose a password and sign in (admins only)',
+          description:
+            'The link (PUBLIC_BASE_URL/app/accept-invite?token=…) works once, for 7 days; a newer invitation or reset link ' +
+            'replaces it. A disabled user cannot be invited (409).',
+          params: UserIdParamsSchema,
+          response: { 201: PlatformEnvelopeSchema(InvitationSchema), ...platformErrorResponses([400, 403, 404, 409]) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(ok(await inviteUser(deps, request.principal, request.params.userId))),
+    );
+
+    app.post(
+      '/auth/invitations/accept',
+      {
+        config: { public: true },
+        preHandler: sameOrigin,
+        schema: {
+          operationId: 'platform.auth.acceptInvitation',
+          tags,
+          summary: "Choose a password with an invitation link's token, and sign in",
+          description:
+            'Sets the session cookies as sign-in does. The link works once; an expired, used or replaced one is a 400.',
+          body: SetPasswordWithTokenSchema,
+          response: { 200: PlatformEnvelopeSchema(SignedInSchema), ...platformErrorResponses([400, 403]) },
+        },
+      },
+      async (request, reply) => signedIn(request, reply, await acceptInvitation(deps, request.body, clientOf(request))),
+    );
+
+    app.post(
+      '/auth/password-reset',
+      {
+        config: { public: true },
+        preHandler: sameOrigin,
+        schema: {
+          operationId: 'platform.auth.requestPasswordReset',
+          tags,
+          summary: 'Email a password-reset link',
+          description:
+            'Answers the same whether or not the address belongs to someone who can sign in. The link ' +
+            '(PUBLIC_BASE_URL/app/reset-password?token=…) works once, for an hour. Requests are limited per client address and per email.',
+          body: PasswordResetRequestSchema,
+          response: { 202: PlatformEnvelopeSchema(PasswordResetRequestedSchema), ...platformErrorResponses([400, 429]) },
+        },
+      },
+      async (request, reply) => {
+        const verdict = await deps.limits.countPasswordResetRequest(request, request.body.email);
+        if (verdict.exceeded) {
+          reply.header('retry-after', String(verdict.retryAfterSeconds));
+          throw new AppError({ code: 'RATE_LIMITED', message: 'Too many password-reset requests; retry later' });
+        }
+        await requestPasswordReset(deps, request.body.email);
+        return reply.code(202).send(ok({ email: request.body.email }));
+      },
+    );
+
+    app.post(
+      '/auth/password-reset/confirm',
+      {
+        config: { public: true },
+        preHandler: sameOrigin,
+        schema: {
+          operationId: 'platform.auth.confirmPasswordReset',
+          tags,
+          summary: "Choose a new password with a reset link's token, and sign in",
+          description: "Ends the user's other sessions and sets the session cookies as sign-in does. The link works once.",
+          body: SetPasswordWithTokenSchema,
+          response: { 200: PlatformEnvelopeSchema(SignedInSchema), ...platformErrorResponses([400, 403]) },
+        },
+      },
+      async (request, reply) => signedIn(request, reply, await confirmPasswordReset(deps, request.body, clientOf(request))),
+    );
+  };
+}
