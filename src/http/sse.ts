@@ -41,11 +41,11 @@ export function eventFrame(id: string, event: string, data: string): string {
 export const HEARTBEAT_FRAME = ': heartbeat\n\n';
 
 /**
- * Writes `text` unless the client is so far behind that `maxBacklogBytes` are still waiting for
+ * Writes `chunk` (a buffer shared by many streams is written without a copy) unless the client is so far behind that `maxBacklogBytes` are still waiting for
  * it: then the connection is dropped (the client resumes with Last-Event-ID) rather than buffered
  * without bound. Answers whether the text was written.
  */
-export function writeUnlessBehind(response: ServerResponse, text: string, maxBacklogBytes: number): boolean {
+export function writeUnlessBehind(response: ServerResponse, chunk: string | Buffer, maxBacklogBytes: number): boolean {
   if (response.destroyed || response.writableEnded) {
     return false;
   }
@@ -53,6 +53,6 @@ export function writeUnlessBehind(response: ServerResponse, text: string, maxBac
     response.destroy();
     return false;
   }
-  response.write(text);
+  response.write(chunk);
   return true;
 }

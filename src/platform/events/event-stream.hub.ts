@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
+import { readBoolean } from '../../db/dialect.js';
 import type { ApiKeyAuth } from '../../http/api-key-auth.js';
 import { eventFrame, HEARTBEAT_FRAME, writeUnlessBehind } from '../../http/sse.js';
 import { type EventRow, listEvents } from './event.repository.js';
@@ -67,6 +68,8 @@ const PAGE_SIZE = 200;
 const MAX_BACKLOG_BYTES = 1024 * 1024;
 /** Live events kept aside for a stream still reading the log; past it, the stream is dropped. */
 const MAX_KEPT_ASIDE = 10_000;
+/** Written to every stream at once: one buffer, never copied. */
+const HEARTBEAT = Buffer.from(HEARTBEAT_FRAME);
 /** After a failed read, a feed tries again this much later (or at the next signal). */
 const RETRY_READ_MS = 1_000;
 
@@ -75,6 +78,8 @@ interface Stream {
   plan: EventStreamPlan;
   caller: EventStreamCaller;
   viewer: EventViewer;
+  /** The stream's types as a key: streams with the same key and the same view of a batch send the same bytes. */
+  typesKey: string;
   /** The highest number sent to the client or passed over as not for it. */
   position: number;
   /** Live events kept aside while the log is being read; null once the stream is live. */
@@ -112,6 +117,11 @@ function frameOf(row: EventRow): Frame {
   };
 }
 
+/** Whether some users may not see the event: a private ticket's, or one private to a user. */
+function isRestricted(row: EventRow): boolean {
+  return row.private_to_user_id !== null || (row.ticket_id !== null && readBoolean(row.ticket_is_private));
+}
+
 function sends(stream: Stream, frame: Frame, audience: EventAudience): boolean {
   return (stream.plan.types === null || stream.plan.types.has(frame.row.type)) && audience.canSee(stream.viewer, frame.row);
 }
@@ -128,14 +138,21 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
   const readPage = (organizationId: string, after: number, types?: readonly EventType[]) =>
     listEvents(db, organizationId, { types, afterSeq: after, order: 'asc', limit: PAGE_SIZE });
 
-  function write(stream: Stream, text: string): boolean {
-    return writeUnlessBehind(stream.response, text, MAX_BACKLOG_BYTES);
+  function write(stream: Stream, chunk: string | Buffer): boolean {
+    return writeUnlessBehind(stream.response, chunk, MAX_BACKLOG_BYTES);
   }
 
-  /** Hands a batch read by the feed to each of its streams. */
+  /**
+   * Hands a batch read by the feed to each of its streams. Streams that send the same events (same
+   * types; admins, or any viewer when the batch holds nothing restricted) share one buffer, built
+   * once and written to each of their sockets: a thousand streams do not build a thousand copies.
+   */
   function dispatch(feed: Feed, rows: readonly EventRow[], audience: EventAudience): void {
     const frames = rows.map(frameOf);
+    const first = frames[0]?.seq ?? feed.lastSeq + 1;
     const last = frames[frames.length - 1]?.seq ?? feed.lastSeq;
+    const restricted = rows.some(isRestricted);
+    const shared = new Map<string, Buffer | null>();
     for (const stream of feed.streams) {
       const aside = stream.asideFromFeed;
       if (aside !== null) {
@@ -149,15 +166,25 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
         }
         continue;
       }
-      let text = '';
-      for (const frame of frames) {
-        if (frame.seq > stream.position && sends(stream, frame, audience)) {
-          text += frame.text();
+      // A stream that has already sent part of this batch (it has just caught up) takes its own share.
+      const alone = stream.position >= first;
+      const key = `${stream.typesKey}|${stream.viewer.seeAll || !restricted ? '*' : stream.viewer.userId}`;
+      let chunk = alone ? undefined : shared.get(key);
+      if (chunk === undefined) {
+        let text = '';
+        for (const frame of frames) {
+          if (frame.seq > stream.position && sends(stream, frame, audience)) {
+            text += frame.text();
+          }
+        }
+        chunk = text === '' ? null : Buffer.from(text);
+        if (!alone) {
+          shared.set(key, chunk);
         }
       }
       stream.position = Math.max(stream.position, last);
-      if (text !== '') {
-        write(stream, text);
+      if (chunk !== null) {
+        write(stream, chunk);
       }
     }
   }
@@ -299,7 +326,7 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
   /** Every heartbeat: a comment to each stream, and each caller's key checked again (deduplicated). */
   function beat(): void {
     for (const stream of streams) {
-      write(stream, HEARTBEAT_FRAME);
+      write(stream, HEARTBEAT);
     }
     if (!verifying) {
       verifying = true;
@@ -370,6 +397,7 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
         plan,
         caller,
         viewer: plan.viewer,
+        typesKey: plan.types === null ? '*' : [...plan.types].sort().join(','),
         position: plan.after,
         asideFromFeed: live ? null : [],
       };
