@@ -133,13 +133,16 @@ async function benchDialect(dialect: BenchDialect, adminUrl: string, options: Op
       },
       'ticket by id': { method: 'GET', path: `/v1/tickets/${ticket}`, apiKey: load.apiKey, expect: 200 },
     };
-    const run = (probe: HttpRequest) =>
-      measure([server.baseUrl], probe, {
+    const run = async (probe: HttpRequest) => {
+      const measured = await measure([server.baseUrl], probe, {
         durationSeconds: options.durationSeconds,
         warmupSeconds: options.warmupSeconds,
         connections: options.connections,
         cpuPids: async () => ({ server: [pid], database: [] }),
       });
+      log(`  ${Math.round(measured.requestsPerSecond)} req/s, p99 ${measured.p99Ms.toFixed(1)} ms, ${measured.failed} failed`);
+      return measured;
+    };
 
     log(`${dialect}: warming up`);
     for (const probe of Object.values(probes)) {
@@ -363,12 +366,22 @@ function report(results: DialectResult[], options: Options, postgresVersion: str
     row(`${name}, req/s, ${options.streams} streams held`, (result) => rate(result.held[name]));
     row(`${name}: held / none`, (result) => ratio(result.held[name], result.baseline[name]));
     row(
+      `${name}, server CPU ms per request, none → held`,
+      (result) =>
+        `${mean(result.baseline[name], 'cpuMsPerRequest').toFixed(3)} → ${mean(result.held[name], 'cpuMsPerRequest').toFixed(3)}`,
+    );
+    row(
       `${name}, p99 ms, none → held`,
       (result) => `${mean(result.baseline[name], 'p99Ms').toFixed(1)} → ${mean(result.held[name], 'p99Ms').toFixed(1)}`,
     );
   }
   row(`comment create, req/s, each comment sent to ${options.streams} streams`, (result) => rate(result.fanOut));
   row('… against no stream', (result) => ratio(result.fanOut, result.baseline['comment create']));
+  row(
+    '… server CPU ms per request (fan-out included); server busy',
+    (result) =>
+      `${result.fanOut.cpuMsPerRequest.toFixed(3)}; ${((result.fanOut.cpuMsPerRequest * result.fanOut.requestsPerSecond) / 10).toFixed(0)}%`,
+  );
   row(
     '… events delivered (all streams), per second',
     (result) => `${Math.round(result.fanOutDelivered / result.fanOut.seconds).toLocaleString('en')}`,

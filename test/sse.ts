@@ -89,12 +89,8 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
         resolve(client);
       });
     });
-    outgoing.on('error', (error) => {
-      // After `close`, the destroyed request reports an error that means nothing more.
-      if (!outgoing.destroyed || outgoing.writableFinished === false) {
-        reject(error);
-      }
-    });
+    // Once the stream is open, an error (the one `close` causes among them) only ends it.
+    outgoing.on('error', reject);
     outgoing.end();
   });
 }
