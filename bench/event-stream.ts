@@ -349,7 +349,7 @@ function report(results: DialectResult[], options: Options, postgresVersion: str
     lines.push(`| ${label} | ${results.map(cell).join(' | ')} |`);
   const mean = (
     measurements: Measurement[] | Measurement | undefined,
-    field: 'requestsPerSecond' | 'p99Ms' = 'requestsPerSecond',
+    field: 'requestsPerSecond' | 'p99Ms' | 'cpuMsPerRequest' = 'requestsPerSecond',
   ) => {
     const all = measurements === undefined ? [] : Array.isArray(measurements) ? measurements : [measurements];
     return all.reduce((sum, measurement) => sum + measurement[field], 0) / all.length;
