@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
@@ -321,6 +322,32 @@ describe.each(DIALECTS)('event stream on %s', (dialect) => {
     expect(early.logEvents().map((event) => event.id)).toEqual([before, after]);
 
     await Promise.all([app.close(), early.ended, late.ended]);
+  });
+
+  it('drops a client too slow to read what it is sent, rather than keeping it all in memory', async () => {
+    const app = await buildApp({ config: harness.config, db: harness.db, clock: harness.clock, log: pino({ level: 'silent' }) });
+    const at = new URL(await app.listen({ host: '127.0.0.1', port: 0 }));
+    const connections = () => new Promise<number>((resolve) => app.server.getConnections((_, count) => resolve(count)));
+    // A client that asks for the stream, then reads nothing more.
+    const slow = connect(Number(at.port), '127.0.0.1', () =>
+      slow.write(`GET /v1/events/stream HTTP/1.1\r\nhost: ${at.host}\r\nx-api-key: ${acme.apiKey}\r\n\r\n`),
+    );
+    await new Promise((resolve) => slow.once('data', resolve));
+    slow.pause();
+    try {
+      // Big events until what waits for it passes what the kernel's socket buffers and the server's allowance hold.
+      const description = 'x'.repeat(99_000);
+      let sent = 0;
+      while ((await connections()) > 0 && sent < 500) {
+        await Promise.all(Array.from({ length: 10 }, () => create({ description })));
+        sent += 10;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await connections()).toBe(0);
+    } finally {
+      slow.destroy();
+      await app.close();
+    }
   });
 
   // Last: retention deletes the old events of every organization of this database.
