@@ -3,14 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
-import { readBoolean } from '../../db/dialect.js';
 import type { ApiKeyAuth } from '../../http/api-key-auth.js';
 import { eventFrame, HEARTBEAT_FRAME, writeUnlessBehind } from '../../http/sse.js';
 import { type EventRow, listEvents } from './event.repository.js';
 import { eventId, toEvent } from './event.service.js';
 import type { EventSignal } from './event.signal.js';
 import type { EventType } from './event.table.js';
-import { type EventAudience, type EventViewer, eventViewerOf, loadEventAudience } from './event.visibility.js';
+import { type EventAudience, type EventViewer, eventViewerOf, isSeenByEveryone, loadEventAudience } from './event.visibility.js';
 
 /**
  * The live event streams of one app. Per organization with open streams, one feed reads the log
@@ -117,11 +116,6 @@ function frameOf(row: EventRow): Frame {
   };
 }
 
-/** Whether some users may not see the event: a private ticket's, or one private to a user. */
-function isRestricted(row: EventRow): boolean {
-  return row.private_to_user_id !== null || (row.ticket_id !== null && readBoolean(row.ticket_is_private));
-}
-
 function sends(stream: Stream, frame: Frame, audience: EventAudience): boolean {
   return (stream.plan.types === null || stream.plan.types.has(frame.row.type)) && audience.canSee(stream.viewer, frame.row);
 }
@@ -151,7 +145,7 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
     const frames = rows.map(frameOf);
     const first = frames[0]?.seq ?? feed.lastSeq + 1;
     const last = frames[frames.length - 1]?.seq ?? feed.lastSeq;
-    const restricted = rows.some(isRestricted);
+    const restricted = !rows.every(isSeenByEveryone);
     const shared = new Map<string, Buffer | null>();
     for (const stream of feed.streams) {
       const aside = stream.asideFromFeed;
