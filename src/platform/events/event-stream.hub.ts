@@ -317,10 +317,16 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
     }
   }
 
-  /** Every heartbeat: a comment to each stream, and each caller's key checked again (deduplicated). */
+  /**
+   * Every heartbeat: a comment to each stream whose socket is not still busy with what it was sent
+   * (data on its way keeps the connection alive as well; and a client catching up on big events
+   * must not be judged slow for a comment), and each caller's key checked again (deduplicated).
+   */
   function beat(): void {
     for (const stream of streams) {
-      write(stream, HEARTBEAT);
+      if (!stream.response.writableNeedDrain) {
+        write(stream, HEARTBEAT);
+      }
     }
     if (!verifying) {
       verifying = true;
