@@ -385,7 +385,8 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
     },
     hasRoom: () => !closed && streams.size < deps.config.EVENT_STREAM_MAX_CONNECTIONS,
     open(response, plan, caller) {
-      if (closed) {
+      // A client gone while its stream was being planned has had its `close` already.
+      if (closed || response.destroyed) {
         response.end();
         return;
       }
