@@ -75,6 +75,22 @@ export const ConfigSchema = Type.Object({
     description:
       'Days the event log (GET /v1/events) keeps an event, and webhooks a finished delivery, before a background job deletes it',
   }),
+  EVENT_STREAM_HEARTBEAT_MS: Type.Integer({
+    minimum: 10,
+    maximum: 300_000,
+    description: 'How often GET /v1/events/stream sends a heartbeat comment on an open stream, so proxies keep it open',
+  }),
+  EVENT_STREAM_MAX_CONNECTIONS: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    description: 'Open event streams one process holds; past it, a new stream is answered 503 (the client retries)',
+  }),
+  EVENT_WATCH_INTERVAL_MS: Type.Integer({
+    minimum: 10,
+    maximum: 1000,
+    description:
+      'How often new events are looked for while streams are open: by one process at a time on PostgreSQL, which tells the others with NOTIFY',
+  }),
   SECRET_KEY: Type.Optional(
     Type.String({
       pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$',
@@ -146,6 +162,9 @@ const DEFAULTS = {
   OUTBOX_POLL_MS: '1000',
   WEBHOOK_POLL_MS: '1000',
   EVENT_RETENTION_DAYS: '30',
+  EVENT_STREAM_HEARTBEAT_MS: '15000',
+  EVENT_STREAM_MAX_CONNECTIONS: '10000',
+  EVENT_WATCH_INTERVAL_MS: '250',
   AUTH_FAILURES_PER_MINUTE: '30',
   SIGN_IN_FAILURES_PER_ADDRESS: '20',
   SIGN_IN_FAILURES_PER_ACCOUNT: '10',

@@ -29,6 +29,7 @@ export function connectPostgres(url: string, poolMax = 10): DatabaseHandle {
   pool.on('error', () => undefined);
   pool.on('connect', (client) => prepareStatementsOf(client));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  sessionSettings.set(db, { connectionString: url, types: postgresTypes });
   const parsed = new URL(url);
   return {
     db,
@@ -49,6 +50,18 @@ export function connectSqlite(file: string): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', target: file, close: () => db.destroy() };
+}
+
+/**
+ * How to open a PostgreSQL session of its own beside a database's pool, for what must keep one
+ * connection for hours (LISTEN, see `notifications.ts`) without taking a pooled one away from
+ * requests. Kept here because Kysely does not hand its pool's settings back, and every feature
+ * is given the Kysely instance only.
+ */
+const sessionSettings = new WeakMap<Kysely<DB>, pg.ClientConfig>();
+
+export function postgresSessionSettings(db: Kysely<DB>): pg.ClientConfig | undefined {
+  return sessionSettings.get(db);
 }
 
 const MAX_PREPARED_PER_CONNECTION = 1_000;

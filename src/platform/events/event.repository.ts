@@ -206,3 +206,31 @@ export async function deleteEventsBefore(db: Kysely<DB>, cutoff: string, batchSi
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The last number of every organization's log, as committed (a number is only seen once its events are). */
+export async function listEventSequences(db: Db): Promise<{ organization_id: string; last_seq: number }[]> {
+  const rows = await db.selectFrom('event_sequences').select(['organization_id', 'last_seq']).execute();
+  return rows.map((row) => ({ organization_id: row.organization_id, last_seq: Number(row.last_seq) }));
+}
+
+/** The last number of the organization's log; 0 before its first event. */
+export async function findLastEventSeq(db: Db, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('event_sequences')
+    .select('last_seq')
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return row ? Number(row.last_seq) : 0;
+}
+
+/** The number of the organization's oldest event still kept, or null when none is (on the primary key). */
+export async function findOldestEventSeq(db: Db, organizationId: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('events')
+    .select('seq')
+    .where('organization_id', '=', organizationId)
+    .orderBy('seq', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.seq) : null;
+}

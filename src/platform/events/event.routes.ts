@@ -1,13 +1,31 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../http/errors.js';
+import { startEventStream } from '../../http/sse.js';
 import { PlatformListEnvelopeSchema, platformErrorResponses, platformListEnvelope } from '../platform.envelope.js';
-import { EventSchema, ListEventsQuerySchema } from './event.schemas.js';
-import { listOrganizationEvents } from './event.service.js';
+import { EventSchema, ListEventsQuerySchema, StreamEventsHeadersSchema, StreamEventsQuerySchema } from './event.schemas.js';
+import { listOrganizationEvents, planEventStream } from './event.service.js';
+import { createEventSignal } from './event.signal.js';
+import { createEventStreamHub } from './event-stream.hub.js';
 
-/** The event log. Read only: events are written by the changes themselves. */
+const STREAM_DESCRIPTION = [
+  'Server-Sent Events (`text/event-stream`) of the events the caller may see, as they commit, from every server process.',
+  'Each event is `id:` (the event id), `event:` (its type) and `data:` (the event exactly as `GET /v1/events` lists it).',
+  'The stream opens with `event: ready`, whose id is where it starts; a comment (`: heartbeat`) comes every',
+  'EVENT_STREAM_HEARTBEAT_MS (15 s by default). To resume without a gap, send the last id received as the',
+  '`Last-Event-ID` header (an EventSource does so when it reconnects) or as `lastEventId`. When retention has',
+  'deleted events after that id, the stream first sends `event: reset`: reload what you show, then follow it.',
+  'Filter with `type` as in `GET /v1/events`. Members see what the ticket lists show them; admins see everything.',
+].join(' ');
+
+/** The event log, read only (events are written by the changes themselves): listed, or followed live. */
 export function eventRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
+    const hub = createEventStreamHub({ ...deps, signal: createEventSignal(deps) });
+    // Before the server stops accepting: open streams would otherwise hold `close()` until their clients leave.
+    app.addHook('preClose', () => hub.close());
+
     app.get(
       '/events',
       {
@@ -27,6 +45,46 @@ export function eventRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const page = await listOrganizationEvents(deps.db, request.principal, request.query);
         return platformListEnvelope(deps.clock, page.items, page.nextCursor);
+      },
+    );
+
+    app.get(
+      '/events/stream',
+      {
+        // A HEAD would hold a stream open with nothing to send.
+        exposeHeadRoute: false,
+        schema: {
+          operationId: 'platform.events.stream',
+          tags: ['events'],
+          summary: 'Follow the event log live (Server-Sent Events); any user',
+          description: STREAM_DESCRIPTION,
+          querystring: StreamEventsQuerySchema,
+          headers: StreamEventsHeadersSchema,
+          response: {
+            200: {
+              description: 'An open event stream',
+              content: {
+                'text/event-stream': {
+                  schema: Type.String({
+                    description:
+                      'Blocks of `id:`, `event:` and `data:` lines (`data`: one JSON line), each ended by a blank line',
+                  }),
+                },
+              },
+            },
+            ...platformErrorResponses([400, 503]),
+          },
+        },
+      },
+      async (request, reply) => {
+        if (!hub.hasRoom()) {
+          reply.header('retry-after', '5');
+          throw new AppError({ code: 'UNAVAILABLE', message: 'This server holds as many event streams as it may; retry later' });
+        }
+        const plan = await planEventStream(deps.db, request.principal, request.query, request.headers['last-event-id']);
+        const header = request.headers['x-api-key'];
+        const apiKey = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
+        hub.open(startEventStream(reply), plan, { userId: request.principal.userId, apiKey });
       },
     );
   };

@@ -42,14 +42,17 @@ export const EventSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const EventTypesQuerySchema = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  maxItems: 50,
+  description: `Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ${EVENT_TYPES.join(', ')}`,
+});
+
+/** A position in the log as a client sends it back: an event id (leading zeros optional). */
+const LAST_EVENT_ID_PATTERN = '^[0-9]{1,16}$';
+
 export const ListEventsQuerySchema = Type.Object(
   {
-    type: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
-        maxItems: 50,
-        description: `Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ${EVENT_TYPES.join(', ')}`,
-      }),
-    ),
+    type: Type.Optional(EventTypesQuerySchema),
     occurredAfter: Type.Optional(
       Type.String({ format: 'date-time', description: 'Only events that occurred after this instant' }),
     ),
@@ -65,3 +68,26 @@ export const ListEventsQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 export type ListEventsQuery = Static<typeof ListEventsQuerySchema>;
+
+export const StreamEventsQuerySchema = Type.Object(
+  {
+    type: Type.Optional(EventTypesQuerySchema),
+    lastEventId: Type.Optional(
+      Type.String({
+        pattern: LAST_EVENT_ID_PATTERN,
+        description:
+          'Resume after this event id, for clients that cannot send the Last-Event-ID header (the header wins when both are sent)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const StreamEventsHeadersSchema = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({
+      pattern: LAST_EVENT_ID_PATTERN,
+      description: 'Resume after this event id: what an EventSource sends by itself when it reconnects',
+    }),
+  ),
+});

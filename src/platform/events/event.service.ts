@@ -7,9 +7,11 @@ import { AppError } from '../../http/errors.js';
 import { readTypedCursor } from '../../http/pagination.js';
 import { keysetPage } from '../../lib/cursors.js';
 import { requireOrgAdmin } from '../authorization.js';
-import { type EventRow, listEvents } from './event.repository.js';
-import type { ListEventsQuerySchema } from './event.schemas.js';
+import { type EventRow, findLastEventSeq, findOldestEventSeq, listEvents } from './event.repository.js';
+import type { ListEventsQuerySchema, StreamEventsQuerySchema } from './event.schemas.js';
 import { EVENT_TYPES, type EventType } from './event.table.js';
+import { eventViewerOf } from './event.visibility.js';
+import type { EventStreamPlan } from './event-stream.hub.js';
 
 const KNOWN_TYPES = new Set<string>(EVENT_TYPES);
 
@@ -70,4 +72,38 @@ export async function listOrganizationEvents(db: Kysely<DB>, principal: Principa
   });
   const page = keysetPage(rows, limit, (row) => [Number(row.seq)]);
   return { items: page.items.map(toEvent), nextCursor: page.nextCursor };
+}
+
+/**
+ * What `GET /v1/events/stream` sends the caller: any user may follow the log, seeing what they may
+ * see (`event.visibility.ts`). Without `lastEventId` the stream starts at the log's end; with one,
+ * at that number, unless retention has deleted events after it (or it is past the log's end, a
+ * number from elsewhere): then the client is told to reload, and the stream starts at the end.
+ */
+export async function planEventStream(
+  db: Kysely<DB>,
+  principal: Principal,
+  query: Static<typeof StreamEventsQuerySchema>,
+  lastEventIdHeader: string | undefined,
+): Promise<EventStreamPlan> {
+  const requested = requireKnownTypes(query.type);
+  const types = requested ? new Set(requested) : null;
+  // A reconnecting EventSource sends the header with the newest id; the query keeps the first one.
+  const given = lastEventIdHeader ?? query.lastEventId;
+  const logEnd = await findLastEventSeq(db, principal.organizationId);
+  const plan = { organizationId: principal.organizationId, viewer: eventViewerOf(principal), types, logEnd };
+  if (given === undefined) {
+    return { ...plan, after: logEnd, reset: false };
+  }
+  const after = Number(given);
+  if (after > logEnd) {
+    return { ...plan, after: logEnd, reset: true };
+  }
+  if (after < logEnd) {
+    const oldest = await findOldestEventSeq(db, principal.organizationId);
+    if (oldest === null || oldest > after + 1) {
+      return { ...plan, after: logEnd, reset: true };
+    }
+  }
+  return { ...plan, after, reset: false };
 }

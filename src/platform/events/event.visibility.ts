@@ -26,6 +26,14 @@ export interface EventAudience {
 }
 
 /**
+ * Whether every viewer of the organization may see the event (`canSee` is true for all), so that
+ * readers fanning a batch out can build what they send once for all viewers.
+ */
+export function isSeenByEveryone(event: VisibilityColumns): boolean {
+  return event.private_to_user_id === null && (event.ticket_id === null || !readBoolean(event.ticket_is_private));
+}
+
+/**
  * The audience of a batch of events, for the readers that fan one batch out to many viewers (the
  * live stream, the webhook dispatcher): the rules are those of the ticket lists (`visibleTickets`),
  * a private ticket's events reach the members of its team (when the event happened, or now) and its
@@ -72,7 +80,7 @@ export async function loadEventAudience(
 
   return {
     canSee(viewer, event) {
-      if (viewer.seeAll) {
+      if (viewer.seeAll || isSeenByEveryone(event)) {
         return true;
       }
       if (event.private_to_user_id !== null && event.private_to_user_id !== viewer.userId) {
