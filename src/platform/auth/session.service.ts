@@ -157,7 +157,11 @@ export async function signIn(deps: Deps, attempts: SignInAttempts, input: Static
  * The principal of a session cookie's token, or null: unknown, ended (idle for 12 hours, or 30
  * days old), or its user disabled or deleted. Records activity at most once a minute.
  */
-export async function authenticateSession(deps: { db: Kysely<DB>; clock: Clock }, token: string): Promise<Principal | null> {
+export async function authenticateSession(
+  deps: { db: Kysely<DB>; clock: Clock },
+  token: string,
+  options: { touch?: boolean } = {},
+): Promise<Principal | null> {
   if (!looksLikeSecretToken(token)) {
     return null;
   }
@@ -170,7 +174,9 @@ export async function authenticateSession(deps: { db: Kysely<DB>; clock: Clock }
   if (now >= Date.parse(row.expires_at) || now >= lastSeen + SESSION_IDLE_MS) {
     return null;
   }
-  if (now - lastSeen >= TOUCH_EVERY_MS) {
+  // A request is activity; a long-lived event stream checking that its session still holds is not
+  // (`touch: false`), or an open tab would keep a session from ever going idle.
+  if (options.touch !== false && now - lastSeen >= TOUCH_EVERY_MS) {
     await touchSession(deps.db, row.id, new Date(now).toISOString(), new Date(now - TOUCH_EVERY_MS).toISOString());
   }
   return { organizationId: row.organization_id, userId: row.user_id, userType: row.user_type, sessionId: row.id };

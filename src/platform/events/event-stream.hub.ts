@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
-import type { ApiKeyAuth } from '../../http/api-key-auth.js';
+import type { ApiKeyAuth, Principal } from '../../http/api-key-auth.js';
 import { eventFrame, HEARTBEAT_FRAME, writeUnlessBehind } from '../../http/sse.js';
 import { type EventRow, listEvents } from './event.repository.js';
 import { eventId, toEvent } from './event.service.js';
@@ -36,10 +36,10 @@ export interface EventStreamPlan {
   reset: boolean;
 }
 
-/** Who opened the stream: their key is checked again at every heartbeat. */
+/** Who opened the stream, and with what: their API key or session is checked again at every heartbeat. */
 export interface EventStreamCaller {
   userId: string;
-  apiKey: string;
+  credential: { apiKey: string } | { sessionToken: string };
 }
 
 export interface EventStreamHub {
@@ -58,6 +58,8 @@ export interface EventStreamHubDeps {
   config: Pick<Config, 'EVENT_STREAM_HEARTBEAT_MS' | 'EVENT_STREAM_MAX_CONNECTIONS'>;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
   auth: ApiKeyAuth;
+  /** The principal of a session token still in force, without counting the check as the user's activity. */
+  verifySession(token: string): Promise<Principal | null>;
   signal: EventSignal;
 }
 
@@ -339,17 +341,24 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
   }
 
   /**
-   * A stream lasts hours: a key revoked, a user removed or demoted meanwhile must not keep it
-   * seeing what it could see when it connected. The key cache makes this one lookup per key per
-   * API_KEY_CACHE_SECONDS, however many streams share the key.
+   * A stream lasts hours: a key revoked, a session ended, a user removed or demoted meanwhile must
+   * not keep it seeing what it could see when it connected. The key cache makes this one lookup per
+   * key per API_KEY_CACHE_SECONDS, and streams sharing a key or a session share the check.
    */
   async function verifyCallers(): Promise<void> {
-    const byKey = new Map<string, Stream[]>();
+    const byCredential = new Map<string, Stream[]>();
     for (const stream of streams) {
-      byKey.set(stream.caller.apiKey, [...(byKey.get(stream.caller.apiKey) ?? []), stream]);
+      const credential = stream.caller.credential;
+      const id = 'apiKey' in credential ? `key:${credential.apiKey}` : `session:${credential.sessionToken}`;
+      byCredential.set(id, [...(byCredential.get(id) ?? []), stream]);
     }
-    for (const [apiKey, group] of byKey) {
-      const principal = await deps.auth.verify(apiKey);
+    for (const group of byCredential.values()) {
+      const credential = group[0]?.caller.credential;
+      if (!credential) {
+        continue;
+      }
+      const principal =
+        'apiKey' in credential ? await deps.auth.verify(credential.apiKey) : await deps.verifySession(credential.sessionToken);
       for (const stream of group) {
         if (!principal || principal.userId !== stream.caller.userId || principal.organizationId !== stream.plan.organizationId) {
           stream.response.end();

@@ -1,12 +1,15 @@
 import { connect } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { asBrowser, signInBrowser } from '../../../test/browser-session.js';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, serverProcesses, TEST_NOW, type TestApp, testConfig } from '../../../test/harness.js';
 import { openSse, type SseClient } from '../../../test/sse.js';
 import { buildApp } from '../../app.js';
 import { encodeCursor } from '../../lib/cursors.js';
+import { setUserPassword } from '../auth/credential.repository.js';
+import { hashPassword } from '../auth/password.js';
 import { insertTeamMember } from '../teams/team.repository.js';
 import { revokeApiKey } from '../users/api-key.service.js';
 import { createEventRetentionWorker } from './event-retention.worker.js';
@@ -209,6 +212,32 @@ describe.each(DIALECTS)('event stream on %s', (dialect) => {
     // Checked again at the next heartbeat.
     await client.ended;
     expect((await openSse(`${base}/v1/events/stream`, leaving.headers)).status).toBe(401);
+  });
+
+  it('serves a browser signed in with a session cookie, past heartbeats, until the session ends', async () => {
+    const email = `sam-${dialect}@acme.test`;
+    const sam = await makeUser(harness, acme.organizationId, { name: 'Sam', email });
+    await setUserPassword(harness.db, sam.userId, await hashPassword('correct horse battery staple'), TEST_NOW);
+    const browser = await signInBrowser(harness.app, email, 'correct horse battery staple');
+    const lastSeen = async () =>
+      (
+        await harness.db
+          .selectFrom('user_sessions')
+          .select('last_seen_at')
+          .where('id', '=', browser.sessionId)
+          .executeTakeFirstOrThrow()
+      ).last_seen_at;
+    const seenAtSignIn = await lastSeen();
+    const client = await stream('', { cookie: browser.cookie });
+    // Heartbeats check the session again, without counting as the user's activity.
+    harness.clock.advance(5 * 60_000);
+    await client.until((c) => c.comments.filter((line) => line === 'heartbeat').length >= 2, 'two heartbeats');
+    const ticket = await create({ title: 'Seen in the browser' });
+    await client.until((c) => c.logEvents().some((event) => JSON.parse(event.data).data?.id === ticket.id), 'the new ticket');
+    expect(await lastSeen()).toBe(seenAtSignIn);
+    const signOut = await asBrowser(harness.app, browser, { method: 'POST', url: '/v1/auth/logout' });
+    expect(signOut.statusCode, signOut.body).toBe(200);
+    await client.ended;
   });
 
   it('sends a heartbeat comment on a quiet stream', async () => {

@@ -1,13 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/errors.js';
+import { sessionTokenOf } from '../../http/session-auth.js';
 import { startEventStream } from '../../http/sse.js';
+import { authenticateSession } from '../auth/session.service.js';
 import { PlatformListEnvelopeSchema, platformErrorResponses, platformListEnvelope } from '../platform.envelope.js';
 import { EventSchema, ListEventsQuerySchema, StreamEventsHeadersSchema, StreamEventsQuerySchema } from './event.schemas.js';
 import { listOrganizationEvents, planEventStream } from './event.service.js';
 import { createEventSignal } from './event.signal.js';
-import { createEventStreamHub } from './event-stream.hub.js';
+import { createEventStreamHub, type EventStreamCaller } from './event-stream.hub.js';
 
 const STREAM_DESCRIPTION = [
   'Server-Sent Events (`text/event-stream`) of the events the caller may see, as they commit, from every server process.',
@@ -22,7 +25,11 @@ const STREAM_DESCRIPTION = [
 /** The event log, read only (events are written by the changes themselves): listed, or followed live. */
 export function eventRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const hub = createEventStreamHub({ ...deps, signal: createEventSignal(deps) });
+    const hub = createEventStreamHub({
+      ...deps,
+      signal: createEventSignal(deps),
+      verifySession: (token) => authenticateSession(deps, token, { touch: false }),
+    });
     // Before the server stops accepting: open streams would otherwise hold `close()` until their clients leave.
     app.addHook('preClose', () => hub.close());
 
@@ -82,10 +89,16 @@ export function eventRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           throw new AppError({ code: 'UNAVAILABLE', message: 'This server holds as many event streams as it may; retry later' });
         }
         const plan = await planEventStream(deps.db, request.principal, request.query, request.headers['last-event-id']);
-        const header = request.headers['x-api-key'];
-        const apiKey = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
-        hub.open(startEventStream(reply), plan, { userId: request.principal.userId, apiKey });
+        hub.open(startEventStream(reply), plan, { userId: request.principal.userId, credential: credentialOf(request) });
       },
     );
   };
+}
+
+/** What the caller authenticated with (the `/v1` hook judged a request with both by its key). */
+function credentialOf(request: FastifyRequest): EventStreamCaller['credential'] {
+  const header = request.headers['x-api-key'];
+  const apiKey = (Array.isArray(header) ? header[0] : header)?.trim();
+  const sessionToken = request.principal.sessionId ? sessionTokenOf(request) : undefined;
+  return !apiKey && sessionToken ? { sessionToken } : { apiKey: apiKey ?? '' };
 }
