@@ -3,7 +3,7 @@ import type { DB } from '../../db/database.js';
 import { readJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
-import { listEvents } from '../events/event.repository.js';
+import { findLastEventSeq, listEvents } from '../events/event.repository.js';
 import { toEvent } from '../events/event.service.js';
 import type { EventType } from '../events/event.table.js';
 import { type EventViewer, loadEventAudience } from '../events/event.visibility.js';
@@ -12,7 +12,6 @@ import {
   findOwner,
   hasDeliveryInProgress,
   insertDeliveries,
-  lastEventSeq,
   lockWebhookBehindLog,
 } from './webhook.repository.js';
 
@@ -60,7 +59,7 @@ async function dispatchBatch(trx: Transaction<DB>, deps: DispatchDeps, exclude: 
   const organizationId = webhook.organization_id;
   // Read before the events: every event up to it has committed, so a batch that is not full has
   // seen (or found pruned) everything up to here.
-  const lastSeq = await lastEventSeq(trx, organizationId);
+  const lastSeq = await findLastEventSeq(trx, organizationId);
   const rows = await listEvents(trx, organizationId, {
     types: readJson<EventType[]>(webhook.event_types) ?? [],
     afterSeq: Number(webhook.dispatched_seq),

@@ -95,16 +95,6 @@ export async function rotateWebhookSecret(
     .executeTakeFirst();
 }
 
-/** The last number of the organization's event log (0 before its first event). */
-export async function lastEventSeq(db: Db, organizationId: string): Promise<number> {
-  const row = await db
-    .selectFrom('event_sequences')
-    .select('last_seq')
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
-  return row ? Number(row.last_seq) : 0;
-}
-
 /**
  * An enabled endpoint whose organization's log has events it has not dispatched yet, other than
  * `exclude` (those done this pass), locked for the caller's transaction. On PostgreSQL an endpoint

@@ -10,6 +10,7 @@ import { type OutboundPolicy, staticUrlProblem, urlAllowed } from '../../lib/gua
 import type { IdFactory } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { requireOrgAdmin } from '../authorization.js';
+import { findLastEventSeq } from '../events/event.repository.js';
 import { eventId } from '../events/event.service.js';
 import { EVENT_TYPES, type EventType } from '../events/event.table.js';
 import { findUserById } from '../users/user.repository.js';
@@ -23,7 +24,6 @@ import {
   findWebhook,
   insertClaimedDelivery,
   insertWebhook,
-  lastEventSeq,
   listAttempts,
   listDeliveries,
   listWebhooks,
@@ -176,7 +176,7 @@ export async function createWebhook(runtime: WebhookRuntime, principal: Principa
     description: input.description ?? null,
     enabled,
     secret_encrypted: sealWebhookSecret(runtime.box, id, secret),
-    dispatched_seq: await lastEventSeq(runtime.db, principal.organizationId),
+    dispatched_seq: await findLastEventSeq(runtime.db, principal.organizationId),
     disabled_reason: enabled ? null : 'manual',
     disabled_at: enabled ? null : at,
     created_at: at,
