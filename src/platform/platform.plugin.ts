@@ -9,6 +9,7 @@ import { customerContactRoutes } from './contacts/customer-contact.routes.js';
 import { customFieldRoutes } from './custom-fields/custom-field.routes.js';
 import { eventRoutes } from './events/event.routes.js';
 import { macroRoutes } from './macros/macro.routes.js';
+import { mailboxRoutes } from './mailboxes/mailbox.routes.js';
 import { accountNoteRoutes } from './notes/account-note.routes.js';
 import { accountNoteAttachmentRoutes } from './notes/account-note-attachment.routes.js';
 import { notificationPreferenceRoutes } from './notifications/notification-preference.routes.js';
@@ -62,6 +63,11 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
         { name: 'notes', description: 'Notes on an account, with linked or uploaded attachments.' },
         { name: 'attachments', description: 'Files uploaded for comments and notes, and their downloads.' },
         { name: 'outbox', description: 'Email sent for tickets: delivery state, and resending what could not be delivered.' },
+        {
+          name: 'mailboxes',
+          description:
+            'Support addresses whose mail becomes tickets: received by the built-in SMTP receiver or fetched over IMAP.',
+        },
         { name: 'macros', description: 'Canned replies with placeholders and ticket changes, applied to a ticket in one step.' },
         { name: 'views', description: 'Saved filters and sorts of the ticket list, personal or shared, with their counts.' },
         {
@@ -97,5 +103,6 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(macroRoutes(deps));
     await app.register(viewRoutes(deps));
     await app.register(eventRoutes(deps));
+    await app.register(mailboxRoutes(deps));
   };
 }

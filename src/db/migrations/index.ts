@@ -22,6 +22,7 @@ import * as createMacros from './2026-11-24T0250_create_macros.js';
 import * as createSavedViews from './2026-11-24T0260_create_saved_views.js';
 import * as createEvents from './2026-11-24T0300_create_events.js';
 import * as createMailboxesAndEmailMessages from './2026-11-24T0420_create_mailboxes_and_email_messages.js';
+import * as mailboxInbound from './2026-11-24T0430_mailbox_inbound.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0260_create_saved_views': createSavedViews,
   '2026-11-24T0300_create_events': createEvents,
   '2026-11-24T0420_create_mailboxes_and_email_messages': createMailboxesAndEmailMessages,
+  '2026-11-24T0430_mailbox_inbound': mailboxInbound,
 };

@@ -26,13 +26,13 @@ interface Deps {
 }
 
 /** Where a merged ticket went: written to its metadata for clients to follow, and to its timeline. */
-interface MergedInto {
+export interface MergedInto {
   ticketId: string;
   ticketIdentifier: string;
 }
 
 /** The ticket this one was merged into, from its timeline (null when it was not). */
-async function mergedInto(trx: Transaction<DB>, ticketId: string): Promise<MergedInto | null> {
+export async function mergedInto(trx: Kysely<DB> | Transaction<DB>, ticketId: string): Promise<MergedInto | null> {
   for (const row of await listMergeEntries(trx, ticketId)) {
     const into = readJson<{ into?: { id: string; ticketIdentifier: string } }>(row.new_value)?.into;
     if (into) {
