@@ -54,7 +54,7 @@ export interface InboundDelivery {
 }
 
 /** What became of a message, as `email_messages.disposition` records it. */
-export type InboundDisposition = 'ticket_created' | 'reply' | 'rate_limited' | SetAsideReason;
+export type InboundDisposition = 'ticket_created' | 'reply' | 'rate_limited' | 'too_large' | 'unreadable' | SetAsideReason;
 
 export type IngestOutcome =
   | { duplicate: true }
@@ -336,4 +336,45 @@ async function fileMessage(
       : null;
   await updateEmailMessage(trx, emailMessageId, { disposition: 'ticket_created', ticket_id: ticketId, comment_id: commentId });
   return outcome('ticket_created', ticketId, commentId);
+}
+
+/** What an IMAP server says of a message the ingest cannot read (its envelope). */
+export interface UnreadableMessage {
+  messageId: string | null;
+  from: { address: string | null; name: string | null };
+  subject: string;
+  size: number;
+}
+
+/**
+ * Records a message found in an IMAP folder that cannot be filed, by what its envelope says:
+ * over `ATTACHMENT_MAX_BYTES` (`too_large`, not kept), or not MIME that can be read at all
+ * (`unreadable`, kept as it came). Over SMTP the sender would be refused, but a message already in
+ * a mailbox can only be kept aside, where it is seen. Answers false for one recorded before.
+ */
+export async function recordUnreadableMessage(
+  deps: Pick<InboundDeps, 'db' | 'clock' | 'ids'>,
+  mailbox: RoutingMailbox,
+  message: UnreadableMessage,
+  fallbackId: string,
+  kept: { disposition: 'too_large' } | { disposition: 'unreadable'; raw: Buffer },
+): Promise<boolean> {
+  return insertInboundMessage(deps.db, {
+    id: deps.ids.ulid(),
+    organization_id: mailbox.organization_id,
+    mailbox_id: mailbox.id,
+    direction: 'inbound',
+    message_id: message.messageId ?? fallbackId,
+    references_ids: '[]',
+    from_address: plainAddress(message.from.address) ?? '',
+    from_name: message.from.name ? storableText(message.from.name) : null,
+    to_addresses: '[]',
+    cc_addresses: '[]',
+    subject: storableText(message.subject),
+    headers: '[]',
+    raw: kept.disposition === 'unreadable' ? kept.raw : null,
+    raw_size: message.size,
+    disposition: kept.disposition,
+    created_at: deps.clock.now().toISOString(),
+  });
 }

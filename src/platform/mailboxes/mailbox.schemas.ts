@@ -26,9 +26,8 @@ const imapFields = {
   port: Type.Optional({ ...PortSchema, description: 'Default 993 with tls, else 143' }),
   tls: Type.Optional(
     Type.Boolean({
-      default: true,
       description:
-        'true: TLS from the start (IMAPS, port 993); false: STARTTLS is required, except for hosts in OUTBOUND_ALLOWED_HOSTS',
+        'true (the default): TLS from the start (IMAPS, port 993); false: STARTTLS is required, except for hosts in OUTBOUND_ALLOWED_HOSTS',
     }),
   ),
   username: Type.String({ minLength: 1, maxLength: 320 }),

@@ -218,9 +218,17 @@ describe.each(DIALECTS)('mailboxes on %s', (dialect) => {
     expect(moved.json().message).toMatch(/password is required/);
     const renamed = await send('PATCH', url, { imap: { username: 'someone-else' } });
     expect(renamed.statusCode).toBe(400);
+    const plain = await send('PATCH', url, { imap: { tls: false, port: 1143 } });
+    expect(plain.json().data.imap).toMatchObject({ tls: false, port: 1143 });
     const folder = await send('PATCH', url, { imap: { folder: 'Support', processedFolder: 'Done' } });
     expect(folder.statusCode, folder.body).toBe(200);
-    expect(folder.json().data.imap).toMatchObject({ host: 'imap.example.com', folder: 'Support', processedFolder: 'Done' });
+    expect(folder.json().data.imap).toMatchObject({
+      host: 'imap.example.com',
+      tls: false,
+      port: 1143,
+      folder: 'Support',
+      processedFolder: 'Done',
+    });
     const rehosted = await send('PATCH', url, { imap: { host: 'imap.other.example', password: 'new-secret', tls: false } });
     expect(rehosted.json().data.imap).toMatchObject({ host: 'imap.other.example', port: 143, tls: false });
     const smtp = await send('PATCH', url, { delivery: 'smtp' });
