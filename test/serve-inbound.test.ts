@@ -51,7 +51,12 @@ describe.each(DIALECTS)('serve with SMTP_INBOUND_PORT on %s', (dialect) => {
     expect(unknown.rcpt[0]?.code).toBe(550);
 
     const team = await call('POST', '/v1/teams', { name: 'Support', identifier: 'SUP' });
-    await call('POST', '/v1/mailboxes', { address: 'support@acme.test', teamId: team.id, displayName: 'Support', delivery: 'smtp' });
+    await call('POST', '/v1/mailboxes', {
+      address: 'support@acme.test',
+      teamId: team.id,
+      displayName: 'Support',
+      delivery: 'smtp',
+    });
     const raw = await composeMail({ from: 'sam@customer.test', to: 'support@acme.test', subject: 'Hello', text: 'Hi there' });
     const sent = await sendRaw(port, { from: 'sam@customer.test', to: ['support@acme.test'] }, raw);
     expect(sent.data?.code).toBe(250);

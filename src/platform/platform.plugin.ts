@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../deps.js';
 import { outboxRoutes } from '../email/outbox.routes.js';
+import { ticketEmailRoutes } from '../email/ticket-email.routes.js';
 import { setUpArea } from '../http/area.js';
 import { accountRoutes } from './accounts/account.routes.js';
 import { accountAttributeRoutes } from './accounts/account-attribute.routes.js';
@@ -104,5 +105,6 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(viewRoutes(deps));
     await app.register(eventRoutes(deps));
     await app.register(mailboxRoutes(deps));
+    await app.register(ticketEmailRoutes(deps));
   };
 }
