@@ -17,6 +17,8 @@
 
 const ATTRIBUTION =
   /^\s*(on|am|le|el|il|op|em|w dniu|den|på)\b.{0,400}\b(wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|escreveu|napisał|skrev)\s*:\s*$/i;
+// German Gmail puts the verb before the name: "Am Do., 15. Jan. 2026 um 09:00 Uhr schrieb Support <s@acme.test>:".
+const ATTRIBUTION_VERB_FIRST = /^\s*(am|el|le|il|op)\b.{0,200}\b(schrieb|escribió|a écrit|ha scritto|schreef)\b.{0,300}:\s*$/i;
 const ORIGINAL_MESSAGE =
   /^\s*-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|messaggio originale)\s*-{2,}\s*$/i;
 const FORWARDED = /^\s*-{3,}\s*(forwarded message|weitergeleitete nachricht|message transféré)\s*-{3,}\s*$/i;
@@ -41,7 +43,12 @@ function isHeaderBlock(lines: readonly string[], index: number): boolean {
 function startsQuote(lines: readonly string[], index: number): boolean {
   const line = lines[index] ?? '';
   const next = lines[index + 1] ?? '';
-  if (ATTRIBUTION.test(line) || (/^\s*(on|am|le|el)\b/i.test(line) && ATTRIBUTION.test(`${line} ${next}`))) {
+  const joined = `${line} ${next}`;
+  if (ATTRIBUTION.test(line) || ATTRIBUTION_VERB_FIRST.test(line)) {
+    return true;
+  }
+  // Gmail wraps a long attribution: "On …, Name <address>" then "wrote:" on the next line.
+  if (/^\s*(on|am|le|el)\b/i.test(line) && (ATTRIBUTION.test(joined) || ATTRIBUTION_VERB_FIRST.test(joined))) {
     return true;
   }
   if (ORIGINAL_MESSAGE.test(line) || FORWARDED.test(line) || isHeaderBlock(lines, index)) {
