@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
@@ -492,6 +496,38 @@ describe.each(DIALECTS)('the SMTP receiver on %s', (dialect) => {
     );
     expect(headerless.data?.code).toBe(250);
     expect(headerless.data?.text).toMatch(/no_sender/);
+  });
+
+  it('offers STARTTLS only with a certificate, and takes mail over it', async () => {
+    const plain = await sendRaw(receiver.port, { from: 'jane@customer.test', to: [] }, '');
+    expect(plain.ehlo.text).not.toMatch(/STARTTLS/);
+    expect(plain.ehlo.text).not.toMatch(/AUTH/);
+    const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures');
+    const tls = { cert: readFileSync(join(fixtures, 'smtp-tls.crt')), key: readFileSync(join(fixtures, 'smtp-tls.key')) };
+    const secured = await startSmtpReceiver(inboundDepsOf(harness), { port: 0, host: '127.0.0.1', tls });
+    try {
+      const offered = await sendRaw(secured.port, { from: 'jane@customer.test', to: [] }, '');
+      expect(offered.ehlo.text).toMatch(/STARTTLS/);
+      const messageId = nextId('tls');
+      const transport = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port: secured.port,
+        secure: false,
+        requireTLS: true,
+        tls: { rejectUnauthorized: false },
+      });
+      const info = await transport.sendMail({
+        from: 'jane@customer.test',
+        to: acmeAddress,
+        subject: 'Over TLS',
+        text: 'x',
+        messageId,
+      });
+      expect(info.response).toMatch(/^250 .*ticket_created/);
+      expect((await ticketOf(messageId)).title).toBe('Over TLS');
+    } finally {
+      await secured.close();
+    }
   });
 
   it("answers 451 while the mailbox's team is archived, and stores nothing", async () => {
