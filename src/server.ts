@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { resolveSecretKey } from './lib/secret-box.js';
 import { buildApp } from './app.js';
 import { type Config, planListeners, publicBaseUrl } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';
@@ -13,8 +12,9 @@ import { createOutboxWorker, type OutboxWorker } from './email/outbox.worker.js'
 import { createApiKeyAuth } from './http/api-key-auth.js';
 import { systemClock } from './lib/clock.js';
 import { createIdFactory } from './lib/ids.js';
-import { createEventRetentionWorker, type EventRetentionWorker } from './platform/events/event-retention.worker.js';
+import { resolveSecretKey } from './lib/secret-box.js';
 import { createAttachmentStorage } from './platform/attachments/attachment.storage.js';
+import { createEventRetentionWorker, type EventRetentionWorker } from './platform/events/event-retention.worker.js';
 import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
 import { createRoutingWorker, type RoutingWorker } from './platform/routing/routing.worker.js';
 

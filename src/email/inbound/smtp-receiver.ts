@@ -61,6 +61,11 @@ function readMessage(stream: SMTPServerDataStream, limit: number): Promise<Buffe
   });
 }
 
+/** Whether a message is nothing but white space (a 0-byte DATA included). */
+function isBlank(raw: Buffer): boolean {
+  return raw.every((byte) => byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a);
+}
+
 /**
  * The built-in receiver, an MX for the mailboxes' addresses (no authentication, as an MX takes
  * mail from anyone): unknown recipients are refused at RCPT TO with 550, a message over
@@ -158,7 +163,7 @@ export async function startSmtpReceiver(
           if (raw === null) {
             throw reply(552, `5.3.4 Message exceeds the maximum size of ${limit} bytes`);
           }
-          if (raw.toString('latin1').trim() === '') {
+          if (isBlank(raw)) {
             throw reply(554, '5.6.0 Empty message');
           }
           return deliver(session, raw);
