@@ -69,6 +69,30 @@ export const ConfigSchema = Type.Object({
     minimum: 10,
     description: 'How often the webhook worker looks for new events and due deliveries',
   }),
+  SMTP_INBOUND_PORT: Type.Optional(
+    Port('Port of the built-in SMTP receiver taking mail for the mailboxes (e.g. 2525 behind a relay, 25 as the MX); unset: off'),
+  ),
+  SMTP_INBOUND_HOST: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Interface the SMTP receiver listens on (default HOST; 0.0.0.0 to take mail from the internet)',
+    }),
+  ),
+  SMTP_INBOUND_TLS_CERT: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'PEM certificate (chain) file the SMTP receiver offers with STARTTLS; with SMTP_INBOUND_TLS_KEY',
+    }),
+  ),
+  SMTP_INBOUND_TLS_KEY: Type.Optional(
+    Type.String({ minLength: 1, description: 'PEM private key file of SMTP_INBOUND_TLS_CERT' }),
+  ),
+  INBOUND_MAX_PER_SENDER_PER_HOUR: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    description: 'Messages one sender address may send an organization per hour before the rest are stored as rate_limited',
+  }),
+  IMAP_POLL_MS: Type.Integer({ minimum: 100, description: 'How often each IMAP mailbox is polled for new messages' }),
   EVENT_RETENTION_DAYS: Type.Integer({
     minimum: 1,
     maximum: 3650,
@@ -161,6 +185,8 @@ const DEFAULTS = {
   SMTP_FROM: 'Switchboard <support@switchboard.local>',
   OUTBOX_POLL_MS: '1000',
   WEBHOOK_POLL_MS: '1000',
+  INBOUND_MAX_PER_SENDER_PER_HOUR: '30',
+  IMAP_POLL_MS: '60000',
   EVENT_RETENTION_DAYS: '30',
   EVENT_STREAM_HEARTBEAT_MS: '15000',
   EVENT_STREAM_MAX_CONNECTIONS: '10000',
@@ -207,6 +233,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     problems.set('ATTACHMENT_STORAGE', 'ATTACHMENT_STORAGE=database needs DATABASE_URL (with SQLite, files are kept on disk)');
   }
   checkDkim(raw, problems);
+  if ((raw.SMTP_INBOUND_TLS_CERT === undefined) !== (raw.SMTP_INBOUND_TLS_KEY === undefined)) {
+    problems.set('SMTP_INBOUND_TLS_CERT', 'SMTP_INBOUND_TLS_CERT and SMTP_INBOUND_TLS_KEY go together: set both or neither');
+  }
   if (problems.size > 0) {
     throw new ConfigError(`Invalid configuration: ${[...problems.values()].join('; ')}`);
   }

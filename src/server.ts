@@ -1,14 +1,19 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import { type Config, planListeners, publicBaseUrl } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { createImapPoller, type ImapPoller } from './email/inbound/imap-poller.worker.js';
+import type { InboundDeps } from './email/inbound/inbound.service.js';
+import { type SmtpReceiver, startSmtpReceiver } from './email/inbound/smtp-receiver.js';
 import { createOutboxWorker, type OutboxWorker } from './email/outbox.worker.js';
 import { createApiKeyAuth } from './http/api-key-auth.js';
 import { systemClock } from './lib/clock.js';
 import { createIdFactory } from './lib/ids.js';
 import { resolveSecretKey } from './lib/secret-box.js';
+import { createAttachmentStorage } from './platform/attachments/attachment.storage.js';
 import { createEventRetentionWorker, type EventRetentionWorker } from './platform/events/event-retention.worker.js';
 import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
 import { createRoutingWorker, type RoutingWorker } from './platform/routing/routing.worker.js';
@@ -21,6 +26,8 @@ export const SMTP_URL_MISSING =
 export interface RunningServer {
   apps: FastifyInstance[];
   addresses: string[];
+  /** The built-in SMTP receiver's port, when `SMTP_INBOUND_PORT` is set. */
+  inboundSmtpPort: number | null;
   close(): Promise<void>;
 }
 
@@ -39,6 +46,8 @@ export async function startServer(config: Config, log: Logger, print: (line: str
   let routing: RoutingWorker | undefined;
   let retention: EventRetentionWorker | undefined;
   let webhooks: WebhookWorker | undefined;
+  let imap: ImapPoller | undefined;
+  let receiver: SmtpReceiver | undefined;
   try {
     const applied = await migrateToLatest(handle.db);
     log.info({ database: handle.target, applied }, 'database ready');
@@ -79,6 +88,15 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     const webhookWorker = createWebhookWorker({ db: handle.db, clock, ids, config, secretKey, log });
     webhooks = webhookWorker;
     webhookWorker.start();
+    const inbound: InboundDeps = { db: handle.db, clock, ids, config, secretKey, storage: createAttachmentStorage(config) };
+    // And an IMAP poller: mailboxes are leased one poller at a time, and a message stored twice is caught by its Message-ID.
+    const poller = createImapPoller({ ...inbound, log });
+    imap = poller;
+    poller.start();
+    if (config.SMTP_INBOUND_PORT !== undefined) {
+      receiver = await startSmtpReceiver({ ...inbound, log }, inboundSmtpOptions(config, config.SMTP_INBOUND_PORT));
+    }
+    const smtpReceiver = receiver;
 
     const auth = createApiKeyAuth({ db: handle.db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
     const addresses: string[] = [];
@@ -87,10 +105,20 @@ export async function startServer(config: Config, log: Logger, print: (line: str
       apps.push(app);
       addresses.push(await app.listen({ port: listener.port, host: config.HOST }));
     }
+    // The receiver stops taking mail first; a message in progress is answered before the database closes.
+    const stoppables = [
+      ...(smtpReceiver ? [{ stop: () => smtpReceiver.close() }] : []),
+      worker,
+      router,
+      pruner,
+      webhookWorker,
+      poller,
+    ];
     return {
       apps,
       addresses,
-      close: () => closeAll(apps, handle, [worker, router, pruner, webhookWorker], config.SHUTDOWN_TIMEOUT_MS, log),
+      inboundSmtpPort: smtpReceiver?.port ?? null,
+      close: () => closeAll(apps, handle, stoppables, config.SHUTDOWN_TIMEOUT_MS, log),
     };
   } catch (error) {
     await Promise.allSettled(apps.map((app) => app.close()));
@@ -98,9 +126,21 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     await routing?.stop();
     await retention?.stop();
     await webhooks?.stop();
+    await imap?.stop();
+    await receiver?.close();
     await handle.close();
     throw error;
   }
+}
+
+/** Where the SMTP receiver listens (`SMTP_INBOUND_HOST`, else `HOST`), with STARTTLS when a certificate is given. */
+function inboundSmtpOptions(config: Config, port: number) {
+  const { SMTP_INBOUND_TLS_CERT: cert, SMTP_INBOUND_TLS_KEY: key } = config;
+  return {
+    port,
+    host: config.SMTP_INBOUND_HOST ?? config.HOST,
+    tls: cert && key ? { cert: readFileSync(cert), key: readFileSync(key) } : undefined,
+  };
 }
 
 async function closeAll(

@@ -132,6 +132,33 @@ describe('ATTACHMENT_STORAGE', () => {
     expect(attachmentStorageOf(parseConfig({ ATTACHMENT_STORAGE: ' ' }))).toBe('disk');
   });
 
+  it('receives no mail by default, and takes the inbound settings given', () => {
+    const defaults = parseConfig({});
+    expect(defaults.SMTP_INBOUND_PORT).toBeUndefined();
+    expect(defaults).toMatchObject({ INBOUND_MAX_PER_SENDER_PER_HOUR: 30, IMAP_POLL_MS: 60000 });
+    const config = parseConfig({
+      SMTP_INBOUND_PORT: '2525',
+      SMTP_INBOUND_HOST: '0.0.0.0',
+      SMTP_INBOUND_TLS_CERT: '/etc/ssl/mx.crt',
+      SMTP_INBOUND_TLS_KEY: '/etc/ssl/mx.key',
+      INBOUND_MAX_PER_SENDER_PER_HOUR: '5',
+      IMAP_POLL_MS: '30000',
+    });
+    expect(config).toMatchObject({ SMTP_INBOUND_PORT: 2525, SMTP_INBOUND_HOST: '0.0.0.0', INBOUND_MAX_PER_SENDER_PER_HOUR: 5 });
+  });
+
+  it('refuses a TLS certificate without its key, and bad inbound numbers, in one line', () => {
+    const error = configError({
+      SMTP_INBOUND_TLS_CERT: '/etc/ssl/mx.crt',
+      SMTP_INBOUND_PORT: '70000',
+      INBOUND_MAX_PER_SENDER_PER_HOUR: '0',
+    });
+    expect(error.message).toMatch(/SMTP_INBOUND_TLS_CERT and SMTP_INBOUND_TLS_KEY go together/);
+    expect(error.message).toMatch(/SMTP_INBOUND_PORT must be a whole number from 0 to 65535/);
+    expect(error.message).toMatch(/INBOUND_MAX_PER_SENDER_PER_HOUR must be a whole number from 1/);
+    expect(configError({ SMTP_INBOUND_TLS_KEY: '/etc/ssl/mx.key' }).message).toMatch(/go together/);
+  });
+
   it('refuses the database store on SQLite in one line', () => {
     const error = configError({ ATTACHMENT_STORAGE: 'database', PORT: 'abc' });
     expect(error.message).not.toContain('\n');

@@ -5,6 +5,7 @@ import type { DB } from '../db/database.js';
 import { readJson } from '../db/dialect.js';
 import type { Clock } from '../lib/clock.js';
 import { createPollingLoop } from '../lib/polling-loop.js';
+import { recordSentMessage } from './outbound/outbound-email.repository.js';
 import { type ClaimedMessage, claimDueMessages, finishSending } from './outbox.repository.js';
 import {
   createSmtpTransport,
@@ -14,7 +15,6 @@ import {
   type OutgoingMail,
   type SentMail,
 } from './smtp.js';
-import { recordSentMessage } from './ticket-email.repository.js';
 
 export interface OutboxWorkerDeps {
   db: Kysely<DB>;

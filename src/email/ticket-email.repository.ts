@@ -1,90 +1,68 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/database.js';
-import type { EmailMessageTable } from './email-message.table.js';
+import { inKeysetOrder } from '../db/keyset.js';
+import type { ListPage } from '../platform/platform.pagination.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
 /**
- * Received messages set aside rather than taken into the conversation (`email-message.table.ts`):
- * the customer may never have seen them, so nothing cites them.
+ * One page of a ticket's messages, oldest first (then by id), `limit + 1` rows, walked on
+ * `email_messages_ticket`; a sent one with the state of the outbox row delivering it.
  */
-const SET_ASIDE = ['auto_reply', 'bounce', 'loop', 'rate_limited'];
-
-/**
- * The mailbox a ticket's email is sent from, in one statement: the mailbox its first received
- * message came to, else a mailbox of its team (the team's default one first, then the oldest),
- * else the organization's default mailbox; undefined when there is none.
- */
-export async function findTicketMailbox(db: Db, organizationId: string, ticket: { id: string; teamId: string }) {
-  return db
-    .selectFrom('mailboxes')
-    .select(['id', 'address', 'display_name'])
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', (eb) =>
-      eb.fn.coalesce(
-        eb
-          .selectFrom('email_messages as first_received')
-          .select('first_received.mailbox_id')
-          .where('first_received.organization_id', '=', organizationId)
-          .where('first_received.ticket_id', '=', ticket.id)
-          .where('first_received.direction', '=', 'inbound')
-          .orderBy('first_received.created_at')
-          .orderBy('first_received.id')
-          .limit(1),
-        eb
-          .selectFrom('mailboxes as team_mailbox')
-          .select('team_mailbox.id')
-          .where('team_mailbox.organization_id', '=', organizationId)
-          .where('team_mailbox.team_id', '=', ticket.teamId)
-          .orderBy('team_mailbox.is_default', 'desc')
-          .orderBy('team_mailbox.created_at')
-          .orderBy('team_mailbox.id')
-          .limit(1),
-        eb
-          .selectFrom('mailboxes as default_mailbox')
-          .select('default_mailbox.id')
-          .where('default_mailbox.organization_id', '=', organizationId)
-          .where('default_mailbox.is_default', '=', true),
-      ),
-    )
-    .executeTakeFirst();
-}
-
-export type TicketMailboxRow = NonNullable<Awaited<ReturnType<typeof findTicketMailbox>>>;
-
-/**
- * The Message-IDs a new message of one of a ticket's threads cites, oldest first: the thread's
- * first and its latest `latest` (two reads on the thread's index, however long it is).
- */
-export async function findThreadEnds(
-  db: Db,
-  organizationId: string,
-  ticketId: string,
-  thread: string,
-  latest: number,
-): Promise<string[]> {
-  const messages = db
+export async function listTicketEmails(db: Db, organizationId: string, ticketId: string, page: ListPage) {
+  const ids = db
     .selectFrom('email_messages')
-    .select('message_id')
+    .select(['id', 'created_at'])
     .where('ticket_id', '=', ticketId)
-    .where('thread', '=', thread)
-    .where('organization_id', '=', organizationId)
-    .where((eb) => eb.or([eb('direction', '=', 'outbound'), eb('disposition', 'not in', SET_ASIDE)]));
-  const first = await messages.orderBy('created_at').orderBy('id').limit(1).execute();
-  const last = await messages.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(latest).execute();
-  return [...new Set([...first, ...last.reverse()].map((row) => row.message_id))];
-}
-
-export async function insertEmailMessage(db: Db, row: Insertable<EmailMessageTable>): Promise<void> {
-  await db.insertInto('email_messages').values(row).execute();
-}
-
-/** A sent ticket email is `sent` and keeps the bytes it went out as, when the transport gave them; the outbox row says when. */
-export async function recordSentMessage(db: Db, outboxId: string, raw: Buffer | null): Promise<void> {
-  await db
-    .updateTable('email_messages')
-    .set(raw ? { raw, raw_size: raw.length, disposition: 'sent' } : { disposition: 'sent' })
-    .where('outbox_id', '=', outboxId)
-    .where('direction', '=', 'outbound')
+    .where('organization_id', '=', organizationId);
+  return db
+    .selectFrom(
+      inKeysetOrder(ids, ['created_at', 'id'], page.after)
+        .limit(page.limit + 1)
+        .offset(page.offset)
+        .as('page'),
+    )
+    .innerJoin('email_messages as message', 'message.id', 'page.id')
+    .leftJoin('email_outbox as outbox', 'outbox.id', 'message.outbox_id')
+    .select([
+      'message.id',
+      'message.direction',
+      'message.mailbox_id',
+      'message.message_id',
+      'message.in_reply_to',
+      'message.references_ids',
+      'message.from_address',
+      'message.from_name',
+      'message.to_addresses',
+      'message.cc_addresses',
+      'message.subject',
+      'message.headers',
+      'message.raw_size',
+      'message.disposition',
+      'message.comment_id',
+      'message.created_at',
+      'outbox.id as outbox_id',
+      'outbox.status as outbox_status',
+      'outbox.attempts as outbox_attempts',
+      'outbox.last_error as outbox_last_error',
+      'outbox.sent_at as outbox_sent_at',
+      'outbox.updated_at as outbox_updated_at',
+    ])
+    .select((eb) => eb('message.raw', 'is not', null).as('has_raw'))
+    .orderBy('page.created_at')
+    .orderBy('page.id')
     .execute();
+}
+
+export type TicketEmailRow = Awaited<ReturnType<typeof listTicketEmails>>[number];
+
+/** The original bytes of a message of the ticket; undefined for another ticket's or organization's id. */
+export async function findTicketEmailRaw(db: Db, organizationId: string, ticketId: string, emailId: string) {
+  return db
+    .selectFrom('email_messages')
+    .select(['id', 'raw'])
+    .where('id', '=', emailId)
+    .where('ticket_id', '=', ticketId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../deps.js';
 import { outboxRoutes } from '../email/outbox.routes.js';
+import { ticketEmailRoutes } from '../email/ticket-email.routes.js';
 import { setUpArea } from '../http/area.js';
 import { accountRoutes } from './accounts/account.routes.js';
 import { accountAttributeRoutes } from './accounts/account-attribute.routes.js';
@@ -10,6 +11,7 @@ import { customerContactRoutes } from './contacts/customer-contact.routes.js';
 import { customFieldRoutes } from './custom-fields/custom-field.routes.js';
 import { eventRoutes } from './events/event.routes.js';
 import { macroRoutes } from './macros/macro.routes.js';
+import { mailboxRoutes } from './mailboxes/mailbox.routes.js';
 import { accountNoteRoutes } from './notes/account-note.routes.js';
 import { accountNoteAttachmentRoutes } from './notes/account-note-attachment.routes.js';
 import { notificationPreferenceRoutes } from './notifications/notification-preference.routes.js';
@@ -73,6 +75,11 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
         { name: 'notes', description: 'Notes on an account, with linked or uploaded attachments.' },
         { name: 'attachments', description: 'Files uploaded for comments and notes, and their downloads.' },
         { name: 'outbox', description: 'Email sent for tickets: delivery state, and resending what could not be delivered.' },
+        {
+          name: 'mailboxes',
+          description:
+            'Support addresses whose mail becomes tickets: received by the built-in SMTP receiver or fetched over IMAP.',
+        },
         { name: 'macros', description: 'Canned replies with placeholders and ticket changes, applied to a ticket in one step.' },
         { name: 'views', description: 'Saved filters and sorts of the ticket list, personal or shared, with their counts.' },
         {
@@ -116,5 +123,7 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(viewRoutes(deps));
     await app.register(eventRoutes(deps));
     await app.register(webhookRoutes(deps));
+    await app.register(mailboxRoutes(deps));
+    await app.register(ticketEmailRoutes(deps));
   };
 }

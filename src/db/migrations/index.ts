@@ -23,6 +23,7 @@ import * as createSavedViews from './2026-11-24T0260_create_saved_views.js';
 import * as createEvents from './2026-11-24T0300_create_events.js';
 import * as createWebhooks from './2026-11-24T0400_create_webhooks.js';
 import * as createMailboxesAndEmailMessages from './2026-11-24T0420_create_mailboxes_and_email_messages.js';
+import * as mailboxInbound from './2026-11-24T0430_mailbox_inbound.js';
 import * as outboundThreading from './2026-11-24T0440_outbound_threading.js';
 import * as createAuth from './2026-11-24T0500_create_auth.js';
 
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0300_create_events': createEvents,
   '2026-11-24T0400_create_webhooks': createWebhooks,
   '2026-11-24T0420_create_mailboxes_and_email_messages': createMailboxesAndEmailMessages,
+  '2026-11-24T0430_mailbox_inbound': mailboxInbound,
   '2026-11-24T0440_outbound_threading': outboundThreading,
   '2026-11-24T0500_create_auth': createAuth,
 };

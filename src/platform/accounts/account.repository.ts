@@ -132,3 +132,22 @@ export async function updateAccount(
 ): Promise<void> {
   await db.updateTable('accounts').set(changes).where('organization_id', '=', organizationId).where('id', '=', id).execute();
 }
+
+/**
+ * The live account of a domain (lower case): the one with it as primary domain, else the oldest
+ * with it as secondary domain. Where a customer writing from that domain belongs.
+ */
+export async function findAccountByDomain(db: Db, organizationId: string, domain: string) {
+  return (
+    (await findAccountByPrimaryDomain(db, organizationId, domain)) ??
+    (await db
+      .selectFrom('accounts')
+      .select(['id', 'name'])
+      .where('organization_id', '=', organizationId)
+      .where('secondary_domain', '=', domain)
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst())
+  );
+}

@@ -52,6 +52,21 @@ export function createDatabaseStorage(): AttachmentStorage {
       });
     },
 
+    async writeWithin(trx, key, data) {
+      const attachmentId = attachmentIdOf(key);
+      for (let seq = 0; seq * CHUNK_BYTES < data.length; seq += 1) {
+        await insertAttachmentChunk(trx, {
+          attachment_id: attachmentId,
+          seq,
+          data: data.subarray(seq * CHUNK_BYTES, (seq + 1) * CHUNK_BYTES),
+        });
+      }
+      return { size: data.length, sha256: createHash('sha256').update(data).digest('hex') };
+    },
+
+    // The chunks were written in the caller's transaction: they went with its rollback.
+    discard: async () => undefined,
+
     async open(db, key) {
       const attachmentId = attachmentIdOf(key);
       const size = await sumAttachmentChunkBytes(db, attachmentId);

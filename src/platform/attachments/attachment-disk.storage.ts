@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -65,6 +65,24 @@ export function createDiskStorage(root: string): AttachmentStorage {
         await rm(target, { force: true });
         throw error;
       }
+    },
+
+    async writeWithin(_trx, key, data) {
+      const target = pathOf(key);
+      const partial = `${target}.partial`;
+      await mkdir(dirname(target), { recursive: true });
+      try {
+        await writeFile(partial, data, { flag: 'wx' });
+        await rename(partial, target);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
+      return { size: data.length, sha256: createHash('sha256').update(data).digest('hex') };
+    },
+
+    async discard(key) {
+      await rm(pathOf(key), { force: true });
     },
 
     async open(_db, key) {

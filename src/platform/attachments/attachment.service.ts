@@ -229,3 +229,46 @@ export async function requireAttachments(
   }
   return wanted.flatMap((id) => byId.get(id) ?? []);
 }
+
+/** A file that came with an email: the name and type its sender gave, and its bytes. */
+export interface ReceivedFile {
+  fileName: string;
+  contentType: string;
+  data: Buffer;
+}
+
+/**
+ * Stores files that arrived with an email and records them as attachments of the organization,
+ * uploaded by `uploadedById`, in the caller's transaction; answers their ids in order. Every
+ * storage key written goes into `written` first, for the caller to `discard` if the transaction
+ * fails (the disk store writes outside it).
+ */
+export async function storeReceivedFiles(
+  trx: Transaction<DB>,
+  deps: { clock: Clock; ids: IdFactory; storage: AttachmentStorage },
+  owner: { organizationId: string; uploadedById: string },
+  files: readonly ReceivedFile[],
+  written: string[],
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const file of files) {
+    const id = deps.ids.ulid();
+    const key = deps.storage.keyFor(owner.organizationId, id);
+    written.push(key);
+    const stored = await deps.storage.writeWithin(trx, key, file.data);
+    await insertAttachment(trx, {
+      id,
+      organization_id: owner.organizationId,
+      uploaded_by_id: owner.uploadedById,
+      file_name: cleanFileName(file.fileName),
+      content_type: cleanContentType(file.contentType),
+      size: stored.size,
+      storage_key: key,
+      sha256: stored.sha256,
+      created_at: deps.clock.now().toISOString(),
+      deleted_at: null,
+    });
+    ids.push(id);
+  }
+  return ids;
+}

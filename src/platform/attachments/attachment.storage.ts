@@ -28,6 +28,15 @@ export interface AttachmentStorage {
   write<T>(db: Kysely<DB>, key: string, source: Readable, record: RecordStoredFile<T>): Promise<T>;
   /** The bytes as a stream, read as the client takes them, with their size; null when they are missing. */
   open(db: Kysely<DB>, key: string): Promise<{ stream: Readable; size: number } | null>;
+  /**
+   * Stores bytes already in memory for a writer that records them in its own transaction (a
+   * received email and all it brings): in the database the chunks go into `trx` and share its
+   * fate; on disk the file is written at once, and the writer calls `discard` if `trx` does not
+   * commit (a crash in between leaves a file no row names, which nothing can reach).
+   */
+  writeWithin(trx: Transaction<DB>, key: string, data: Buffer): Promise<StoredFile>;
+  /** Removes what `writeWithin` wrote outside the transaction; nothing to do for the database's chunks. */
+  discard(key: string): Promise<void>;
 }
 
 type StorageConfig = Pick<Config, 'ATTACHMENT_STORAGE' | 'DATABASE_URL' | 'ATTACHMENTS_DIR' | 'DATA_DIR'>;
@@ -44,5 +53,7 @@ export function createAttachmentStorage(config: StorageConfig): AttachmentStorag
     keyFor: writer.keyFor,
     write: writer.write,
     open: (db, key) => (isDatabaseKey(key) ? database : disk).open(db, key),
+    writeWithin: writer.writeWithin,
+    discard: (key) => (isDatabaseKey(key) ? database : disk).discard(key),
   };
 }

@@ -35,7 +35,8 @@ import type { CustomerContactTable } from './customer-contact.table.js';
 
 /**
  * The organization's contact for an email, made on first sight (first name from the address's
- * local part). Safe when two requests meet the same new email at once: the unique index keeps one.
+ * local part, or `firstName` when given), in `accountId` when given. Safe when two requests meet
+ * the same new email at once: the unique index keeps one.
  */
 export async function findOrCreateContactByEmail(
   db: Transaction<DB>,
@@ -43,6 +44,7 @@ export async function findOrCreateContactByEmail(
   organizationId: string,
   email: string,
   actor: EventActor,
+  newContact: { firstName?: string; lastName?: string | null; accountId?: string | null } = {},
 ): Promise<ContactSummaryRow> {
   const existing = await findLiveContactByEmail(db, organizationId, email);
   if (existing) {
@@ -53,8 +55,8 @@ export async function findOrCreateContactByEmail(
   await insertContactIfAbsent(db, {
     id,
     organization_id: organizationId,
-    first_name: email.split('@')[0] || email,
-    last_name: null,
+    first_name: newContact.firstName || email.split('@')[0] || email,
+    last_name: newContact.lastName ?? null,
     email,
     phone_number: null,
     contact_type_id: null,
@@ -70,6 +72,9 @@ export async function findOrCreateContactByEmail(
     throw new Error(`contact for ${email} vanished right after it was written`);
   }
   if (contact.id === id) {
+    if (newContact.accountId) {
+      await replaceContactAccounts(db, { id, organization_id: organizationId, created_at: at }, [newContact.accountId], at);
+    }
     // Written with the caller's own event, after the locks it still takes (see `deferEvent`).
     deferEvent(db, organizationId, { type: 'contact.created', actor, data: await readContact(db, organizationId, id) });
   }

@@ -32,6 +32,11 @@ export interface MailboxTable {
   imap_locked_until: Optional<string>;
   imap_last_polled_at: Optional<string>;
   imap_last_error: Optional<string>;
+  /** When the pollers may take the mailbox again; later after each failure in a row (`imap_failures`). */
+  imap_next_poll_at: Optional<string>;
+  imap_failures: ColumnType<number, number | undefined, number>;
+  /** The admin who set it up: the recorded creator of its tickets and uploader of their attachments. */
+  created_by_id: Optional<string>;
   created_at: string;
   updated_at: string;
 }

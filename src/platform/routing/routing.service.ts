@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
-import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
+import type { TicketEmailDeps } from '../../email/outbound/outbound-email.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import { keysetPage } from '../../lib/cursors.js';

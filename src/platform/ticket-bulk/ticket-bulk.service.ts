@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
-import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
+import type { TicketEmailDeps } from '../../email/outbound/outbound-email.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import { type CustomFieldValueEntry, requireMandatoryValues } from '../custom-fields/custom-field.values.js';

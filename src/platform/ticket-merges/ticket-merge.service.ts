@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
-import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
+import type { TicketEmailDeps } from '../../email/outbound/outbound-email.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
@@ -23,13 +23,13 @@ interface Deps extends TicketEmailDeps {
 }
 
 /** Where a merged ticket went: written to its metadata for clients to follow, and to its timeline. */
-interface MergedInto {
+export interface MergedInto {
   ticketId: string;
   ticketIdentifier: string;
 }
 
 /** The ticket this one was merged into, from its timeline (null when it was not). */
-async function mergedInto(trx: Transaction<DB>, ticketId: string): Promise<MergedInto | null> {
+export async function mergedInto(trx: Kysely<DB> | Transaction<DB>, ticketId: string): Promise<MergedInto | null> {
   for (const row of await listMergeEntries(trx, ticketId)) {
     const into = readJson<{ into?: { id: string; ticketIdentifier: string } }>(row.new_value)?.into;
     if (into) {

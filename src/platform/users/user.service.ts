@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Updateable } from 'kysely';
 import { IANAZone } from 'luxon';
 import type { DB } from '../../db/database.js';
-import type { TicketEmailDeps } from '../../email/ticket-email.service.js';
+import type { TicketEmailDeps } from '../../email/outbound/outbound-email.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';

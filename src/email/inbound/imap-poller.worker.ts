@@ -1,0 +1,242 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { FetchMessageObject, ImapFlow, ImapFlowOptions } from 'imapflow';
+import { parseOutboundPolicy } from '../../lib/guarded-fetch.js';
+import { loadOnce } from '../../lib/load-once.js';
+import { createPollingLoop } from '../../lib/polling-loop.js';
+import { createSecretBox } from '../../lib/secret-box.js';
+import {
+  advanceImapCursor,
+  type ClaimedImapMailbox,
+  claimDueImapMailbox,
+  findRoutingMailboxById,
+  finishImapPoll,
+  type RoutingMailbox,
+  resetImapCursor,
+} from '../../platform/mailboxes/mailbox.repository.js';
+import { imapPasswordAad } from '../../platform/mailboxes/mailbox.service.js';
+import { backoffMs } from '../outbox.worker.js';
+import { resolveImapTarget } from './imap-target.js';
+import { type InboundDeps, ingestMessage, recordUnreadableMessage } from './inbound.service.js';
+import { type InboundMessage, parseInboundMessage } from './inbound-message.js';
+
+/** imapflow, imported for the first IMAP mailbox a process polls. */
+const loadImapFlow = loadOnce(() => import('imapflow'));
+
+export interface ImapPollerDeps extends InboundDeps {
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+}
+
+export interface ImapPollerOptions {
+  /** How long a claim holds before another poller may take the mailbox; renewed with each message taken. */
+  leaseMs?: number;
+  /** Messages one poll takes from a mailbox; the rest wait for its next turn, which comes at once. */
+  messagesPerPoll?: number;
+  /** Mailboxes one pass polls, one after the other. */
+  mailboxesPerPass?: number;
+  /** Wait after a failed poll, doubling with each further failure in a row, up to `maxDelayMs`. */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** Connect, greeting and idle-socket timeouts of the IMAP connection. */
+  timeoutMs?: number;
+}
+
+export interface ImapPoller {
+  start(): void;
+  stop(): Promise<void>;
+  /** One pass: polls the IMAP mailboxes that are due; resolves to how many it polled. */
+  runOnce(): Promise<number>;
+}
+
+const MAX_ERROR_LENGTH = 1000;
+
+/** Why a poll stopped short: the lease went to another poller, which carries on from the cursor. */
+class LeaseLostError extends Error {}
+
+/**
+ * The IMAP side of the email channel, in every process. A poll claims one due mailbox with a
+ * lease (a conditional UPDATE, as the outbox claims messages), fetches what is above the stored
+ * UID (from 0 again when the folder's UIDVALIDITY changed), and for each message in UID order:
+ * files it (`ingestMessage`, which commits), marks it \Seen or moves it, then moves the cursor
+ * past it and renews the lease. A poller that dies between commit and cursor leaves the message
+ * to be fetched again, and its Message-ID is recognised; so is a message two pollers take when
+ * a lease ran out. Failures are recorded on the mailbox (`imap_last_error`) and polls back off.
+ */
+export function createImapPoller(deps: ImapPollerDeps, options: ImapPollerOptions = {}): ImapPoller {
+  const leaseMs = options.leaseMs ?? 300_000;
+  const messagesPerPoll = options.messagesPerPoll ?? 50;
+  const mailboxesPerPass = options.mailboxesPerPass ?? 10;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const box = createSecretBox(deps.secretKey);
+  const policy = parseOutboundPolicy(deps.config.OUTBOUND_ALLOWED_HOSTS);
+  const limit = deps.config.ATTACHMENT_MAX_BYTES;
+
+  async function connect(mailbox: ClaimedImapMailbox): Promise<ImapFlow> {
+    const password = box.open(mailbox.imap_password_encrypted ?? '', imapPasswordAad(mailbox.id));
+    if (password === null) {
+      throw new Error('the stored IMAP password cannot be opened with this SECRET_KEY: enter it again');
+    }
+    const port = Number(mailbox.imap_port);
+    const tls = Boolean(mailbox.imap_tls);
+    const target = await resolveImapTarget(mailbox.imap_host ?? '', port, policy);
+    const { ImapFlow: Client } = await loadImapFlow();
+    const settings: ImapFlowOptions & { doSTARTTLS?: boolean } = {
+      host: target.host,
+      port,
+      secure: tls,
+      ...(target.servername ? { servername: target.servername } : {}),
+      // The password never travels in the clear, except to a host OUTBOUND_ALLOWED_HOSTS names.
+      ...(!tls && target.requireStartTls ? { doSTARTTLS: true } : {}),
+      auth: { user: mailbox.imap_user ?? '', pass: password },
+      logger: false,
+      disableAutoIdle: true,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs * 4,
+      maxLiteralSize: limit + 1024 * 1024,
+    };
+    const client = new Client(settings);
+    // A connection error after connect() is reported here; unheard, it would end the process.
+    client.on('error', (error: unknown) => deps.log.warn({ err: error, mailboxId: mailbox.id }, 'IMAP connection error'));
+    await client.connect();
+    return client;
+  }
+
+  /** Files one message of the folder; one that cannot be read is recorded as such rather than stop the mailbox. */
+  async function file(client: ImapFlow, mailbox: RoutingMailbox, item: FetchMessageObject, fallbackId: string): Promise<void> {
+    const envelope = {
+      messageId: item.envelope?.messageId?.replace(/^<|>$/g, '') || null,
+      from: { address: item.envelope?.from?.[0]?.address ?? null, name: item.envelope?.from?.[0]?.name ?? null },
+      subject: item.envelope?.subject ?? '',
+      size: item.size ?? 0,
+    };
+    if (envelope.size > limit) {
+      await recordUnreadableMessage(deps, mailbox, envelope, fallbackId, { disposition: 'too_large' });
+      return;
+    }
+    const fetched = await client.fetchOne(String(item.uid), { uid: true, source: true }, { uid: true });
+    const source = fetched ? fetched.source : undefined;
+    if (!source || source.length === 0) {
+      return;
+    }
+    let message: InboundMessage;
+    try {
+      message = await parseInboundMessage(source);
+    } catch (error) {
+      deps.log.warn({ err: error, mailboxId: mailbox.id, uid: item.uid }, 'IMAP message could not be parsed');
+      await recordUnreadableMessage(deps, mailbox, envelope, fallbackId, { disposition: 'unreadable', raw: source });
+      return;
+    }
+    await ingestMessage(deps, { message, mailbox, recipients: [mailbox.address] });
+  }
+
+  /** Takes up to `messagesPerPoll` new messages; answers whether more were waiting. */
+  async function take(client: ImapFlow, mailbox: ClaimedImapMailbox, lease: { lockedUntil: string }): Promise<boolean> {
+    const folder = mailbox.imap_folder ?? 'INBOX';
+    const routing = await findRoutingMailboxById(deps.db, mailbox.id);
+    if (!routing) {
+      return false;
+    }
+    const lock = await client.getMailboxLock(folder);
+    try {
+      const opened = client.mailbox;
+      const uidValidity = opened ? Number(opened.uidValidity) : 0;
+      let lastUid = Number(mailbox.imap_last_uid ?? 0);
+      if (mailbox.imap_uid_validity === null || Number(mailbox.imap_uid_validity) !== uidValidity) {
+        lastUid = 0;
+        if (!(await resetImapCursor(deps.db, mailbox.id, lease.lockedUntil, uidValidity))) {
+          throw new LeaseLostError();
+        }
+      }
+      const waiting: FetchMessageObject[] = [];
+      // Listed first, fetched after: imapflow runs no other command inside a fetch's iteration.
+      for await (const item of client.fetch(`${lastUid + 1}:*`, { uid: true, size: true, envelope: true }, { uid: true })) {
+        if (item.uid > lastUid) {
+          waiting.push(item);
+        }
+      }
+      waiting.sort((a, b) => a.uid - b.uid);
+      let movedFolderReady = false;
+      for (const item of waiting.slice(0, messagesPerPoll)) {
+        await file(client, routing, item, `imap-${mailbox.id}-${uidValidity}-${item.uid}@switchboard.invalid`.toLowerCase());
+        if (mailbox.imap_processed_folder) {
+          if (!movedFolderReady) {
+            await client.mailboxCreate(mailbox.imap_processed_folder).catch(() => undefined);
+            movedFolderReady = true;
+          }
+          await client.messageMove(String(item.uid), mailbox.imap_processed_folder, { uid: true });
+        } else {
+          await client.messageFlagsAdd(String(item.uid), ['\\Seen'], { uid: true });
+        }
+        const renewedUntil = new Date(deps.clock.now().getTime() + leaseMs).toISOString();
+        const cursor = { uidValidity, lastUid: item.uid };
+        if (!(await advanceImapCursor(deps.db, mailbox.id, { lockedUntil: lease.lockedUntil, renewedUntil }, cursor))) {
+          throw new LeaseLostError();
+        }
+        lease.lockedUntil = renewedUntil;
+      }
+      return waiting.length > messagesPerPoll;
+    } finally {
+      lock.release();
+    }
+  }
+
+  async function poll(mailbox: ClaimedImapMailbox, lockedUntil: string): Promise<void> {
+    const lease = { lockedUntil };
+    let client: ImapFlow | undefined;
+    let more = false;
+    let failure: unknown;
+    try {
+      client = await connect(mailbox);
+      more = await take(client, mailbox, lease);
+      await client.logout();
+    } catch (error) {
+      failure = error;
+      client?.close();
+    }
+    if (failure instanceof LeaseLostError) {
+      return;
+    }
+    const now = deps.clock.now();
+    const failures = failure === undefined ? 0 : Number(mailbox.imap_failures) + 1;
+    const delay =
+      failure === undefined
+        ? more
+          ? 0
+          : deps.config.IMAP_POLL_MS
+        : backoffMs(failures, options.baseDelayMs, options.maxDelayMs);
+    const error =
+      failure === undefined ? null : (failure instanceof Error ? failure.message : String(failure)).slice(0, MAX_ERROR_LENGTH);
+    if (failure !== undefined) {
+      deps.log.warn({ err: failure, mailboxId: mailbox.id, failures }, 'IMAP poll failed');
+    }
+    await finishImapPoll(deps.db, mailbox.id, lease.lockedUntil, {
+      at: now.toISOString(),
+      nextPollAt: new Date(now.getTime() + delay).toISOString(),
+      error,
+      failures,
+    });
+  }
+
+  async function runOnce(): Promise<number> {
+    let polled = 0;
+    while (polled < mailboxesPerPass) {
+      const now = deps.clock.now();
+      const lockedUntil = new Date(now.getTime() + leaseMs).toISOString();
+      const mailbox = await claimDueImapMailbox(deps.db, { now: now.toISOString(), lockedUntil });
+      if (!mailbox) {
+        break;
+      }
+      polled++;
+      await poll(mailbox, lockedUntil);
+    }
+    return polled;
+  }
+
+  const loop = createPollingLoop({
+    pass: runOnce,
+    intervalMs: Math.min(deps.config.IMAP_POLL_MS, 10_000),
+    batchSize: mailboxesPerPass,
+    onError: (error) => deps.log.error({ err: error }, 'IMAP polling pass failed'),
+  });
+  return { start: loop.start, stop: loop.stop, runOnce };
+}

@@ -1,0 +1,242 @@
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { forUpdate, forUpdateSkipLocked } from '../../db/dialect.js';
+import { inKeysetOrder } from '../../db/keyset.js';
+import type { ListPage } from '../platform.pagination.js';
+import type { MailboxTable } from './mailbox.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** Everything the API shows of a mailbox; the sealed password is read only by the poller. */
+const MAILBOX_COLUMNS = [
+  'id',
+  'organization_id',
+  'team_id',
+  'address',
+  'display_name',
+  'delivery',
+  'is_default',
+  'imap_host',
+  'imap_port',
+  'imap_tls',
+  'imap_user',
+  'imap_folder',
+  'imap_processed_folder',
+  'imap_last_polled_at',
+  'imap_next_poll_at',
+  'imap_last_error',
+  'created_at',
+  'updated_at',
+] as const;
+
+export async function insertMailbox(db: Db, row: Insertable<MailboxTable>): Promise<void> {
+  await db.insertInto('mailboxes').values(row).execute();
+}
+
+export async function findMailboxById(db: Db, organizationId: string, id: string) {
+  return db
+    .selectFrom('mailboxes')
+    .select(MAILBOX_COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export type MailboxRow = NonNullable<Awaited<ReturnType<typeof findMailboxById>>>;
+
+/** The mailbox for a change: its row, locked until the transaction ends. */
+export async function lockMailbox(trx: Transaction<DB>, organizationId: string, id: string) {
+  return forUpdate(
+    trx,
+    trx
+      .selectFrom('mailboxes')
+      .select([...MAILBOX_COLUMNS, 'imap_password_encrypted'])
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id),
+  ).executeTakeFirst();
+}
+
+/** One page of the organization's mailboxes by address (then id), `limit + 1` rows, from `mailboxes_organization`. */
+export async function listMailboxes(db: Db, organizationId: string, page: ListPage): Promise<MailboxRow[]> {
+  const query = db.selectFrom('mailboxes').select(MAILBOX_COLUMNS).where('organization_id', '=', organizationId);
+  return inKeysetOrder(query, ['address', 'id'], page.after)
+    .limit(page.limit + 1)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function updateMailbox(
+  db: Db,
+  organizationId: string,
+  id: string,
+  changes: Updateable<MailboxTable>,
+): Promise<void> {
+  await db.updateTable('mailboxes').set(changes).where('organization_id', '=', organizationId).where('id', '=', id).execute();
+}
+
+/** Unsets the organization's default mailbox, if another than `exceptId` is. */
+export async function clearDefaultMailbox(db: Db, organizationId: string, exceptId: string, at: string): Promise<void> {
+  await db
+    .updateTable('mailboxes')
+    .set({ is_default: false, updated_at: at })
+    .where('organization_id', '=', organizationId)
+    .where('is_default', '=', true)
+    .where('id', '<>', exceptId)
+    .execute();
+}
+
+export async function deleteMailbox(db: Db, organizationId: string, id: string): Promise<number> {
+  const result = await db
+    .deleteFrom('mailboxes')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** What the mail receivers route by: the mailbox of an address (lower case), in any organization. */
+export async function findMailboxByAddress(db: Db, address: string) {
+  return db
+    .selectFrom('mailboxes')
+    .select(['id', 'organization_id', 'team_id', 'address', 'display_name', 'created_by_id'])
+    .where('address', '=', address)
+    .executeTakeFirst();
+}
+
+export type RoutingMailbox = NonNullable<Awaited<ReturnType<typeof findMailboxByAddress>>>;
+
+export async function findRoutingMailboxById(db: Db, id: string): Promise<RoutingMailbox | undefined> {
+  return db
+    .selectFrom('mailboxes')
+    .select(['id', 'organization_id', 'team_id', 'address', 'display_name', 'created_by_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Whether any mailbox of the installation has this address: mail from one is Switchboard's own. */
+export async function isMailboxAddress(db: Db, address: string): Promise<boolean> {
+  return (await db.selectFrom('mailboxes').select('id').where('address', '=', address).executeTakeFirst()) !== undefined;
+}
+
+/** An admin of the organization: who a mailbox made before `created_by_id` existed creates tickets as. */
+export async function findAnyAdminId(db: Db, organizationId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('user_type', '=', 'ORG_ADMIN')
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+const IMAP_CLAIM_COLUMNS = [
+  'id',
+  'organization_id',
+  'address',
+  'imap_host',
+  'imap_port',
+  'imap_tls',
+  'imap_user',
+  'imap_password_encrypted',
+  'imap_folder',
+  'imap_processed_folder',
+  'imap_uid_validity',
+  'imap_last_uid',
+  'imap_failures',
+] as const;
+
+/**
+ * Claims one IMAP mailbox that is due and not leased, in one conditional UPDATE (as the outbox
+ * claims messages): the candidate is a materialized CTE, `for update skip locked` on PostgreSQL,
+ * and the conditions are checked again on update, so two pollers never hold the same lease.
+ */
+export async function claimDueImapMailbox(db: Kysely<DB>, claim: { now: string; lockedUntil: string }) {
+  return db
+    .with(
+      (cte) => cte('candidates').materialized(),
+      (qb) =>
+        forUpdateSkipLocked(
+          db,
+          qb
+            .selectFrom('mailboxes')
+            .select('id')
+            .where('delivery', '=', 'imap')
+            .where((eb) => eb.or([eb('imap_next_poll_at', 'is', null), eb('imap_next_poll_at', '<=', claim.now)]))
+            .where((eb) => eb.or([eb('imap_locked_until', 'is', null), eb('imap_locked_until', '<=', claim.now)]))
+            .orderBy('imap_next_poll_at')
+            .orderBy('id')
+            .limit(1),
+        ),
+    )
+    .updateTable('mailboxes')
+    .set({ imap_locked_until: claim.lockedUntil })
+    .where('id', 'in', (eb) => eb.selectFrom('candidates').select('candidates.id'))
+    .where('delivery', '=', 'imap')
+    .where((eb) => eb.or([eb('imap_locked_until', 'is', null), eb('imap_locked_until', '<=', claim.now)]))
+    .returning(IMAP_CLAIM_COLUMNS)
+    .executeTakeFirst();
+}
+
+export type ClaimedImapMailbox = NonNullable<Awaited<ReturnType<typeof claimDueImapMailbox>>>;
+
+/**
+ * Moves the poller's cursor past `uid` and renews its lease, while the lease is still `lockedUntil`
+ * (false: another poller took the mailbox over). The cursor never goes back.
+ */
+export async function advanceImapCursor(
+  db: Db,
+  id: string,
+  lease: { lockedUntil: string; renewedUntil: string },
+  cursor: { uidValidity: number; lastUid: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('mailboxes')
+    .set((eb) => ({
+      imap_uid_validity: cursor.uidValidity,
+      imap_last_uid: eb
+        .case()
+        .when(eb.or([eb('imap_last_uid', 'is', null), eb('imap_last_uid', '<', cursor.lastUid)]))
+        .then(cursor.lastUid)
+        .else(eb.ref('imap_last_uid'))
+        .end(),
+      imap_locked_until: lease.renewedUntil,
+    }))
+    .where('id', '=', id)
+    .where('imap_locked_until', '=', lease.lockedUntil)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A new UIDVALIDITY: the folder's UIDs start over, and so does the cursor. */
+export async function resetImapCursor(db: Db, id: string, lockedUntil: string, uidValidity: number): Promise<boolean> {
+  const result = await db
+    .updateTable('mailboxes')
+    .set({ imap_uid_validity: uidValidity, imap_last_uid: 0 })
+    .where('id', '=', id)
+    .where('imap_locked_until', '=', lockedUntil)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Ends a poll: releases the lease (if still ours) and records when the mailbox is due again and how it went. */
+export async function finishImapPoll(
+  db: Db,
+  id: string,
+  lockedUntil: string,
+  outcome: { at: string; nextPollAt: string; error: string | null; failures: number },
+): Promise<void> {
+  await db
+    .updateTable('mailboxes')
+    .set({
+      imap_locked_until: null,
+      imap_last_polled_at: outcome.at,
+      imap_next_poll_at: outcome.nextPollAt,
+      imap_last_error: outcome.error,
+      imap_failures: outcome.failures,
+    })
+    .where('id', '=', id)
+    .where('imap_locked_until', '=', lockedUntil)
+    .execute();
+}

@@ -1,0 +1,130 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { CursorSchema } from '../../http/pagination.js';
+import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { ListPageNumberSchema } from '../platform.pagination.js';
+
+const AddressSchema = Type.String({
+  format: 'email',
+  maxLength: 254,
+  description: 'The support address, e.g. support@acme.test; stored lower-case, one mailbox per address across the installation',
+});
+const DisplayNameSchema = Type.String({ minLength: 1, maxLength: 200, description: 'The name shown beside the address' });
+const DeliverySchema = StringEnum(['smtp', 'imap'] as const, {
+  description: 'smtp: mail reaches the built-in SMTP receiver (SMTP_INBOUND_PORT); imap: it is fetched from an IMAP server',
+});
+const HostSchema = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  pattern: '^[A-Za-z0-9]([A-Za-z0-9.:-]*[A-Za-z0-9])?$|^\\[[0-9A-Fa-f:.]+\\]$',
+  description: 'Host name or IP address of the IMAP server',
+});
+const PortSchema = Type.Integer({ minimum: 1, maximum: 65535 });
+const FolderSchema = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\x00-\\x1f\\x7f]+$' });
+
+const imapFields = {
+  host: HostSchema,
+  port: Type.Optional({ ...PortSchema, description: 'Default 993 with tls, else 143' }),
+  tls: Type.Optional(
+    Type.Boolean({
+      description:
+        'true (the default): TLS from the start (IMAPS, port 993); false: STARTTLS is required, except for hosts in OUTBOUND_ALLOWED_HOSTS',
+    }),
+  ),
+  username: Type.String({ minLength: 1, maxLength: 320 }),
+  password: Type.String({ minLength: 1, maxLength: 1000, description: 'Stored encrypted with SECRET_KEY; never returned' }),
+  folder: Type.Optional({ ...FolderSchema, description: 'The folder polled for new messages; default INBOX' }),
+  processedFolder: Type.Optional(
+    Nullable({
+      ...FolderSchema,
+      description: 'Where taken messages are moved (created if missing); null or absent: they are marked seen where they are',
+    }),
+  ),
+};
+
+export const CreateImapSettingsSchema = Type.Object(imapFields, { additionalProperties: false });
+
+export const UpdateImapSettingsSchema = Type.Object(
+  {
+    ...imapFields,
+    host: Type.Optional(HostSchema),
+    username: Type.Optional(imapFields.username),
+    password: Type.Optional(imapFields.password),
+  },
+  {
+    additionalProperties: false,
+    description: 'The fields sent replace the stored ones; a mailbox that becomes imap needs host, username and password',
+  },
+);
+
+export const CreateMailboxSchema = Type.Object(
+  {
+    address: AddressSchema,
+    teamId: { ...UlidSchema, description: 'Team of the organization that new tickets from this address go to' },
+    displayName: DisplayNameSchema,
+    delivery: DeliverySchema,
+    isDefault: Type.Optional(
+      Type.Boolean({ description: "The organization's default mailbox; making one default unsets the previous one" }),
+    ),
+    imap: Type.Optional(CreateImapSettingsSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateMailboxSchema = Type.Object(
+  {
+    address: Type.Optional(AddressSchema),
+    teamId: Type.Optional(UlidSchema),
+    displayName: Type.Optional(DisplayNameSchema),
+    delivery: Type.Optional(DeliverySchema),
+    isDefault: Type.Optional(
+      Type.Boolean({ description: 'true makes it the default (unsetting the previous one); false leaves none' }),
+    ),
+    imap: Type.Optional(UpdateImapSettingsSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const ImapSettingsSchema = Type.Object(
+  {
+    host: Type.String(),
+    port: Type.Integer(),
+    tls: Type.Boolean(),
+    username: Type.String(),
+    folder: Type.String(),
+    processedFolder: Nullable(Type.String()),
+    lastPolledAt: Nullable(TimestampSchema),
+    nextPollAt: Nullable(TimestampSchema),
+    lastError: Nullable(Type.String({ description: 'Why the last poll failed; null once a poll succeeds' })),
+  },
+  { additionalProperties: false, description: 'The IMAP settings and the state of polling; the password is never shown' },
+);
+
+export const MailboxSchema = Type.Object(
+  {
+    id: UlidSchema,
+    address: Type.String(),
+    teamId: UlidSchema,
+    displayName: Type.String(),
+    delivery: DeliverySchema,
+    isDefault: Type.Boolean(),
+    imap: Nullable(ImapSettingsSchema),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  },
+  { additionalProperties: false },
+);
+
+export const MailboxParamsSchema = Type.Object({ id: UlidSchema }, { additionalProperties: false });
+
+export const ListMailboxesQuerySchema = Type.Object(
+  {
+    page: Type.Optional(ListPageNumberSchema()),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    cursor: Type.Optional(CursorSchema),
+  },
+  { additionalProperties: false },
+);
+
+export type CreateMailbox = Static<typeof CreateMailboxSchema>;
+export type UpdateMailbox = Static<typeof UpdateMailboxSchema>;
+export type ListMailboxesQuery = Static<typeof ListMailboxesQuerySchema>;
