@@ -2,7 +2,7 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
-import { makeOrganization, makeTeam, type TestOrganization, type TestTeam } from '../../test/factories.js';
+import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../test/harness.js';
 import { composeMail, inboundDepsOf, inboundEnv } from '../../test/inbound.js';
 import { startSmtp } from '../../test/smtp.js';
@@ -170,5 +170,41 @@ describe.each(DIALECTS)('the email round trip on %s', (dialect) => {
     const titles = (await ticketsOfKim()).map((candidate) => candidate.title);
     expect(titles).not.toContain('different subject');
     expect(titles).not.toContain('another subject');
+  });
+
+  it('keeps an agent’s emailed answer beside the ticket, neither as the customer’s comment nor as theirs', async () => {
+    await makeUser(harness, acme.organizationId, { name: 'Ada', email: `ada-${dialect}@acme.test` });
+    const subject = `Password reset link expired (${dialect})`;
+    await customerSends({ to: support, subject, text: 'The link says expired.' });
+    const ticket = (await ticketsOfKim()).find((candidate) => candidate.title === subject);
+    if (!ticket) {
+      throw new Error('the customer’s email made no ticket');
+    }
+    const answer = await agentAnswers(ticket.id, 'Here is a new link.');
+    const before = await commentsOf(ticket.id);
+    const replyTo = answer.replyTo?.value[0]?.address ?? '';
+    const raw = await composeMail({
+      from: `Ada <ada-${dialect}@acme.test>`,
+      to: replyTo,
+      subject: `Re: ${answer.subject}`,
+      text: 'Internal: I also cleared their sessions.',
+      inReplyTo: answer.messageId,
+      messageId: `<ada-${++sequence}-${dialect}@acme.test>`,
+    });
+    expect((await sendRaw(receiver.port, { from: `ada-${dialect}@acme.test`, to: [replyTo] }, raw)).data?.code).toBe(250);
+    expect(await commentsOf(ticket.id)).toEqual(before);
+    const row = await harness.db
+      .selectFrom('email_messages')
+      .select(['disposition', 'ticket_id', 'comment_id'])
+      .where('message_id', '=', `ada-${sequence}-${dialect}@acme.test`)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ disposition: 'from_agent', ticket_id: ticket.id, comment_id: null });
+    const contacts = await harness.db
+      .selectFrom('customer_contacts')
+      .select('id')
+      .where('organization_id', '=', acme.organizationId)
+      .where('email', '=', `ada-${dialect}@acme.test`)
+      .execute();
+    expect(contacts).toEqual([]);
   });
 });

@@ -27,8 +27,8 @@ export const TicketEmailSchema = Type.Object(
     hasRaw: Type.Boolean({ description: 'Whether the original is kept, for GET …/emails/{emailId}/raw' }),
     disposition: Type.String({
       description:
-        'What became of it. Received: ticket_created, reply, or why it was set aside (auto_reply, bounce, loop, ' +
-        'no_sender, rate_limited, too_large, unreadable). Sent: as the sender records it',
+        'What became of it. Received: ticket_created, reply, or why it was set aside (from_agent, auto_reply, bounce, ' +
+        'loop, no_sender, rate_limited, too_large, unreadable). Sent: as the sender records it',
     }),
     commentId: Nullable(UlidSchema),
     delivery: Nullable(EmailDeliverySchema),

@@ -18,6 +18,7 @@ import { mergedInto } from '../../platform/ticket-merges/ticket-merge.service.js
 import { addInboundEmailComment } from '../../platform/tickets/comment.service.js';
 import { type CommentContent, deriveCommentContent, loadHtmlConverters } from '../../platform/tickets/comment-content.js';
 import { createTicketInTransaction } from '../../platform/tickets/ticket.service.js';
+import { findUsersByEmail } from '../../platform/users/user.repository.js';
 import { isReplyTokenOf, parseReplyAddress } from '../reply-address.js';
 import {
   countMessagesFromSender,
@@ -54,7 +55,14 @@ export interface InboundDelivery {
 }
 
 /** What became of a message, as `email_messages.disposition` records it. */
-export type InboundDisposition = 'ticket_created' | 'reply' | 'rate_limited' | 'too_large' | 'unreadable' | SetAsideReason;
+export type InboundDisposition =
+  | 'ticket_created'
+  | 'reply'
+  | 'from_agent'
+  | 'rate_limited'
+  | 'too_large'
+  | 'unreadable'
+  | SetAsideReason;
 
 export type IngestOutcome =
   | { duplicate: true }
@@ -260,6 +268,13 @@ async function fileMessage(
     return outcome('rate_limited');
   }
   const ticket = await findRepliedTicket(trx, deps, delivery);
+  if (ticket && (await findUsersByEmail(trx, from.address, organizationId)).length > 0) {
+    // One of the organization's people answering by email (their notifications carry the ticket's
+    // reply address). `From` proves nothing, so it is not posted as theirs, and it is not the
+    // customer's either: kept beside the ticket, where the ticket's emails show it.
+    await updateEmailMessage(trx, emailMessageId, { disposition: 'from_agent', ticket_id: ticket.id });
+    return outcome('from_agent', ticket.id);
+  }
   const team = ticket ? null : await findTeamById(trx, organizationId, mailbox.team_id);
   if (!ticket && !team) {
     throw new MailboxUnavailableError(`the team of mailbox ${mailbox.address} is archived or gone`);
