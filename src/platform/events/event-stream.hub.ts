@@ -350,7 +350,12 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
     for (const stream of streams) {
       const credential = stream.caller.credential;
       const id = 'apiKey' in credential ? `key:${credential.apiKey}` : `session:${credential.sessionToken}`;
-      byCredential.set(id, [...(byCredential.get(id) ?? []), stream]);
+      const group = byCredential.get(id);
+      if (group) {
+        group.push(stream);
+      } else {
+        byCredential.set(id, [stream]);
+      }
     }
     for (const group of byCredential.values()) {
       const credential = group[0]?.caller.credential;
