@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { csrfTokenFor } from '../platform/auth/secret-token.js';
+import { csrfTokenFor } from '../lib/secret-token.js';
 import { parseCookies, serializeCookie } from './cookies.js';
 import { AppError } from './errors.js';
 

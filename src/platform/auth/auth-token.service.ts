@@ -7,6 +7,7 @@ import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../lib/secret-token.js';
 import { requireOrgAdmin } from '../authorization.js';
 import { findOrganizationById } from '../organizations/organization.repository.js';
 import { findUserById } from '../users/user.repository.js';
@@ -16,7 +17,6 @@ import type { AuthTokenPurpose } from './auth.table.js';
 import { consumeAuthToken, deleteOpenAuthTokensOfUser, findAuthToken, insertAuthToken } from './auth-token.repository.js';
 import { findUsersWithPasswordByEmail, lockUserForCredentials, setUserPassword } from './credential.repository.js';
 import { checkNewPassword, hashPassword } from './password.js';
-import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from './secret-token.js';
 import { deleteSessionsOfUser } from './session.repository.js';
 import { type ClientInfo, DISABLED, signedInAnswer, startSession } from './session.service.js';
 

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/errors.js';
 import { checkOrigin, clearSessionCookies, sessionTokenOf, setSessionCookies } from '../../http/session-auth.js';
+import { csrfTokenFor } from '../../lib/secret-token.js';
 import {
   PlatformEnvelopeSchema,
   PlatformListEnvelopeSchema,
@@ -26,7 +27,6 @@ import {
   SignInSchema,
 } from './auth.schemas.js';
 import { acceptInvitation, confirmPasswordReset, inviteUser, requestPasswordReset } from './auth-token.service.js';
-import { csrfTokenFor } from './secret-token.js';
 import {
   type ClientInfo,
   getCurrentSession,

@@ -7,11 +7,11 @@ import { readCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../lib/secret-token.js';
 import { getMe } from '../users/user.service.js';
 import type { ListSessionsQuerySchema, SignInSchema } from './auth.schemas.js';
 import { findSignInCandidates, lockUserForCredentials, setUserPassword } from './credential.repository.js';
 import { hashOfNoPassword, hashPassword, needsRehash, verifyPassword } from './password.js';
-import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from './secret-token.js';
 import {
   deleteEndedSessionsOfUser,
   deleteSessionOfUser,
