@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     // better-sqlite3 is a native addon: separate processes, not worker threads.
     pool: 'forks',

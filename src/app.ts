@@ -22,6 +22,7 @@ import { loadOnce } from './lib/load-once.js';
 import { decodeSecretKey } from './lib/secret-box.js';
 import { authenticateSession } from './platform/auth/session.service.js';
 import { platformPlugin } from './platform/platform.plugin.js';
+import { consolePlugin } from './web-console/console.plugin.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -59,6 +60,20 @@ const DOC_TITLES: Record<AreaName, string> = {
 };
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+const DEPS_OF_APP = new WeakMap<FastifyInstance, AppDeps>();
+
+/**
+ * What an app built by `buildApp` hands its areas: for the background work that acts through an
+ * app's services outside a request (agents on tickets run through the app's agent runtime).
+ */
+export function depsOfApp(app: FastifyInstance): AppDeps {
+  const deps = DEPS_OF_APP.get(app);
+  if (!deps) {
+    throw new Error('not an app built by buildApp');
+  }
+  return deps;
+}
 
 /** Builds the HTTP application; never listens (see `server.ts`). */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -121,11 +136,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     errorRenderers,
   };
 
+  DEPS_OF_APP.set(app, deps);
   registerOperationalRoutes(app, db);
   registerDocs(app, deps, areas);
 
   if (areas.includes('platform')) {
     await app.register(platformPlugin(deps), { prefix: '/v1' });
+    // The console is a client of the platform API, served beside it so its cookie and CSRF checks hold.
+    await app.register(consolePlugin(), { prefix: '/app' });
   }
   if (areas.includes('agentStudio')) {
     await app.register(agentStudioPlugin(deps), { prefix: '/api/v1' });

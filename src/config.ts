@@ -69,6 +69,10 @@ export const ConfigSchema = Type.Object({
     minimum: 10,
     description: 'How often the webhook worker looks for new events and due deliveries',
   }),
+  TICKET_AGENT_POLL_MS: Type.Integer({
+    minimum: 10,
+    description: "How often the ticket-agent worker looks for new tickets and customer replies that a team's agent answers",
+  }),
   SMTP_INBOUND_PORT: Type.Optional(
     Port('Port of the built-in SMTP receiver taking mail for the mailboxes (e.g. 2525 behind a relay, 25 as the MX); unset: off'),
   ),
@@ -126,6 +130,17 @@ export const ConfigSchema = Type.Object({
       description:
         'Comma-separated host[:port] list that MCP servers and webhooks may reach although private, and over plain http (e.g. 127.0.0.1)',
     }),
+  ),
+  LLM_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description:
+        'OpenAI-compatible endpoint (e.g. http://127.0.0.1:11434/v1 for Ollama) serving agents that name no model provider of their organization',
+    }),
+  ),
+  LLM_API_KEY: Type.Optional(Type.String({ description: 'API key of LLM_BASE_URL, if it needs one' })),
+  LLM_MODEL: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Model of LLM_BASE_URL used when an agent names none' }),
   ),
   MCP_OAUTH_RETURN_URL: Type.Optional(
     Type.String({
@@ -185,6 +200,7 @@ const DEFAULTS = {
   SMTP_FROM: 'Switchboard <support@switchboard.local>',
   OUTBOX_POLL_MS: '1000',
   WEBHOOK_POLL_MS: '1000',
+  TICKET_AGENT_POLL_MS: '1000',
   INBOUND_MAX_PER_SENDER_PER_HOUR: '30',
   IMAP_POLL_MS: '60000',
   EVENT_RETENTION_DAYS: '30',
@@ -197,7 +213,7 @@ const DEFAULTS = {
 } satisfies Partial<Record<keyof Config, string>>;
 
 /** Variables whose values may hold credentials: an error names them but never echoes the value. */
-const SECRET_KEYS = new Set(['SECRET_KEY', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'DKIM_PRIVATE_KEY']);
+const SECRET_KEYS = new Set(['SECRET_KEY', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'DKIM_PRIVATE_KEY', 'LLM_API_KEY']);
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -236,6 +252,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if ((raw.SMTP_INBOUND_TLS_CERT === undefined) !== (raw.SMTP_INBOUND_TLS_KEY === undefined)) {
     problems.set('SMTP_INBOUND_TLS_CERT', 'SMTP_INBOUND_TLS_CERT and SMTP_INBOUND_TLS_KEY go together: set both or neither');
   }
+  if (raw.LLM_MODEL === undefined && raw.LLM_BASE_URL !== undefined) {
+    problems.set('LLM_MODEL', 'LLM_BASE_URL needs LLM_MODEL, the model agents use when they name none');
+  }
   if (problems.size > 0) {
     throw new ConfigError(`Invalid configuration: ${[...problems.values()].join('; ')}`);
   }
@@ -254,7 +273,7 @@ function describeExpectation(key: string): string {
   if (key === 'DATABASE_URL') {
     return 'must be a postgres:// or postgresql:// URL';
   }
-  if (key === 'PUBLIC_BASE_URL' || key === 'MCP_OAUTH_RETURN_URL') {
+  if (key === 'PUBLIC_BASE_URL' || key === 'MCP_OAUTH_RETURN_URL' || key === 'LLM_BASE_URL') {
     return 'must be an http:// or https:// URL';
   }
   if (key === 'SECRET_KEY') {

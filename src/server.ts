@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { buildApp } from './app.js';
+import { type AgentRunRecoveryWorker, createAgentRunRecoveryWorker } from './agent-studio/runtime/agent-run-recovery.worker.js';
+import { respondToTicket } from './agent-studio/ticket-agents/ticket-agent.service.js';
+import { createTicketAgentWorker, type TicketAgentWorker } from './agent-studio/ticket-agents/ticket-agent.worker.js';
+import { buildApp, depsOfApp } from './app.js';
 import { type Config, planListeners, publicBaseUrl } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import type { AppDeps } from './deps.js';
 import { createImapPoller, type ImapPoller } from './email/inbound/imap-poller.worker.js';
 import type { InboundDeps } from './email/inbound/inbound.service.js';
 import { type SmtpReceiver, startSmtpReceiver } from './email/inbound/smtp-receiver.js';
@@ -46,6 +50,8 @@ export async function startServer(config: Config, log: Logger, print: (line: str
   let routing: RoutingWorker | undefined;
   let retention: EventRetentionWorker | undefined;
   let webhooks: WebhookWorker | undefined;
+  let recovery: AgentRunRecoveryWorker | undefined;
+  let ticketAgents: TicketAgentWorker | undefined;
   let imap: ImapPoller | undefined;
   let receiver: SmtpReceiver | undefined;
   try {
@@ -88,6 +94,10 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     const webhookWorker = createWebhookWorker({ db: handle.db, clock, ids, config, secretKey, log });
     webhooks = webhookWorker;
     webhookWorker.start();
+    // And an agent-run sweep: runs whose process stopped are failed by a conditional update, once.
+    const runRecovery = createAgentRunRecoveryWorker({ db: handle.db, clock, ids, log });
+    recovery = runRecovery;
+    runRecovery.start();
     const inbound: InboundDeps = { db: handle.db, clock, ids, config, secretKey, storage: createAttachmentStorage(config) };
     // And an IMAP poller: mailboxes are leased one poller at a time, and a message stored twice is caught by its Message-ID.
     const poller = createImapPoller({ ...inbound, log });
@@ -100,11 +110,30 @@ export async function startServer(config: Config, log: Logger, print: (line: str
 
     const auth = createApiKeyAuth({ db: handle.db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
     const addresses: string[] = [];
+    let agentStudioDeps: AppDeps | undefined;
     for (const listener of planListeners(config)) {
       const app = await buildApp({ config, db: handle.db, clock, log, ids, auth, secretKey, areas: listener.areas });
       apps.push(app);
+      if (listener.areas.includes('agentStudio')) {
+        agentStudioDeps = depsOfApp(app);
+      }
       addresses.push(await app.listen({ port: listener.port, host: config.HOST }));
     }
+    // And a ticket-agent worker: each event becomes one job (a unique constraint), claimed under a
+    // lease; its runs go through the agent studio app's runtime, which closes with that app.
+    const studio = agentStudioDeps;
+    if (studio) {
+      ticketAgents = createTicketAgentWorker({
+        db: handle.db,
+        clock,
+        ids,
+        pollMs: config.TICKET_AGENT_POLL_MS,
+        respond: (job, signal) => respondToTicket(studio, job, signal),
+        log,
+      });
+      ticketAgents.start();
+    }
+    const ticketAgentWorker = ticketAgents;
     // The receiver stops taking mail first; a message in progress is answered before the database closes.
     const stoppables = [
       ...(smtpReceiver ? [{ stop: () => smtpReceiver.close() }] : []),
@@ -112,6 +141,8 @@ export async function startServer(config: Config, log: Logger, print: (line: str
       router,
       pruner,
       webhookWorker,
+      runRecovery,
+      ...(ticketAgentWorker ? [ticketAgentWorker] : []),
       poller,
     ];
     return {
@@ -126,6 +157,8 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     await routing?.stop();
     await retention?.stop();
     await webhooks?.stop();
+    await recovery?.stop();
+    await ticketAgents?.stop();
     await imap?.stop();
     await receiver?.close();
     await handle.close();

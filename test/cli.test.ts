@@ -1,5 +1,4 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -15,6 +14,7 @@ import type { Dialect } from '../src/db/dialect.js';
 import { fixedClock } from '../src/lib/clock.js';
 import { createIdFactory } from '../src/lib/ids.js';
 import { DIALECTS } from './dialects.js';
+import { freePort } from './free-port.js';
 import { createTestDatabase, TEST_NOW, testConfig } from './harness.js';
 import { adminQuery, uniqueName, withDatabase } from './test-databases.js';
 
@@ -62,18 +62,6 @@ async function tablesOf(dialect: Dialect, env: Record<string, string>): Promise<
   } finally {
     await handle.close();
   }
-}
-
-/** A loopback port nobody listens on right now: bind to 0, read it, let it go. */
-async function unusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') {
-    throw new Error('not listening on a TCP port');
-  }
-  return address.port;
 }
 
 const UNAUTHORIZED = { statusCode: 401, message: 'User is not authenticated!', error: 'Unauthorized' };
@@ -373,6 +361,7 @@ describe.each(DIALECTS)('switchboard CLI on %s', (dialect) => {
         [['keys', 'create', '--help'], 'Usage: switchboard keys create --email E [--org ID] [--json]'],
         [['keys', 'list', '--help'], 'Usage: switchboard keys list [--email E] [--org ID] [--json]'],
         [['keys', 'revoke', '--help'], 'Usage: switchboard keys revoke PREFIX'],
+        [['demo', 'seed', '--help'], 'Usage: switchboard demo seed [--org ID] [--password P] [--json]'],
         [['keys', '--help'], 'Usage: switchboard keys <subcommand>'],
         [['help', 'users', 'create'], 'Usage: switchboard users create'],
       ];
@@ -638,7 +627,7 @@ describe.each(DIALECTS)('switchboard CLI with an unusable %s database', (dialect
   /** A database that cannot be used, and the one line every command must answer with. */
   async function unusableDatabase(): Promise<{ env: Record<string, string>; message: string; cleanUp(): void }> {
     if (dialect === 'postgres') {
-      const port = await unusedPort();
+      const port = await freePort();
       return {
         env: { DATABASE_URL: `postgres://switchboard:${password}@127.0.0.1:${port}/switchboard`, SECRET_KEY: '5e'.repeat(32) },
         message: `cannot reach PostgreSQL at 127.0.0.1:${port}: connection refused`,
@@ -670,7 +659,7 @@ describe.each(DIALECTS)('switchboard CLI with an unusable %s database', (dialect
         ['keys', 'revoke', 'sbk_aaaaaaaa'],
       ];
       for (const argv of commands) {
-        const run = await runCli(argv, { ...database.env, PORT: String(await unusedPort()), LOG_LEVEL: 'silent' });
+        const run = await runCli(argv, { ...database.env, PORT: String(await freePort()), LOG_LEVEL: 'silent' });
         expect(run, argv.join(' ')).toEqual({ code: 1, out: [], err: [database.message] });
         expect(run.err.join('\n')).not.toContain(password);
       }

@@ -166,6 +166,17 @@ describe('ATTACHMENT_STORAGE', () => {
     expect(error.message).toContain('PORT');
   });
 
+  it('takes a default language model: LLM_BASE_URL needs LLM_MODEL, and a URL', () => {
+    const config = parseConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.2', LLM_API_KEY: 'k' });
+    expect(config).toMatchObject({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.2', LLM_API_KEY: 'k' });
+    expect(configError({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }).message).toBe(
+      'Invalid configuration: LLM_BASE_URL needs LLM_MODEL, the model agents use when they name none',
+    );
+    expect(configError({ LLM_BASE_URL: 'ollama', LLM_MODEL: 'm' }).message).toBe(
+      'Invalid configuration: LLM_BASE_URL must be an http:// or https:// URL (got "ollama")',
+    );
+  });
+
   it('refuses an unknown store, naming the choices', () => {
     expect(configError({ ATTACHMENT_STORAGE: 's3', DATABASE_URL: POSTGRES }).message).toBe(
       'Invalid configuration: ATTACHMENT_STORAGE must be disk or database (got "s3")',

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
+import { freePort } from './free-port.js';
 
 /** Debian's `dovecot-imapd` puts the server here; `.ci/run` installs it when missing. */
 export const DOVECOT_BINARY = '/usr/sbin/dovecot';
@@ -23,17 +24,6 @@ export interface Dovecot {
   /** UIDs and flags of a folder's messages. */
   list(folder: string): Promise<{ uid: number; seen: boolean }[]>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') {
-    throw new Error('not listening on a TCP port');
-  }
-  return address.port;
 }
 
 function systemUser(name: string): { uid: number; gid: number } | null {

@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { TestProject } from 'vitest/node';
 import { connectPostgres, connectSqlite } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { CONSOLE_BUILD_DIR } from '../src/web-console/console.plugin.js';
 import { adminQuery, testDatabaseUrl, uniqueName, withDatabase } from './test-databases.js';
 
 declare module 'vitest' {
@@ -21,6 +23,10 @@ declare module 'vitest' {
  * server skips its half of the suite with one line saying so.
  */
 export default async function setup(project: TestProject) {
+  // The console's tests need its built files; `npm install` builds them, a fresh worktree may not have.
+  if (!existsSync(join(CONSOLE_BUILD_DIR, 'index.html'))) {
+    execFileSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
+  }
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-template-'));
   const sqliteTemplate = join(dir, 'template.db');
   const sqlite = connectSqlite(sqliteTemplate);

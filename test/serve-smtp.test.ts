@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -8,6 +7,7 @@ import { parseConfig } from '../src/config.js';
 import type { Dialect } from '../src/db/dialect.js';
 import { type RunningServer, SMTP_URL_MISSING, startServer } from '../src/server.js';
 import { DIALECTS } from './dialects.js';
+import { freePort } from './free-port.js';
 import { createTestDatabase } from './harness.js';
 
 const TEST_SECRET_KEY = '5e'.repeat(32);
@@ -16,18 +16,6 @@ const WARN = 40;
 interface LogLine {
   level: number;
   msg: string;
-}
-
-/** A port nobody listens on right now: bind to 0, read it, let it go. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') {
-    throw new Error('not listening on a TCP port');
-  }
-  return address.port;
 }
 
 /** A fresh database for `startServer`: an empty data folder (SQLite) or a new PostgreSQL database. */

@@ -5,6 +5,10 @@ import { AgentStudioErrorSchema, AgentStudioValidationErrorSchema, renderAgentSt
 import { agentRoutes } from './agents/agent.routes.js';
 import { chatRoutes } from './chats/chat.routes.js';
 import { mcpServerRoutes } from './mcp-servers/mcp-server.routes.js';
+import { modelAccessOf } from './model-providers/model-client.js';
+import { modelProviderRoutes } from './model-providers/model-provider.routes.js';
+import { agentRunRoutes } from './runtime/agent-run.routes.js';
+import { closeAgentRuntime } from './runtime/agent-runtime.js';
 import { agentToolRoutes } from './tools/agent-tool.routes.js';
 
 /** The agent studio, mounted under `/api/v1`: snake_case, bare objects, FastAPI-style errors. */
@@ -20,6 +24,8 @@ export function agentStudioPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
         { name: 'agent tools', description: 'Built-in tools and MCP tools an agent may call.' },
         { name: 'chat', description: 'Conversations with an agent: threads, messages and history.' },
         { name: 'mcp servers', description: 'MCP servers an agent connects to, with OAuth where they need it.' },
+        { name: 'agent runs', description: 'Each time an agent answers: status, usage, tool calls, approvals.' },
+        { name: 'model providers', description: 'The language models agents run on: OpenAI-compatible endpoints and Anthropic.' },
       ],
       renderError: renderAgentStudioError,
     });
@@ -27,5 +33,12 @@ export function agentStudioPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(agentToolRoutes(deps));
     await app.register(chatRoutes(deps));
     await app.register(mcpServerRoutes(deps));
+    await app.register(modelProviderRoutes(deps));
+    await app.register(agentRunRoutes(deps));
+    app.addHook('onClose', async () => {
+      // Runs first: they end failed ("the server stopped") while their pools and the database are still open.
+      await closeAgentRuntime(deps);
+      await modelAccessOf(deps).outbound.close();
+    });
   };
 }

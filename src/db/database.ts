@@ -5,6 +5,9 @@ import type {
   McpOauthPendingFlowTable,
   McpServerTable,
 } from '../agent-studio/mcp-servers/mcp-server.table.js';
+import type { ModelProviderTable } from '../agent-studio/model-providers/model-provider.table.js';
+import type { AgentRunTable } from '../agent-studio/runtime/agent-run.table.js';
+import type { TicketAgentCursorTable, TicketAgentJobTable } from '../agent-studio/ticket-agents/ticket-agent.table.js';
 import type { AgentToolTable } from '../agent-studio/tools/agent-tool.table.js';
 import type { EmailMessageTable } from '../email/email-message.table.js';
 import type { EmailOutboxTable } from '../email/outbox.table.js';
@@ -92,6 +95,8 @@ export interface DB {
   mcp_oauth_pending_flows: McpOauthPendingFlowTable;
   chat_threads: ChatThreadTable;
   chat_messages: ChatMessageTable;
+  model_providers: ModelProviderTable;
+  agent_runs: AgentRunTable;
   help_centers: HelpCenterTable;
   help_center_counters: HelpCenterCounterTable;
   help_center_collections: CollectionTable;
@@ -107,6 +112,8 @@ export interface DB {
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptTable;
+  ticket_agent_cursors: TicketAgentCursorTable;
+  ticket_agent_jobs: TicketAgentJobTable;
   mailboxes: MailboxTable;
   email_messages: EmailMessageTable;
 }

@@ -5,6 +5,52 @@ import { listPageFields } from '../agent-studio.pagination.js';
 /** A free-form JSON object (agent configuration, metadata). */
 export const JsonObjectSchema = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object' });
 
+/**
+ * How an agent runs, kept in its `configuration` beside whatever else clients store there (other
+ * keys stay free-form). Each setting is optional; a run uses the default of one left out.
+ */
+export const AgentConfigurationSchema = Type.Object(
+  {
+    model_provider_id: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'uuid',
+          description: "A model provider of the organization; absent or null: the server's default (LLM_BASE_URL)",
+        }),
+      ),
+    ),
+    model: Type.Optional(
+      Nullable(Type.String({ minLength: 1, maxLength: 200, description: "Absent or null: the provider's default_model" })),
+    ),
+    system_instructions: Type.Optional(
+      Nullable(Type.String({ maxLength: 20_000, description: 'What the agent is told before every conversation' })),
+    ),
+    temperature: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2, description: "Absent or null: the model's own" }))),
+    max_steps: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 50, description: 'Model calls a run may make, tool rounds included (default 8)' }),
+    ),
+    tool_timeout_seconds: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 600, description: 'Longest a tool call may take (default 30)' }),
+    ),
+    run_timeout_seconds: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 3600, description: 'Longest a run may take, its tool calls included (default 120)' }),
+    ),
+    max_output_tokens: Type.Optional(
+      Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: "Per model call; absent or null: the model's own" })),
+    ),
+    monthly_token_budget: Type.Optional(
+      Nullable(
+        Type.Integer({
+          minimum: 1,
+          maximum: 1_000_000_000_000,
+          description: 'Input plus output tokens the agent may use per calendar month (UTC); absent or null: unlimited',
+        }),
+      ),
+    ),
+  },
+  { description: 'Free-form JSON object; the run settings listed here are checked', additionalProperties: true },
+);
+
 export const AgentStatusSchema = StringEnum(['active', 'inactive'] as const, { description: 'Default active' });
 
 export const AgentSchema = Type.Object(
@@ -32,7 +78,7 @@ export const AgentSchema = Type.Object(
 const NameSchema = Type.String({ minLength: 1, maxLength: 255 });
 const editableFields = {
   description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
-  configuration: Type.Optional(JsonObjectSchema),
+  configuration: Type.Optional(AgentConfigurationSchema),
   template_id: Type.Optional(Nullable(UuidSchema)),
   avatar_url: Type.Optional(Nullable(HttpUrlSchema)),
   metadata: Type.Optional(Nullable(JsonObjectSchema)),

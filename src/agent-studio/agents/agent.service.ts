@@ -3,10 +3,12 @@ import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
+import { findModelProvider } from '../model-providers/model-provider.repository.js';
 import { requireAgent, requireManageableAgent } from './agent.lookup.js';
 import { type AgentRow, insertAgent, listAgents, updateAgent } from './agent.repository.js';
 import type { CreateAgentSchema, ListAgentsQuerySchema, UpdateAgentSchema } from './agent.schemas.js';
@@ -42,7 +44,20 @@ export function toAgent(row: AgentRow) {
   };
 }
 
+/** A model provider named in the configuration must be one of the caller's organization. */
+async function checkConfiguration(db: Kysely<DB>, principal: Principal, configuration: Record<string, unknown> | undefined) {
+  const providerId = configuration?.model_provider_id;
+  if (typeof providerId === 'string' && !(await findModelProvider(db, principal.organizationId, providerId))) {
+    throw AppError.invalid('Value error, model_provider_id must name a model provider of this organization', {
+      location: 'body',
+      path: ['configuration', 'model_provider_id'],
+      rule: 'value_error',
+    });
+  }
+}
+
 export async function createAgent(deps: Deps, principal: Principal, input: Static<typeof CreateAgentSchema>) {
+  await checkConfiguration(deps.db, principal, input.configuration);
   const at = deps.clock.now().toISOString();
   const id = deps.ids.uuid();
   await insertAgent(deps.db, {
@@ -84,6 +99,7 @@ export async function updateAgentDetails(
   input: Static<typeof UpdateAgentSchema>,
 ) {
   const agent = await requireManageableAgent(deps.db, principal, agentId);
+  await checkConfiguration(deps.db, principal, input.configuration);
   const changes: Updateable<AgentTable> = { updated_at: deps.clock.now().toISOString() };
   if (input.name !== undefined) {
     changes.name = input.name;

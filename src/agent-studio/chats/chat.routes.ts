@@ -2,6 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.js';
 import { PagedArraySchema, sendPage } from '../../http/pagination.js';
 import { agentStudioErrorResponses } from '../agent-studio.errors.js';
+import { resultMessageOf, startChatRun } from '../runtime/agent-run.service.js';
+import { agentRuntimeOf } from '../runtime/agent-runtime.js';
+import { streamRun, wantsEventStream } from '../runtime/run-answer.js';
 import {
   ChatAgentParamsSchema,
   ChatHistoryQuerySchema,
@@ -17,9 +20,19 @@ import {
 import { addMessage, createThread, getChatHistory, getThread, listThreadMessages, listThreads } from './chat.service.js';
 
 const tags = ['chat'];
+const RUN_DESCRIPTION = [
+  'A `user` message to an active agent that has a model (its `configuration.model_provider_id`, or the server default',
+  '`LLM_BASE_URL`) starts a run, queued behind the run the thread may be busy with. The answer is the assistant message',
+  'the run wrote when it ended: its answer (with its `tool_calls`), its approval request (`metadata.approval_request`),',
+  'or its failure (`metadata.run_error`); `metadata.run_id` names the run. With `Accept: text/event-stream` the run',
+  'streams instead as Server-Sent Events: `run`, `text_delta`, `tool_call_start`, `tool_call_end`, `approval_required`,',
+  '`message`, `usage`, `done`. A client that disconnects does not stop the run. Other messages are stored as they are.',
+].join(' ');
 
 export function chatRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
+    const runtime = agentRuntimeOf(deps);
+
     app.get(
       '/chat/history',
       {
@@ -88,13 +101,26 @@ export function chatRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'agentStudio.chat.addMessage',
           tags,
-          summary: 'Add a message to one of the caller’s threads; the thread moves to the top of the history',
+          summary: 'Add a message to one of the caller’s threads; a user message to an agent with a model starts a run',
+          description: RUN_DESCRIPTION,
           params: ChatThreadParamsSchema,
           body: CreateMessageSchema,
           response: { 200: ChatMessageSchema, ...agentStudioErrorResponses([404]) },
         },
       },
-      async (request) => addMessage(deps, request.principal, request.params.agent_id, request.params.thread_id, request.body),
+      async (request, reply) => {
+        const { agent_id: agentId, thread_id: threadId } = request.params;
+        const started =
+          request.body.role === 'user' ? await startChatRun(runtime, request.principal, agentId, threadId, request.body) : null;
+        if (!started) {
+          return addMessage(deps, request.principal, agentId, threadId, request.body);
+        }
+        if (wantsEventStream(request)) {
+          streamRun(runtime, reply, started.runId);
+          return reply;
+        }
+        return (await resultMessageOf(deps.db, await started.finished)) ?? started.userMessage;
+      },
     );
 
     app.get(

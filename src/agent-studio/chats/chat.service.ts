@@ -107,7 +107,7 @@ function requireSameAgent(bodyAgentId: string | undefined, pathAgentId: string):
 }
 
 /** The caller's thread with a live agent of their organization; anyone else's is a 404. */
-async function requireThread(db: Kysely<DB> | Transaction<DB>, principal: Principal, agentId: string, threadId: string) {
+export async function requireThread(db: Kysely<DB> | Transaction<DB>, principal: Principal, agentId: string, threadId: string) {
   const agent = await requireAgent(db, principal, agentId);
   const thread = await findThread(db, ownerOf(principal), agent.id, threadId);
   if (!thread) {
@@ -166,13 +166,17 @@ function toolCallsOf(input: Static<typeof CreateMessageSchema>['tool_calls']): T
   }));
 }
 
-/** Adds a message and moves the thread to the top of the caller's history, in one transaction. */
+/**
+ * Adds a message and moves the thread to the top of the caller's history, in one transaction;
+ * `alongside` writes in it too (a user message's run), before the event is recorded.
+ */
 export async function addMessage(
   deps: Deps,
   principal: Principal,
   agentId: string,
   threadId: string,
   input: Static<typeof CreateMessageSchema>,
+  alongside?: (trx: Transaction<DB>, message: ReturnType<typeof toMessage>) => Promise<void>,
 ) {
   requireSameAgent(input.agent_id, agentId);
   const thread = await requireThread(deps.db, principal, agentId, threadId);
@@ -199,6 +203,7 @@ export async function addMessage(
       throw AppError.notFound('Chat message not found');
     }
     const data = toMessage(message);
+    await alongside?.(trx, data);
     await recordEvent(trx, deps, thread.organization_id, {
       type: 'chat.message.created',
       actor: { type: 'user', id: principal.userId },

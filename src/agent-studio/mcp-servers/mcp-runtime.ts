@@ -31,6 +31,21 @@ export interface McpRuntime {
   returnUrl: string | undefined;
 }
 
+const runtimeOfApp = new WeakMap<AppDeps, McpRuntime>();
+
+/**
+ * The app's one MCP runtime: the routes and the agent runs that call MCP tools share its pool and
+ * its per-server refresh locks, which serialise token refreshes inside the process.
+ */
+export function mcpRuntimeOf(deps: AppDeps): McpRuntime {
+  let runtime = runtimeOfApp.get(deps);
+  if (!runtime) {
+    runtime = createMcpRuntime(deps);
+    runtimeOfApp.set(deps, runtime);
+  }
+  return runtime;
+}
+
 export function createMcpRuntime(deps: AppDeps): McpRuntime {
   const box = createSecretBox(deps.secretKey);
   const policy = parseOutboundPolicy(deps.config.OUTBOUND_ALLOWED_HOSTS);

@@ -6,7 +6,7 @@ import type { Principal } from '../../http/api-key-auth.js';
 import { PagedArraySchema, sendPage } from '../../http/pagination.js';
 import { AgentStudioErrorSchema, agentStudioErrorResponses } from '../agent-studio.errors.js';
 import { completeAuthorization, connectMcpServer } from './mcp-connection.service.js';
-import { createMcpRuntime } from './mcp-runtime.js';
+import { mcpRuntimeOf } from './mcp-runtime.js';
 import {
   AgentParamsSchema,
   CallbackQuerySchema,
@@ -37,7 +37,7 @@ const ConnectFailureSchema = Type.Union([ConnectResultSchema, AgentStudioErrorSc
 
 export function mcpServerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const runtime = createMcpRuntime(deps);
+    const runtime = mcpRuntimeOf(deps);
     app.addHook('onClose', async () => runtime.outbound.close());
 
     app.post(

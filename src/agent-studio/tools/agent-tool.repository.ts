@@ -16,6 +16,7 @@ const TOOL_COLUMNS = [
   'is_enabled',
   'mcp_server_id',
   'external_tool_connection_id',
+  'require_approval',
   'created_at',
   'updated_at',
 ] as const;

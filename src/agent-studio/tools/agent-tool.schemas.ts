@@ -16,6 +16,7 @@ export const AgentToolSchema = Type.Object(
     is_enabled: Type.Boolean(),
     mcp_server_id: Nullable(UuidSchema),
     external_tool_connection_id: Nullable(UuidSchema),
+    require_approval: Type.Boolean({ description: 'A run pauses for a person to approve or reject each call of this tool' }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   },
@@ -34,6 +35,9 @@ const referenceFields = {
     ),
   ),
   is_enabled: Type.Optional(Type.Boolean({ default: true })),
+  require_approval: Type.Optional(
+    Type.Boolean({ default: false, description: 'Pause the run for a person to approve or reject each call (default false)' }),
+  ),
   mcp_server_id: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'Required for mcp_server, else null' }))),
   external_tool_connection_id: Type.Optional(
     Nullable(Type.String({ format: 'uuid', description: 'Required for external_tool, else null' })),
@@ -57,6 +61,7 @@ export const UpdateAgentToolSchema = Type.Object(
     tool_type: Type.Optional(ToolTypeSchema),
     ...referenceFields,
     is_enabled: Type.Optional(Type.Boolean()),
+    require_approval: Type.Optional(Type.Boolean()),
   },
   { title: 'AgentToolUpdate' },
 );

@@ -50,6 +50,7 @@ export function toAgentTool(row: AgentToolRow) {
     is_enabled: readBoolean(row.is_enabled),
     mcp_server_id: row.mcp_server_id,
     external_tool_connection_id: row.external_tool_connection_id,
+    require_approval: readBoolean(row.require_approval),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -169,6 +170,7 @@ export async function createAgentTool(
     agent_id: agent.id,
     configuration: writeJson(configuration),
     is_enabled: input.is_enabled ?? true,
+    require_approval: input.require_approval ?? false,
     created_at: at,
     updated_at: at,
   });
@@ -228,6 +230,7 @@ export async function updateAgentToolDetails(
     ...definition,
     configuration: writeJson(configuration),
     is_enabled: isEnabled,
+    ...(input.require_approval !== undefined ? { require_approval: input.require_approval } : {}),
     updated_at: deps.clock.now().toISOString(),
   });
   return toAgentTool(await requireTool(deps.db, agent.id, tool.id));

@@ -10,6 +10,8 @@ export interface AgentToolTable {
   is_enabled: boolean | number;
   mcp_server_id: string | null;
   external_tool_connection_id: string | null;
+  /** A run pauses for a person's approval before calling it. */
+  require_approval: boolean | number;
   created_at: string;
   updated_at: string;
 }

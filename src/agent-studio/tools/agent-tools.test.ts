@@ -86,7 +86,20 @@ describe.each(DIALECTS)('agent tools on %s', (dialect) => {
       tool_type: string;
       configuration_schema: { type: string; properties: object };
     }[];
-    expect(tools.map((tool) => tool.tool_name)).toEqual(['knowledge_base_search', 'ticket_lookup', 'create_ticket_comment']);
+    expect(tools.map((tool) => tool.tool_name)).toEqual([
+      'search_knowledge_base',
+      'get_ticket',
+      'search_tickets',
+      'create_ticket',
+      'add_internal_note',
+      'reply_to_customer',
+      'lookup_contact',
+      'handoff_to_human',
+      // Older names, kept for the agent tools stored under them.
+      'knowledge_base_search',
+      'ticket_lookup',
+      'create_ticket_comment',
+    ]);
     for (const tool of tools) {
       expect(tool).toMatchObject({ tool_type: 'built_in', description: expect.any(String), display_name: expect.any(String) });
       expect(tool.configuration_schema).toMatchObject({ type: 'object', additionalProperties: false });
@@ -114,6 +127,7 @@ describe.each(DIALECTS)('agent tools on %s', (dialect) => {
       is_enabled: true,
       mcp_server_id: null,
       external_tool_connection_id: null,
+      require_approval: false,
       created_at: TEST_NOW,
       updated_at: TEST_NOW,
     });
@@ -285,6 +299,21 @@ describe.each(DIALECTS)('agent tools on %s', (dialect) => {
       mcp_server_id: null,
       configuration: { endpoint: 'contacts' },
     });
+  });
+
+  it('require_approval: false unless asked, set on create, changed by an update, a boolean only', async () => {
+    const agent = await createAgent();
+    const created = (
+      await createTool({ tool_name: 'ticket_lookup', tool_type: 'built_in', require_approval: true }, agent)
+    ).json();
+    expect(created.require_approval).toBe(true);
+    const put = (payload: object) => request('PUT', `/agents/${agent}/tools/${created.id}`, acme.headers, payload);
+    expect((await put({ is_enabled: false })).json().require_approval).toBe(true);
+    expect((await put({ require_approval: false })).json().require_approval).toBe(false);
+    const bad = await put({ require_approval: 'yes' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().detail[0].loc).toEqual(['body', 'require_approval']);
+    expect((await request('GET', `/agents/${agent}/tools/${created.id}`)).json().require_approval).toBe(false);
   });
 
   it('tool_name is unique per agent (409), free on another agent', async () => {

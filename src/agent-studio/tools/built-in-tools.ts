@@ -22,51 +22,149 @@ const TeamIds = Type.Array(Type.String({ pattern: ULID_PATTERN }), {
   description: 'Restrict the tool to tickets of these teams (platform team ids); empty or absent means every team',
 });
 
-/** The tools every agent can be given without an MCP server or an external connection. */
-export const BUILT_IN_TOOLS: readonly BuiltInTool[] = [
+const KnowledgeBaseConfiguration = Type.Object(
   {
-    tool_name: 'knowledge_base_search',
-    display_name: 'Knowledge base search',
-    description: "Searches the organization's published help-center articles and returns the best matches.",
-    configuration_schema: Type.Object(
-      {
-        max_results: Type.Integer({ minimum: 1, maximum: 50, default: 5, description: 'Most articles returned per search' }),
-        include_metadata: Type.Boolean({ default: false, description: 'Add collection, tags and update time to each result' }),
-        help_center_id: Type.Optional(
-          Type.Union([Type.Null(), Type.String({ pattern: OBJECT_ID_PATTERN })], {
-            description: 'Search one help center only; absent or null searches all of the organization',
-          }),
-        ),
-        collection_ids: Type.Optional(
-          Type.Array(Type.String({ pattern: OBJECT_ID_PATTERN }), {
-            uniqueItems: true,
-            maxItems: 100,
-            description: 'Search these collections (and their sub-collections) only',
-          }),
-        ),
-      },
-      { additionalProperties: false },
+    max_results: Type.Integer({ minimum: 1, maximum: 50, default: 5, description: 'Most articles returned per search' }),
+    include_metadata: Type.Boolean({
+      default: false,
+      description: 'Add collections, help centers and publication time to each result',
+    }),
+    help_center_id: Type.Optional(
+      Type.Union([Type.Null(), Type.String({ pattern: OBJECT_ID_PATTERN })], {
+        description: 'Search one help center only; absent or null searches all of the organization',
+      }),
+    ),
+    collection_ids: Type.Optional(
+      Type.Array(Type.String({ pattern: OBJECT_ID_PATTERN }), {
+        uniqueItems: true,
+        maxItems: 100,
+        description: 'Search these collections (and their sub-collections) only',
+      }),
     ),
   },
+  { additionalProperties: false },
+);
+
+const TicketReadConfiguration = Type.Object(
   {
-    tool_name: 'ticket_lookup',
-    display_name: 'Ticket lookup',
+    include_comments: Type.Boolean({ default: true, description: 'Return the latest comments with the ticket' }),
+    max_comments: Type.Integer({ minimum: 0, maximum: 50, default: 10, description: 'Most comments returned' }),
+    include_private_comments: Type.Boolean({ default: false, description: 'Also return private comments and notes' }),
+    team_ids: Type.Optional(TeamIds),
+  },
+  { additionalProperties: false },
+);
+
+const OnlyTeams = Type.Object({ team_ids: Type.Optional(TeamIds) }, { additionalProperties: false });
+
+/**
+ * The tools every agent can be given without an MCP server or an external connection. The first
+ * eight are the runtime's names; the last three are older names kept so stored agent tools keep
+ * working: each runs as the tool it stands for (`runtime/built-in-runtime-tools.ts`).
+ */
+export const BUILT_IN_TOOLS: readonly BuiltInTool[] = [
+  {
+    tool_name: 'search_knowledge_base',
+    display_name: 'Search knowledge base',
     description:
-      'Finds a support-platform ticket by id or identifier (e.g. WED-5) and returns its status, fields and latest comments.',
+      "Searches the organization's published help-center articles (never drafts) and returns the best matches with their links.",
+    configuration_schema: KnowledgeBaseConfiguration,
+  },
+  {
+    tool_name: 'get_ticket',
+    display_name: 'Get ticket',
+    description:
+      'Reads a ticket the acting user may see, by id or identifier (e.g. WED-5), with its latest comments; by default the ticket the run is about.',
+    configuration_schema: TicketReadConfiguration,
+  },
+  {
+    tool_name: 'search_tickets',
+    display_name: 'Search tickets',
+    description: 'Finds tickets the acting user may see by words and filters (status, requestor, assignee), best match first.',
     configuration_schema: Type.Object(
       {
-        include_comments: Type.Boolean({ default: true, description: 'Return the latest comments with the ticket' }),
-        max_comments: Type.Integer({ minimum: 0, maximum: 50, default: 10, description: 'Most comments returned' }),
-        include_private_comments: Type.Boolean({ default: false, description: 'Also return private comments and notes' }),
+        max_results: Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Most tickets returned per search' }),
         team_ids: Type.Optional(TeamIds),
       },
       { additionalProperties: false },
     ),
   },
   {
+    tool_name: 'create_ticket',
+    display_name: 'Create ticket',
+    description: 'Opens a ticket for a customer in a team, routed like any new ticket.',
+    configuration_schema: Type.Object(
+      {
+        team_id: Type.Optional(
+          Type.String({ pattern: ULID_PATTERN, description: 'Team of the tickets it creates when the model names none' }),
+        ),
+        team_ids: Type.Optional(TeamIds),
+        perform_routing: Type.Boolean({
+          default: true,
+          description: "Run the team's routing rules and agent assignment on the new ticket",
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    tool_name: 'add_internal_note',
+    display_name: 'Add internal note',
+    description: 'Adds a private note to a ticket (by default the ticket the run is about), marked as written by the agent.',
+    configuration_schema: OnlyTeams,
+  },
+  {
+    tool_name: 'reply_to_customer',
+    display_name: 'Reply to customer',
+    description:
+      'Posts a public reply on a ticket (by default the ticket the run is about), marked as written by the agent, and emails it.',
+    configuration_schema: Type.Object(
+      {
+        should_send_email: Type.Boolean({ default: true, description: 'Email the reply to the requestor' }),
+        team_ids: Type.Optional(TeamIds),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    tool_name: 'lookup_contact',
+    display_name: 'Look up contact',
+    description: 'Finds a customer contact by email or id, with their accounts and latest tickets.',
+    configuration_schema: Type.Object(
+      {
+        include_tickets: Type.Boolean({
+          default: true,
+          description: "Return the contact's latest tickets the acting user may see",
+        }),
+        max_tickets: Type.Integer({ minimum: 0, maximum: 20, default: 5, description: 'Most tickets returned' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    tool_name: 'handoff_to_human',
+    display_name: 'Hand off to a human',
+    description:
+      'Assigns a ticket (by default the ticket the run is about) to a human agent through the routing engine, with a note saying why.',
+    configuration_schema: OnlyTeams,
+  },
+  {
+    tool_name: 'knowledge_base_search',
+    display_name: 'Knowledge base search',
+    description: 'Older name of search_knowledge_base: searches the published help-center articles.',
+    configuration_schema: KnowledgeBaseConfiguration,
+  },
+  {
+    tool_name: 'ticket_lookup',
+    display_name: 'Ticket lookup',
+    description: 'Older name of get_ticket: finds a ticket by id or identifier (e.g. WED-5) with its latest comments.',
+    configuration_schema: TicketReadConfiguration,
+  },
+  {
     tool_name: 'create_ticket_comment',
     display_name: 'Create ticket comment',
-    description: 'Adds a comment to a support-platform ticket on behalf of the agent.',
+    description:
+      'Older name: adds a comment to a ticket on behalf of the agent, a private note (as add_internal_note) or a public reply (as reply_to_customer).',
     configuration_schema: Type.Object(
       {
         comment_visibility: StringEnum(['public', 'private'] as const, {

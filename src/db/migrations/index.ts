@@ -26,6 +26,9 @@ import * as createMailboxesAndEmailMessages from './2026-11-24T0420_create_mailb
 import * as mailboxInbound from './2026-11-24T0430_mailbox_inbound.js';
 import * as outboundThreading from './2026-11-24T0440_outbound_threading.js';
 import * as createAuth from './2026-11-24T0500_create_auth.js';
+import * as createAgentRuntime from './2026-11-24T0600_create_agent_runtime.js';
+import * as commentAgentAuthors from './2026-11-24T0700_comment_agent_authors.js';
+import * as createTicketAgents from './2026-11-24T0800_create_ticket_agents.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -59,4 +62,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0430_mailbox_inbound': mailboxInbound,
   '2026-11-24T0440_outbound_threading': outboundThreading,
   '2026-11-24T0500_create_auth': createAuth,
+  '2026-11-24T0600_create_agent_runtime': createAgentRuntime,
+  '2026-11-24T0700_comment_agent_authors': commentAgentAuthors,
+  '2026-11-24T0800_create_ticket_agents': createTicketAgents,
 };

@@ -19,6 +19,7 @@ import {
   type CollectionRow,
   deleteCollection,
   findCollectionById,
+  findCollectionsByIds,
   insertCollection,
   listChildCollections,
   listChildrenOfCollections,
@@ -133,6 +134,23 @@ export async function requireCollection(db: Kysely<DB> | Transaction<DB>, organi
     throw AppError.notFound(COLLECTION_NOT_FOUND);
   }
   return row;
+}
+
+/**
+ * The ids of the organization's collections among `ids` and of every collection under them, one
+ * level per query (nesting is at most `MAX_DEPTH` deep). Ids of no collection of the organization
+ * are left out.
+ */
+export async function collectionSubtreeIds(db: Kysely<DB>, organizationId: string, ids: readonly string[]): Promise<Set<string>> {
+  const found = new Set((await findCollectionsByIds(db, organizationId, ids)).map((row) => row.id));
+  let level = [...found];
+  for (let depth = 1; depth < MAX_DEPTH && level.length > 0; depth++) {
+    level = (await listChildrenOfCollections(db, organizationId, level)).map((row) => row.id).filter((id) => !found.has(id));
+    for (const id of level) {
+      found.add(id);
+    }
+  }
+  return found;
 }
 
 /** A parent must be a collection of the organization (404) in the same help center (400), not too deep (400). */

@@ -233,6 +233,15 @@ export async function getContact(db: Kysely<DB>, principal: Principal, id: strin
   return readContact(db, principal.organizationId, requireIdParam(id, 'Contact ID is required!'));
 }
 
+/** The live contact with this email (any case), or 404: how an AI agent finds the customer it talks to. */
+export async function getContactByEmail(db: Kysely<DB>, principal: Principal, email: string): Promise<Contact> {
+  const summary = await findLiveContactByEmail(db, principal.organizationId, email.trim());
+  if (!summary) {
+    throw AppError.notFound(CONTACT_NOT_FOUND);
+  }
+  return readContact(db, principal.organizationId, summary.id);
+}
+
 /** Changes the fields sent; `accountIds` replaces the contact's accounts; custom-field values merge. */
 export async function updateContactFields(
   deps: ContactDeps,

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
 import type { TicketEmailDeps } from '../../email/outbound/outbound-email.service.js';
@@ -58,49 +58,9 @@ function factsOf(ticket: TicketRow, options: Awaited<ReturnType<typeof currentOp
  */
 export async function rerouteTicket(deps: Deps, principal: Principal, id: string) {
   const { organizationId } = principal;
-  const { ticketId, decisionId } = await deps.db.transaction().execute(async (trx) => {
-    const visible = await requireTicket(trx, principal, id);
-    await lockTicketRow(trx, organizationId, visible.id);
-    const change = await beginTicketChange(trx, deps, organizationId, visible.id);
-    const ticket = await requireTicket(trx, principal, visible.id);
-    if (readBoolean(ticket.status_is_closed)) {
-      throw AppError.conflict('A closed ticket is not routed!');
-    }
-    const now = deps.clock.now();
-    const at = now.toISOString();
-    const facts = factsOf(ticket, await currentOptions(trx, deps, ticket), await tagsOfTicket(trx, ticket.id));
-    if (ticket.assigned_agent_id) {
-      await updateTicket(trx, organizationId, ticket.id, { assigned_agent_id: null });
-    }
-    const routed = await routeTicket(trx, { organizationId, startTeamId: ticket.team_id, facts, at: now });
-    const moved = routed.team.id !== ticket.team_id;
-    const previousTicketIdentifier = moved ? await moveTicketToTeam(trx, deps, ticket, routed.team) : null;
-    await updateTicket(trx, organizationId, ticket.id, {
-      assigned_agent_id: routed.agentId,
-      assigned_at: routed.agentId ? at : null,
-      awaiting_assignment_since: routed.waiting ? (ticket.awaiting_assignment_since ?? at) : null,
-      updated_at: at,
-    });
-    if (routed.agentId && routed.agentId !== ticket.assigned_agent_id) {
-      await notifyTicketAssigned(trx, deps, {
-        organizationId,
-        ticketId: ticket.id,
-        actorUserId: principal.userId,
-        byRouting: true,
-      });
-    }
-    const decision = await recordRoutingDecision(trx, deps, {
-      organizationId,
-      ticketId: ticket.id,
-      trigger: 'reroute',
-      fromTeamId: ticket.team_id,
-      explanation: routed.explanation,
-      previousTicketIdentifier,
-      decidedById: principal.userId,
-    });
-    await change.finish(routingActor(decision, routed.explanation.matchedRule?.name));
-    return { ticketId: ticket.id, decisionId: decision };
-  });
+  const { ticketId, decisionId } = await deps.db
+    .transaction()
+    .execute((trx) => rerouteTicketInTransaction(trx, deps, principal, id));
   // Read without the visibility check: a move to a private team must not turn the answer into a 404.
   const [ticket, decision] = await Promise.all([
     findTicketById(deps.db, organizationId, ticketId),
@@ -110,6 +70,60 @@ export async function rerouteTicket(deps: Deps, principal: Principal, id: string
     throw AppError.notFound('Ticket not found!');
   }
   return { ticket: await presentTicket(deps.db, ticket), decision: toRoutingDecision(decision) };
+}
+
+/**
+ * `rerouteTicket`'s change in the caller's transaction, so that a caller can write more with it
+ * (an AI agent's handoff adds its note). Answers the ticket's id and the routing decision's.
+ */
+export async function rerouteTicketInTransaction(
+  trx: Transaction<DB>,
+  deps: Deps,
+  principal: Principal,
+  id: string,
+): Promise<{ ticketId: string; decisionId: string }> {
+  const { organizationId } = principal;
+  const visible = await requireTicket(trx, principal, id);
+  await lockTicketRow(trx, organizationId, visible.id);
+  const change = await beginTicketChange(trx, deps, organizationId, visible.id);
+  const ticket = await requireTicket(trx, principal, visible.id);
+  if (readBoolean(ticket.status_is_closed)) {
+    throw AppError.conflict('A closed ticket is not routed!');
+  }
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const facts = factsOf(ticket, await currentOptions(trx, deps, ticket), await tagsOfTicket(trx, ticket.id));
+  if (ticket.assigned_agent_id) {
+    await updateTicket(trx, organizationId, ticket.id, { assigned_agent_id: null });
+  }
+  const routed = await routeTicket(trx, { organizationId, startTeamId: ticket.team_id, facts, at: now });
+  const moved = routed.team.id !== ticket.team_id;
+  const previousTicketIdentifier = moved ? await moveTicketToTeam(trx, deps, ticket, routed.team) : null;
+  await updateTicket(trx, organizationId, ticket.id, {
+    assigned_agent_id: routed.agentId,
+    assigned_at: routed.agentId ? at : null,
+    awaiting_assignment_since: routed.waiting ? (ticket.awaiting_assignment_since ?? at) : null,
+    updated_at: at,
+  });
+  if (routed.agentId && routed.agentId !== ticket.assigned_agent_id) {
+    await notifyTicketAssigned(trx, deps, {
+      organizationId,
+      ticketId: ticket.id,
+      actorUserId: principal.userId,
+      byRouting: true,
+    });
+  }
+  const decision = await recordRoutingDecision(trx, deps, {
+    organizationId,
+    ticketId: ticket.id,
+    trigger: 'reroute',
+    fromTeamId: ticket.team_id,
+    explanation: routed.explanation,
+    previousTicketIdentifier,
+    decidedById: principal.userId,
+  });
+  await change.finish(routingActor(decision, routed.explanation.matchedRule?.name));
+  return { ticketId: ticket.id, decisionId: decision };
 }
 
 /**

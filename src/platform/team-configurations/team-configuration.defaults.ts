@@ -16,7 +16,7 @@ export const DEFAULT_DAILY_CONFIG = {
 
 /**
  * The configuration every new team starts with: UTC, Monday to Friday 09:00-17:00, no holidays,
- * manual assignment and no routing switches on.
+ * manual assignment, no routing switches on, and no agent working its tickets.
  */
 export function defaultTeamConfiguration(teamId: string, organizationId: string, at: string): TeamConfigurationTable {
   return {
@@ -34,6 +34,8 @@ export function defaultTeamConfiguration(teamId: string, organizationId: string,
     common_daily_config: false,
     common_slots: JSON.stringify([{ start: '09:00', end: '17:00' }]),
     daily_config: JSON.stringify(DEFAULT_DAILY_CONFIG),
+    ai_agent_id: null,
+    ai_agent_mode: 'off',
     created_at: at,
     updated_at: at,
   };

@@ -20,6 +20,8 @@ const CONFIGURATION_COLUMNS = [
   'common_daily_config',
   'common_slots',
   'daily_config',
+  'ai_agent_id',
+  'ai_agent_mode',
   'created_at',
   'updated_at',
 ] as const;

@@ -1,9 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { TICKET_AGENT_MODES } from '../../agent-studio/ticket-agents/ticket-agent.table.js';
 import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
 import { DailyConfigSchema, HolidaysSchema, HoursBodyFields, SlotsSchema } from '../business-hours/hours.schemas.js';
 
 export const UserRoutingStrategySchema = StringEnum(['manual', 'round_robin'] as const);
+
+const AI_AGENT_MODE =
+  "How the team's agent works its tickets: off; draft (on every new ticket and customer reply it writes a suggested " +
+  'reply as an internal note); auto (it replies to the customer when the knowledge base answers the question, and ' +
+  'hands the ticket to a human otherwise). draft and auto need aiAgentId.';
+const AiAgentModeSchema = StringEnum(TICKET_AGENT_MODES, { description: AI_AGENT_MODE });
+const AI_AGENT_ID = 'An agent of the agent studio (its UUID) that works the tickets of this team; null for none';
 
 export const TeamParamsSchema = Type.Object({ teamId: UlidSchema }, { additionalProperties: false });
 
@@ -29,6 +37,8 @@ export const UpdateTeamConfigurationSchema = Type.Object(
     commonDailyConfig: Type.Optional(Type.Boolean({ description: COMMON_DAILY_CONFIG })),
     commonSlots: HoursBodyFields.commonSlots,
     dailyConfig: HoursBodyFields.dailyConfig,
+    aiAgentId: Type.Optional(Nullable(Type.String({ format: 'uuid', description: AI_AGENT_ID }))),
+    aiAgentMode: Type.Optional(AiAgentModeSchema),
   },
   { additionalProperties: false },
 );
@@ -52,6 +62,8 @@ export const TeamConfigurationSchema = Type.Object(
       description:
         'The week as it applies, every day from monday to sunday: with commonDailyConfig, each day isActive with commonSlots',
     }),
+    aiAgentId: Nullable(Type.String({ description: AI_AGENT_ID })),
+    aiAgentMode: AiAgentModeSchema,
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   },

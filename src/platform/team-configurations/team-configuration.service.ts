@@ -1,4 +1,5 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
+import { findLiveAgentId, startTicketAgentCursor } from '../../agent-studio/ticket-agents/ticket-agent.repository.js';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import type { Principal } from '../../http/api-key-auth.js';
@@ -44,6 +45,8 @@ export function toTeamConfiguration(row: TeamConfigurationRow): TeamConfiguratio
     commonDailyConfig,
     commonSlots,
     dailyConfig: effectiveWeek({ commonDailyConfig, commonSlots, dailyConfig: readJson<DailyConfig>(row.daily_config) ?? {} }),
+    aiAgentId: row.ai_agent_id,
+    aiAgentMode: row.ai_agent_mode,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -84,6 +87,8 @@ function configurationChanges(row: TeamConfigurationRow, body: UpdateTeamConfigu
     common_daily_config: body.commonDailyConfig,
     common_slots: json(body.commonSlots),
     daily_config: json(dailyConfig),
+    ai_agent_id: body.aiAgentId,
+    ai_agent_mode: body.aiAgentMode,
   };
   return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
 }
@@ -95,6 +100,39 @@ async function requireFallbackSubTeam(db: Db, organizationId: string, teamId: st
       path: ['fallbackSubTeam'],
       rule: 'subTeam',
     });
+  }
+}
+
+/**
+ * The agent a team's tickets are given to must be a live agent of the organization, and `draft` or
+ * `auto` need one. Switching an agent on starts the organization's cursor at the log's end, so the
+ * agent answers what happens from now on, not the history.
+ */
+async function checkTicketAgent(
+  trx: Transaction<DB>,
+  organizationId: string,
+  row: TeamConfigurationRow,
+  body: UpdateTeamConfiguration,
+  now: string,
+): Promise<void> {
+  const agentId = body.aiAgentId === undefined ? row.ai_agent_id : body.aiAgentId;
+  const mode = body.aiAgentMode ?? row.ai_agent_mode;
+  if (typeof body.aiAgentId === 'string' && !(await findLiveAgentId(trx, organizationId, body.aiAgentId))) {
+    throw AppError.invalid('aiAgentId must be an agent of this organization', {
+      location: 'body',
+      path: ['aiAgentId'],
+      rule: 'agent',
+    });
+  }
+  if (mode !== 'off' && agentId === null) {
+    throw AppError.invalid(`aiAgentMode ${mode} needs an agent: set aiAgentId`, {
+      location: 'body',
+      path: ['aiAgentMode'],
+      rule: 'agent',
+    });
+  }
+  if (mode !== 'off') {
+    await startTicketAgentCursor(trx, organizationId, now);
   }
 }
 
@@ -118,6 +156,7 @@ export async function updateTeamConfiguration(
     if (typeof body.fallbackSubTeam === 'string') {
       await requireFallbackSubTeam(trx, organizationId, teamId, body.fallbackSubTeam);
     }
+    await checkTicketAgent(trx, organizationId, row, body, now);
     const changes = configurationChanges(row, body);
     if (Object.keys(changes).length > 0) {
       await updateConfigurationRow(trx, organizationId, teamId, { ...changes, updated_at: now });

@@ -1,3 +1,5 @@
+import type { TicketAgentMode } from '../../agent-studio/ticket-agents/ticket-agent.table.js';
+
 export type UserRoutingStrategy = 'manual' | 'round_robin';
 
 /** One row per team, made with the team. JSON columns are text written by `writeJson`. */
@@ -19,6 +21,9 @@ export interface TeamConfigurationTable {
   common_slots: string;
   /** JSON object keyed monday..sunday of `{isActive, slots}`. */
   daily_config: string;
+  /** The agent-studio agent working the team's tickets, and how (`ticket-agents/`). */
+  ai_agent_id: string | null;
+  ai_agent_mode: TicketAgentMode;
   created_at: string;
   updated_at: string;
 }

@@ -38,6 +38,16 @@ describe.each(DIALECTS)('team configurations on %s', (dialect) => {
       headers,
     });
   const configurationOf = async (teamId: string) => (await get(teamId)).json().data;
+  const newAgent = async (organization = acme) => {
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: '/api/v1/agents',
+      headers: organization.headers,
+      payload: { name: 'Helper' },
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json().id as string;
+  };
 
   describe('GET /v1/teams/{teamId}/configurations', () => {
     it("returns a new team's default configuration in the envelope, every stored setting included", async () => {
@@ -62,6 +72,8 @@ describe.each(DIALECTS)('team configurations on %s', (dialect) => {
           commonDailyConfig: false,
           commonSlots: [{ start: '09:00', end: '17:00' }],
           dailyConfig: DEFAULT_DAILY_CONFIG,
+          aiAgentId: null,
+          aiAgentMode: 'off',
           createdAt: TEST_NOW,
           updatedAt: TEST_NOW,
         },
@@ -143,6 +155,8 @@ describe.each(DIALECTS)('team configurations on %s', (dialect) => {
         { commonSlots: [{ start: '07:00', end: '19:00' }] },
         { dailyConfig: { saturday } },
         { commonDailyConfig: true },
+        { aiAgentId: await newAgent() },
+        { aiAgentMode: 'draft' },
       ];
       expect(settings.flatMap((setting) => Object.keys(setting)).sort()).toEqual(
         Object.keys(UpdateTeamConfigurationSchema.properties).sort(),
@@ -257,6 +271,82 @@ describe.each(DIALECTS)('team configurations on %s', (dialect) => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual(badRequest(message));
       expect(await configurationOf(teamId)).toEqual(before);
+    });
+
+    it.each([
+      ['an agent id that is not a UUID', { aiAgentId: 'agent-1' }, 'aiAgentId must be a valid uuid'],
+      ['an unknown mode', { aiAgentMode: 'always' }, 'aiAgentMode must be one of: off, draft, auto'],
+      ['a mode without an agent', { aiAgentMode: 'auto' }, 'aiAgentMode auto needs an agent: set aiAgentId'],
+      [
+        'an unknown agent',
+        { aiAgentId: '00000000-0000-4000-8000-000000000000', aiAgentMode: 'draft' },
+        'aiAgentId must be an agent of this organization',
+      ],
+    ])('refuses %s with a 400 and writes nothing', async (_, invalid, message) => {
+      const teamId = await newTeam();
+      const before = await configurationOf(teamId);
+      const response = await patch(teamId, { timezone: 'Asia/Tokyo', ...invalid });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(badRequest(message));
+      expect(await configurationOf(teamId)).toEqual(before);
+    });
+
+    it("refuses another organization's agent and a deleted one; switching an agent on starts at the log's end", async () => {
+      // An organization of its own: no team of it has had an agent on yet.
+      const initech = await makeOrganization(harness, { name: 'Initech' });
+      const teamId = (await makeTeam(harness, initech)).teamId;
+      const patch = (teamId: string, payload: unknown) =>
+        harness.app.inject({
+          method: 'PATCH',
+          url: `/v1/teams/${teamId}/configurations`,
+          headers: initech.headers,
+          payload: payload as object,
+        });
+      const newAgent = async (organization = initech) => {
+        const response = await harness.app.inject({
+          method: 'POST',
+          url: '/api/v1/agents',
+          headers: organization.headers,
+          payload: { name: 'Helper' },
+        });
+        return response.json().id as string;
+      };
+      const foreign = await newAgent(globex);
+      const refused = await patch(teamId, { aiAgentId: foreign, aiAgentMode: 'draft' });
+      expect(refused.json()).toEqual(badRequest('aiAgentId must be an agent of this organization'));
+      const deleted = await newAgent();
+      await harness.app.inject({ method: 'DELETE', url: `/api/v1/agents/${deleted}`, headers: initech.headers });
+      expect((await patch(teamId, { aiAgentId: deleted })).json()).toEqual(
+        badRequest('aiAgentId must be an agent of this organization'),
+      );
+      const cursorOf = () =>
+        harness.db
+          .selectFrom('ticket_agent_cursors')
+          .select('dispatched_seq')
+          .where('organization_id', '=', initech.organizationId)
+          .executeTakeFirst();
+      expect(await cursorOf()).toBeUndefined();
+
+      const agentId = await newAgent();
+      // An agent named but off dispatches nothing yet.
+      expect((await patch(teamId, { aiAgentId: agentId })).json().data).toMatchObject({ aiAgentId: agentId, aiAgentMode: 'off' });
+      expect(await cursorOf()).toBeUndefined();
+      const on = await patch(teamId, { aiAgentMode: 'auto' });
+      expect(on.json().data).toMatchObject({ aiAgentId: agentId, aiAgentMode: 'auto' });
+      const lastSeq = await harness.db
+        .selectFrom('event_sequences')
+        .select('last_seq')
+        .where('organization_id', '=', initech.organizationId)
+        .executeTakeFirst();
+      expect(Number((await cursorOf())?.dispatched_seq)).toBe(Number(lastSeq?.last_seq ?? 0));
+      // Clearing the agent while a mode is on is refused; off and null together are fine.
+      expect((await patch(teamId, { aiAgentId: null })).json()).toEqual(
+        badRequest('aiAgentMode auto needs an agent: set aiAgentId'),
+      );
+      expect((await patch(teamId, { aiAgentId: null, aiAgentMode: 'off' })).json().data).toMatchObject({
+        aiAgentId: null,
+        aiAgentMode: 'off',
+      });
     });
 
     it('accepts 29-02 every year and 29-02-2028', async () => {

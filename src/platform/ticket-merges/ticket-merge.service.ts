@@ -159,6 +159,7 @@ async function addNote(trx: Transaction<DB>, deps: Deps, principal: Principal, t
     source_email_id: null,
     metadata: null,
     author_id: principal.userId,
+    author_agent_id: null,
     customer_contact_id: null,
     impersonated_user_email: null,
     impersonated_user_name: null,

@@ -24,6 +24,7 @@ const COMMENT_COLUMNS = [
   'source_email_id',
   'metadata',
   'author_id',
+  'author_agent_id',
   'customer_contact_id',
   'impersonated_user_email',
   'impersonated_user_name',
@@ -67,11 +68,14 @@ function selectComments(db: Db) {
     .selectFrom('ticket_comments')
     .leftJoin('users as author', 'author.id', 'ticket_comments.author_id')
     .leftJoin('customer_contacts as contact', 'contact.id', 'ticket_comments.customer_contact_id')
+    .leftJoin('agents as agent', 'agent.id', 'ticket_comments.author_agent_id')
     .selectAll('ticket_comments')
     .select([
       'author.name as author_name',
       'author.user_type as author_user_type',
       'author.avatar_url as author_avatar_url',
+      'agent.name as agent_name',
+      'agent.avatar_url as agent_avatar_url',
       'contact.first_name as contact_first_name',
       'contact.last_name as contact_last_name',
       'contact.email as contact_email',
@@ -146,4 +150,18 @@ export async function listCommentThreads(
     roots.map((root) => root.id),
   ).execute();
   return { roots, replies };
+}
+
+/**
+ * A ticket's latest live comments, newest first (the `ticket_comments_ticket_created` index);
+ * private ones only when `includePrivate`.
+ */
+export async function listLatestComments(db: Db, ticketId: string, options: { limit: number; includePrivate: boolean }) {
+  let query = selectComments(db)
+    .where('ticket_comments.ticket_id', '=', ticketId)
+    .where('ticket_comments.deleted_at', 'is', null);
+  if (!options.includePrivate) {
+    query = query.where('ticket_comments.comment_visibility', '=', 'public');
+  }
+  return query.orderBy('ticket_comments.created_at', 'desc').orderBy('ticket_comments.id', 'desc').limit(options.limit).execute();
 }

@@ -32,7 +32,13 @@ export const CommentSchema = Type.Object(
     deletedAt: Nullable(TimestampSchema),
     author: Nullable(Type.String()),
     authorId: Nullable(Type.String()),
-    authorUserType: Nullable(Type.String({ description: 'ORG_ADMIN, ORG_MEMBER, or CUSTOMER for a comment from a contact' })),
+    authorUserType: Nullable(
+      Type.String({
+        description:
+          'ORG_ADMIN, ORG_MEMBER, CUSTOMER for a comment from a contact, or AI_AGENT for one an AI agent wrote ' +
+          '(author and authorId are then the name and agent-studio id of the agent)',
+      }),
+    ),
     authorAvatarUrl: Nullable(Type.String()),
     customerContactId: Nullable(Type.String()),
     customerContactEmail: Nullable(Type.String()),

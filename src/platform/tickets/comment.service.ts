@@ -24,6 +24,7 @@ import {
   findCommentById,
   insertCommentOnce,
   listCommentThreads,
+  listLatestComments,
   THREAD_ORDER,
   updateComment,
 } from './comment.repository.js';
@@ -46,9 +47,48 @@ interface Deps {
   secretKey: Buffer;
 }
 
+/**
+ * The AI agent (of the agent studio) writing a comment with the permissions of the principal's
+ * user: the comment is the agent's (`authorUserType: AI_AGENT`, `authorId` the agent's id).
+ */
+export interface AgentAuthor {
+  agentId: string;
+  name: string;
+  avatarUrl: string | null;
+}
+
+/** The `authorUserType` of a comment an AI agent wrote. */
+export const AI_AGENT_AUTHOR = 'AI_AGENT';
+
+/** Who wrote a comment, as the API names them: a customer contact, an AI agent, or a user. */
+function authorOf(row: CommentRow) {
+  if (row.author_id === null && row.customer_contact_id !== null) {
+    const contactName = [row.contact_first_name, row.contact_last_name].filter(Boolean).join(' ') || null;
+    return {
+      author: contactName,
+      authorId: row.customer_contact_id,
+      authorUserType: 'CUSTOMER',
+      authorAvatarUrl: row.contact_avatar_url,
+    };
+  }
+  if (row.author_agent_id !== null) {
+    return {
+      author: row.agent_name,
+      authorId: row.author_agent_id,
+      authorUserType: AI_AGENT_AUTHOR,
+      authorAvatarUrl: row.agent_avatar_url,
+    };
+  }
+  return {
+    author: row.author_name,
+    authorId: row.author_id,
+    authorUserType: row.author_user_type,
+    authorAvatarUrl: row.author_avatar_url,
+  };
+}
+
 export function toComment(row: CommentRow) {
-  const fromContact = row.author_id === null && row.customer_contact_id !== null;
-  const contactName = [row.contact_first_name, row.contact_last_name].filter(Boolean).join(' ') || null;
+  const author = authorOf(row);
   return {
     id: row.id,
     content: row.content,
@@ -67,10 +107,10 @@ export function toComment(row: CommentRow) {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     deletedAt: row.deleted_at,
-    author: fromContact ? contactName : row.author_name,
-    authorId: fromContact ? row.customer_contact_id : row.author_id,
-    authorUserType: fromContact ? 'CUSTOMER' : row.author_user_type,
-    authorAvatarUrl: fromContact ? row.contact_avatar_url : row.author_avatar_url,
+    author: author.author,
+    authorId: author.authorId,
+    authorUserType: author.authorUserType as string | null,
+    authorAvatarUrl: author.authorAvatarUrl,
     customerContactId: row.customer_contact_id,
     customerContactEmail: row.contact_email,
     customerContactFirstName: row.contact_first_name,
@@ -218,13 +258,27 @@ function commentKind(input: CreateComment): {
  * contact's behalf or a queued email go through a transaction, so the email exists exactly when the
  * comment does.
  */
-export async function addComment(deps: Deps, principal: Principal, ticketIdParam: string | undefined, input: CreateComment) {
+export async function addComment(
+  deps: Deps,
+  principal: Principal,
+  ticketIdParam: string | undefined,
+  input: CreateComment,
+  /** `agent`: an AI agent writes it, with the principal's permissions (see `AgentAuthor`). */
+  options: { agent?: AgentAuthor } = {},
+) {
   const ticket = await requireTicketAccess(deps.db, principal, ticketIdParam);
-  const prepared = await prepareComment(input);
+  const prepared = { ...(await prepareComment(input)), agent: options.agent };
   const { content, type, visibility } = prepared;
+  const agent = options.agent ?? null;
   const plain = !input.parentCommentId && !input.attachmentIds?.length && !prepared.effects && !prepared.sendsEmail;
   if (plain) {
-    const row = newCommentRow(deps, principal, ticket, input, content, { type, visibility, attachmentIds: [], contactId: null });
+    const row = newCommentRow(deps, principal, ticket, input, content, {
+      type,
+      visibility,
+      attachmentIds: [],
+      contactId: null,
+      agentId: agent?.agentId ?? null,
+    });
     // The comment as the API answers it is known before the insert (every column is written), so
     // the insert and its `comment.created` event go together: one statement on PostgreSQL, with no
     // transaction held across round trips, where the event's sequence row would queue the
@@ -237,6 +291,8 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
         author_name: ticket.viewer_name,
         author_user_type: ticket.viewer_user_type as CommentRow['author_user_type'],
         author_avatar_url: ticket.viewer_avatar_url,
+        agent_name: agent?.name ?? null,
+        agent_avatar_url: agent?.avatarUrl ?? null,
         contact_first_name: null,
         contact_last_name: null,
         contact_email: null,
@@ -248,7 +304,7 @@ export async function addComment(deps: Deps, principal: Principal, ticketIdParam
       deps,
       principal.organizationId,
       commentInsert(deps.db, row),
-      commentEvent(principal, ticket, 'comment.created', comment),
+      commentEvent(principal, ticket, 'comment.created', comment, ticket.viewer_name),
     );
     if (!written) {
       return replayOrConflict(deps.db, principal, await requireDedupeWinner(deps.db, ticket.id, input), input);
@@ -268,6 +324,8 @@ export interface PreparedComment {
   sendsEmail: boolean;
   /** Whether writing it reopens the ticket or notifies someone (`comment-effects.service.ts`). */
   effects: boolean;
+  /** Set when an AI agent writes it. */
+  agent?: AgentAuthor;
 }
 
 export async function prepareComment(input: CreateComment): Promise<PreparedComment> {
@@ -320,6 +378,7 @@ export async function addCommentInTransaction(
     visibility,
     attachmentIds: attachments.map((attachment) => attachment.id),
     contactId: contact?.id ?? null,
+    agentId: prepared.agent?.agentId ?? null,
   });
   const inserted = await insertCommentOnce(trx, row);
   if (!inserted) {
@@ -369,15 +428,19 @@ function commentEvent(
   ticket: Pick<TicketAccessRow, 'id' | 'team_id' | 'is_private'>,
   type: Extract<EventType, `comment.${string}`>,
   comment: Comment,
+  /** The principal's name when at hand; null looks it up. */
+  principalName: string | null = null,
 ): NewEvent & { actor: { name: string | null } } {
   const { emailDelivery: _, ...data } = comment;
   const byContact = comment.authorUserType === 'CUSTOMER' && comment.customerContactId !== null;
+  // An agent's comment is the agent's (`data` says so), but the actor is the user it acted for.
+  const byAgent = comment.authorUserType === AI_AGENT_AUTHOR;
   return {
     type,
     // The author's name is at hand: no lookup (the plain comment stays at one read and one write).
     actor: byContact
       ? { type: 'customer_contact', id: comment.customerContactId, name: comment.author }
-      : { type: 'user', id: principal.userId, name: comment.author },
+      : { type: 'user', id: principal.userId, name: byAgent ? principalName : comment.author },
     data,
     ticket: { id: ticket.id, teamId: ticket.team_id, isPrivate: readBoolean(ticket.is_private) },
     internal: comment.commentVisibility === 'private',
@@ -422,6 +485,7 @@ export async function addInboundEmailComment(
     source_email_id: input.sourceEmailId,
     metadata: null,
     author_id: null,
+    author_agent_id: null,
     customer_contact_id: input.contactId,
     impersonated_user_email: null,
     impersonated_user_name: null,
@@ -485,6 +549,7 @@ function newCommentRow(
     visibility: TicketCommentTable['comment_visibility'];
     attachmentIds: string[];
     contactId: string | null;
+    agentId: string | null;
   },
 ): TicketCommentTable {
   const at = deps.clock.now().toISOString();
@@ -503,6 +568,7 @@ function newCommentRow(
     source_email_id: null,
     metadata: writeJson(input.metadata),
     author_id: kind.contactId ? null : principal.userId,
+    author_agent_id: kind.contactId ? null : kind.agentId,
     customer_contact_id: kind.contactId,
     impersonated_user_email: input.impersonatedUserEmail ?? null,
     impersonated_user_name: input.impersonatedUserName ?? null,
@@ -572,6 +638,21 @@ export async function listComments(
   }
   const threads = page.items.flatMap((root) => [root, ...(repliesOf.get(root.id) ?? [])]);
   return { items: await toComments(db, principal, threads), nextCursor: page.nextCursor };
+}
+
+/**
+ * The latest comments of a ticket the caller may see, oldest of them first: what an agent reads
+ * to catch up on a conversation without paging through it from the start.
+ */
+export async function listRecentComments(
+  db: Kysely<DB>,
+  principal: Principal,
+  ticketIdParam: string,
+  options: { limit: number; includePrivate: boolean },
+): Promise<Comment[]> {
+  const ticket = await requireTicketAccess(db, principal, ticketIdParam);
+  const rows = options.limit === 0 ? [] : await listLatestComments(db, ticket.id, options);
+  return toComments(db, principal, rows.reverse());
 }
 
 async function requireOwnComment(

@@ -74,6 +74,11 @@ export interface TicketCommentTable {
   source_email_id: string | null;
   metadata: string | null;
   author_id: string | null;
+  /**
+   * Set on a comment an AI agent wrote (the agent studio's agent id): the comment is the agent's,
+   * and `author_id` is the user whose permissions it acted with.
+   */
+  author_agent_id: string | null;
   customer_contact_id: string | null;
   impersonated_user_email: string | null;
   impersonated_user_name: string | null;

@@ -1,0 +1,804 @@
+import type { Static } from '@sinclair/typebox';
+import type { ModelMessage } from 'ai';
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { readJson, writeJson } from '../../db/dialect.js';
+import type { AppDeps } from '../../deps.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { AppError } from '../../http/errors.js';
+import { keysetPage } from '../../lib/cursors.js';
+import { recordEvent } from '../../platform/events/event.recorder.js';
+import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
+import { canManageAgent, requireAgent } from '../agents/agent.lookup.js';
+import { type AgentRow, findAgentById } from '../agents/agent.repository.js';
+import { findMessage, insertMessage, listMessagesOfThreads, touchThread } from '../chats/chat.repository.js';
+import type { CreateMessageSchema } from '../chats/chat.schemas.js';
+import { addMessage, requireThread, toMessage } from '../chats/chat.service.js';
+import { costOf } from '../model-providers/model-client.js';
+import {
+  type AgentRunRow,
+  findActiveRunOfThread,
+  findRun,
+  findRunOfAgent,
+  insertRun,
+  listAbandonedRuns,
+  listQueuedRunsBefore,
+  listQueuedUserMessageIds,
+  listRunsOfAgent,
+  lockThread,
+  tokensUsedSince,
+  updateRunIf,
+} from './agent-run.repository.js';
+import type { ListRunsQuerySchema } from './agent-run.schemas.js';
+import type { AgentRunStatus, AgentRunTrigger } from './agent-run.table.js';
+import { type AgentRuntime, agentRuntimeOf, LEASE_MS } from './agent-runtime.js';
+import { type AgentSettings, settingsOf } from './agent-settings.js';
+import { agentRuns, executeSegment, type PendingApproval, type SegmentOutcome } from './run-executor.js';
+import type { ToolCallRecord } from './run-tools.js';
+
+/** How often a queued run looks whether its turn came, when no run of this process told it. */
+const QUEUE_POLL_MS = 500;
+/** The thread messages a run shows the model, at most (the latest). */
+const HISTORY_MESSAGES = 50;
+
+export const RUN_NOT_FOUND = 'Run not found';
+
+type StoredToolCall = Omit<ToolCallRecord, 'tool_call_id'>;
+
+const storedCall = ({ tool_call_id: _id, ...call }: ToolCallRecord): StoredToolCall => call;
+
+export function toRun(row: AgentRunRow) {
+  const pending = readJson<PendingApproval[]>(row.pending_approval);
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    thread_id: row.thread_id,
+    ticket_id: row.ticket_id,
+    acting_user_id: row.acting_user_id,
+    trigger: row.trigger,
+    status: row.status,
+    input: row.input,
+    model_provider_id: row.model_provider_id,
+    model: row.model,
+    steps: row.steps,
+    input_tokens: row.input_tokens,
+    output_tokens: row.output_tokens,
+    total_tokens: row.input_tokens + row.output_tokens,
+    cost: row.cost,
+    latency_ms: row.latency_ms,
+    error: row.error,
+    final_text: row.final_text,
+    tool_calls: readJson<StoredToolCall[]>(row.tool_calls) ?? [],
+    pending_approval: pending
+      ? {
+          tool_calls: pending.map((call) => ({
+            approval_id: call.approval_id,
+            tool_name: call.tool_name,
+            arguments: call.arguments,
+          })),
+        }
+      : null,
+    user_message_id: row.user_message_id,
+    result_message_id: row.result_message_id,
+    created_at: row.created_at,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+  };
+}
+
+export type FinishedRun = ReturnType<typeof toRun>;
+
+const nowOf = (runtime: AgentRuntime) => runtime.deps.clock.now();
+const leaseUntil = (runtime: AgentRuntime) => new Date(nowOf(runtime).getTime() + LEASE_MS).toISOString();
+
+function monthStart(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Starting runs
+
+/** What a run is started with (see `startRun`). */
+export interface StartRunInput {
+  organizationId: string;
+  agentId: string;
+  /** The user whose permissions the agent acts with (tools see it as `actingUserId`). */
+  actingUserId: string;
+  /** A chat thread of the agent: the input is posted there as the user's message and the answer follows it. */
+  threadId: string | null;
+  ticketId: string | null;
+  trigger: AgentRunTrigger;
+  input: string;
+  /** Said to the model after the agent's own instructions, for this run only (a ticket's situation). */
+  instructions?: string;
+}
+
+/**
+ * The service-level entry for runs that no chat request starts (agents on tickets): records a run
+ * and executes it in this process, resolving once it ends with the run as
+ * `GET /api/v1/agents/{agent_id}/runs/{run_id}` shows it:
+ * - `status`: `succeeded` (`final_text` is the answer), `failed` (`error` says why: no model,
+ *   provider errors after retries, timeouts, budget, max_steps, server stopping), or
+ *   `awaiting_approval` (a tool marked `require_approval` was called: `pending_approval` lists the
+ *   calls; `POST …/runs/{run_id}/approve` or `/reject` continues it later, outside this promise);
+ * - `tool_calls`: every call with `tool_name`, `arguments`, `result` (capped at 32 kB) or `error`,
+ *   `start_time`, `end_time`; `steps`, tokens, `cost`, `latency_ms`.
+ * It never rejects for anything the run meets; it rejects only with `AppError` NOT_FOUND for an agent
+ * (or thread) not of the organization. With a `threadId`, the run takes its turn in the thread's
+ * queue like a chat message and writes its answer there; without, nothing is written but the run.
+ */
+export async function startRun(deps: AppDeps, input: StartRunInput): Promise<FinishedRun> {
+  const runtime = agentRuntimeOf(deps);
+  const agent = await findAgentById(deps.db, input.organizationId, input.agentId);
+  if (!agent) {
+    throw AppError.notFound('Agent not found');
+  }
+  if (input.threadId) {
+    const principal: Principal = { organizationId: input.organizationId, userId: input.actingUserId, userType: 'ORG_MEMBER' };
+    const started = await startChatRun(
+      runtime,
+      principal,
+      agent.id,
+      input.threadId,
+      { role: 'user', content: input.input },
+      {
+        force: true,
+        trigger: input.trigger,
+        ticketId: input.ticketId,
+        instructions: input.instructions,
+      },
+    );
+    return (await started?.finished) ?? Promise.reject(AppError.notFound('Chat thread not found'));
+  }
+  const row = newRun(runtime, agent, { ...input, userMessageId: null });
+  await insertRun(deps.db, row);
+  return track(runtime, driveRun(runtime, row.id, { instructions: input.instructions }));
+}
+
+function newRun(
+  runtime: AgentRuntime,
+  agent: AgentRow,
+  input: Omit<StartRunInput, 'organizationId' | 'agentId'> & { userMessageId: string | null },
+): AgentRunRow {
+  const at = nowOf(runtime).toISOString();
+  return {
+    id: runtime.deps.ids.uuid(),
+    organization_id: agent.organization_id,
+    agent_id: agent.id,
+    thread_id: input.threadId,
+    ticket_id: input.ticketId,
+    acting_user_id: input.actingUserId,
+    trigger: input.trigger,
+    sort_key: runtime.deps.ids.ulid(),
+    status: 'queued',
+    input: input.input,
+    user_message_id: input.userMessageId,
+    result_message_id: null,
+    model_provider_id: null,
+    model: null,
+    steps: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cost: null,
+    latency_ms: null,
+    error: null,
+    final_text: null,
+    tool_calls: null,
+    pending_approval: null,
+    conversation: null,
+    lease_owner: runtime.owner,
+    lease_expires_at: leaseUntil(runtime),
+    created_at: at,
+    started_at: null,
+    finished_at: null,
+    updated_at: at,
+  };
+}
+
+/** Work the app waits for when it closes. */
+function track<T>(runtime: AgentRuntime, work: Promise<T>): Promise<T> {
+  runtime.tasks.add(work);
+  const untrack = () => runtime.tasks.delete(work);
+  work.then(untrack, untrack);
+  return work;
+}
+
+export interface StartedChatRun {
+  runId: string;
+  userMessage: ReturnType<typeof toMessage>;
+  finished: Promise<FinishedRun>;
+}
+
+/**
+ * A user's message to the thread and its run, written in one transaction; the run is then driven
+ * in the background (the caller may wait for it, stream it, or go away). Null when the agent does
+ * not run (inactive, or no model anywhere): the message is then stored as it always was.
+ */
+export async function startChatRun(
+  runtime: AgentRuntime,
+  principal: Principal,
+  agentId: string,
+  threadId: string,
+  input: Static<typeof CreateMessageSchema>,
+  options: { force?: boolean; trigger?: AgentRunTrigger; ticketId?: string | null; instructions?: string } = {},
+): Promise<StartedChatRun | null> {
+  const agent = await requireAgent(runtime.deps.db, principal, agentId);
+  await requireThread(runtime.deps.db, principal, agentId, threadId);
+  if (!options.force && !agentRuns(runtime, agent, settingsOf(agent))) {
+    return null;
+  }
+  let runId = '';
+  const userMessage = await addMessage(runtime.deps, principal, agentId, threadId, input, async (trx, message) => {
+    const row = newRun(runtime, agent, {
+      actingUserId: principal.userId,
+      threadId,
+      ticketId: options.ticketId ?? null,
+      trigger: options.trigger ?? 'chat',
+      input: input.content,
+      userMessageId: message.id,
+    });
+    runId = row.id;
+    await insertRun(trx, row);
+  });
+  runtime.publish(runId, { event: 'run', data: { run_id: runId, status: 'queued' } });
+  const finished = track(runtime, driveRun(runtime, runId, { instructions: options.instructions }));
+  return { runId, userMessage, finished };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Driving a run: its turn, its execution, its record
+
+type Decision = { approved: boolean; reason: string | null };
+
+/**
+ * Takes the run's turn (queued runs of a thread go one at a time, in order, whichever process
+ * holds them), executes it under a renewed lease, and writes what it came to. Resolves with the
+ * run as stored; never rejects for what the run meets.
+ */
+async function driveRun(
+  runtime: AgentRuntime,
+  runId: string,
+  options: { decision?: Decision; instructions?: string },
+): Promise<FinishedRun> {
+  try {
+    if (!options.decision && !(await awaitTurn(runtime, runId))) {
+      return await finalRun(runtime, runId);
+    }
+    await executeClaimed(runtime, runId, options);
+    return await finalRun(runtime, runId);
+  } catch (error) {
+    runtime.deps.log.error({ err: error, runId }, 'agent run failed unexpectedly');
+    await failRun(runtime, runId, ['queued', 'running'], 'The run failed unexpectedly (see the server log)').catch(
+      () => undefined,
+    );
+    return finalRun(runtime, runId);
+  } finally {
+    runtime.publish(runId, { event: 'done', data: await doneData(runtime, runId) });
+    runtime.release(runId);
+  }
+}
+
+async function doneData(runtime: AgentRuntime, runId: string) {
+  const row = await findRun(runtime.deps.db, runId).catch(() => undefined);
+  return { run_id: runId, status: row?.status ?? 'failed', error: row?.error ?? null };
+}
+
+async function finalRun(runtime: AgentRuntime, runId: string): Promise<FinishedRun> {
+  const row = await findRun(runtime.deps.db, runId);
+  if (!row) {
+    throw new Error(`run ${runId} vanished`);
+  }
+  return toRun(row);
+}
+
+type Claim = 'claimed' | 'wait' | 'gone';
+
+/** Waits until the run holds its thread; false when it ended meanwhile (failed, or taken over). */
+async function awaitTurn(runtime: AgentRuntime, runId: string): Promise<boolean> {
+  for (;;) {
+    if (runtime.closing) {
+      await failRun(runtime, runId, ['queued'], 'The server stopped before the run’s turn came');
+      return false;
+    }
+    const claim = await claimTurn(runtime, runId);
+    if (claim !== 'wait') {
+      return claim === 'claimed';
+    }
+    const run = await findRun(runtime.deps.db, runId);
+    await runtime.turnEnded(run?.thread_id ?? runId, QUEUE_POLL_MS);
+    const renewed = await updateRunIf(
+      runtime.deps.db,
+      runId,
+      { statuses: ['queued'], leaseOwner: runtime.owner },
+      { lease_expires_at: leaseUntil(runtime) },
+    );
+    if (!renewed) {
+      return false;
+    }
+  }
+}
+
+/**
+ * One try at the run's turn, under the thread's row lock: the thread must be free (a run whose
+ * process stopped vouching for it is failed first) and no earlier queued run may be waiting. A
+ * run behind one paused for an approval fails at once: the approval may take days.
+ */
+async function claimTurn(runtime: AgentRuntime, runId: string): Promise<Claim> {
+  const { db } = runtime.deps;
+  return db.transaction().execute(async (trx) => {
+    const run = await findRun(trx, runId);
+    if (run?.thread_id) {
+      await lockThread(trx, run.thread_id);
+    }
+    const current = await findRun(trx, runId);
+    if (current?.status !== 'queued' || current.lease_owner !== runtime.owner) {
+      return 'gone';
+    }
+    const now = nowOf(runtime).toISOString();
+    if (current.thread_id) {
+      const active = await findActiveRunOfThread(trx, current.thread_id);
+      if (active?.status === 'awaiting_approval') {
+        await failRunIn(trx, runtime, current, ['queued'], waitingForApproval(active.id));
+        return 'gone';
+      }
+      if (active && (active.lease_expires_at ?? '') < now) {
+        await failAbandoned(trx, runtime, active.id);
+      } else if (active) {
+        return 'wait';
+      }
+      for (const earlier of await listQueuedRunsBefore(trx, current.thread_id, current.sort_key)) {
+        if ((earlier.lease_expires_at ?? '') >= now) {
+          return 'wait';
+        }
+        await failAbandoned(trx, runtime, earlier.id);
+      }
+    }
+    const claimed = await updateRunIf(
+      trx,
+      runId,
+      { statuses: ['queued'], leaseOwner: runtime.owner },
+      { status: 'running', lease_expires_at: leaseUntil(runtime), started_at: now, updated_at: now },
+    );
+    return claimed ? 'claimed' : 'gone';
+  });
+}
+
+const waitingForApproval = (runId: string) =>
+  `The thread is waiting for a decision on a tool call of run ${runId}: approve or reject it, then send the message again`;
+
+const ABANDONED = 'The server process running this run stopped; the run was abandoned';
+
+async function failAbandoned(trx: Transaction<DB>, runtime: AgentRuntime, runId: string): Promise<void> {
+  const run = await findRun(trx, runId);
+  if (run) {
+    await failRunIn(trx, runtime, run, ['queued', 'running'], ABANDONED, { anyOwner: true });
+  }
+}
+
+/** Executes a run this process holds (`running`, its lease ours) until it ends or pauses, and records it. */
+async function executeClaimed(runtime: AgentRuntime, runId: string, options: { decision?: Decision; instructions?: string }) {
+  const { db } = runtime.deps;
+  const run = await findRun(db, runId);
+  if (run?.status !== 'running' || run.lease_owner !== runtime.owner) {
+    return;
+  }
+  runtime.publish(runId, { event: 'run', data: { run_id: runId, status: 'running' } });
+  const agent = await findAgentById(db, run.organization_id, run.agent_id);
+  if (!agent) {
+    await failRun(runtime, runId, ['running'], 'The agent was deleted');
+    return;
+  }
+  const settings = settingsOf(agent);
+  const controller = new AbortController();
+  runtime.active.set(runId, controller);
+  const timer = setTimeout(
+    () => controller.abort(new Error(`The run timed out after ${settings.runTimeoutMs / 1000} s (run_timeout_seconds)`)),
+    settings.runTimeoutMs,
+  );
+  const heartbeat = setInterval(() => {
+    void updateRunIf(db, runId, { statuses: ['running'], leaseOwner: runtime.owner }, { lease_expires_at: leaseUntil(runtime) })
+      .then((held) => {
+        if (!held) {
+          controller.abort(new Error('The run was taken over: this process lost its lease'));
+        }
+      })
+      .catch(() => undefined);
+  }, LEASE_MS / 3);
+  heartbeat.unref();
+  const started = performance.now();
+  try {
+    const outcome = await executeSegment({
+      runtime,
+      run,
+      agent,
+      settings,
+      messages: await conversationOf(runtime, run, options.decision),
+      signal: controller.signal,
+      tokensUsedBefore: await tokensUsedSince(db, agent.id, monthStart(nowOf(runtime))),
+      instructions: options.instructions,
+    });
+    await settle(runtime, run, agent, settings, outcome, Math.round(performance.now() - started));
+  } finally {
+    clearTimeout(timer);
+    clearInterval(heartbeat);
+    runtime.active.delete(runId);
+    if (run.thread_id) {
+      runtime.wakeThread(run.thread_id);
+    }
+  }
+}
+
+interface StoredMetadata {
+  approval_request?: unknown;
+  run_error?: unknown;
+}
+
+/**
+ * What the model is shown: a paused run's own conversation with the decision added, or the
+ * thread's conversation so far (its answers and the users' messages, without approval requests
+ * and failures, and without the messages of runs still queued), ending with this run's message.
+ */
+async function conversationOf(runtime: AgentRuntime, run: AgentRunRow, decision: Decision | undefined): Promise<ModelMessage[]> {
+  const paused = readJson<ModelMessage[]>(run.conversation);
+  if (paused && decision) {
+    const pending = readJson<PendingApproval[]>(run.pending_approval) ?? [];
+    return [
+      ...paused,
+      {
+        role: 'tool',
+        content: pending.map((call) => ({
+          type: 'tool-approval-response' as const,
+          approvalId: call.approval_id,
+          approved: decision.approved,
+          ...(decision.reason ? { reason: decision.reason } : {}),
+        })),
+      },
+    ];
+  }
+  if (!run.thread_id) {
+    return [{ role: 'user', content: run.input }];
+  }
+  const rows = await listMessagesOfThreads(runtime.deps.db, [run.thread_id]);
+  // Messages still waiting for their own runs are not part of this one's conversation.
+  const later = new Set(await listQueuedUserMessageIds(runtime.deps.db, run.thread_id));
+  const messages: ModelMessage[] = [];
+  for (const row of rows) {
+    if (row.id === run.user_message_id || later.has(row.id)) {
+      continue;
+    }
+    const metadata = readJson<StoredMetadata>(row.metadata) ?? {};
+    if (row.role === 'user') {
+      messages.push({ role: 'user', content: row.content });
+    } else if (row.role === 'assistant' && !metadata.approval_request && !metadata.run_error && row.content) {
+      messages.push({ role: 'assistant', content: row.content });
+    }
+  }
+  return [...messages.slice(-(HISTORY_MESSAGES - 1)), { role: 'user', content: run.input }];
+}
+
+/** The chat message a stretch of a run leaves in its thread. */
+function resultMessage(
+  run: AgentRunRow,
+  outcome: SegmentOutcome,
+): { content: string; metadata: Record<string, unknown>; toolCalls: StoredToolCall[] } {
+  if (outcome.status === 'awaiting_approval') {
+    const pending = outcome.pending ?? [];
+    const asked = pending.map((call) => `${call.tool_name} ${JSON.stringify(call.arguments ?? {})}`).join(', ');
+    const pendingIds = new Set(pending.map((call) => call.tool_call_id));
+    const done = outcome.toolCalls.filter((record) => !pendingIds.has(record.tool_call_id)).map(storedCall);
+    const waiting = pending.map((call) => ({
+      tool_name: call.tool_name,
+      arguments: (call.arguments ?? null) as Record<string, unknown> | null,
+      result: null,
+      error: null,
+      start_time: null,
+      end_time: null,
+    }));
+    return {
+      content: `${outcome.text ? `${outcome.text}\n\n` : ''}Waiting for approval to call ${asked}.`,
+      metadata: {
+        run_id: run.id,
+        approval_request: {
+          run_id: run.id,
+          tool_calls: pending.map((call) => ({
+            approval_id: call.approval_id,
+            tool_name: call.tool_name,
+            arguments: call.arguments,
+          })),
+        },
+      },
+      toolCalls: [...done, ...waiting],
+    };
+  }
+  const calls = outcome.toolCalls.map(storedCall);
+  if (outcome.status === 'failed') {
+    return {
+      content: `The agent could not answer: ${outcome.error}`,
+      metadata: { run_id: run.id, run_error: outcome.error },
+      toolCalls: calls,
+    };
+  }
+  return { content: outcome.text, metadata: { run_id: run.id }, toolCalls: calls };
+}
+
+/**
+ * Writes a stretch's outcome in one transaction: the thread's message, the run's totals and
+ * status, the event. Only while this process still holds the run: one that lost its lease
+ * writes nothing.
+ */
+async function settle(
+  runtime: AgentRuntime,
+  run: AgentRunRow,
+  agent: AgentRow,
+  settings: AgentSettings,
+  outcome: SegmentOutcome,
+  latencyMs: number,
+): Promise<void> {
+  const at = nowOf(runtime).toISOString();
+  const previousCalls = (readJson<StoredToolCall[]>(run.tool_calls) ?? []).filter(
+    // A call paused for approval is recorded again once decided.
+    (call) => call.start_time !== null || call.error !== null,
+  );
+  const inputTokens = run.input_tokens + outcome.inputTokens;
+  const outputTokens = run.output_tokens + outcome.outputTokens;
+  const model = outcome.model ?? run.model;
+  const cost = outcome.endpoint && model ? costOf(outcome.endpoint, model, inputTokens, outputTokens) : run.cost;
+  const message = run.thread_id ? resultMessage(run, outcome) : null;
+  const messageId = message ? runtime.deps.ids.uuid() : null;
+  const wrote = await runtime.deps.db
+    .transaction()
+    .execute(async (trx) => {
+      if (run.thread_id && message && messageId) {
+        await insertMessage(trx, {
+          id: messageId,
+          organization_id: run.organization_id,
+          thread_id: run.thread_id,
+          sort_key: runtime.deps.ids.ulid(),
+          role: 'assistant',
+          content: message.content,
+          content_html: null,
+          tool_calls: writeJson(message.toolCalls),
+          attachments: null,
+          metadata: writeJson(message.metadata),
+          created_at: at,
+        });
+        await touchThread(trx, run.thread_id, at);
+      }
+      const finished = outcome.status !== 'awaiting_approval';
+      const updated = await updateRunIf(
+        trx,
+        run.id,
+        { statuses: ['running'], leaseOwner: runtime.owner },
+        {
+          status: outcome.status,
+          model_provider_id: outcome.endpoint ? outcome.endpoint.providerId : run.model_provider_id,
+          model,
+          steps: run.steps + outcome.steps,
+          input_tokens: inputTokens,
+          output_tokens: outputTokens,
+          cost,
+          latency_ms: (run.latency_ms ?? 0) + latencyMs,
+          error: outcome.error,
+          final_text: outcome.status === 'succeeded' ? outcome.text : null,
+          tool_calls: writeJson([...previousCalls, ...outcome.toolCalls.map(storedCall)]),
+          pending_approval: writeJson(outcome.pending),
+          conversation: writeJson(outcome.conversation),
+          result_message_id: messageId ?? run.result_message_id,
+          lease_owner: null,
+          lease_expires_at: null,
+          finished_at: finished ? at : null,
+          updated_at: at,
+        },
+      );
+      if (!updated) {
+        // Someone failed the run as abandoned meanwhile: their record stands, this one is dropped.
+        throw new LeaseLost();
+      }
+      if (run.thread_id && messageId) {
+        const stored = await findMessage(trx, run.thread_id, messageId);
+        if (stored) {
+          await recordEvent(trx, runtime.deps, run.organization_id, {
+            type: 'chat.message.created',
+            actor: { type: 'system', id: null, name: agent.name },
+            data: toMessage(stored),
+            privateToUserId: run.acting_user_id,
+          });
+          runtime.publish(run.id, { event: 'message', data: toMessage(stored) });
+        }
+      }
+      return true;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof LeaseLost) {
+        return false;
+      }
+      throw error;
+    });
+  if (!wrote) {
+    return;
+  }
+  if (outcome.status === 'awaiting_approval') {
+    runtime.publish(run.id, {
+      event: 'approval_required',
+      data: {
+        run_id: run.id,
+        tool_calls: (outcome.pending ?? []).map((call) => ({
+          approval_id: call.approval_id,
+          tool_name: call.tool_name,
+          arguments: call.arguments,
+        })),
+      },
+    });
+  }
+  runtime.publish(run.id, {
+    event: 'usage',
+    data: { steps: run.steps + outcome.steps, input_tokens: inputTokens, output_tokens: outputTokens, cost },
+  });
+  runtime.deps.log.info(
+    {
+      runId: run.id,
+      agentId: agent.id,
+      status: outcome.status,
+      steps: outcome.steps,
+      model,
+      error: outcome.error ?? undefined,
+      maxSteps: settings.maxSteps,
+    },
+    'agent run',
+  );
+}
+
+class LeaseLost extends Error {}
+
+/** Fails a run that is in one of `statuses` (and ours), with its failure message in its thread. */
+async function failRun(runtime: AgentRuntime, runId: string, statuses: readonly AgentRunStatus[], error: string): Promise<void> {
+  await runtime.deps.db.transaction().execute(async (trx) => {
+    const run = await findRun(trx, runId);
+    if (run) {
+      await failRunIn(trx, runtime, run, statuses, error);
+    }
+  });
+}
+
+async function failRunIn(
+  trx: Transaction<DB>,
+  runtime: { deps: Pick<AppDeps, 'db' | 'clock' | 'ids'>; owner: string },
+  run: AgentRunRow,
+  statuses: readonly AgentRunStatus[],
+  error: string,
+  options: { anyOwner?: boolean } = {},
+): Promise<boolean> {
+  const at = runtime.deps.clock.now().toISOString();
+  const messageId = run.thread_id ? runtime.deps.ids.uuid() : null;
+  const failed = await updateRunIf(
+    trx,
+    run.id,
+    { statuses, ...(options.anyOwner ? {} : { leaseOwner: runtime.owner }) },
+    {
+      status: 'failed',
+      error,
+      lease_owner: null,
+      lease_expires_at: null,
+      pending_approval: null,
+      conversation: null,
+      result_message_id: messageId ?? run.result_message_id,
+      finished_at: at,
+      updated_at: at,
+    },
+  );
+  if (failed && run.thread_id && messageId) {
+    await insertMessage(trx, {
+      id: messageId,
+      organization_id: run.organization_id,
+      thread_id: run.thread_id,
+      sort_key: runtime.deps.ids.ulid(),
+      role: 'assistant',
+      content: `The agent could not answer: ${error}`,
+      content_html: null,
+      tool_calls: writeJson([]),
+      attachments: null,
+      metadata: writeJson({ run_id: run.id, run_error: error }),
+      created_at: at,
+    });
+    await touchThread(trx, run.thread_id, at);
+  }
+  return failed;
+}
+
+/**
+ * Fails the runs whose process stopped renewing their lease (it crashed or lost its database):
+ * a run is never executed twice, since a tool may have acted already. Any process may call it;
+ * each run is failed once (the update is conditional). Answers how many it failed.
+ */
+export async function recoverAbandonedRuns(deps: Pick<AppDeps, 'db' | 'clock' | 'ids'>, limit = 100): Promise<number> {
+  const runtime = { deps, owner: '' };
+  const now = deps.clock.now().toISOString();
+  let failed = 0;
+  for (const run of await listAbandonedRuns(deps.db, now, limit)) {
+    const done = await deps.db.transaction().execute(async (trx) => {
+      if (run.thread_id) {
+        await lockThread(trx, run.thread_id);
+      }
+      return failRunIn(trx, runtime, run, ['queued', 'running'], ABANDONED, { anyOwner: true });
+    });
+    failed += done ? 1 : 0;
+  }
+  return failed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading runs, deciding approvals
+
+/** A run of the agent the caller may see: their own, or any when they manage the agent. */
+async function requireVisibleRun(db: Kysely<DB>, principal: Principal, agentId: string, runId: string) {
+  const agent = await requireAgent(db, principal, agentId);
+  const run = await findRunOfAgent(db, principal.organizationId, agent.id, runId);
+  if (!run || (run.acting_user_id !== principal.userId && !canManageAgent(principal, agent))) {
+    throw AppError.notFound(RUN_NOT_FOUND);
+  }
+  return run;
+}
+
+/** Newest first (sort_key, then id): a keyset page; members see the runs they started, managers all. */
+export async function listAgentRuns(
+  db: Kysely<DB>,
+  principal: Principal,
+  agentId: string,
+  query: Static<typeof ListRunsQuerySchema>,
+) {
+  const agent = await requireAgent(db, principal, agentId);
+  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+  const after = readListCursor(query, ['text', 'text']);
+  const filter = {
+    actingUserId: canManageAgent(principal, agent) ? undefined : principal.userId,
+    threadId: query.thread_id,
+    status: query.status,
+  };
+  const rows = await listRunsOfAgent(db, agent.id, filter, { after, limit: limit + 1 });
+  const page = keysetPage(rows, limit, (row) => [row.sort_key, row.id]);
+  return { items: page.items.map(toRun), nextCursor: page.nextCursor };
+}
+
+export async function getAgentRun(db: Kysely<DB>, principal: Principal, agentId: string, runId: string) {
+  return toRun(await requireVisibleRun(db, principal, agentId, runId));
+}
+
+/**
+ * A person's decision on the tool calls a run paused for: the run continues in this process (the
+ * approved call runs, a rejected one is reported to the model as declined). Only one decision
+ * takes: the run is claimed from `awaiting_approval` by a conditional update.
+ */
+export async function decideApproval(
+  runtime: AgentRuntime,
+  principal: Principal,
+  agentId: string,
+  runId: string,
+  decision: Decision,
+): Promise<{ runId: string; finished: Promise<FinishedRun> }> {
+  const run = await requireVisibleRun(runtime.deps.db, principal, agentId, runId);
+  const now = nowOf(runtime).toISOString();
+  const claimed = await updateRunIf(
+    runtime.deps.db,
+    run.id,
+    { statuses: ['awaiting_approval'] },
+    { status: 'running', lease_owner: runtime.owner, lease_expires_at: leaseUntil(runtime), updated_at: now },
+  );
+  if (!claimed) {
+    throw AppError.conflict(
+      `Run is ${run.status === 'awaiting_approval' ? 'already being decided' : run.status}, not awaiting approval`,
+    );
+  }
+  // The pause's events (its `done` among them) are not this stretch's.
+  runtime.reopen(run.id);
+  runtime.publish(run.id, { event: 'run', data: { run_id: run.id, status: 'running' } });
+  return { runId: run.id, finished: track(runtime, driveRun(runtime, run.id, { decision })) };
+}
+
+/** The thread message a finished chat run answers with: its result message. */
+export async function resultMessageOf(db: Kysely<DB>, run: FinishedRun) {
+  if (!run.thread_id || !run.result_message_id) {
+    return null;
+  }
+  const row = await findMessage(db, run.thread_id, run.result_message_id);
+  return row ? toMessage(row) : null;
+}

@@ -1,0 +1,43 @@
+export type AgentRunStatus = 'queued' | 'running' | 'awaiting_approval' | 'succeeded' | 'failed';
+export type AgentRunTrigger = 'chat' | 'ticket';
+
+export interface AgentRunTable {
+  id: string;
+  organization_id: string;
+  agent_id: string;
+  /** The chat thread of a chat run; runs of one thread take turns. */
+  thread_id: string | null;
+  ticket_id: string | null;
+  /** The user whose permissions the agent acts with. */
+  acting_user_id: string;
+  trigger: AgentRunTrigger;
+  /** ULID: the order of runs, and of a thread's queue. */
+  sort_key: string;
+  status: AgentRunStatus;
+  input: string;
+  user_message_id: string | null;
+  /** The assistant message the run wrote: its answer, its approval request or its failure. */
+  result_message_id: string | null;
+  model_provider_id: string | null;
+  model: string | null;
+  steps: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost: number | null;
+  latency_ms: number | null;
+  error: string | null;
+  final_text: string | null;
+  /** JSON array of the run's tool calls, in the chat message's `tool_calls` shape. */
+  tool_calls: string | null;
+  /** JSON `{approval_id, tool_call_id, tool_name, arguments}` while awaiting approval. */
+  pending_approval: string | null;
+  /** JSON model messages of a paused run, to continue it from after an approval. */
+  conversation: string | null;
+  /** The process executing (or waiting to execute) the run, and until when it vouches for it. */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}

@@ -1,0 +1,200 @@
+import type { ExpressionBuilder, Insertable, Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { forUpdateSkipLocked } from '../../db/dialect.js';
+import { findLastEventSeq } from '../../platform/events/event.repository.js';
+import type { TicketAgentJobTable } from './ticket-agent.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** The id of a live agent of the organization, if `agentId` is one. */
+export async function findLiveAgentId(db: Db, organizationId: string, agentId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('agents')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', agentId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/**
+ * The organization's cursor, made at the end of its log if it has none; an existing one is kept
+ * (a team switching its agent on while another team's runs must not skip that team's events).
+ */
+export async function startTicketAgentCursor(trx: Transaction<DB>, organizationId: string, now: string): Promise<void> {
+  const lastSeq = await findLastEventSeq(trx, organizationId);
+  await trx
+    .insertInto('ticket_agent_cursors')
+    .values({ organization_id: organizationId, dispatched_seq: lastSeq, updated_at: now })
+    .onConflict((oc) => oc.column('organization_id').doNothing())
+    .execute();
+}
+
+/** One organization whose cursor is behind its log, locked (others skip it) until the transaction ends. */
+export async function lockCursorBehindLog(trx: Transaction<DB>, exclude: readonly string[]) {
+  let query = trx
+    .selectFrom('ticket_agent_cursors')
+    .select(['organization_id', 'dispatched_seq'])
+    .where('dispatched_seq', '<', (eb) =>
+      eb
+        .selectFrom('event_sequences')
+        .select('event_sequences.last_seq')
+        .whereRef('event_sequences.organization_id', '=', 'ticket_agent_cursors.organization_id'),
+    );
+  if (exclude.length > 0) {
+    query = query.where('organization_id', 'not in', [...exclude]);
+  }
+  return forUpdateSkipLocked(trx, query.orderBy('organization_id').limit(1)).executeTakeFirst();
+}
+
+export async function advanceCursor(trx: Transaction<DB>, organizationId: string, seq: number, now: string): Promise<void> {
+  await trx
+    .updateTable('ticket_agent_cursors')
+    .set({ dispatched_seq: seq, updated_at: now })
+    .where('organization_id', '=', organizationId)
+    .execute();
+}
+
+/** The teams among `teamIds` whose tickets an agent works, with the agent and the mode. */
+export async function findTeamsWithAgents(db: Db, organizationId: string, teamIds: readonly string[]) {
+  if (teamIds.length === 0) {
+    return [];
+  }
+  return db
+    .selectFrom('team_configurations')
+    .select(['team_id', 'ai_agent_id', 'ai_agent_mode'])
+    .where('organization_id', '=', organizationId)
+    .where('team_id', 'in', [...new Set(teamIds)])
+    .where('ai_agent_mode', '!=', 'off')
+    .where('ai_agent_id', 'is not', null)
+    .execute();
+}
+
+/** Inserts the jobs of events not turned into one yet; an event already dispatched is skipped. */
+export async function insertJobs(db: Db, rows: readonly Insertable<TicketAgentJobTable>[]): Promise<number> {
+  if (rows.length === 0) {
+    return 0;
+  }
+  const result = await db
+    .insertInto('ticket_agent_jobs')
+    .values([...rows])
+    .onConflict((oc) => oc.columns(['organization_id', 'event_seq']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+const JOB_COLUMNS = [
+  'id',
+  'organization_id',
+  'event_seq',
+  'event_type',
+  'ticket_id',
+  'team_id',
+  'agent_id',
+  'mode',
+  'status',
+  'attempts',
+  'locked_until',
+] as const;
+
+function isClaimable(now: string, maxAttempts: number) {
+  return (eb: ExpressionBuilder<DB, 'ticket_agent_jobs'>) =>
+    eb.and([
+      eb.or([
+        eb('ticket_agent_jobs.status', '=', 'pending'),
+        eb.and([eb('ticket_agent_jobs.status', '=', 'running'), eb('ticket_agent_jobs.locked_until', '<=', now)]),
+      ]),
+      eb('ticket_agent_jobs.attempts', '<', maxAttempts),
+    ]);
+}
+
+/**
+ * Claims up to `limit` jobs under a lease, oldest first, in one statement: pending ones, and running
+ * ones whose process stopped renewing (crashed). `FOR UPDATE SKIP LOCKED` keeps two workers apart.
+ */
+export async function claimJobs(db: Kysely<DB>, claim: { now: string; lockedUntil: string; limit: number; maxAttempts: number }) {
+  return db
+    .with(
+      (cte) => cte('candidates').materialized(),
+      (qb) =>
+        forUpdateSkipLocked(
+          db,
+          qb
+            .selectFrom('ticket_agent_jobs')
+            .select('ticket_agent_jobs.id')
+            .where(isClaimable(claim.now, claim.maxAttempts))
+            .orderBy('ticket_agent_jobs.id')
+            .limit(claim.limit),
+        ),
+    )
+    .updateTable('ticket_agent_jobs')
+    .set((eb) => ({
+      status: 'running' as const,
+      locked_until: claim.lockedUntil,
+      attempts: eb('attempts', '+', 1),
+      updated_at: claim.now,
+    }))
+    .where('ticket_agent_jobs.id', 'in', (eb) => eb.selectFrom('candidates').select('candidates.id'))
+    .where(isClaimable(claim.now, claim.maxAttempts))
+    .returning(JOB_COLUMNS)
+    .execute();
+}
+
+export type TicketAgentJobRow = Awaited<ReturnType<typeof claimJobs>>[number];
+
+/** Jobs whose attempts ran out while running (their process died each time): failed, with the reason. */
+export async function failExhaustedJobs(db: Kysely<DB>, now: string, maxAttempts: number): Promise<number> {
+  const result = await db
+    .updateTable('ticket_agent_jobs')
+    .set({ status: 'failed', locked_until: null, error: 'The process working this job stopped, every attempt', updated_at: now })
+    .where('status', '=', 'running')
+    .where('locked_until', '<=', now)
+    .where('attempts', '>=', maxAttempts)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Records how a job ended, while its lease is still this worker's (a job taken over is left to its new owner). */
+export async function finishJob(
+  db: Db,
+  job: { id: string; lockedUntil: string },
+  end: { status: 'done' | 'failed'; runId: string | null; outcome: string | null; error: string | null; now: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('ticket_agent_jobs')
+    .set({
+      status: end.status,
+      run_id: end.runId,
+      outcome: end.outcome,
+      error: end.error,
+      locked_until: null,
+      updated_at: end.now,
+    })
+    .where('id', '=', job.id)
+    .where('status', '=', 'running')
+    .where('locked_until', '=', job.lockedUntil)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A ticket's jobs, newest first: what its team's agent did with each event. */
+export async function listJobsOfTicket(db: Db, organizationId: string, ticketId: string) {
+  return db
+    .selectFrom('ticket_agent_jobs')
+    .select([...JOB_COLUMNS, 'run_id', 'outcome', 'error', 'created_at', 'updated_at'])
+    .where('organization_id', '=', organizationId)
+    .where('ticket_id', '=', ticketId)
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** The event a job answers, as the log holds it. */
+export async function findEvent(db: Db, organizationId: string, seq: number) {
+  return db
+    .selectFrom('events')
+    .select(['type', 'data'])
+    .where('organization_id', '=', organizationId)
+    .where('seq', '=', seq)
+    .executeTakeFirst();
+}

@@ -1,0 +1,35 @@
+/** How a team's agent works its tickets: not at all, suggesting replies as internal notes, or replying itself. */
+export const TICKET_AGENT_MODES = ['off', 'draft', 'auto'] as const;
+export type TicketAgentMode = (typeof TICKET_AGENT_MODES)[number];
+
+/** How far in an organization's event log new tickets and customer replies have become jobs. */
+export interface TicketAgentCursorTable {
+  organization_id: string;
+  dispatched_seq: number | string;
+  updated_at: string;
+}
+
+export type TicketAgentJobStatus = 'pending' | 'running' | 'done' | 'failed';
+
+/** One event a team's agent answers: a new ticket or a customer's reply. */
+export interface TicketAgentJobTable {
+  id: string;
+  organization_id: string;
+  event_seq: number | string;
+  event_type: string;
+  ticket_id: string;
+  team_id: string;
+  agent_id: string;
+  /** The team's mode when the event was dispatched. */
+  mode: Exclude<TicketAgentMode, 'off'>;
+  status: TicketAgentJobStatus;
+  attempts: number;
+  /** While running: the lease of the process working it; a crashed process's job is taken again after it. */
+  locked_until: string | null;
+  run_id: string | null;
+  /** JSON: what the agent did (`drafted`, `replied`, `handed_off`) and the comment it wrote. */
+  outcome: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}

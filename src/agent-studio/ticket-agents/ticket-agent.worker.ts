@@ -1,0 +1,101 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { createPollingLoop } from '../../lib/polling-loop.js';
+import { dispatchTicketEvents } from './ticket-agent.dispatcher.js';
+import { claimJobs, failExhaustedJobs, finishJob, type TicketAgentJobRow } from './ticket-agent.repository.js';
+
+/** What the agent did with one job, as the job records it. */
+export interface TicketAgentOutcome {
+  runId: string | null;
+  outcome: Record<string, unknown>;
+}
+
+/** The process stopped while the run was going: the job is left to be taken again after its lease, not recorded as failed. */
+export class TicketAgentInterrupted extends Error {}
+
+/** Works one claimed job: runs the team's agent on the ticket and acts on its answer. */
+export type RespondToTicket = (job: TicketAgentJobRow, signal: AbortSignal) => Promise<TicketAgentOutcome>;
+
+export interface TicketAgentWorkerDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+  pollMs: number;
+  respond: RespondToTicket;
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+}
+
+export interface TicketAgentWorker {
+  start(): void;
+  /** Stops polling, aborts the runs in progress (their jobs are taken again after the lease) and waits for the pass. */
+  stop(): Promise<void>;
+  /** One pass: dispatches new events, then works the claimable jobs; resolves to how much it did. */
+  runOnce(): Promise<number>;
+}
+
+/** Longer than any run may last (the per-run timeout is at most 10 minutes), so a live job is never taken over. */
+export const JOB_LEASE_MS = 15 * 60_000;
+/** A job whose process died this many times is failed rather than tried again. */
+export const MAX_JOB_ATTEMPTS = 3;
+const CONCURRENCY = 4;
+
+/**
+ * The agents-on-tickets worker, one in every process. Events become jobs exactly once (the
+ * dispatcher's unique constraint), each job is claimed by one worker under a lease, and its end is
+ * recorded only while the lease is still that worker's.
+ */
+export function createTicketAgentWorker(deps: TicketAgentWorkerDeps): TicketAgentWorker {
+  const { db, clock, log } = deps;
+  const aborts = new AbortController();
+
+  async function work(job: TicketAgentJobRow): Promise<void> {
+    const lockedUntil = job.locked_until ?? '';
+    let end: { status: 'done' | 'failed'; runId: string | null; outcome: string | null; error: string | null };
+    try {
+      const result = await deps.respond(job, aborts.signal);
+      end = { status: 'done', runId: result.runId, outcome: JSON.stringify(result.outcome), error: null };
+    } catch (error) {
+      if (aborts.signal.aborted || error instanceof TicketAgentInterrupted) {
+        // Shutting down: the lease runs out and another process takes the job.
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      log.warn({ jobId: job.id, ticketId: job.ticket_id, agentId: job.agent_id }, `ticket agent job failed: ${message}`);
+      end = { status: 'failed', runId: null, outcome: null, error: message };
+    }
+    await finishJob(db, { id: job.id, lockedUntil }, { ...end, now: clock.now().toISOString() });
+  }
+
+  async function runOnce(): Promise<number> {
+    const dispatched = await dispatchTicketEvents({ db, clock, ids: deps.ids });
+    const now = clock.now();
+    await failExhaustedJobs(db, now.toISOString(), MAX_JOB_ATTEMPTS);
+    const jobs = await claimJobs(db, {
+      now: now.toISOString(),
+      lockedUntil: new Date(now.getTime() + JOB_LEASE_MS).toISOString(),
+      limit: CONCURRENCY,
+      maxAttempts: MAX_JOB_ATTEMPTS,
+    });
+    await Promise.all(jobs.map(work));
+    return dispatched + jobs.length;
+  }
+
+  const loop = createPollingLoop({
+    pass: runOnce,
+    intervalMs: deps.pollMs,
+    batchSize: 1,
+    onError: (error) => log.error({ err: error }, 'ticket agent pass failed'),
+  });
+
+  return {
+    start: loop.start,
+    async stop() {
+      aborts.abort();
+      await loop.stop();
+    },
+    runOnce,
+  };
+}

@@ -1,0 +1,113 @@
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  redirect,
+} from '@tanstack/react-router';
+import { ForgotPasswordPage } from './auth/ForgotPasswordPage';
+import { SetPasswordPage } from './auth/SetPasswordPage';
+import { SignInPage } from './auth/SignInPage';
+import { sessionQuery } from './auth/session';
+import { InboxPage } from './inbox/InboxPage';
+import { parseInboxSearch } from './inbox/inbox-search';
+import { AppShell } from './shell/AppShell';
+import { RouteError } from './shell/RouteError';
+
+interface RouterContext {
+  queryClient: QueryClient;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  errorComponent: RouteError,
+});
+
+const tokenSearch = (search: Record<string, unknown>): { token?: string } =>
+  typeof search.token === 'string' ? { token: search.token } : {};
+
+/** Where to return after signing in, and why sign-in was asked for (`expired`). */
+const signInSearch = (search: Record<string, unknown>): { redirect?: string; reason?: string } => ({
+  ...(typeof search.redirect === 'string' ? { redirect: search.redirect } : {}),
+  ...(typeof search.reason === 'string' ? { reason: search.reason } : {}),
+});
+
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-in',
+  validateSearch: signInSearch,
+  component: SignInPage,
+});
+
+const acceptInviteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/accept-invite',
+  validateSearch: tokenSearch,
+  component: () => <SetPasswordPage purpose="invitation" />,
+});
+
+const resetPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reset-password',
+  validateSearch: tokenSearch,
+  component: () => <SetPasswordPage purpose="reset" />,
+});
+
+const forgotPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/forgot-password',
+  component: ForgotPasswordPage,
+});
+
+/** Everything below needs a session: without one, sign in first and come back. */
+const signedInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'signed-in',
+  beforeLoad: async ({ context, location }) => {
+    const session = await context.queryClient.ensureQueryData(sessionQuery);
+    if (!session?.session) {
+      throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+    }
+  },
+  component: AppShell,
+});
+
+const inboxRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/',
+  validateSearch: parseInboxSearch,
+  component: InboxPage,
+});
+
+const ticketRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/tickets/$ticketId',
+  // The ticket page and its composer load when first opened, keeping the first load small.
+  component: lazyRouteComponent(() => import('./ticket/TicketPage'), 'TicketPage'),
+});
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  acceptInviteRoute,
+  resetPasswordRoute,
+  forgotPasswordRoute,
+  signedInRoute.addChildren([inboxRoute, ticketRoute]),
+]);
+
+export function createConsoleRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    basepath: '/app',
+    context: { queryClient },
+    defaultPreload: 'intent',
+    defaultPreloadStaleTime: 0,
+  });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createConsoleRouter>;
+  }
+}

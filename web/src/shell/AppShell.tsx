@@ -1,0 +1,130 @@
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { LogOut, Menu, Radio, Search } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { api, unwrap } from '../api/client';
+import { useMe } from '../auth/session';
+import { CommandBar } from '../inbox/CommandBar';
+import { InboxRail } from '../inbox/InboxRail';
+import { isSearchShortcut } from '../inbox/shortcuts';
+import { useStreamState } from '../live/events';
+
+/** The signed-in frame: top bar, the views rail (a drawer on phones) and the page. */
+export function AppShell() {
+  const me = useMe();
+  const [railOpen, setRailOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  // `/` or Ctrl-K opens the command bar from every page of the console.
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (isSearchShortcut(event)) {
+        event.preventDefault();
+        setSearchOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+  return (
+    <div className="flex h-full flex-col">
+      <header className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-200 px-3 dark:border-zinc-800">
+        <button
+          type="button"
+          className="rounded p-1 hover:bg-zinc-100 md:hidden dark:hover:bg-zinc-800"
+          aria-label="Show views"
+          aria-expanded={railOpen}
+          onClick={() => setRailOpen((open) => !open)}
+        >
+          <Menu size={18} aria-hidden />
+        </button>
+        <Link to="/" className="font-semibold text-blue-600 dark:text-blue-400">
+          Switchboard
+        </Link>
+        <span className="hidden truncate text-sm text-zinc-500 sm:inline dark:text-zinc-400">{me.organization.name}</span>
+        <button
+          type="button"
+          className="ml-auto flex min-w-0 items-center gap-2 rounded-md border border-zinc-200 px-2 py-1 text-sm text-zinc-500 hover:bg-zinc-50 sm:w-64 dark:border-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-900"
+          aria-label="Open ticket search"
+          aria-keyshortcuts="/ Control+K"
+          onClick={() => setSearchOpen(true)}
+        >
+          <Search size={14} aria-hidden />
+          <span className="hidden sm:inline">Search…</span>
+          <kbd className="ml-auto hidden rounded border border-zinc-200 px-1 text-xs sm:inline dark:border-zinc-700">/</kbd>
+        </button>
+        <div className="flex items-center gap-3">
+          <LiveIndicator />
+          <UserMenu name={me.user.name} email={me.user.email} />
+        </div>
+      </header>
+      <div className="flex min-h-0 flex-1">
+        <nav
+          aria-label="Views"
+          className={`${railOpen ? 'block' : 'hidden'} absolute inset-y-12 left-0 z-20 w-64 overflow-y-auto border-r border-zinc-200 bg-white md:static md:block md:w-56 md:shrink-0 dark:border-zinc-800 dark:bg-zinc-950`}
+          onClick={() => setRailOpen(false)}
+          onKeyDown={undefined}
+        >
+          <InboxRail />
+        </nav>
+        <main className="min-w-0 flex-1 overflow-hidden">
+          <Outlet />
+        </main>
+      </div>
+      <CommandBar open={searchOpen} onOpenChange={setSearchOpen} />
+    </div>
+  );
+}
+
+function LiveIndicator() {
+  const state = useStreamState();
+  const label = state === 'live' ? 'Live updates on' : state === 'connecting' ? 'Connecting to live updates' : 'Live updates off';
+  const color = state === 'live' ? 'text-emerald-600' : state === 'connecting' ? 'text-amber-500' : 'text-zinc-400';
+  return (
+    <span className={`flex items-center gap-1 text-xs ${color}`} title={label}>
+      <Radio size={14} aria-hidden />
+      <span className="sr-only">{label}</span>
+    </span>
+  );
+}
+
+function UserMenu({ name, email }: { name: string; email: string }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const signOut = useMutation({
+    mutationFn: async () => unwrap(api.POST('/v1/auth/logout')),
+    onSettled: async () => {
+      queryClient.clear();
+      await navigate({ to: '/sign-in' });
+    },
+  });
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger
+        className="flex h-8 w-8 items-center justify-center rounded-full bg-blue-600 text-sm font-semibold text-white"
+        aria-label={`Account menu of ${name}`}
+      >
+        {name.slice(0, 1).toUpperCase()}
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={6}
+          className="z-50 min-w-52 rounded-md border border-zinc-200 bg-white p-1 text-sm shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
+        >
+          <div className="px-2 py-1.5">
+            <div className="font-medium">{name}</div>
+            <div className="text-xs text-zinc-500 dark:text-zinc-400">{email}</div>
+          </div>
+          <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
+          <DropdownMenu.Item
+            className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800"
+            onSelect={() => signOut.mutate()}
+          >
+            <LogOut size={14} aria-hidden /> Sign out
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
