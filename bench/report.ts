@@ -54,10 +54,11 @@ export function renderReport(results: RunResults): string {
   }
   cpuTargets(results, targets);
   const profile = results.profiles.flatMap((p) => [
-    `## CPU profile: comment create on ${dialectName(p.dialect)}`,
+    `## CPU profile: ${p.path ?? 'comment create'} on ${dialectName(p.dialect)}, ${p.server === 'raw' ? 'raw baseline' : 'Switchboard'}`,
     '',
-    `\`node --cpu-prof\` on the Switchboard process during the write load, its start left out (profile kept at \`${p.file}\`; summarised by \`bench/cpu-profile.ts\`). ` +
-      'V8 charges native work to the JavaScript function that called it: SQLite executing a statement shows as the better-sqlite3 call in `dist/db/connect.js`; `writev` and `writeString` are socket and log writes.',
+    `\`node --cpu-prof\` on the server process during the load, its start left out (profile kept at \`${p.file}\`; summarised by \`bench/cpu-profile.ts\`). ` +
+      'V8 charges native work to the JavaScript function that called it: SQLite executing a statement shows as the better-sqlite3 call ' +
+      '(in `dist/db/connect.js` for Switchboard); `writev` and `writeString` are socket and log writes.',
     '',
     p.markdown,
     '',

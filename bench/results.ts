@@ -1,6 +1,7 @@
 import type { BenchDialect, SizeName } from './datasets.js';
 import { FEW_ANSWERS, type Measurement } from './load.js';
 import type { ListName, ListVariant } from './probes.js';
+import type { ServerKind } from './servers.js';
 
 /** Everything one run measured, each measurement once per round (Switchboard and raw alternated). */
 export interface PairResult {
@@ -42,6 +43,9 @@ export interface ScaleResult {
 
 export interface ProfileResult {
   dialect: BenchDialect;
+  /** The headline path under load; absent in results saved before raw profiles were taken (comment create). */
+  path?: string;
+  server?: ServerKind;
   file: string;
   requests: number;
   markdown: string;

@@ -40,6 +40,7 @@ import { openPostgresSeedDb, openSqliteSeedDb } from './seed-db.js';
 import {
   api,
   type BenchServer,
+  type ServerKind,
   type ServerOptions,
   startRaw,
   startSwitchboard,
@@ -504,26 +505,41 @@ class Bench {
     await removeWrittenComments(location, meta);
   }
 
-  /** `node --cpu-prof` on Switchboard during the comment-create load; the profile is written when it exits. */
+  /**
+   * `node --cpu-prof` on Switchboard and on the raw baseline during each headline load, side by
+   * side, so the profile names where Switchboard's extra CPU per request goes; each profile is
+   * written when its process exits.
+   */
   private async profile(dialect: BenchDialect, location: DatasetLocation, meta: DatasetMeta): Promise<void> {
-    log(`  ${dialect}: CPU profile of comment create`);
-    const directory = join(DATA_DIR, 'profiles', `${dialect}-${Date.now()}`);
-    mkdirSync(directory, { recursive: true });
-    const [comment] = headlineProbes(meta);
-    if (!comment) {
-      return;
+    for (const probe of headlineProbes(meta)) {
+      for (const kind of ['switchboard', 'raw'] as const) {
+        log(`  ${dialect}: CPU profile of ${probe.name} on ${kind}`);
+        await this.profileOne(dialect, location, meta, probe, kind);
+      }
     }
+  }
+
+  private async profileOne(
+    dialect: BenchDialect,
+    location: DatasetLocation,
+    meta: DatasetMeta,
+    probe: Probe,
+    kind: ServerKind,
+  ): Promise<void> {
+    const directory = join(DATA_DIR, 'profiles', `${dialect}-${kind}-${Date.now()}`);
+    mkdirSync(directory, { recursive: true });
     const spawnedAt = performance.now();
-    const server = await startSwitchboard(location, {
-      ...this.serverOptions(`${dialect}-profile-switchboard`),
+    const options = {
+      ...this.serverOptions(`${dialect}-profile-${kind}`),
       nodeFlags: ['--cpu-prof', '--cpu-prof-dir', directory],
-    });
+    };
+    const server = kind === 'switchboard' ? await startSwitchboard(location, options) : await startRaw(location, options);
     let requests = 0;
     let readyAfterMs = 0;
     try {
       readyAfterMs = await waitUntilAnswering(server, meta.apiKey, { since: spawnedAt });
       // No separate warm-up: every request after the start is in the profile, and counted.
-      const measured = await measure([server.baseUrl], comment.switchboard, {
+      const measured = await measure([server.baseUrl], kind === 'switchboard' ? probe.switchboard : probe.raw, {
         durationSeconds: this.settings.durationSeconds,
         warmupSeconds: 0,
         connections: this.settings.connections,
@@ -546,6 +562,8 @@ class Bench {
     const summary = summarizeProfile(readProfile(file), { fromMs: readyAfterMs });
     this.results.profiles.push({
       dialect,
+      path: probe.name,
+      server: kind,
       file: relative(REPO_DIR, file),
       requests,
       markdown: profileMarkdown(summary, requests),

@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import type { DB } from './database.js';
 import type { Dialect } from './dialect.js';
+import { GroupCommitSqliteDialect } from './group-commit.js';
 
 export interface DatabaseHandle {
   db: Kysely<DB>;
@@ -48,7 +49,7 @@ export function connectSqlite(file: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', target: file, close: () => db.destroy() };
 }
 
@@ -135,6 +136,11 @@ function withStatementCache(sqlite: Database.Database, size = 500) {
   const bind = (parameters: ReadonlyArray<unknown>) =>
     parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
   return {
+    /** Whether a transaction is open: group commit checks that SQLite has not rolled one back itself. */
+    get inTransaction() {
+      return sqlite.inTransaction;
+    },
+    name: sqlite.name,
     close: () => {
       cache.clear();
       sqlite.close();

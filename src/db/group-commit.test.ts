@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { type Kysely, sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectSqlite, type DatabaseHandle } from './connect.js';
+
+// Group commit is SQLite's alone (PostgreSQL commits each transaction on its own connection), so
+// these tests open SQLite files; every feature's tests run it on both databases through HTTP.
+describe('SQLite group commit', () => {
+  let dir: string;
+  let handle: DatabaseHandle;
+  // biome-ignore lint/suspicious/noExplicitAny: a scratch table outside the app's schema
+  let db: Kysely<any>;
+  /** A second connection to the file: it sees only what is committed. */
+  let observer: Database.Database;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
+    handle = connectSqlite(join(dir, 'test.db'));
+    db = handle.db;
+    await sql`create table notes (id integer primary key, body text not null unique)`.execute(db);
+    observer = new Database(join(dir, 'test.db'), { readonly: true });
+  });
+
+  afterEach(async () => {
+    observer.close();
+    await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const committedBodies = () =>
+    (observer.prepare('select body from notes order by id').all() as { body: string }[]).map((row) => row.body);
+
+  const insertNote = (body: string) =>
+    db.transaction().execute(async (trx) => {
+      await trx.insertInto('notes').values({ body }).execute();
+      return committedBodies();
+    });
+
+  it('commits the transactions of one turn together, and answers each only once it is committed', async () => {
+    const seenInside = await Promise.all(['a', 'b', 'c', 'd'].map(insertNote));
+    // Inside each transaction nothing of the turn was committed yet: one COMMIT came after them all.
+    for (const seen of seenInside) {
+      expect(seen).toEqual([]);
+    }
+    expect(committedBodies()).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('sees a transaction committed as soon as it answers, turn after turn', async () => {
+    for (const body of ['first', 'second', 'third']) {
+      await insertNote(body);
+      expect(committedBodies()).toContain(body);
+    }
+  });
+
+  it('rolls back only the member that failed; the others of its group commit', async () => {
+    const results = await Promise.allSettled([
+      insertNote('kept 1'),
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('notes').values({ body: 'undone' }).execute();
+        throw new Error('the caller changed its mind');
+      }),
+      insertNote('kept 2'),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('the caller changed its mind');
+    expect(committedBodies()).toEqual(['kept 1', 'kept 2']);
+  });
+
+  it('makes a statement that ran inside an open group wait for its commit', async () => {
+    const [, count] = await Promise.all([
+      insertNote('written'),
+      db
+        .selectFrom('notes')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    // The read ran after the transaction, in its group, and answered after the COMMIT.
+    expect(Number(count.count)).toBe(1);
+    expect(committedBodies()).toEqual(['written']);
+  });
+
+  it('fails every member when SQLite rolls the whole transaction back, and starts afresh after', async () => {
+    await insertNote('existing');
+    const results = await Promise.allSettled([
+      insertNote('lost with its group'),
+      db.transaction().execute(async (trx) => {
+        // ON CONFLICT ROLLBACK ends the real transaction, not just the statement.
+        await sql`insert or rollback into notes (body) values ('existing')`.execute(trx);
+      }),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect((results[0] as PromiseRejectedResult).reason.message).toMatch(/rolled back a group/);
+    expect((results[1] as PromiseRejectedResult).reason.message).toMatch(/UNIQUE/);
+    expect(committedBodies()).toEqual(['existing']);
+
+    await insertNote('after');
+    expect(committedBodies()).toEqual(['existing', 'after']);
+  });
+
+  it("lets a second connection of the process write while the first holds a group open, where SQLite's wait for the lock would end in SQLITE_BUSY", async () => {
+    // Tests stand in for two processes with two connections in one: SQLite's busy wait would
+    // block the thread that has to run the first connection's COMMIT.
+    const second = connectSqlite(join(dir, 'test.db'));
+    try {
+      await Promise.all([
+        insertNote('from the first'),
+        second.db.transaction().execute((trx) => sql`insert into notes (body) values ('from the second')`.execute(trx)),
+        insertNote('from the first again'),
+      ]);
+      expect(committedBodies().sort()).toEqual(['from the first', 'from the first again', 'from the second']);
+    } finally {
+      await second.close();
+    }
+  });
+});
