@@ -72,9 +72,16 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await super.acquireConnection();
-    await this.#othersCommitted();
     this.#joined = this.#group;
-    return connection;
+    return this.#waitingForOthers(connection);
+  }
+
+  /** The connection, each statement of which first waits for other connections' open groups on the file. */
+  #waitingForOthers(connection: DatabaseConnection): DatabaseConnection {
+    return {
+      executeQuery: (query) => this.#whenNoOtherGroup(() => connection.executeQuery(query)),
+      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+    };
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -82,9 +89,9 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
       this.#failGroup();
     }
     if (!this.#group) {
-      await this.#othersCommitted();
       const group = newGroup();
-      this.#open(group);
+      // Registered in the step that found no other group open: at most one group per file is open.
+      await this.#whenNoOtherGroup(async () => this.#open(group));
       try {
         await connection.executeQuery(CompiledQuery.raw('begin'));
       } catch (error) {
@@ -154,16 +161,18 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
     }
   }
 
-  /** Waits until no other connection of this process holds a group open on the file. */
-  async #othersCommitted(): Promise<void> {
-    for (;;) {
-      const groups = openGroups.get(this.#sqlite.name);
-      if (!groups || (groups.size === 1 && this.#group && groups.has(this.#group))) {
-        return;
-      }
-      const others = [...groups].filter((group) => group !== this.#group);
-      await Promise.allSettled(others.map((group) => group.committed));
+  /**
+   * Runs `run` once no other connection of this process holds a group open on the file. The last
+   * check and the start of `run` are one synchronous step (better-sqlite3 executes a statement
+   * inside the call), so no group opens between them.
+   */
+  #whenNoOtherGroup<T>(run: () => Promise<T>): Promise<T> {
+    const groups = openGroups.get(this.#sqlite.name);
+    if (!groups || (groups.size === 1 && this.#group !== null && groups.has(this.#group))) {
+      return run();
     }
+    const others = [...groups].filter((group) => group !== this.#group);
+    return Promise.allSettled(others.map((group) => group.committed)).then(() => this.#whenNoOtherGroup(run));
   }
 
   async #commitGroup(group: Group): Promise<void> {
