@@ -139,7 +139,7 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
     this.#close();
   }
 
-  /** Registers the group as this connection's open one (synchronously after `#othersCommitted`: nothing runs between). */
+  /** Registers the group as this connection's open one, and as open on its file for the process's other connections. */
   #open(group: Group): void {
     this.#group = group;
     if (shared(this.#sqlite.name)) {
