@@ -1,4 +1,11 @@
-import { CompiledQuery, type DatabaseConnection, type Driver, SqliteDialect, SqliteDriver } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from 'kysely';
 
 /**
  * SQLite with group commit: the transactions of one turn of the event loop share one COMMIT.
@@ -25,6 +32,9 @@ export interface GroupCommitDatabase {
   /** The file, by which connections of one process to the same file find each other's groups. */
   readonly name: string;
 }
+
+/** Kysely's SQLite settings, on a database that tells whether a transaction is open and its file. */
+type GroupCommitConfig = SqliteDialectConfig & { database: SqliteDialectConfig['database'] & GroupCommitDatabase };
 
 interface Group {
   committed: Promise<void>;
@@ -65,9 +75,9 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
   /** The group the connection's current holder ran statements in, which it must see committed. */
   #joined: Group | null = null;
 
-  constructor(sqlite: GroupCommitDatabase & object, config: ConstructorParameters<typeof SqliteDriver>[0]) {
+  constructor(config: GroupCommitConfig) {
     super(config);
-    this.#sqlite = sqlite;
+    this.#sqlite = config.database;
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
@@ -204,16 +214,14 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
 
 /** Kysely's SQLite dialect, its transactions committed in groups. */
 export class GroupCommitSqliteDialect extends SqliteDialect {
-  readonly #sqlite: GroupCommitDatabase & object;
-  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  readonly #config: GroupCommitConfig;
 
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0] & { database: GroupCommitDatabase & object }) {
+  constructor(config: GroupCommitConfig) {
     super(config);
-    this.#sqlite = config.database;
     this.#config = config;
   }
 
   override createDriver(): Driver {
-    return new GroupCommitSqliteDriver(this.#sqlite, this.#config);
+    return new GroupCommitSqliteDriver(this.#config);
   }
 }
