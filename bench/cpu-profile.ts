@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REPO_DIR } from './datasets.js';
 
 /**
@@ -8,9 +9,16 @@ import { REPO_DIR } from './datasets.js';
  * Standalone: `npx tsx bench/cpu-profile.ts FILE.cpuprofile [--top N]`.
  */
 
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
 }
 
 interface CpuProfile {
@@ -56,6 +64,29 @@ export function moduleOf(url: string, functionName: string): string {
   return url.startsWith(REPO_URL) ? url.slice(REPO_URL.length + 1) : url;
 }
 
+const sourceMaps = new Map<string, SourceMap | null>();
+
+/**
+ * Where a frame's code was written: Switchboard runs bundled (dist/switchboard.js), so its own
+ * files and the packages bundled with them are told apart through the bundle's source map.
+ */
+function originalFrame(frame: CallFrame): CallFrame {
+  if (!frame.url.startsWith('file:')) {
+    return frame;
+  }
+  let map = sourceMaps.get(frame.url);
+  if (map === undefined) {
+    const mapFile = `${fileURLToPath(frame.url)}.map`;
+    map = existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))) : null;
+    sourceMaps.set(frame.url, map);
+  }
+  const entry = map?.findEntry(frame.lineNumber, frame.columnNumber);
+  if (!entry || !('originalSource' in entry)) {
+    return frame;
+  }
+  return { ...frame, url: new URL(entry.originalSource, frame.url).href, lineNumber: entry.originalLine };
+}
+
 export function summarizeProfile(profile: CpuProfile, options: SummaryOptions = {}): ProfileSummary {
   const top = options.top ?? 10;
   const fromMs = options.fromMs ?? 0;
@@ -77,10 +108,11 @@ export function summarizeProfile(profile: CpuProfile, options: SummaryOptions = 
   let idleMs = 0;
   let busyMs = 0;
   for (const [id, ms] of selfByNode) {
-    const frame = byId.get(id)?.callFrame;
-    if (!frame) {
+    const recorded = byId.get(id)?.callFrame;
+    if (!recorded) {
       continue;
     }
+    const frame = originalFrame(recorded);
     if (frame.functionName === '(idle)') {
       idleMs += ms;
       continue;

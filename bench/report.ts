@@ -58,7 +58,7 @@ export function renderReport(results: RunResults): string {
     '',
     `\`node --cpu-prof\` on the server process during the load, its start left out (profile kept at \`${p.file}\`; summarised by \`bench/cpu-profile.ts\`). ` +
       'V8 charges native work to the JavaScript function that called it: SQLite executing a statement shows as the better-sqlite3 call ' +
-      '(in `dist/db/connect.js` for Switchboard); `writev` and `writeString` are socket and log writes.',
+      '(in `src/db/connect.ts` for Switchboard, whose bundled frames are named by their source map); `writev` and `writeString` are socket and log writes.',
     '',
     p.markdown,
     '',
@@ -87,7 +87,7 @@ export function renderReport(results: RunResults): string {
 const ABOUT = [
   '## What is measured',
   '',
-  '- **Switchboard**: `node bin/switchboard.js serve` from `dist/` (built by `npm run build` at the start of the run), default settings (API key cache 5 s, PostgreSQL pool 10), `AUTH_FAILURES_PER_MINUTE=0`.',
+  '- **Switchboard**: `node bin/switchboard.js serve` from `dist/switchboard.js` (bundled by `npm run build` at the start of the run), default settings (API key cache 5 s, PostgreSQL pool 10), `AUTH_FAILURES_PER_MINUTE=0`.',
   '- **Raw baseline** (`bench/raw-server.mjs`): Fastify + TypeBox with one prepared statement per path (better-sqlite3; `pg.Pool` of 10 with named prepared statements), on the same database file or PostgreSQL database. ' +
     "API key: the header's SHA-256 looked up once by the indexed `key_hash`, then kept in memory for 5 s like Switchboard's cache; every query is scoped to the key's organization. " +
     'Comment create is one `INSERT … SELECT … FROM tickets WHERE id = ? AND organization_id = ? RETURNING …` (the ticket check and the write in one statement); ticket by id returns the ticket row; lists page by keyset on the existing indexes, the deep page asked for with the sort keys of the row before it.',

@@ -23,6 +23,7 @@ import { findUserByIdInAnyOrganization, findUsersByEmail, listUsers } from './pl
 import { CreateUserSchema } from './platform/users/user.schemas.js';
 import { addUserToOrganization, toUser } from './platform/users/user.service.js';
 import type { UserType } from './platform/users/user.table.js';
+import { PROJECT_ROOT } from './project-root.js';
 import { closeOnSignals, startServer } from './server.js';
 
 export interface CliIo {
@@ -340,9 +341,8 @@ function commandHelp(command: Command): string {
   ].join('\n');
 }
 
-/** The version in package.json, one folder above both `src/` and `dist/`. */
 function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(new URL('package.json', PROJECT_ROOT), 'utf8')) as { version: string };
   return manifest.version;
 }
 

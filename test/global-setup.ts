@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { TestProject } from 'vitest/node';
 import { connectPostgres, connectSqlite } from '../src/db/connect.js';
@@ -17,6 +18,20 @@ declare module 'vitest' {
   }
 }
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function modificationOf(path: string): number {
+  return existsSync(path) ? statSync(path).mtimeMs : 0;
+}
+
+function newestModification(dir: string): number {
+  return Math.max(
+    ...readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs),
+  );
+}
+
 /**
  * Migrates one template database per dialect; every test file copies it instead of migrating
  * again. PostgreSQL is required in CI (or with TEST_REQUIRE_POSTGRES=1); elsewhere an unreachable
@@ -26,6 +41,11 @@ export default async function setup(project: TestProject) {
   // The console's tests need its built files; `npm install` builds them, a fresh worktree may not have.
   if (!existsSync(join(CONSOLE_BUILD_DIR, 'index.html'))) {
     execFileSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
+  }
+  // `bin/switchboard.js` runs dist/switchboard.js, which `npm install` builds; the sources may have
+  // changed since (the type check is the test run's own, so only the bundling is repeated).
+  if (newestModification(join(ROOT, 'src')) > modificationOf(join(ROOT, 'dist/switchboard.js'))) {
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/bundle-server.ts'], { cwd: ROOT, stdio: 'inherit' });
   }
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-template-'));
   const sqliteTemplate = join(dir, 'template.db');

@@ -47,9 +47,15 @@ interface ServerProcess {
 
 const running = new Set<ServerProcess>();
 
-/** `switchboard serve` as a real process, run from the sources as `npm run dev` does. */
-function spawnServe(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+/** How the process runs: from the sources as `npm run dev` does, or built, as `npm start` does. */
+const ENTRY_ARGS = {
+  sources: ['--import', 'tsx', 'src/cli.ts'],
+  bundle: ['bin/switchboard.js'],
+} as const;
+
+/** `switchboard serve` as a real process. */
+function spawnServe(env: Record<string, string>, entry: keyof typeof ENTRY_ARGS = 'sources'): ServerProcess {
+  const child = spawn(process.execPath, [...ENTRY_ARGS[entry], 'serve'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', TZ: 'UTC', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
   });
@@ -117,8 +123,11 @@ async function exitWithin(server: ServerProcess, ms: number): Promise<{ code: nu
 }
 
 /** Starts the server and waits until it listens; returns the first-start key when it printed one. */
-async function startServe(env: Record<string, string>): Promise<{ server: ServerProcess; key?: string }> {
-  const server = spawnServe(env);
+async function startServe(
+  env: Record<string, string>,
+  entry: keyof typeof ENTRY_ARGS = 'sources',
+): Promise<{ server: ServerProcess; key?: string }> {
+  const server = spawnServe(env, entry);
   await waitForStdout(server, LISTENING);
   return { server, key: KEY_LINE.exec(server.stdout)?.[1] };
 }
@@ -290,6 +299,56 @@ describe.each(DIALECTS)('switchboard serve on %s', (dialect) => {
     }
   });
 });
+// The tests run the sources; `npm start` runs them bundled into dist/switchboard.js, with the
+// packages loaded on first use left in node_modules. This runs the bundle (built by the global
+// setup when the sources are newer) through what a first day touches: the key, the console's
+// files, the API reference, and a comment in HTML, whose converters load on first use.
+describe.each(DIALECTS)('the built server (bin/switchboard.js) on %s', (dialect) => {
+  it('serves the API, the console and the reference, and converts a comment with the libraries it loads on first use', async () => {
+    const database = await freshDatabase(dialect);
+    try {
+      const port = await freePort();
+      const { server, key } = await startServe({ ...database.env, PORT: String(port) }, 'bundle');
+      const base = `http://127.0.0.1:${port}`;
+      const headers = { 'x-api-key': key ?? '', 'content-type': 'application/json' };
+
+      const me = await fetch(`${base}/v1/users/me`, { headers });
+      expect(me.status).toBe(200);
+      const consolePage = await fetch(`${base}/app/`);
+      expect(consolePage.status).toBe(200);
+      expect(await consolePage.text()).toMatch(/<script type="module"[^>]* src="\/app\/assets\/[^"]+\.js"/);
+      const docs = await fetch(`${base}/docs/`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toMatch(/<html/i);
+
+      const team = await fetch(`${base}/v1/teams`, { method: 'POST', headers, body: JSON.stringify({ name: 'Support' }) });
+      expect(team.status).toBe(201);
+      const { data: support } = (await team.json()) as { data: { id: string } };
+      const ticket = await fetch(`${base}/v1/tickets`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ title: 'Printer', requestorEmail: 'ana@example.com', teamId: support.id }),
+      });
+      expect(ticket.status).toBe(201);
+      const { data: created } = (await ticket.json()) as { data: { id: string } };
+      const comment = await fetch(`${base}/v1/tickets/${created.id}/comment`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ contentHtml: '<p>Try <b>turning it off</b><script>alert(1)</script></p>' }),
+      });
+      expect(comment.status).toBe(201);
+      const { data: written } = (await comment.json()) as { data: { content: string; contentHtml: string } };
+      expect(written.content).toBe('Try turning it off');
+      expect(written.contentHtml).toBe('<p>Try <b>turning it off</b></p>');
+
+      await stop(server);
+      expect(server.stderr).toBe('');
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
 describe('switchboard serve with a bad environment', () => {
   it('refuses PostgreSQL without SECRET_KEY: exit 1, one stderr line naming it', async () => {
     const server = spawnServe({

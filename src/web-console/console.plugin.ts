@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { PROJECT_ROOT } from '../project-root.js';
 
-/** Where `npm run build:web` writes the console, from this module in `src/` or in `dist/` alike. */
-export const CONSOLE_BUILD_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+/** Where `npm run build:web` writes the console. */
+export const CONSOLE_BUILD_DIR = fileURLToPath(new URL('web/dist/', PROJECT_ROOT));
 
 /**
  * The console runs only its own bundled code: no inline script, no other origin. Inline styles are
