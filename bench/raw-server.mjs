@@ -36,29 +36,75 @@ const Nullable = (schema) => Type.Union([Type.Null(), schema]);
 const Str = Type.String();
 const OptStr = Nullable(Type.String());
 
+// A ticket as Switchboard answers it (the contract's fields, with the names of its team, status,
+// priority, type, assignee, contact and account, and its tags): the same read, in one statement.
+const Bool = Type.Boolean();
+const Json = Type.Any();
+const TagSchema = Type.Object({ id: Str, name: Str, color: OptStr });
 const TicketSchema = Type.Object({
   id: Str,
-  organization_id: Str,
-  team_id: Str,
-  ticket_number: Type.Integer(),
-  ticket_identifier: Str,
+  ticketId: Type.Integer(),
+  ticketIdentifier: Str,
   title: Str,
   description: OptStr,
   source: OptStr,
-  status_id: Str,
-  priority_id: Str,
-  type_id: OptStr,
-  is_private: Type.Boolean(),
-  assigned_agent_id: OptStr,
-  requestor_email: Str,
-  custom_field_values: Str,
-  created_by_id: Str,
-  created_at: Str,
-  updated_at: Str,
+  accountId: OptStr,
+  account: OptStr,
+  statusId: Str,
+  status: Str,
+  isClosed: Bool,
+  priorityId: Str,
+  priority: Str,
+  typeId: OptStr,
+  type: OptStr,
+  teamId: Str,
+  teamName: Str,
+  teamIdentifier: Str,
+  isPrivate: Bool,
+  assignedAgent: OptStr,
+  assignedAgentId: OptStr,
+  assignedAgentEmail: OptStr,
+  assignedAgentAvatar: OptStr,
+  requestorEmail: Str,
+  customerContactId: OptStr,
+  customerContactFirstName: OptStr,
+  customerContactLastName: OptStr,
+  customerContactEmail: OptStr,
+  submitterEmail: OptStr,
+  metadata: Json,
+  customFieldValues: Type.Array(Json),
+  tags: Type.Array(TagSchema),
+  dueDate: OptStr,
+  closedAt: OptStr,
+  createdAt: Str,
+  updatedAt: Str,
+  deletedAt: OptStr,
 });
-const TICKET_COLUMNS =
-  'id, organization_id, team_id, ticket_number, ticket_identifier, title, description, source, status_id, priority_id, ' +
-  'type_id, is_private, assigned_agent_id, requestor_email, custom_field_values, created_by_id, created_at, updated_at';
+const TICKET_VIEW = `t.id, t.ticket_number as "ticketId", t.ticket_identifier as "ticketIdentifier", t.title, t.description,
+  t.source, t.account_id as "accountId", account.name as account, t.status_id as "statusId", status.display_name as status,
+  status.is_closed as "isClosed", t.priority_id as "priorityId", priority.display_name as priority, t.type_id as "typeId",
+  type.display_name as type, t.team_id as "teamId", teams.name as "teamName", teams.identifier as "teamIdentifier",
+  t.is_private as "isPrivate", agent.name as "assignedAgent", t.assigned_agent_id as "assignedAgentId",
+  agent.email as "assignedAgentEmail", agent.avatar_url as "assignedAgentAvatar", t.requestor_email as "requestorEmail",
+  t.customer_contact_id as "customerContactId", contact.first_name as "customerContactFirstName",
+  contact.last_name as "customerContactLastName", contact.email as "customerContactEmail", t.submitter_email as "submitterEmail",
+  t.metadata, t.custom_field_values as "customFieldValues", t.due_date as "dueDate", t.closed_at as "closedAt",
+  t.created_at as "createdAt", t.updated_at as "updatedAt", t.deleted_at as "deletedAt"`;
+const TICKET_JOINS = `join teams on teams.id = t.team_id
+  join ticket_options status on status.id = t.status_id
+  join ticket_options priority on priority.id = t.priority_id
+  left join ticket_options type on type.id = t.type_id
+  left join users agent on agent.id = t.assigned_agent_id
+  left join customer_contacts contact on contact.id = t.customer_contact_id
+  left join accounts account on account.id = t.account_id`;
+
+/** The JSON columns of a ticket row, parsed, as Switchboard answers them. */
+function ticketView(row) {
+  row.metadata = row.metadata === null ? null : JSON.parse(row.metadata);
+  row.customFieldValues = row.customFieldValues === null ? [] : JSON.parse(row.customFieldValues);
+  row.tags = JSON.parse(row.tags);
+  return row;
+}
 
 const CommentSchema = Type.Object({
   id: Str,
@@ -149,10 +195,14 @@ function statements(dialect) {
   // The page size, always the last parameter: written into PostgreSQL statements (see openDatabase).
   const lim = (n) => (pgsql ? LIMIT : p(n));
   const falseValue = pgsql ? 'false' : '0';
+  const tagObject = "'id', tag.id, 'name', tag.name, 'color', tag.color";
+  const tags = `(select ${pgsql ? `coalesce(json_agg(json_build_object(${tagObject}) order by tag.name), '[]')` : `json_group_array(json_object(${tagObject}) order by tag.name)`}
+    from ticket_tags x join team_tags tag on tag.id = x.tag_id where x.ticket_id = t.id)`;
   return {
     keyByHash: `select organization_id, user_id from api_keys where key_hash = ${p(1)} and revoked_at is null`,
     me: `select id, organization_id, name, email, user_type from users where id = ${p(1)} and organization_id = ${p(2)}`,
-    ticketById: `select ${TICKET_COLUMNS} from tickets where id = ${p(1)} and organization_id = ${p(2)} and deleted_at is null`,
+    ticketById: `select ${TICKET_VIEW}, ${tags} as tags from tickets t ${TICKET_JOINS}
+      where t.id = ${p(1)} and t.organization_id = ${p(2)} and t.deleted_at is null`,
     // The ticket's existence and organization are checked by the insert itself.
     insertComment: `insert into ticket_comments (id, organization_id, ticket_id, content, content_html, content_markdown,
         comment_visibility, comment_type, is_edited, is_pinned, author_id, attachment_ids, created_at, updated_at)
@@ -160,10 +210,9 @@ function statements(dialect) {
         ${p(5)}, '[]', ${at(6)}, ${at(7)}
       from tickets t where t.id = ${p(8)} and t.organization_id = ${p(9)} and t.deleted_at is null
       returning ${COMMENT_COLUMNS}`,
-    ticketsFirst: `select ${TICKET_COLUMNS} from tickets where organization_id = ${p(1)} and team_id = ${p(2)} and deleted_at is null
-      order by created_at desc, id desc limit ${lim(3)}`,
-    ticketsAfter: `select ${TICKET_COLUMNS} from tickets where organization_id = ${p(1)} and team_id = ${p(2)} and deleted_at is null
-      and (created_at, id) < (${at(3)}, ${p(4)}) order by created_at desc, id desc limit ${lim(5)}`,
+    // The page's ids from the index, then the view of those rows only.
+    ticketsFirst: ticketPage('', 3),
+    ticketsAfter: ticketPage(`and (created_at, id) < (${at(3)}, ${p(4)})`, 5),
     commentsFirst: `select ${COMMENT_COLUMNS} from ticket_comments where ticket_id = ${p(1)} and organization_id = ${p(2)}
       and parent_comment_id is null and deleted_at is null order by created_at, id limit ${lim(3)}`,
     commentsAfter: `select ${COMMENT_COLUMNS} from ticket_comments where ticket_id = ${p(1)} and organization_id = ${p(2)}
@@ -181,6 +230,14 @@ function statements(dialect) {
     collectionsFirst: `select ${COLLECTION_COLUMNS} from help_center_collections
       where organization_id = ${p(1)} and help_center_id = ${p(2)} and parent_id is null order by position, id limit ${lim(3)}`,
   };
+
+  function ticketPage(after, limit) {
+    return `select ${TICKET_VIEW}, ${tags} as tags
+      from (select id from tickets where organization_id = ${p(1)} and team_id = ${p(2)} and deleted_at is null ${after}
+            order by created_at desc, id desc limit ${lim(limit)}) page
+      join tickets t on t.id = page.id ${TICKET_JOINS}
+      order by t.created_at desc, t.id desc`;
+  }
 
   // A page of threads and their messages in one statement. On PostgreSQL the messages are a
   // lateral lookup per thread: the generic plan of a named statement cannot see that the limit is
@@ -283,7 +340,7 @@ app.get('/v1/users/me', { schema: { response: { 200: data(UserSchema) } } }, asy
 
 app.get('/v1/tickets/:id', { schema: { params: IdParams, response: { 200: data(TicketSchema) } } }, async (request, reply) => {
   const [ticket] = await database.run('ticketById', [request.params.id, request.principal.organizationId]);
-  return ticket ? { data: ticket } : notFound(reply);
+  return ticket ? { data: ticketView(ticket) } : notFound(reply);
 });
 
 app.post(
@@ -321,11 +378,10 @@ app.get(
     const { teamId, limit, after } = request.query;
     const keys = afterKeys(after, 2);
     const scope = [request.principal.organizationId, teamId];
-    return {
-      data: await (keys
-        ? database.run('ticketsAfter', [...scope, ...keys, limit])
-        : database.run('ticketsFirst', [...scope, limit])),
-    };
+    const rows = await (keys
+      ? database.run('ticketsAfter', [...scope, ...keys, limit])
+      : database.run('ticketsFirst', [...scope, limit]));
+    return { data: rows.map(ticketView) };
   },
 );
 
