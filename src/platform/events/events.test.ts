@@ -459,4 +459,32 @@ describe.each(DIALECTS)('event log on %s', (dialect) => {
       expect(titles[i]?.oldValue).toBe(titles[i - 1]?.newValue);
     }
   });
+
+  it("numbers a burst of comments as they were written: each written comment's event once, a replayed key's none", async () => {
+    const org = await makeOrganization(harness, { name: 'Burst' });
+    const team = await makeTeam(harness, org, { name: 'Burst', identifier: 'BURST' });
+    const ticket = await ok('POST', '/v1/tickets', { title: 'hot', requestorEmail: 'a@b.test', teamId: team.teamId }, org.headers);
+    const since = await lastId(org.headers);
+    // Arriving together, they are written together on PostgreSQL (one statement for those that
+    // queue behind the first); two carry one key, so one of them is a replay.
+    const responses = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        call(
+          'POST',
+          `/v1/tickets/${ticket.id}/comment`,
+          i === 5 || i === 17 ? { content: 'twice', deDuplicationKey: 'same' } : { content: `c ${i}` },
+          org.headers,
+        ),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([200, ...Array(23).fill(201)]);
+    const written = responses.filter((response) => response.statusCode === 201).map((response) => response.json().data);
+    const events = await eventsSince(since, '', org.headers);
+    expect(events.map((event) => event.type)).toEqual(Array(23).fill('comment.created'));
+    expect(events.map((event) => Number(event.id))).toEqual(Array.from({ length: 23 }, (_, i) => Number(since) + i + 1));
+    // Each event is its own comment's, as the API answered it.
+    expect(events.map((event) => event.data).sort((a, b) => String(a.id).localeCompare(String(b.id)))).toEqual(
+      written.sort((a, b) => a.id.localeCompare(b.id)).map(({ emailDelivery: _, ...comment }) => comment),
+    );
+  });
 });
