@@ -122,46 +122,218 @@ const CommentSchema = Type.Object({
 const COMMENT_COLUMNS =
   'id, ticket_id, parent_comment_id, content, content_html, content_markdown, comment_visibility, comment_type, author_id, created_at, updated_at';
 
-const CustomFieldSchema = Type.Object({
-  uid: Str,
-  team_id: OptStr,
-  name: Str,
-  slug: Str,
-  source: Str,
-  field_type: Str,
-  options: Str,
-  is_active: Type.Boolean(),
-  version: Type.Integer(),
-  created_at: Str,
-  updated_at: Str,
+// A comment in a ticket's thread list as Switchboard answers it: its author (a user, an AI agent or
+// the customer contact), the contact, and for admins and the author the state of the email it
+// queued; roots and their replies in one statement.
+const DeliverySchema = Type.Object({
+  outboxId: Str,
+  status: Str,
+  attempts: Type.Integer(),
+  lastError: OptStr,
+  sentAt: OptStr,
+  updatedAt: Str,
 });
-const CUSTOM_FIELD_COLUMNS = 'uid, team_id, name, slug, source, field_type, options, is_active, version, created_at, updated_at';
+const CommentViewSchema = Type.Object({
+  id: Str,
+  content: Str,
+  contentHtml: Str,
+  contentJson: OptStr,
+  contentMarkdown: Str,
+  isEdited: Bool,
+  threadName: OptStr,
+  commentVisibility: Str,
+  commentType: Str,
+  isPinned: Bool,
+  sourceEmailId: OptStr,
+  metadata: Json,
+  parentCommentId: OptStr,
+  ticketId: Str,
+  createdAt: Str,
+  updatedAt: Str,
+  deletedAt: OptStr,
+  author: OptStr,
+  authorId: OptStr,
+  authorUserType: OptStr,
+  authorAvatarUrl: OptStr,
+  customerContactId: OptStr,
+  customerContactEmail: OptStr,
+  customerContactFirstName: OptStr,
+  customerContactLastName: OptStr,
+  customerContactAvatarUrl: OptStr,
+  impersonatedUserEmail: OptStr,
+  impersonatedUserName: OptStr,
+  impersonatedUserAvatar: OptStr,
+  attachments: Type.Array(Json),
+  emailDelivery: Type.Optional(Type.Union([Type.Null(), DeliverySchema])),
+});
 
-const MessageSchema = Type.Object({ id: Str, role: Str, content: Str, created_at: Str });
+function commentView(row, principal) {
+  let author = { name: row.author_name, id: row.author_id, type: row.author_user_type, avatar: row.author_avatar_url };
+  if (row.author_id === null && row.customer_contact_id !== null) {
+    const name = [row.contact_first_name, row.contact_last_name].filter(Boolean).join(' ') || null;
+    author = { name, id: row.customer_contact_id, type: 'CUSTOMER', avatar: row.contact_avatar_url };
+  } else if (row.author_agent_id !== null) {
+    author = { name: row.agent_name, id: row.author_agent_id, type: 'AI_AGENT', avatar: row.agent_avatar_url };
+  }
+  const comment = {
+    id: row.id,
+    content: row.content,
+    contentHtml: row.content_html,
+    contentJson: row.content_json,
+    contentMarkdown: row.content_markdown,
+    isEdited: row.is_edited,
+    threadName: row.thread_name,
+    commentVisibility: row.comment_visibility,
+    commentType: row.comment_type,
+    isPinned: row.is_pinned,
+    sourceEmailId: row.source_email_id,
+    metadata: row.metadata === null ? null : JSON.parse(row.metadata),
+    parentCommentId: row.parent_comment_id,
+    ticketId: row.ticket_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+    author: author.name,
+    authorId: author.id,
+    authorUserType: author.type,
+    authorAvatarUrl: author.avatar,
+    customerContactId: row.customer_contact_id,
+    customerContactEmail: row.contact_email,
+    customerContactFirstName: row.contact_first_name,
+    customerContactLastName: row.contact_last_name,
+    customerContactAvatarUrl: row.contact_avatar_url,
+    impersonatedUserEmail: row.impersonated_user_email,
+    impersonatedUserName: row.impersonated_user_name,
+    impersonatedUserAvatar: row.impersonated_user_avatar,
+    attachments: JSON.parse(row.attachment_ids),
+  };
+  if (principal.userType === 'ORG_ADMIN' || (row.author_id !== null && row.author_id === principal.userId)) {
+    comment.emailDelivery =
+      row.outbox_id === null
+        ? null
+        : {
+            outboxId: row.outbox_id,
+            status: row.outbox_status,
+            attempts: Number(row.outbox_attempts),
+            lastError: row.outbox_last_error,
+            sentAt: row.outbox_sent_at,
+            updatedAt: row.outbox_updated_at,
+          };
+  }
+  return comment;
+}
+
+/** Roots in order, each followed by its replies in order (the rows come in (created_at, id) order). */
+function threads(rows, principal) {
+  const replies = new Map();
+  const roots = [];
+  for (const row of rows) {
+    if (row.is_reply) {
+      const siblings = replies.get(row.parent_comment_id) ?? [];
+      siblings.push(commentView(row, principal));
+      replies.set(row.parent_comment_id, siblings);
+    } else {
+      roots.push(commentView(row, principal));
+    }
+  }
+  return roots.flatMap((root) => [root, ...(replies.get(root.id) ?? [])]);
+}
+
+// Custom fields, chat threads and collections as Switchboard answers them: every column, named as
+// the API names it (JSON columns parsed in JS, as Switchboard parses them).
+const CustomFieldSchema = Type.Object({
+  name: Str,
+  uid: Str,
+  slug: Str,
+  organizationId: Str,
+  source: Str,
+  fieldType: Str,
+  options: Type.Array(Json),
+  metadata: Json,
+  createdAt: Str,
+  updatedAt: Str,
+  isActive: Bool,
+  teamId: OptStr,
+  autoAddToAllForms: Bool,
+  hintText: OptStr,
+  placeholderText: OptStr,
+  defaultValue: OptStr,
+  mandatoryOnCreation: Bool,
+  mandatoryOnClose: Bool,
+  visibleToCustomer: Bool,
+  editableByCustomer: Bool,
+  description: OptStr,
+  regexForValidation: OptStr,
+  lookup: OptStr,
+  version: Type.Integer(),
+});
+const CUSTOM_FIELD_VIEW = `name, uid, slug, organization_id as "organizationId", source, field_type as "fieldType", options, metadata,
+  created_at as "createdAt", updated_at as "updatedAt", is_active as "isActive", team_id as "teamId",
+  auto_add_to_all_forms as "autoAddToAllForms", hint_text as "hintText", placeholder_text as "placeholderText",
+  default_value as "defaultValue", mandatory_on_creation as "mandatoryOnCreation", mandatory_on_close as "mandatoryOnClose",
+  visible_to_customer as "visibleToCustomer", editable_by_customer as "editableByCustomer", description,
+  regex_for_validation as "regexForValidation", lookup, version`;
+
+function customFieldView(row) {
+  row.options = JSON.parse(row.options);
+  row.metadata = JSON.parse(row.metadata);
+  return row;
+}
+
+const MessageSchema = Type.Object({
+  id: Str,
+  thread_id: Str,
+  content: Str,
+  content_html: OptStr,
+  role: Str,
+  tool_calls: Type.Array(Json),
+  attachments: Type.Array(Json),
+  metadata: Json,
+  created_at: Str,
+  feedback: Type.Null(),
+});
 const ThreadSchema = Type.Object({
   id: Str,
   agent_id: Str,
+  user_id: OptStr,
+  anon_user_id: Type.Null(),
+  organization_id: Str,
   title: OptStr,
+  metadata: Json,
   last_activity_at: Str,
   created_at: Str,
+  updated_at: Str,
   messages: Type.Array(MessageSchema),
 });
 
 const CollectionSchema = Type.Object({
-  id: Str,
+  _id: Str,
+  orgId: Str,
   uid: Type.Integer(),
-  help_center_id: Str,
-  parent_id: OptStr,
+  helpCenterId: Str,
   name: Str,
   slug: Str,
+  order: Type.Integer(),
+  createdBy: Str,
+  isProtected: Bool,
+  createdAt: Str,
+  updatedAt: Str,
   description: OptStr,
+  parentId: OptStr,
+  articles: Type.Array(Str),
   icon: Str,
-  position: Type.Integer(),
-  created_at: Str,
-  updated_at: Str,
+  meta: Type.Object({ title: OptStr, description: OptStr, image: OptStr }),
 });
+const COLLECTION_VIEW = `c.id as "_id", c.organization_id as "orgId", c.uid, c.help_center_id as "helpCenterId", c.name, c.slug,
+  c.position as "order", c.created_by as "createdBy", c.is_protected as "isProtected", c.created_at as "createdAt",
+  c.updated_at as "updatedAt", c.description, c.parent_id as "parentId", c.icon, c.meta`;
 
-const COLLECTION_COLUMNS = 'id, uid, help_center_id, parent_id, name, slug, description, icon, position, created_at, updated_at';
+function collectionView(row) {
+  const meta = JSON.parse(row.meta);
+  row.meta = { title: meta.title ?? null, description: meta.description ?? null, image: meta.image ?? null };
+  row.articles = JSON.parse(row.articles);
+  return row;
+}
 
 const UserSchema = Type.Object({ id: Str, organization_id: Str, name: Str, email: Str, user_type: Str });
 
@@ -198,8 +370,13 @@ function statements(dialect) {
   const tagObject = "'id', tag.id, 'name', tag.name, 'color', tag.color";
   const tags = `(select ${pgsql ? `coalesce(json_agg(json_build_object(${tagObject}) order by tag.name), '[]')` : `json_group_array(json_object(${tagObject}) order by tag.name)`}
     from ticket_tags x join team_tags tag on tag.id = x.tag_id where x.ticket_id = t.id)`;
+  // The ids of a collection's live articles, in the order they were added.
+  const articles = `(select ${pgsql ? `coalesce(json_agg(m.article_id order by m.added_at, a.uid), '[]')` : 'json_group_array(m.article_id order by m.added_at, a.uid)'}
+    from help_center_article_collections m join help_center_articles a on a.id = m.article_id
+    where m.collection_id = c.id and a.deleted_at is null)`;
   return {
-    keyByHash: `select organization_id, user_id from api_keys where key_hash = ${p(1)} and revoked_at is null`,
+    keyByHash: `select k.organization_id, k.user_id, u.user_type from api_keys k join users u on u.id = k.user_id
+      where k.key_hash = ${p(1)} and k.revoked_at is null`,
     me: `select id, organization_id, name, email, user_type from users where id = ${p(1)} and organization_id = ${p(2)}`,
     ticketById: `select ${TICKET_VIEW}, ${tags} as tags from tickets t ${TICKET_JOINS}
       where t.id = ${p(1)} and t.organization_id = ${p(2)} and t.deleted_at is null`,
@@ -213,23 +390,39 @@ function statements(dialect) {
     // The page's ids from the index, then the view of those rows only.
     ticketsFirst: ticketPage('', 3),
     ticketsAfter: ticketPage(`and (created_at, id) < (${at(3)}, ${p(4)})`, 5),
-    commentsFirst: `select ${COMMENT_COLUMNS} from ticket_comments where ticket_id = ${p(1)} and organization_id = ${p(2)}
-      and parent_comment_id is null and deleted_at is null order by created_at, id limit ${lim(3)}`,
-    commentsAfter: `select ${COMMENT_COLUMNS} from ticket_comments where ticket_id = ${p(1)} and organization_id = ${p(2)}
-      and parent_comment_id is null and deleted_at is null and (created_at, id) > (${at(3)}, ${p(4)})
-      order by created_at, id limit ${lim(5)}`,
-    fieldsFirst: `select ${CUSTOM_FIELD_COLUMNS} from custom_fields where organization_id = ${p(1)} and deleted_at is null
+    commentsFirst: commentPage('', 3),
+    commentsAfter: commentPage(`and (created_at, id) > (${at(3)}, ${p(4)})`, 5),
+    fieldsFirst: `select ${CUSTOM_FIELD_VIEW} from custom_fields where organization_id = ${p(1)} and deleted_at is null
       order by created_at, uid limit ${lim(2)}`,
-    fieldsAfter: `select ${CUSTOM_FIELD_COLUMNS} from custom_fields where organization_id = ${p(1)} and deleted_at is null
+    fieldsAfter: `select ${CUSTOM_FIELD_VIEW} from custom_fields where organization_id = ${p(1)} and deleted_at is null
       and (created_at, uid) > (${at(2)}, ${p(3)}) order by created_at, uid limit ${lim(4)}`,
     historyFirst: historyQuery('', 3),
     historyAfter: historyQuery(`and (last_activity_at, id) < (${at(3)}, ${p(4)})`, 5),
-    collections: `select ${COLLECTION_COLUMNS} from help_center_collections
-      where organization_id = ${p(1)} and help_center_id = ${p(2)} order by position, id`,
+    collections: `select ${COLLECTION_VIEW}, ${articles} as articles from help_center_collections c
+      where c.organization_id = ${p(1)} and c.help_center_id = ${p(2)} order by c.position, c.id`,
     // The first page is top-level collections in order (the seeded ones are all top-level).
-    collectionsFirst: `select ${COLLECTION_COLUMNS} from help_center_collections
-      where organization_id = ${p(1)} and help_center_id = ${p(2)} and parent_id is null order by position, id limit ${lim(3)}`,
+    collectionsFirst: `select ${COLLECTION_VIEW}, ${articles} as articles from help_center_collections c
+      where c.organization_id = ${p(1)} and c.help_center_id = ${p(2)} and c.parent_id is null order by c.position, c.id limit ${lim(3)}`,
   };
+
+  function commentPage(after, limit) {
+    return `with page as (select id from ticket_comments where ticket_id = ${p(1)} and organization_id = ${p(2)}
+        and parent_comment_id is null and deleted_at is null ${after} order by created_at, id limit ${lim(limit)})
+      select c.*, ids.is_reply, author.name as author_name, author.user_type as author_user_type,
+        author.avatar_url as author_avatar_url, agent.name as agent_name, agent.avatar_url as agent_avatar_url,
+        contact.first_name as contact_first_name, contact.last_name as contact_last_name, contact.email as contact_email,
+        contact.avatar_url as contact_avatar_url, o.id as outbox_id, o.status as outbox_status, o.attempts as outbox_attempts,
+        o.last_error as outbox_last_error, o.sent_at as outbox_sent_at, o.updated_at as outbox_updated_at
+      from (select id, 0 as is_reply from page
+            union all
+            select r.id, 1 from ticket_comments r where r.parent_comment_id in (select id from page) and r.deleted_at is null) ids
+      join ticket_comments c on c.id = ids.id
+      left join users author on author.id = c.author_id
+      left join customer_contacts contact on contact.id = c.customer_contact_id
+      left join agents agent on agent.id = c.author_agent_id
+      left join email_outbox o on o.dedupe_key = 'comment:' || c.id and o.organization_id = c.organization_id
+      order by c.created_at, c.id`;
+  }
 
   function ticketPage(after, limit) {
     return `select ${TICKET_VIEW}, ${tags} as tags
@@ -244,12 +437,13 @@ function statements(dialect) {
   // small and would otherwise hash-join the whole message table.
   function historyQuery(after, limit) {
     const messages = pgsql
-      ? `left join lateral (select id, role, content, created_at, sort_key from chat_messages
+      ? `left join lateral (select id, thread_id, content, content_html, role, tool_calls, attachments, metadata, created_at, sort_key from chat_messages
            where thread_id = t.id order by sort_key) m on true`
       : 'left join chat_messages m on m.thread_id = t.id';
-    return `select t.id, t.agent_id, t.title, t.last_activity_at, t.created_at,
-        m.id as message_id, m.role, m.content, m.created_at as message_created_at
-      from (select id, agent_id, title, last_activity_at, created_at from chat_threads
+    return `select t.id, t.agent_id, t.user_id, t.organization_id, t.title, t.metadata, t.last_activity_at, t.created_at,
+        t.updated_at, m.id as message_id, m.thread_id, m.content, m.content_html, m.role, m.tool_calls, m.attachments,
+        m.metadata as message_metadata, m.created_at as message_created_at
+      from (select id, agent_id, user_id, organization_id, title, metadata, last_activity_at, created_at, updated_at from chat_threads
             where organization_id = ${p(1)} and user_id = ${p(2)} ${after}
             order by last_activity_at desc, id desc limit ${lim(limit)}) t
       ${messages}
@@ -260,11 +454,11 @@ function statements(dialect) {
 /** `run(name, params)` answers the rows of a named statement. */
 function openDatabase() {
   if (process.env.DATABASE_URL) {
-    // Instants and JSON stay text, as Switchboard's connection hands them to the app.
+    // JSON stays text and instants become ISO 8601 text, as Switchboard's connection hands them to the app.
     const identity = (value) => value;
-    const types = {
-      getTypeParser: (oid, format) => ([1184, 1114, 114, 3802].includes(oid) ? identity : pg.types.getTypeParser(oid, format)),
-    };
+    const instant = (text) => new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
+    const parsers = { 1184: instant, 1114: (text) => instant(`${text}Z`), 114: identity, 3802: identity };
+    const types = { getTypeParser: (oid, format) => parsers[oid] ?? pg.types.getTypeParser(oid, format) };
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, types });
     pool.on('error', () => undefined);
     const sql = statements('postgres');
@@ -320,7 +514,7 @@ app.addHook('onRequest', async (request, reply) => {
   if (!row) {
     return reply.code(401).send({ message: 'unauthenticated' });
   }
-  const principal = { organizationId: row.organization_id, userId: row.user_id };
+  const principal = { organizationId: row.organization_id, userId: row.user_id, userType: row.user_type };
   keyCache.set(hash, { principal, expiresAt: Date.now() + KEY_CACHE_MS });
   request.principal = principal;
 });
@@ -391,18 +585,17 @@ app.get(
     schema: {
       params: IdParams,
       querystring: PageQuery({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }),
-      response: { 200: data(Type.Array(CommentSchema)) },
+      response: { 200: data(Type.Array(CommentViewSchema)) },
     },
   },
   async (request) => {
     const keys = afterKeys(request.query.after, 2);
     const scope = [request.params.id, request.principal.organizationId];
     const { limit } = request.query;
-    return {
-      data: await (keys
-        ? database.run('commentsAfter', [...scope, ...keys, limit])
-        : database.run('commentsFirst', [...scope, limit])),
-    };
+    const rows = await (keys
+      ? database.run('commentsAfter', [...scope, ...keys, limit])
+      : database.run('commentsFirst', [...scope, limit]));
+    return { data: threads(rows, request.principal) };
   },
 );
 
@@ -413,11 +606,10 @@ app.get(
     const keys = afterKeys(request.query.after, 2);
     const scope = [request.principal.organizationId];
     const { limit } = request.query;
-    return {
-      data: await (keys
-        ? database.run('fieldsAfter', [...scope, ...keys, limit])
-        : database.run('fieldsFirst', [...scope, limit])),
-    };
+    const rows = await (keys
+      ? database.run('fieldsAfter', [...scope, ...keys, limit])
+      : database.run('fieldsFirst', [...scope, limit]));
+    return { data: rows.map(customFieldView) };
   },
 );
 
@@ -443,15 +635,31 @@ app.get(
         thread = {
           id: row.id,
           agent_id: row.agent_id,
+          user_id: row.user_id,
+          anon_user_id: null,
+          organization_id: row.organization_id,
           title: row.title,
+          metadata: row.metadata === null ? null : JSON.parse(row.metadata),
           last_activity_at: row.last_activity_at,
           created_at: row.created_at,
+          updated_at: row.updated_at,
           messages: [],
         };
         items.push(thread);
       }
       if (row.message_id !== null) {
-        thread.messages.push({ id: row.message_id, role: row.role, content: row.content, created_at: row.message_created_at });
+        thread.messages.push({
+          id: row.message_id,
+          thread_id: row.thread_id,
+          content: row.content,
+          content_html: row.content_html,
+          role: row.role,
+          tool_calls: JSON.parse(row.tool_calls ?? '[]'),
+          attachments: JSON.parse(row.attachments ?? '[]'),
+          metadata: row.message_metadata === null ? null : JSON.parse(row.message_metadata),
+          created_at: row.message_created_at,
+          feedback: null,
+        });
       }
     }
     const last = items.at(-1);
@@ -475,7 +683,8 @@ app.get(
   async (request) => {
     const { helpCenterId, limit } = request.query;
     const scope = [request.principal.organizationId, helpCenterId];
-    return { data: await (limit ? database.run('collectionsFirst', [...scope, limit]) : database.run('collections', scope)) };
+    const rows = await (limit ? database.run('collectionsFirst', [...scope, limit]) : database.run('collections', scope));
+    return { data: rows.map(collectionView) };
   },
 );
 

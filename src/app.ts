@@ -112,9 +112,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(createValidatorCompiler({ compileOnFirstUse }));
   registerJsonBodyParser(app);
   registerRequestLog(app);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
 
   const auth = options.auth ?? createApiKeyAuth({ db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
   const limits = await registerRateLimits(app, config);

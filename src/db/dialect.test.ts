@@ -5,7 +5,7 @@ import { createTestDatabase } from '../../test/harness.js';
 import { AppError } from '../http/errors.js';
 import { connectPostgres } from './connect.js';
 import type { DB } from './database.js';
-import { columnTypes, escapeLike, forUpdate, likeOperator, readBoolean, readJson, writeJson } from './dialect.js';
+import { columnTypes, escapeLike, forUpdate, inJsonArray, likeOperator, readBoolean, readJson, writeJson } from './dialect.js';
 import { translateDbError } from './errors.js';
 
 /** A table made only for this file, with one column of each type `columnTypes` chooses. */
@@ -209,6 +209,24 @@ describe.each(DIALECTS)('dialect helpers on %s', (dialect) => {
     expect(await search('aB%C')).toEqual([exact, otherCase, lower]);
     expect((await search('b_c')).length).toBe(1);
     expect((await search('b\\%')).length).toBe(1);
+  });
+
+  it('matches the values of a JSON array bound as one parameter, whatever their count and characters', async () => {
+    const quoted = await insertRow({ slug: `it's "x", \\ too` });
+    const plain = await insertRow({ slug: 'in-array-plain' });
+    await insertRow({ slug: 'in-array-other' });
+    const matching = async (values: string[]) => {
+      const rows = await db
+        .selectFrom('scratch')
+        .select('id')
+        .where(inJsonArray(db, 'slug', JSON.stringify(values)))
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => row.id);
+    };
+    expect(await matching([`it's "x", \\ too`, 'in-array-plain', 'absent'])).toEqual([quoted, plain]);
+    expect(await matching(['in-array-plain'])).toEqual([plain]);
+    expect(await matching([])).toEqual([]);
   });
 
   it.runIf(dialect === 'sqlite')('turns on foreign keys, WAL and a busy timeout', async () => {

@@ -1,4 +1,4 @@
-import { type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 
@@ -109,6 +109,18 @@ export function writesInOneStatement(db: Kysely<any>): boolean {
 export function jsonArrayOf<Row>(db: Kysely<any>, subquery: SelectQueryBuilder<any, any, Row>): RawBuilder<string> {
   const array = dialectOf(db) === 'postgres' ? postgresJsonArrayFrom(subquery) : sqliteJsonArrayFrom(subquery);
   return array as unknown as RawBuilder<string>;
+}
+
+/**
+ * `column` is one of the values of `array`, a JSON array of strings bound as one parameter: one
+ * statement, compiled and prepared once, for any number of values, where `IN (?, ?, …)` is a
+ * statement for each count.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any database or transaction
+export function inJsonArray(db: Kysely<any>, column: string, array: string): RawBuilder<SqlBool> {
+  return dialectOf(db) === 'postgres'
+    ? sql<SqlBool>`${sql.ref(column)} in (select json_array_elements_text(cast(${array} as json)))`
+    : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${array}))`;
 }
 
 /**

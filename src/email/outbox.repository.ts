@@ -1,6 +1,7 @@
-import type { ExpressionBuilder, Insertable, Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { prepareQuery } from '../db/compiled.js';
 import type { DB } from '../db/database.js';
-import { forUpdateSkipLocked } from '../db/dialect.js';
+import { forUpdateSkipLocked, inJsonArray } from '../db/dialect.js';
 import { afterKeys } from '../db/keyset.js';
 import type { ListPage } from '../platform/platform.pagination.js';
 import type { EmailOutboxTable, OutboxStatus } from './outbox.table.js';
@@ -198,14 +199,22 @@ export async function findOutboxStatus(db: Db, organizationId: string, id: strin
 }
 
 /** Delivery of the messages with these dedupe keys, in the organization; keys with no message are left out. */
+const deliveriesByDedupeKeysStatement = prepareQuery<
+  { organizationId: string; dedupeKeys: string },
+  Pick<Selectable<EmailOutboxTable>, 'id' | 'dedupe_key' | 'status' | 'attempts' | 'last_error' | 'sent_at' | 'updated_at'>
+>((db: Db, param) =>
+  db
+    .selectFrom('email_outbox')
+    .select(['id', 'dedupe_key', 'status', 'attempts', 'last_error', 'sent_at', 'updated_at'])
+    .where('organization_id', '=', param('organizationId'))
+    .where(inJsonArray(db, 'dedupe_key', param('dedupeKeys'))),
+);
+
+/** One compiled statement for any number of keys (a page of comments asks on every read). */
 export async function findDeliveriesByDedupeKeys(db: Db, organizationId: string, dedupeKeys: string[]) {
   if (dedupeKeys.length === 0) {
     return [];
   }
-  return db
-    .selectFrom('email_outbox')
-    .select(['id', 'dedupe_key', 'status', 'attempts', 'last_error', 'sent_at', 'updated_at'])
-    .where('organization_id', '=', organizationId)
-    .where('dedupe_key', 'in', dedupeKeys)
-    .execute();
+  const { rows } = await deliveriesByDedupeKeysStatement.execute(db, { organizationId, dedupeKeys: JSON.stringify(dedupeKeys) });
+  return rows;
 }

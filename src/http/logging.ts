@@ -48,15 +48,18 @@ declare module 'fastify' {
 }
 
 /**
- * One line per finished request, in place of Fastify's two (a `request received` line is added at
+ * The request id as the `x-request-id` header of the answer, and one line per finished request, in place of Fastify's two (a `request received` line is added at
  * debug level): method, route pattern, status,
  * latency, who called (organization and user) and the request id. A 4xx carries its reason at
  * info level; a 5xx is logged at error level (its fault was logged with the stack before).
  */
 export function registerRequestLog(app: FastifyInstance): void {
   app.decorateRequest('failureReason', undefined);
-  // At debug level only: when a request hangs, its start is the line that shows it arrived.
-  app.addHook('onRequest', async (request) => {
+  // One hook for what every request starts with (each hook is a turn of the promise machinery):
+  // the request id echoed, and at debug level only, a line showing the request arrived (when a
+  // request hangs, its start is the line that shows it).
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
     if (request.log.level === 'debug' || request.log.level === 'trace') {
       request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'request received');
     }

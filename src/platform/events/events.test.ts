@@ -463,7 +463,12 @@ describe.each(DIALECTS)('event log on %s', (dialect) => {
   it("numbers a burst of comments as they were written: each written comment's event once, a replayed key's none", async () => {
     const org = await makeOrganization(harness, { name: 'Burst' });
     const team = await makeTeam(harness, org, { name: 'Burst', identifier: 'BURST' });
-    const ticket = await ok('POST', '/v1/tickets', { title: 'hot', requestorEmail: 'a@b.test', teamId: team.teamId }, org.headers);
+    const ticket = await ok(
+      'POST',
+      '/v1/tickets',
+      { title: 'hot', requestorEmail: 'a@b.test', teamId: team.teamId },
+      org.headers,
+    );
     const since = await lastId(org.headers);
     // Arriving together, they are written together on PostgreSQL (one statement for those that
     // queue behind the first); two carry one key, so one of them is a replay.

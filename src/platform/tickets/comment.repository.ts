@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely, Transaction, Updateable } from 'kysely';
+import { type CompiledQuery, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { afterKeys } from '../../db/keyset.js';
@@ -103,11 +103,6 @@ export async function findCommentByDedupeKey(db: Db, ticketId: string, key: stri
 /** The order of a ticket's threads, oldest first, and the keys a cursor holds. */
 export const THREAD_ORDER = ['ticket_comments.created_at', 'ticket_comments.id'] as const;
 
-/**
- * One page of threads: top-level comments in order (a deferred join over the
- * `ticket_comments_live_threads` index, by offset or after a cursor), then the replies of those
- * threads (the `parent_comment_id` index).
- */
 /** The ids of one page of a ticket's live top-level comments, from the `ticket_comments_live_threads` index alone. */
 export function threadRootIds(db: Db, ticketId: string, page: { limit: number; offset?: number; after?: readonly CursorKey[] }) {
   let query = db
@@ -119,36 +114,74 @@ export function threadRootIds(db: Db, ticketId: string, page: { limit: number; o
   if (page.after) {
     query = query.where(afterKeys(THREAD_ORDER, page.after, 'asc'));
   }
-  query = query.orderBy('ticket_comments.created_at').orderBy('ticket_comments.id').limit(page.limit);
-  return page.offset ? query.offset(page.offset) : query;
+  // The page size is written into the statement: PostgreSQL's generic plan of a bound LIMIT
+  // guesses a tenth of the table and would join every comment (see `ticketPageIds`).
+  query = query.orderBy('ticket_comments.created_at').orderBy('ticket_comments.id').limit(sql.lit(page.limit));
+  return page.offset === undefined ? query : query.offset(page.offset);
 }
 
-/** The replies of some threads, in order (the `parent_comment_id` index). */
-export function repliesQuery(db: Db, rootIds: string[]) {
-  return selectComments(db)
-    .where('ticket_comments.parent_comment_id', 'in', rootIds)
-    .where('ticket_comments.deleted_at', 'is', null)
-    .orderBy('ticket_comments.created_at')
-    .orderBy('ticket_comments.id');
+type ThreadPageParams = { ticketId: string; offset: number; afterTime: string; afterId: string };
+type ThreadPageVariant = 'first' | 'offset' | 'after';
+
+/**
+ * One page of threads in one statement: the page's top-level comments (their ids from the
+ * `ticket_comments_live_threads` index, by offset or after a cursor, then joined), and the replies
+ * of those (the `parent_comment_id` index), each row saying which it is. Compiled once per
+ * variant and page size.
+ */
+function threadPageStatement(variant: ThreadPageVariant, limit: number) {
+  return prepareQuery<ThreadPageParams, CommentRow & { is_reply: number }>((db: Db, param) => {
+    const page = threadRootIds(db, param('ticketId'), {
+      limit,
+      offset: variant === 'offset' ? param('offset') : undefined,
+      after: variant === 'after' ? [param('afterTime'), param('afterId')] : undefined,
+    });
+    const roots = selectComments(db)
+      .innerJoin(page.as('page'), 'page.id', 'ticket_comments.id')
+      .select(sql<number>`0`.as('is_reply'));
+    const replies = selectComments(db)
+      .where('ticket_comments.parent_comment_id', 'in', (eb) =>
+        eb
+          .selectFrom(
+            threadRootIds(db, param('ticketId'), {
+              limit,
+              offset: variant === 'offset' ? param('offset') : undefined,
+              after: variant === 'after' ? [param('afterTime'), param('afterId')] : undefined,
+            }).as('page'),
+          )
+          .select('page.id'),
+      )
+      .where('ticket_comments.deleted_at', 'is', null)
+      .select(sql<number>`1`.as('is_reply'));
+    return roots.unionAll(replies);
+  });
 }
 
+const threadPageStatements = new Map<string, ReturnType<typeof threadPageStatement>>();
+
+const inThreadOrder = (a: CommentRow, b: CommentRow) =>
+  a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+/** One page of a ticket's threads: its top-level comments in order, and their replies in order. */
 export async function listCommentThreads(
   db: Db,
   ticketId: string,
   page: { limit: number; offset?: number; after?: readonly CursorKey[] },
 ) {
-  const roots = await selectComments(db)
-    .innerJoin(threadRootIds(db, ticketId, page).as('page'), 'page.id', 'ticket_comments.id')
-    .orderBy('ticket_comments.created_at')
-    .orderBy('ticket_comments.id')
-    .execute();
-  if (roots.length === 0) {
-    return { roots, replies: [] };
+  const variant: ThreadPageVariant = page.after ? 'after' : page.offset ? 'offset' : 'first';
+  const key = `${variant}:${page.limit}`;
+  let statement = threadPageStatements.get(key);
+  if (!statement) {
+    statement = threadPageStatement(variant, page.limit);
+    threadPageStatements.set(key, statement);
   }
-  const replies = await repliesQuery(
-    db,
-    roots.map((root) => root.id),
-  ).execute();
+  const [afterTime = '', afterId = ''] = (page.after ?? []) as string[];
+  const { rows } = await statement.execute(db, { ticketId, offset: page.offset ?? 0, afterTime, afterId });
+  const roots: CommentRow[] = [];
+  const replies: CommentRow[] = [];
+  for (const { is_reply, ...row } of rows.sort(inThreadOrder)) {
+    (Number(is_reply) === 1 ? replies : roots).push(row);
+  }
   return { roots, replies };
 }
 
