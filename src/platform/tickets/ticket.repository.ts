@@ -295,11 +295,14 @@ export async function countVisibleTickets(
 
 /**
  * One page of tickets in the list's order, as a deferred join: the page's ids come from an index
- * range (however deep the page), and only those rows are read and joined to their names.
+ * range (however deep the page), and only those rows are read and joined to their names and tags.
  */
 export async function listTickets(db: Db, organizationId: string, filter: TicketListFilter): Promise<TicketRow[]> {
   const sort = filter.sort ?? NEWEST_FIRST;
-  const query = selectTickets(db, visibleTicketIds(db, organizationId, filter));
+  // The page's tags in the same statement (a JSON array per ticket): one round trip for a page.
+  const query = selectTickets(db, visibleTicketIds(db, organizationId, filter)).select((eb) =>
+    jsonArrayOf(db, tagsOfEnclosingTicket(eb)).as('tags_json'),
+  );
   const ordered =
     sort.field === 'createdAt' || sort.field === 'updatedAt'
       ? query.orderBy(sort.field === 'createdAt' ? 'tickets.created_at' : 'tickets.updated_at', sort.direction)
