@@ -50,3 +50,27 @@ export function prepareQuery<Params extends object, Row>(
     compile,
   };
 }
+
+/**
+ * `prepareQuery` for a query whose shape follows its input (a filter given or not, a cursor or a
+ * page number): one compiled statement per shape. `shapeOf` names the shape of some values; `build`
+ * gets those values to choose its shape, and must put every value in through `param`, never into
+ * the SQL, so that the statement compiled for a shape serves every value of that shape.
+ */
+export function prepareQueryByShape<Params extends object, Row>(
+  shapeOf: (params: Params) => string,
+  build: (db: AnyDb, param: <K extends keyof Params & string>(name: K) => Params[K], shape: Params) => Compilable<Row>,
+): Pick<PreparedQuery<Params, Row>, 'execute'> {
+  const byShape = new Map<string, PreparedQuery<Params, Row>>();
+  return {
+    execute: (db, params) => {
+      const shape = shapeOf(params);
+      let prepared = byShape.get(shape);
+      if (!prepared) {
+        prepared = prepareQuery<Params, Row>((built, param) => build(built, param, params));
+        byShape.set(shape, prepared);
+      }
+      return prepared.execute(db, params);
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CompiledQuery, type Insertable, type InsertObject, type Kysely, type KyselyPlugin, Migrator, sql } from 'kysely';
+import { CompiledQuery, type Insertable, type InsertObject, type Kysely, Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
 import { makeOrganization, makeTeam, type TestOrganization } from '../../test/factories.js';
@@ -38,22 +38,17 @@ const AFTER = (keys: (string | number)[]): ListPage => ({ after: keys, offset: 0
 
 /** Captures the SQL and parameters of every query executed through the returned database (not its subqueries). */
 function capturing(db: Kysely<DB>) {
-  const compiled = new Map<unknown, CompiledQuery>();
   const queries: CompiledQuery[] = [];
-  const plugin: KyselyPlugin = {
-    transformQuery(args) {
-      compiled.set(args.queryId, db.getExecutor().compileQuery(args.node, args.queryId));
-      return args.node;
-    },
-    async transformResult(args) {
-      const query = compiled.get(args.queryId);
-      if (query) {
-        queries.push(query);
-      }
-      return args.result;
-    },
-  };
-  return { db: db.withPlugin(plugin), queries };
+  // Every statement as it was sent, with its values: a query compiled once and run with new
+  // values (db/compiled.ts) is recorded with the values of that run, not those it was compiled with.
+  const captured = db.withoutPlugins();
+  const executor = captured.getExecutor();
+  const execute = executor.executeQuery.bind(executor);
+  executor.executeQuery = ((query: CompiledQuery) => {
+    queries.push(query);
+    return execute(query);
+  }) as typeof executor.executeQuery;
+  return { db: captured, queries };
 }
 
 async function insertInChunks<T extends keyof DB & string>(db: Kysely<DB>, table: T, rows: Insertable<DB[T]>[]) {

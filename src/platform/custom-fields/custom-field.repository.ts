@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
+import { prepareQueryByShape } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { escapeLike, likeOperator } from '../../db/dialect.js';
 import { afterKeys } from '../../db/keyset.js';
@@ -117,14 +118,18 @@ export interface CustomFieldFilter {
  * user belongs to): a lookup by key for each field the list reads, so its cost does not grow with
  * the number of teams, as a set of every team's id would.
  */
-function ofActiveTeam(eb: ExpressionBuilder<DB, 'custom_fields'>, organizationId: string, memberUserId: string | null) {
+function ofActiveTeam(
+  eb: ExpressionBuilder<DB, 'custom_fields'>,
+  organizationId: string,
+  memberUserId: string | null | undefined,
+) {
   let teams = eb
     .selectFrom('teams')
     .select('teams.id')
     .whereRef('teams.id', '=', 'custom_fields.team_id')
     .where('teams.organization_id', '=', organizationId)
     .where('teams.archived_at', 'is', null);
-  if (memberUserId !== null) {
+  if (memberUserId) {
     teams = teams.where((member) =>
       member.exists(
         member
@@ -138,50 +143,93 @@ function ofActiveTeam(eb: ExpressionBuilder<DB, 'custom_fields'>, organizationId
   return eb.exists(teams);
 }
 
+/** A list's values, flat, for the compiled statement of its shape. */
+interface CustomFieldListParams {
+  organizationId: string;
+  teamId?: string;
+  memberUserId?: string | null;
+  includeOrganizationWide: boolean;
+  source?: CustomFieldSource;
+  namePattern?: string;
+  afterTime?: string;
+  afterUid?: string;
+  offset: number;
+  limit: number;
+}
+
 /**
- * One page of live fields, in creation order (then uid), so pages never overlap or skip, and the
- * first of the next page if any (`limit + 1` rows). The page's uids come from the index alone
- * (custom_fields_live_organization_created, which holds the team, source and name the filters
- * read), however deep the page; only their rows are read.
+ * One page of fields as a deferred join: the page's uids from the organization's (or the team's)
+ * index, then only those rows. Compiled once per shape (team or caller's teams, filters, cursor or
+ * page, page size), since building the query cost as much as running it.
  */
+const listCustomFieldsStatement = prepareQueryByShape<CustomFieldListParams, CustomFieldRow>(
+  (params) =>
+    [
+      params.teamId !== undefined ? 'team' : params.memberUserId ? 'member' : 'admin',
+      params.includeOrganizationWide,
+      params.source !== undefined,
+      params.namePattern !== undefined,
+      params.afterTime !== undefined,
+      params.offset > 0,
+      params.limit,
+    ].join(':'),
+  (db, param, shape) => {
+    let uids = db
+      .selectFrom('custom_fields')
+      .select(['custom_fields.uid', 'custom_fields.created_at'])
+      .where('custom_fields.organization_id', '=', param('organizationId'))
+      .where('custom_fields.deleted_at', 'is', null)
+      .where((eb) => {
+        const teamFields =
+          shape.teamId !== undefined
+            ? eb('custom_fields.team_id', '=', param('teamId') as string)
+            : ofActiveTeam(eb, param('organizationId'), shape.memberUserId ? param('memberUserId') : null);
+        return shape.includeOrganizationWide ? eb.or([eb('custom_fields.team_id', 'is', null), teamFields]) : teamFields;
+      });
+    if (shape.source !== undefined) {
+      uids = uids.where('custom_fields.source', '=', param('source') as CustomFieldSource);
+    }
+    if (shape.namePattern !== undefined) {
+      uids = uids.where(sql<boolean>`custom_fields.name ${sql.raw(likeOperator(db))} ${param('namePattern')} escape '\\'`);
+    }
+    if (shape.afterTime !== undefined) {
+      uids = uids.where(
+        afterKeys(
+          ['custom_fields.created_at', 'custom_fields.uid'],
+          [param('afterTime') as string, param('afterUid') as string],
+          'asc',
+        ),
+      );
+    }
+    // The page size is written into the statement, so PostgreSQL's generic plan sees it.
+    let page = uids.orderBy('custom_fields.created_at').orderBy('custom_fields.uid').limit(sql.lit(shape.limit));
+    if (shape.offset > 0) {
+      page = page.offset(param('offset'));
+    }
+    return db
+      .selectFrom(page.as('page'))
+      .innerJoin('custom_fields', 'custom_fields.uid', 'page.uid')
+      .select(COLUMNS.map((column) => `custom_fields.${column}` as const))
+      .orderBy('page.created_at')
+      .orderBy('page.uid');
+  },
+);
+
 export async function listCustomFields(db: Db, filter: CustomFieldFilter): Promise<CustomFieldRow[]> {
   const { scope, page } = filter;
-  let uids = db
-    .selectFrom('custom_fields')
-    .select(['custom_fields.uid', 'custom_fields.created_at'])
-    .where('custom_fields.organization_id', '=', filter.organizationId)
-    .where('custom_fields.deleted_at', 'is', null)
-    .where((eb) => {
-      const teamFields =
-        'teamId' in scope
-          ? eb('custom_fields.team_id', '=', scope.teamId)
-          : ofActiveTeam(eb, filter.organizationId, scope.memberUserId);
-      return scope.includeOrganizationWide ? eb.or([eb('custom_fields.team_id', 'is', null), teamFields]) : teamFields;
-    });
-  if (filter.source) {
-    uids = uids.where('custom_fields.source', '=', filter.source);
-  }
-  if (filter.nameContains) {
-    const pattern = `%${escapeLike(filter.nameContains)}%`;
-    uids = uids.where(sql<boolean>`custom_fields.name ${sql.raw(likeOperator(db))} ${pattern} escape '\\'`);
-  }
-  if (page.after) {
-    uids = uids.where(afterKeys(['custom_fields.created_at', 'custom_fields.uid'], page.after, 'asc'));
-  }
-  return db
-    .selectFrom(
-      uids
-        .orderBy('custom_fields.created_at')
-        .orderBy('custom_fields.uid')
-        .limit(page.limit + 1)
-        .offset(page.offset)
-        .as('page'),
-    )
-    .innerJoin('custom_fields', 'custom_fields.uid', 'page.uid')
-    .select(COLUMNS.map((column) => `custom_fields.${column}` as const))
-    .orderBy('page.created_at')
-    .orderBy('page.uid')
-    .execute();
+  const [afterTime, afterUid] = (page.after ?? []) as string[];
+  const { rows } = await listCustomFieldsStatement.execute(db, {
+    organizationId: filter.organizationId,
+    ...('teamId' in scope ? { teamId: scope.teamId } : { memberUserId: scope.memberUserId }),
+    includeOrganizationWide: scope.includeOrganizationWide,
+    source: filter.source,
+    namePattern: filter.nameContains ? `%${escapeLike(filter.nameContains)}%` : undefined,
+    afterTime,
+    afterUid,
+    offset: page.offset,
+    limit: page.limit + 1,
+  });
+  return rows;
 }
 
 /**
