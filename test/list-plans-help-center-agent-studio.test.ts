@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type KyselyPlugin, type QueryId, type RootOperationNode, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAgents } from '../src/agent-studio/agents/agent.repository.js';
 import { listHistoryThreads, listMessages, listThreadsOfAgent } from '../src/agent-studio/chats/chat.repository.js';
@@ -16,6 +16,7 @@ import { listTags } from '../src/help-center/tags/tag.repository.js';
 import { DIALECTS } from './dialects.js';
 import { makeOrganization, type TestOrganization } from './factories.js';
 import { buildTestApp, type TestApp } from './harness.js';
+import { recordingStatements } from './sent-statements.js';
 
 /**
  * The plans of the help-center and agent-studio list queries, exactly as their repository
@@ -50,18 +51,11 @@ describe.each(DIALECTS)('list query plans of the help center and agent studio on
     }
   }
 
-  /** The statements a repository call sends, compiled as sent. */
+  /** The statements a repository call sends, as sent. */
   async function statementsOf(call: (db: Kysely<DB>) => Promise<unknown>): Promise<CompiledQuery[]> {
-    const sent: { node: RootOperationNode; queryId: QueryId }[] = [];
-    const recorder: KyselyPlugin = {
-      transformQuery: (args) => {
-        sent.push(args);
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
-    await call(harness.db.withPlugin(recorder));
-    return sent.map(({ node, queryId }) => harness.db.getExecutor().compileQuery(node, queryId));
+    const recording = recordingStatements(harness.db);
+    await call(recording.db);
+    return recording.statements;
   }
 
   type PlanNode = {

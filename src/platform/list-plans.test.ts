@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
 import { makeOrganization, makeTeam, type TestOrganization } from '../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../test/harness.js';
+import { recordingStatements } from '../../test/sent-statements.js';
 import { adminQuery, uniqueName, withDatabase } from '../../test/test-databases.js';
 import { connectPostgres, connectSqlite, type DatabaseHandle } from '../db/connect.js';
 import type { DB } from '../db/database.js';
@@ -37,20 +38,6 @@ const DEEP: ListPage = { offset: 300, limit: 20 };
 const AFTER = (keys: (string | number)[]): ListPage => ({ after: keys, offset: 0, limit: 20 });
 
 /** Captures the SQL and parameters of every query executed through the returned database (not its subqueries). */
-function capturing(db: Kysely<DB>) {
-  const queries: CompiledQuery[] = [];
-  // Every statement as it was sent, with its values: a query compiled once and run with new
-  // values (db/compiled.ts) is recorded with the values of that run, not those it was compiled with.
-  const captured = db.withoutPlugins();
-  const executor = captured.getExecutor();
-  const execute = executor.executeQuery.bind(executor);
-  executor.executeQuery = ((query: CompiledQuery) => {
-    queries.push(query);
-    return execute(query);
-  }) as typeof executor.executeQuery;
-  return { db: captured, queries };
-}
-
 async function insertInChunks<T extends keyof DB & string>(db: Kysely<DB>, table: T, rows: Insertable<DB[T]>[]) {
   for (let start = 0; start < rows.length; start += 200) {
     await db
@@ -325,10 +312,10 @@ describe.each(DIALECTS)('list query plans (%s)', (dialect) => {
 
   /** Runs a list's repository function and checks the plan of every query it sent. */
   async function expectIndexedPlan(run: (db: Kysely<DB>) => Promise<unknown>, expected: { table: string; index: string }) {
-    const capture = capturing(harness.db);
-    await run(capture.db);
-    expect(capture.queries.length).toBeGreaterThan(0);
-    for (const query of capture.queries) {
+    const recording = recordingStatements(harness.db);
+    await run(recording.db);
+    expect(recording.statements.length).toBeGreaterThan(0);
+    for (const query of recording.statements) {
       const plan = await explain(harness, query);
       const context = `${query.sql}\n${plan.details.join('\n')}`;
       expect(plan.sorts, context).toBe(false);

@@ -1,5 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { prepareQuery, prepareQueryByShape } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
+import { inJsonArray } from '../../db/dialect.js';
 import { afterKeys, inKeysetOrder } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { ChatMessageTable, ChatThreadTable } from './chat.table.js';
@@ -109,6 +111,42 @@ export async function listThreadsOfAgent(db: Db, owner: ThreadOwner, agentId: st
     .execute();
 }
 
+interface HistoryParams {
+  organizationId: string;
+  userId: string;
+  agentId?: string;
+  afterTime?: string;
+  afterId?: string;
+  limit: number;
+}
+
+/** Compiled once per shape (an agent or all, a cursor or not, the page size, written in). */
+const historyThreadsStatement = prepareQueryByShape<HistoryParams, ChatThreadRow>(
+  (params) => [params.agentId !== undefined, params.afterTime !== undefined, params.limit].join(':'),
+  (db, param, shape) => {
+    let query = db
+      .selectFrom('chat_threads')
+      .innerJoin('agents', 'agents.id', 'chat_threads.agent_id')
+      .select(THREAD_COLUMNS)
+      .where('chat_threads.organization_id', '=', param('organizationId'))
+      .where('chat_threads.user_id', '=', param('userId'))
+      .where('agents.deleted_at', 'is', null);
+    if (shape.agentId !== undefined) {
+      query = query.where('chat_threads.agent_id', '=', param('agentId') as string);
+    }
+    if (shape.afterTime !== undefined) {
+      query = query.where(
+        afterKeys(
+          ['chat_threads.last_activity_at', 'chat_threads.id'],
+          [param('afterTime') as string, param('afterId') as string],
+          'desc',
+        ),
+      );
+    }
+    return query.orderBy('chat_threads.last_activity_at', 'desc').orderBy('chat_threads.id', 'desc').limit(sql.lit(shape.limit));
+  },
+);
+
 /**
  * One page of the owner's threads with live agents, ordered by (last_activity_at, id) descending
  * and starting strictly after `after`: a keyset page, so a walk sees each thread once.
@@ -118,23 +156,15 @@ export async function listHistoryThreads(
   owner: ThreadOwner,
   options: { agentId?: string; after?: { lastActivityAt: string; id: string }; limit: number },
 ): Promise<ChatThreadRow[]> {
-  let query = db
-    .selectFrom('chat_threads')
-    .innerJoin('agents', 'agents.id', 'chat_threads.agent_id')
-    .select(THREAD_COLUMNS)
-    .where('chat_threads.organization_id', '=', owner.organizationId)
-    .where('chat_threads.user_id', '=', owner.userId)
-    .where('agents.deleted_at', 'is', null);
-  if (options.agentId) {
-    query = query.where('chat_threads.agent_id', '=', options.agentId);
-  }
-  const after = options.after;
-  if (after) {
-    query = query.where(
-      afterKeys(['chat_threads.last_activity_at', 'chat_threads.id'], [after.lastActivityAt, after.id], 'desc'),
-    );
-  }
-  return query.orderBy('chat_threads.last_activity_at', 'desc').orderBy('chat_threads.id', 'desc').limit(options.limit).execute();
+  const { rows } = await historyThreadsStatement.execute(db, {
+    organizationId: owner.organizationId,
+    userId: owner.userId,
+    agentId: options.agentId || undefined,
+    afterTime: options.after?.lastActivityAt,
+    afterId: options.after?.id,
+    limit: options.limit,
+  });
+  return rows;
 }
 
 /** A new message moves its thread to the top of the history. */
@@ -178,16 +208,20 @@ export async function listMessages(db: Db, threadId: string, page: ChatPage): Pr
   return inKeysetOrder(query, ['chat_messages.sort_key', 'chat_messages.id'], page.after).limit(page.limit).execute();
 }
 
-/** Every message of the given threads, each thread's oldest first. */
+const messagesOfThreadsStatement = prepareQuery<{ threadIds: string }, ChatMessageRow>((db: Db, param) =>
+  db
+    .selectFrom('chat_messages')
+    .select(MESSAGE_COLUMNS)
+    .where(inJsonArray(db, 'thread_id', param('threadIds')))
+    .orderBy('thread_id')
+    .orderBy('sort_key'),
+);
+
+/** Every message of the given threads, each thread's oldest first: one compiled statement for any number of threads. */
 export async function listMessagesOfThreads(db: Db, threadIds: string[]): Promise<ChatMessageRow[]> {
   if (threadIds.length === 0) {
     return [];
   }
-  return db
-    .selectFrom('chat_messages')
-    .select(MESSAGE_COLUMNS)
-    .where('thread_id', 'in', threadIds)
-    .orderBy('thread_id')
-    .orderBy('sort_key')
-    .execute();
+  const { rows } = await messagesOfThreadsStatement.execute(db, { threadIds: JSON.stringify(threadIds) });
+  return rows;
 }
