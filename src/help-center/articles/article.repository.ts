@@ -1,5 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
+import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
+import { inJsonArray } from '../../db/dialect.js';
 import { inKeysetOrder } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { ArticleCollectionTable, ArticleTable } from './article.table.js';
@@ -186,19 +188,25 @@ export async function listCollectionsOfArticles(db: Db, articleIds: readonly str
 }
 
 /** The live articles in each collection, in the order they were added. */
+const articlesOfCollectionsStatement = prepareQuery<{ collectionIds: string }, { collection_id: string; article_id: string }>(
+  (db: Db, param) =>
+    db
+      .selectFrom('help_center_article_collections as membership')
+      .innerJoin('help_center_articles as article', 'article.id', 'membership.article_id')
+      .select(['membership.collection_id', 'membership.article_id'])
+      .where(inJsonArray(db, 'membership.collection_id', param('collectionIds')))
+      .where('article.deleted_at', 'is', null)
+      .orderBy('membership.added_at')
+      .orderBy('article.uid'),
+);
+
+/** One compiled statement for any number of collections (every list of collections asks). */
 export async function listArticlesOfCollections(db: Db, collectionIds: readonly string[]) {
   if (collectionIds.length === 0) {
     return [];
   }
-  return db
-    .selectFrom('help_center_article_collections as membership')
-    .innerJoin('help_center_articles as article', 'article.id', 'membership.article_id')
-    .select(['membership.collection_id', 'membership.article_id'])
-    .where('membership.collection_id', 'in', collectionIds)
-    .where('article.deleted_at', 'is', null)
-    .orderBy('membership.added_at')
-    .orderBy('article.uid')
-    .execute();
+  const { rows } = await articlesOfCollectionsStatement.execute(db, { collectionIds: JSON.stringify(collectionIds) });
+  return rows;
 }
 
 /** Drops a collection's memberships; by then only deleted articles are left in it. */

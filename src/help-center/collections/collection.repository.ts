@@ -1,5 +1,7 @@
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
+import { prepareQuery, prepareQueryByShape } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
+import { inJsonArray } from '../../db/dialect.js';
 import { afterKeys } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { CollectionTable } from './collection.table.js';
@@ -71,30 +73,73 @@ interface KeysetPage {
  * A page of the organization's top-level collections (of one help center when given), by help
  * center id, then order, after the keys `[help_center_id, position, id]`.
  */
+interface TopLevelParams {
+  organizationId: string;
+  helpCenterId?: string;
+  /** Where the page starts: within the help center, after another one, or after keys across all. */
+  start: 'first' | 'within' | 'afterHelpCenter' | 'across';
+  afterHelpCenterId: string;
+  afterPosition: number;
+  afterId: string;
+  limit: number;
+}
+
+/** Compiled once per shape (a help center or all, where the page starts, the page size). */
+const topLevelStatement = prepareQueryByShape<TopLevelParams, CollectionRow>(
+  (params) => [params.helpCenterId !== undefined, params.start, params.limit].join(':'),
+  (db, param, shape) => {
+    let query = db
+      .selectFrom('help_center_collections')
+      .select(COLLECTION_COLUMNS)
+      .where('organization_id', '=', param('organizationId'))
+      .where('parent_id', 'is', null);
+    if (shape.helpCenterId !== undefined) {
+      query = query.where('help_center_id', '=', param('helpCenterId') as string);
+    }
+    if (shape.start === 'within') {
+      // With the help center fixed, the range is on (position, id): SQLite cannot combine an
+      // equality with a row value that starts at the same column.
+      query = query.where(afterKeys(['position', 'id'], [param('afterPosition'), param('afterId')], 'asc'));
+    } else if (shape.start === 'afterHelpCenter') {
+      query = query.where('help_center_id', '>', param('afterHelpCenterId'));
+    } else if (shape.start === 'across') {
+      query = query.where(
+        afterKeys(
+          ['help_center_id', 'position', 'id'],
+          [param('afterHelpCenterId'), param('afterPosition'), param('afterId')],
+          'asc',
+        ),
+      );
+    }
+    return query.orderBy('help_center_id').orderBy('position').orderBy('id').limit(sql.lit(shape.limit));
+  },
+);
+
 export async function listTopLevelCollections(
   db: Db,
   organizationId: string,
   page: KeysetPage & { helpCenterId?: string },
 ): Promise<CollectionRow[]> {
-  let query = db
-    .selectFrom('help_center_collections')
-    .select(COLLECTION_COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .where('parent_id', 'is', null);
-  const [afterHelpCenterId, ...afterInHelpCenter] = page.after ?? [];
-  if (page.helpCenterId) {
-    query = query.where('help_center_id', '=', page.helpCenterId);
-    // With the help center fixed, the range is on (position, id): SQLite cannot combine an
-    // equality with a row value that starts at the same column.
-    if (afterHelpCenterId === page.helpCenterId) {
-      query = query.where(afterKeys(['position', 'id'], afterInHelpCenter, 'asc'));
-    } else if (typeof afterHelpCenterId === 'string') {
-      query = query.where('help_center_id', '>', afterHelpCenterId);
-    }
-  } else if (page.after) {
-    query = query.where(afterKeys(['help_center_id', 'position', 'id'], page.after, 'asc'));
+  const [afterHelpCenterId, afterPosition, afterId] = page.after ?? [];
+  const helpCenterId = page.helpCenterId || undefined;
+  let start: TopLevelParams['start'] = 'first';
+  if (helpCenterId !== undefined && afterHelpCenterId === helpCenterId) {
+    start = 'within';
+  } else if (helpCenterId !== undefined && typeof afterHelpCenterId === 'string') {
+    start = 'afterHelpCenter';
+  } else if (helpCenterId === undefined && page.after) {
+    start = 'across';
   }
-  return query.orderBy('help_center_id').orderBy('position').orderBy('id').limit(page.limit).execute();
+  const { rows } = await topLevelStatement.execute(db, {
+    organizationId,
+    helpCenterId,
+    start,
+    afterHelpCenterId: String(afterHelpCenterId ?? ''),
+    afterPosition: Number(afterPosition ?? 0),
+    afterId: String(afterId ?? ''),
+    limit: page.limit,
+  });
+  return rows;
 }
 
 /** A page of a collection's children, by order, after the keys `[position, id]`. */
@@ -116,6 +161,16 @@ export async function listChildCollections(
 }
 
 /** Every child of any of `parentIds`: one level of the subtrees under them. */
+const childrenOfCollectionsStatement = prepareQuery<{ organizationId: string; parentIds: string }, CollectionRow>(
+  (db: Db, param) =>
+    db
+      .selectFrom('help_center_collections')
+      .select(COLLECTION_COLUMNS)
+      .where('organization_id', '=', param('organizationId'))
+      .where(inJsonArray(db, 'parent_id', param('parentIds'))),
+);
+
+/** One compiled statement for any number of parents: every list of collections asks, a level at a time. */
 export async function listChildrenOfCollections(
   db: Db,
   organizationId: string,
@@ -124,12 +179,8 @@ export async function listChildrenOfCollections(
   if (parentIds.length === 0) {
     return [];
   }
-  return db
-    .selectFrom('help_center_collections')
-    .select(COLLECTION_COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .where('parent_id', 'in', parentIds)
-    .execute();
+  const { rows } = await childrenOfCollectionsStatement.execute(db, { organizationId, parentIds: JSON.stringify(parentIds) });
+  return rows;
 }
 
 export async function updateCollection(

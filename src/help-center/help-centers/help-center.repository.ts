@@ -1,4 +1,5 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
+import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { forUpdate } from '../../db/dialect.js';
 import { inKeysetOrder } from '../../db/keyset.js';
@@ -47,13 +48,18 @@ export async function insertHelpCenter(db: Db, row: HelpCenterTable): Promise<vo
   await db.insertInto('help_centers').values(row).execute();
 }
 
-export async function findHelpCenterById(db: Db, organizationId: string, id: string): Promise<HelpCenterRow | undefined> {
-  return db
+const helpCenterByIdStatement = prepareQuery<{ organizationId: string; id: string }, HelpCenterRow>((db: Db, param) =>
+  db
     .selectFrom('help_centers')
     .select(HELP_CENTER_COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .where('organization_id', '=', param('organizationId'))
+    .where('id', '=', param('id')),
+);
+
+/** Compiled once: every list of a help center's collections and articles checks it first. */
+export async function findHelpCenterById(db: Db, organizationId: string, id: string): Promise<HelpCenterRow | undefined> {
+  const { rows } = await helpCenterByIdStatement.execute(db, { organizationId, id });
+  return rows[0];
 }
 
 /** The help center, locked until the transaction ends: its collection tree changes one at a time. */
