@@ -1,4 +1,5 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
+import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { forNoKeyUpdate } from '../../db/dialect.js';
 import { inKeysetOrder } from '../../db/keyset.js';
@@ -58,17 +59,27 @@ export async function insertTeamUnlessIdentifierTaken(db: Db, row: TeamTable): P
 }
 
 /** A team of the organization; archived ones only when asked for. */
+function teamByIdStatement(includeArchived: boolean) {
+  return prepareQuery<{ organizationId: string; teamId: string }, TeamRow>((db: Db, param) => {
+    const query = selectTeams(db)
+      .where('teams.organization_id', '=', param('organizationId'))
+      .where('teams.id', '=', param('teamId'));
+    return includeArchived ? query : query.where('teams.archived_at', 'is', null);
+  });
+}
+
+/** Compiled once: every ticket list filtered by team, and most team routes, look the team up first. */
+const teamByIdStatements = { live: teamByIdStatement(false), any: teamByIdStatement(true) };
+
 export async function findTeamById(
   db: Db,
   organizationId: string,
   teamId: string,
   options: { includeArchived?: boolean } = {},
 ): Promise<TeamRow | undefined> {
-  let query = selectTeams(db).where('teams.organization_id', '=', organizationId).where('teams.id', '=', teamId);
-  if (!options.includeArchived) {
-    query = query.where('teams.archived_at', 'is', null);
-  }
-  return query.executeTakeFirst();
+  const statement = options.includeArchived ? teamByIdStatements.any : teamByIdStatements.live;
+  const { rows } = await statement.execute(db, { organizationId, teamId });
+  return rows[0];
 }
 
 /**
