@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
 import { createTestDatabase } from '../../test/harness.js';
-import { prepareQuery } from './compiled.js';
+import { prepareQuery, prepareQueryOfInput } from './compiled.js';
 
 interface Probe {
   id: string;
@@ -21,6 +21,34 @@ const insertProbe = prepareQuery<{ id: string; name: string; size: number }, Pro
 // biome-ignore lint/suspicious/noExplicitAny: as above
 const findProbes = prepareQuery<{ minimum: number }, Probe>((db: any, param) =>
   db.selectFrom('compiled_probe').selectAll().where('size', '>=', param('minimum')).where('kind', '=', 'fixed').orderBy('id'),
+);
+
+/** A list filtered on any number of names and a minimum size, newest first, `limit` written into the SQL. */
+interface ProbeFilter {
+  names?: string[];
+  minimum?: number;
+  limit: number;
+}
+
+let builds = 0;
+const filterProbes = prepareQueryOfInput<ProbeFilter, Probe>(
+  (filter, slot) => ({
+    names: filter.names?.map((name, index) => slot(`names.${index}`, name)),
+    minimum: filter.minimum === undefined ? undefined : slot('minimum', filter.minimum),
+    limit: filter.limit,
+  }),
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  (db: any, filter) => {
+    builds++;
+    let query = db.selectFrom('compiled_probe').selectAll();
+    if (filter.names) {
+      query = query.where('name', 'in', filter.names);
+    }
+    if (filter.minimum !== undefined) {
+      query = query.where('size', '>=', filter.minimum);
+    }
+    return query.orderBy('id', 'desc').limit(sql.lit(filter.limit));
+  },
 );
 
 describe.each(DIALECTS)('queries compiled once on %s', (dialect) => {
@@ -46,5 +74,21 @@ describe.each(DIALECTS)('queries compiled once on %s', (dialect) => {
       "O'Brien; drop table x",
       'Third',
     ]);
+  });
+
+  it('builds a statement per shape of the input, and binds every value of that shape', async () => {
+    await insertProbe.execute(database.db, { id: 'p1', name: 'Alpha', size: 20 });
+    await insertProbe.execute(database.db, { id: 'p2', name: 'Beta', size: 30 });
+    await insertProbe.execute(database.db, { id: 'p3', name: 'Gamma', size: 40 });
+    const ids = async (filter: ProbeFilter) => (await filterProbes.execute(database.db, filter)).rows.map((row) => row.id);
+    const before = builds;
+    expect(await ids({ names: ['Alpha', 'Gamma'], limit: 5 })).toEqual(['p3', 'p1']);
+    expect(await ids({ names: ['Beta', 'Alpha'], limit: 5 })).toEqual(['p2', 'p1']);
+    expect(await ids({ names: ['Beta'], minimum: 25, limit: 5 })).toEqual(['p2']);
+    expect(await ids({ names: ['Alpha'], minimum: 25, limit: 5 })).toEqual([]);
+    expect(await ids({ minimum: 30, limit: 1 })).toEqual(['p3']);
+    expect(await ids({ minimum: 10, limit: 2 })).toEqual(['p3', 'p2']);
+    // Shapes: two names; one name and a minimum; a minimum with each of two page sizes.
+    expect(builds - before).toBe(4);
   });
 });

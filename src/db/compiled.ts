@@ -61,16 +61,77 @@ export function prepareQueryByShape<Params extends object, Row>(
   shapeOf: (params: Params) => string,
   build: (db: AnyDb, param: <K extends keyof Params & string>(name: K) => Params[K], shape: Params) => Compilable<Row>,
 ): Pick<PreparedQuery<Params, Row>, 'execute'> {
-  const byShape = new Map<string, PreparedQuery<Params, Row>>();
+  const byShape = new ShapeCache<PreparedQuery<Params, Row>>();
   return {
     execute: (db, params) => {
-      const shape = shapeOf(params);
-      let prepared = byShape.get(shape);
-      if (!prepared) {
-        prepared = prepareQuery<Params, Row>((built, param) => build(built, param, params));
-        byShape.set(shape, prepared);
-      }
+      const prepared = byShape.get(shapeOf(params), () =>
+        prepareQuery<Params, Row>((built, param) => build(built, param, params)),
+      );
       return prepared.execute(db, params);
     },
   };
+}
+
+/** Puts a value of the input in as a bound parameter named `name`; see `prepareQueryOfInput`. */
+export type Slot = <T>(name: string, value: T) => T;
+
+/**
+ * `prepareQueryByShape` for a query built from a structured input, such as filters holding lists
+ * of any length. `mark(input, slot)` answers a copy of the input in which every value the query
+ * binds went through `slot` under a name of its own (`teamIds.0`); `build` builds the query from
+ * such a copy. What `mark` leaves as it is (which filters are given, the lengths of lists, values
+ * the query writes into its SQL) is the shape: one compiled statement per shape. A value that
+ * chooses the query's shape must not go through `slot`, and a bound one must.
+ */
+export function prepareQueryOfInput<Input, Row>(
+  mark: (input: Input, slot: Slot) => Input,
+  build: (db: AnyDb, marked: Input) => Compilable<Row>,
+): { execute(db: AnyDb, input: Input): Promise<QueryResult<Row>> } {
+  const byShape = new ShapeCache<PreparedQuery<Record<string, unknown>, Row>>();
+  return {
+    execute: (db, input) => {
+      const values: Record<string, unknown> = {};
+      const shape = JSON.stringify(
+        mark(input, (name, value) => {
+          values[name] = value;
+          return '?' as never;
+        }),
+      );
+      const prepared = byShape.get(shape, () =>
+        prepareQuery<Record<string, unknown>, Row>((built, param) =>
+          build(
+            built,
+            mark(input, (name) => param(name) as never),
+          ),
+        ),
+      );
+      return prepared.execute(db, values);
+    },
+  };
+}
+
+/**
+ * The statements of a query's shapes, the most recently used kept: the shapes a client can ask for
+ * (filters times page sizes) are too many to keep them all.
+ */
+class ShapeCache<Prepared> {
+  private readonly entries = new Map<string, Prepared>();
+
+  constructor(private readonly capacity = 256) {}
+
+  get(shape: string, prepare: () => Prepared): Prepared {
+    let prepared = this.entries.get(shape);
+    if (prepared) {
+      // Moved to the end: the first entry is always the least recently used.
+      this.entries.delete(shape);
+    } else {
+      prepared = prepare();
+      const oldest = this.entries.size >= this.capacity ? this.entries.keys().next().value : undefined;
+      if (oldest !== undefined) {
+        this.entries.delete(oldest);
+      }
+    }
+    this.entries.set(shape, prepared);
+    return prepared;
+  }
 }

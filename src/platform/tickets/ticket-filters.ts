@@ -552,8 +552,8 @@ interface Range {
 // of a prepared statement guesses a bound LIMIT at a tenth of the table, and then joins the page
 // to the read model by reading every ticket (1.3 s at a million), so it planned each request
 // afresh instead (~5 ms for these joins). With a literal the generic plan is the page's plan,
-// planned once per connection. (A merged range's `offset + limit` stays bound: a literal would
-// make a statement per page number.)
+// planned once per connection. (A merged range of a `page` reads `offset + limit` rows, the offset
+// bound: a literal would make a statement per page number.)
 export function ticketPageIds(
   db: Db,
   // biome-ignore lint/suspicious/noExplicitAny: any query over `tickets`
@@ -604,7 +604,7 @@ export function ticketPageIds(
     branch = branch
       .orderBy('tickets.created_at', direction)
       .orderBy('tickets.id', direction)
-      .limit(offset + page.limit);
+      .limit(offset ? sql<number>`${offset} + ${sql.lit(page.limit)}` : sql.lit(page.limit));
     // Wrapped: SQLite allows no ORDER BY or LIMIT on the members of a UNION.
     return db.selectFrom(branch.as(`range${index}`)).selectAll();
   });

@@ -1,5 +1,5 @@
 import { type Kysely, type SelectQueryBuilder, sql, type Transaction, type Updateable } from 'kysely';
-import { prepareQuery } from '../../db/compiled.js';
+import { prepareQuery, prepareQueryOfInput, type Slot } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { jsonArrayOf } from '../../db/dialect.js';
 import type { CursorKey } from '../../lib/cursors.js';
@@ -294,20 +294,80 @@ export async function countVisibleTickets(
 }
 
 /**
+ * The input of a page of tickets with every value the page statement binds put through `slot`:
+ * what is left (which filters are given, how many ids each lists, the sort and its ranks, the page
+ * size, whether it is a `page` or a cursor) is the statement's shape.
+ */
+function markTicketPage(input: { organizationId: string; filter: TicketListFilter }, slot: Slot) {
+  const { filter } = input;
+  const ids = (name: string, list: string[] | undefined) => list?.map((id, index) => slot(`${name}.${index}`, id));
+  const one = <T>(name: string, value: T) => (value === undefined || value === null ? value : slot(name, value));
+  const filters = filter.filters;
+  const sort = filter.sort ?? NEWEST_FIRST;
+  // A rank sort's cursor starts with the rank it stopped at, which chooses the ranges a page reads.
+  const afterRank = sort.ranks && filter.after ? 1 : 0;
+  const marked: TicketListFilter = {
+    viewerId: slot('viewerId', filter.viewerId),
+    seeAll: filter.seeAll,
+    filters: filters && {
+      organizationId: slot('organizationId', filters.organizationId),
+      teamIds: ids('teamIds', filters.teamIds),
+      statusIds: ids('statusIds', filters.statusIds),
+      priorityIds: ids('priorityIds', filters.priorityIds),
+      assignedAgentId: one('assignedAgentId', filters.assignedAgentId),
+      requestorEmail: one('requestorEmail', filters.requestorEmail),
+      customerContactId: one('customerContactId', filters.customerContactId),
+      accountId: one('accountId', filters.accountId),
+      createdAfter: one('createdAfter', filters.createdAfter),
+      createdBefore: one('createdBefore', filters.createdBefore),
+      updatedAfter: one('updatedAfter', filters.updatedAfter),
+      updatedBefore: one('updatedBefore', filters.updatedBefore),
+      isPrivate: filters.isPrivate,
+      customFields: filters.customFields?.map((entry, index) => ({
+        fieldId: slot(`customFields.${index}.fieldId`, entry.fieldId),
+        valueKey: slot(`customFields.${index}.valueKey`, entry.valueKey),
+      })),
+      tagIds: ids('tagIds', filters.tagIds),
+    },
+    sort: sort.ranks
+      ? {
+          ...sort,
+          ranks: sort.ranks.map((group, index) => ({
+            rank: group.rank,
+            optionIds: ids(`ranks.${index}`, group.optionIds) ?? [],
+          })),
+        }
+      : sort,
+    limit: filter.limit,
+    offset: filter.offset ? slot('offset', filter.offset) : filter.offset,
+    after: filter.after && [
+      ...filter.after.slice(0, afterRank),
+      ...filter.after.slice(afterRank).map((key, index) => slot(`after.${index}`, key)),
+    ],
+  };
+  return { organizationId: slot('organizationId', input.organizationId), filter: marked };
+}
+
+/**
  * One page of tickets in the list's order, as a deferred join: the page's ids come from an index
  * range (however deep the page), and only those rows are read and joined to their names and tags.
+ * The page's tags come in the same statement (a JSON array per ticket): one round trip for a page.
+ * Compiled once per shape (`markTicketPage`): building it cost as much as running it.
  */
-export async function listTickets(db: Db, organizationId: string, filter: TicketListFilter): Promise<TicketRow[]> {
+const ticketPageStatement = prepareQueryOfInput(markTicketPage, (db, { organizationId, filter }) => {
   const sort = filter.sort ?? NEWEST_FIRST;
-  // The page's tags in the same statement (a JSON array per ticket): one round trip for a page.
-  const query = selectTickets(db, visibleTicketIds(db, organizationId, filter)).select((eb) =>
+  const query = selectTickets(db as Db, visibleTicketIds(db as Db, organizationId, filter)).select((eb) =>
     jsonArrayOf(db, tagsOfEnclosingTicket(eb)).as('tags_json'),
   );
   const ordered =
     sort.field === 'createdAt' || sort.field === 'updatedAt'
       ? query.orderBy(sort.field === 'createdAt' ? 'tickets.created_at' : 'tickets.updated_at', sort.direction)
       : query.orderBy(sql.ref('page.sort_rank'), sort.direction).orderBy('tickets.created_at', sort.direction);
-  return ordered.orderBy('tickets.id', sort.direction).execute();
+  return ordered.orderBy('tickets.id', sort.direction);
+});
+
+export async function listTickets(db: Db, organizationId: string, filter: TicketListFilter): Promise<TicketRow[]> {
+  return (await ticketPageStatement.execute(db, { organizationId, filter })).rows;
 }
 
 /** A ticket of the organization with its names, deleted or not: what the event log records of a change. */
