@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
@@ -73,6 +73,8 @@ const result = await build({
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
+  // Comments and whitespace left out: V8 keeps a script's whole text for the life of the process.
+  minifyWhitespace: true,
   sourcemap: true,
   metafile: true,
   logLevel: 'warning',
@@ -88,4 +90,16 @@ const bundled = new Set(
 const twice = [...lazy].filter((name) => bundled.has(name));
 if (twice.length > 0) {
   throw new Error(`imported both statically and with import(), so bundled and loaded again: ${twice.join(', ')}`);
+}
+
+// V8 keeps a script's text one byte a character if it is all Latin-1, else two: one `…` in a
+// regular expression or a tagged template (which esbuild cannot escape) costs 3 MiB of heap.
+for (const file of readdirSync(OUT_DIR).filter((name) => name.endsWith('.js'))) {
+  const text = readFileSync(join(OUT_DIR, file), 'utf8');
+  const at = text.search(/[\u0100-\uffff]/);
+  if (at >= 0) {
+    console.warn(
+      `${file} holds characters beyond Latin-1, so V8 keeps it at two bytes a character; write them as escapes: …${text.slice(Math.max(0, at - 40), at + 10)}…`,
+    );
+  }
 }

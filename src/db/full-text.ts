@@ -41,6 +41,8 @@ export interface FullTextQuery {
 const START = '\u0002';
 const STOP = '\u0003';
 const EXCERPT_WORDS = 24;
+/** "…", bound rather than written into the SQL, so that the bundle stays Latin-1 (scripts/bundle-server.ts). */
+const ELLIPSIS = '\u2026';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removes exactly the marker characters
 const clean = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, ' ');
@@ -80,7 +82,7 @@ export async function searchFullText(db: Db, index: FullTextIndex, query: FullTe
   } else {
     const match = fts5Query(query.search);
     const result = await sql<{ document_id: string; excerpt: string | null }>`
-      select document_id, snippet(${table}, 3, ${START}, ${STOP}, '…', ${EXCERPT_WORDS}) as excerpt
+      select document_id, snippet(${table}, 3, ${START}, ${STOP}, ${ELLIPSIS}, ${EXCERPT_WORDS}) as excerpt
       from ${table}
       where ${table} match ${match} and organization_id = ${query.organizationId} ${within}
       order by bm25(${table}, 0, 0, 5.0, 1.0), document_id
@@ -290,7 +292,7 @@ export async function highlightTicketDocuments(
     // what they hold instead (the ticket's own part first, then the most matches).
     const result = await sql<Row>`select d.ticket_id, d.comment_id, d.is_private,
         highlight(ticket_search, 0, ${START}, ${STOP}) as title,
-        snippet(ticket_search, 1, ${START}, ${STOP}, '…', ${EXCERPT_WORDS}) as body
+        snippet(ticket_search, 1, ${START}, ${STOP}, ${ELLIPSIS}, ${EXCERPT_WORDS}) as body
       from ticket_search_documents d
       cross join ticket_search
       where ticket_search.rowid = d.id and ticket_search match ${fts5Any(positive)} and d.ticket_id in (${ids}) ${privacy}

@@ -15,8 +15,9 @@
  * replies) keeps its quotes, since the quotes are then part of the answer.
  */
 
+// Polish `napisał` with its ł escaped, so that the bundle stays Latin-1 (scripts/bundle-server.ts).
 const ATTRIBUTION =
-  /^\s*(on|am|le|el|il|op|em|w dniu|den|på)\b.{0,400}\b(wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|escreveu|napisał|skrev)\s*:\s*$/i;
+  /^\s*(on|am|le|el|il|op|em|w dniu|den|på)\b.{0,400}\b(wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|escreveu|napisa\u0142|skrev)\s*:\s*$/i;
 // German Gmail puts the verb before the name: "Am Do., 15. Jan. 2026 um 09:00 Uhr schrieb Support <s@acme.test>:".
 const ATTRIBUTION_VERB_FIRST = /^\s*(am|el|le|il|op)\b.{0,200}\b(schrieb|escribió|a écrit|ha scritto|schreef)\b.{0,300}:\s*$/i;
 const ORIGINAL_MESSAGE =

@@ -11,7 +11,8 @@ const MAX_NAME_WORDS = 4;
 /** An `@` that starts a mention: not inside a word or an email address (`pat@customer.test`). */
 const MENTION_START = /(?<![\p{L}\p{N}._%+\-@])@/gu;
 const EMAIL = /^[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/u;
-const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"’”]+$/u;
+// The closing quotes ’ and ” as escapes, so that the bundle stays Latin-1 (scripts/bundle-server.ts).
+const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"\u2019\u201d]+$/u;
 
 export interface MentionCandidates {
   /** Lower-cased addresses. */
