@@ -562,6 +562,31 @@ describe.each(DIALECTS)('ticket filters, sorts and identifiers on %s', (dialect)
         expect(response.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
       }
     });
+
+    it('a team filter is a 404 for an archived team, with or without tickets, on every page; an active team without tickets is an empty page', async () => {
+      const archived = (await send('POST', '/v1/teams', { name: 'Archived desk' })).id as string;
+      await send('POST', '/v1/tickets', { title: 'Left behind', requestorEmail: 'left@customer.test', teamId: archived });
+      const firstPage = (await get(`/v1/tickets?teamId=${archived}&limit=1`)).json() as Page;
+      expect(firstPage.data).toHaveLength(1);
+      const empty = (await send('POST', '/v1/teams', { name: 'Quiet desk' })).id as string;
+      await send('DELETE', `/v1/teams/${archived}`);
+      for (const query of [
+        `teamId=${archived}`,
+        `teamId=${archived}&teamId=${teams.billing}`,
+        `teamId=${archived}&page=1`,
+        `teamId=${archived}&sort=-priority`,
+      ]) {
+        const response = await get(`/v1/tickets?${query}`);
+        expect(response.statusCode, `${query}: ${response.body}`).toBe(404);
+        expect(response.json().message).toBe('Team not found!');
+      }
+      const quiet = await get(`/v1/tickets?teamId=${empty}`);
+      expect(quiet.statusCode, quiet.body).toBe(200);
+      expect(quiet.json()).toMatchObject({ data: [], nextCursor: null });
+      const both = (await get(`/v1/tickets?teamId=${empty}&teamId=${teams.billing}&limit=100`)).json() as Page;
+      expect(both.data.length).toBeGreaterThan(0);
+      expect(both.data.every((ticket) => ticket.teamId === teams.billing)).toBe(true);
+    });
   });
 
   describe('lookup by ticketIdentifier', () => {

@@ -189,13 +189,19 @@ const invalid = (field: string, message: string, rule = 'reference') =>
  * Checks a list's filters and sort against the caller's organization. Another organization's team,
  * user, contact, account, status, priority or custom field is a 404, as a missing one; an unknown
  * status or priority name, or a value a custom field cannot hold, is a 400 naming the parameter.
+ * With `teamsCheckedByCaller`, the teams are the caller's to check (`requireTeams`).
  */
-export async function resolveTicketQuery(db: Db, principal: Principal, query: TicketFilterQuery): Promise<ResolvedTicketQuery> {
+export async function resolveTicketQuery(
+  db: Db,
+  principal: Principal,
+  query: TicketFilterQuery,
+  checks: { teamsCheckedByCaller?: boolean } = {},
+): Promise<ResolvedTicketQuery> {
   const organizationId = principal.organizationId;
   const filters: TicketFilters = { organizationId };
   const teamIds = query.teamId?.length ? [...new Set(query.teamId)].sort() : undefined;
-  for (const teamId of teamIds ?? []) {
-    await requireTeam(db, organizationId, teamId);
+  if (!checks.teamsCheckedByCaller) {
+    await requireTeams(db, organizationId, teamIds);
   }
   filters.teamIds = teamIds;
   // Statuses and priorities are read only when a filter or the sort names them: the plain list
@@ -245,6 +251,17 @@ export async function resolveTicketQuery(db: Db, principal: Principal, query: Ti
   filters.tagIds = query.tag?.length ? await tagFilter(db, organizationId, query.tag) : undefined;
   const sort = resolveSort(query.sort ?? '-createdAt', options, filters);
   return { filters, sort, fingerprint: fingerprintOf(sort.name, filters) };
+}
+
+/**
+ * The 404 of a team filter naming a team that is not an active one of the organization. With
+ * `teamsCheckedByCaller`, `resolveTicketQuery` leaves this to its caller, which can make it only
+ * when a page comes back empty (see `listVisibleTickets`).
+ */
+export async function requireTeams(db: Db, organizationId: string, teamIds: readonly string[] | undefined): Promise<void> {
+  for (const teamId of teamIds ?? []) {
+    await requireTeam(db, organizationId, teamId);
+  }
 }
 
 function instant(field: string, value: string): string {

@@ -48,6 +48,7 @@ import type { CreateTicketSchema, UpdateTicketSchema } from './ticket.schemas.js
 import type { TicketTable } from './ticket.table.js';
 import {
   readTicketCursor,
+  requireTeams,
   resolveTicketQuery,
   type TicketFilterQuery,
   ticketCursorKeys,
@@ -539,7 +540,7 @@ export async function listVisibleTickets(
   principal: Principal,
   query: TicketFilterQuery & { page?: number; limit?: number; cursor?: string },
 ): Promise<{ items: Ticket[]; nextCursor: string | null }> {
-  const resolved = await resolveTicketQuery(db, principal, query);
+  const resolved = await resolveTicketQuery(db, principal, query, { teamsCheckedByCaller: true });
   const after = readTicketCursor(query, resolved);
   const limit = query.limit ?? 10;
   const rows = await listTickets(db, principal.organizationId, {
@@ -550,7 +551,12 @@ export async function listVisibleTickets(
     offset: after ? 0 : (query.page ?? 0) * limit,
     after,
     limit: limit + 1,
+    onlyOfActiveTeams: true,
   });
+  if (rows.length === 0) {
+    // The page checked the team filter: an empty one may be a team that is not the caller's (404).
+    await requireTeams(db, principal.organizationId, resolved.filters.teamIds);
+  }
   const page = keysetPage(rows, limit, (row) => ticketCursorKeys(resolved.sort, resolved.fingerprint, row));
   return { items: await presentTickets(db, page.items), nextCursor: page.nextCursor };
 }
