@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAgents } from '../src/agent-studio/agents/agent.repository.js';
-import { listHistoryThreads, listMessages, listThreadsOfAgent } from '../src/agent-studio/chats/chat.repository.js';
+import { listHistory, listMessages, listThreadsOfAgent } from '../src/agent-studio/chats/chat.repository.js';
 import { listMcpServers } from '../src/agent-studio/mcp-servers/mcp-server.repository.js';
 import { listAgentTools } from '../src/agent-studio/tools/agent-tool.repository.js';
 import type { DB } from '../src/db/database.js';
@@ -472,13 +472,13 @@ describe.each(DIALECTS)('list query plans of the help center and agent studio on
 
     const history = { lastActivityAt: instant(1800), id: 'ffffffff-ffff-4fff-bfff-ffffffffffff' };
     await expectIndexRange(
-      (db) => listHistoryThreads(db, owner, { after: history, limit: 11 }),
+      (db) => listHistory(db, owner, { after: history, limit: 11 }),
       'chat_threads',
       'chat_threads_user_activity',
       'cursor',
     );
     await expectIndexRange(
-      (db) => listHistoryThreads(db, owner, { agentId: ids.agent, after: history, limit: 11 }),
+      (db) => listHistory(db, owner, { agentId: ids.agent, after: history, limit: 11 }),
       'chat_threads',
       index,
       'cursor',

@@ -120,11 +120,30 @@ interface HistoryParams {
   limit: number;
 }
 
-/** Compiled once per shape (an agent or all, a cursor or not, the page size, written in). */
-const historyThreadsStatement = prepareQueryByShape<HistoryParams, ChatThreadRow>(
+/** A thread of a history page beside one of its messages (the message's columns null when it has none). */
+type HistoryRow = ChatThreadRow & {
+  [Column in (typeof MESSAGE_COLUMNS)[number] as `message_${Column}`]: ChatMessageRow[Column] | null;
+} & { message_sort_key: string | null };
+
+const compareText = (a: string | null, b: string | null) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
+
+/** Latest activity first, then each thread's messages in write order (a thread without any has one row). */
+const inHistoryOrder = (a: HistoryRow, b: HistoryRow) =>
+  compareText(b.last_activity_at, a.last_activity_at) ||
+  compareText(b.id, a.id) ||
+  compareText(a.message_sort_key, b.message_sort_key) ||
+  compareText(a.message_id, b.message_id);
+
+/**
+ * A page of threads with their messages in one statement: the page's threads (an index range of
+ * the owner's, latest activity first), each joined to its messages (the `chat_messages_thread_order`
+ * index), put in order by `listHistory` rather than sorted by the database. Compiled once per shape
+ * (an agent or all, a cursor or not, the page size, written in).
+ */
+const historyStatement = prepareQueryByShape<HistoryParams, HistoryRow>(
   (params) => [params.agentId !== undefined, params.afterTime !== undefined, params.limit].join(':'),
   (db, param, shape) => {
-    let query = db
+    let threads = db
       .selectFrom('chat_threads')
       .innerJoin('agents', 'agents.id', 'chat_threads.agent_id')
       .select(THREAD_COLUMNS)
@@ -132,10 +151,10 @@ const historyThreadsStatement = prepareQueryByShape<HistoryParams, ChatThreadRow
       .where('chat_threads.user_id', '=', param('userId'))
       .where('agents.deleted_at', 'is', null);
     if (shape.agentId !== undefined) {
-      query = query.where('chat_threads.agent_id', '=', param('agentId') as string);
+      threads = threads.where('chat_threads.agent_id', '=', param('agentId') as string);
     }
     if (shape.afterTime !== undefined) {
-      query = query.where(
+      threads = threads.where(
         afterKeys(
           ['chat_threads.last_activity_at', 'chat_threads.id'],
           [param('afterTime') as string, param('afterId') as string],
@@ -143,20 +162,30 @@ const historyThreadsStatement = prepareQueryByShape<HistoryParams, ChatThreadRow
         ),
       );
     }
-    return query.orderBy('chat_threads.last_activity_at', 'desc').orderBy('chat_threads.id', 'desc').limit(sql.lit(shape.limit));
+    const page = threads
+      .orderBy('chat_threads.last_activity_at', 'desc')
+      .orderBy('chat_threads.id', 'desc')
+      .limit(sql.lit(shape.limit));
+    return db
+      .selectFrom(page.as('page'))
+      .leftJoin('chat_messages', 'chat_messages.thread_id', 'page.id')
+      .selectAll('page')
+      .select(MESSAGE_COLUMNS.map((column) => `chat_messages.${column} as message_${column}` as const))
+      .select('chat_messages.sort_key as message_sort_key');
   },
 );
 
 /**
  * One page of the owner's threads with live agents, ordered by (last_activity_at, id) descending
- * and starting strictly after `after`: a keyset page, so a walk sees each thread once.
+ * and starting strictly after `after` (a keyset page, so a walk sees each thread once), each with
+ * every message of it, oldest first.
  */
-export async function listHistoryThreads(
+export async function listHistory(
   db: Db,
   owner: ThreadOwner,
   options: { agentId?: string; after?: { lastActivityAt: string; id: string }; limit: number },
-): Promise<ChatThreadRow[]> {
-  const { rows } = await historyThreadsStatement.execute(db, {
+): Promise<{ thread: ChatThreadRow; messages: ChatMessageRow[] }[]> {
+  const { rows } = await historyStatement.execute(db, {
     organizationId: owner.organizationId,
     userId: owner.userId,
     agentId: options.agentId || undefined,
@@ -164,7 +193,32 @@ export async function listHistoryThreads(
     afterId: options.after?.id,
     limit: options.limit,
   });
-  return rows;
+  const page: { thread: ChatThreadRow; messages: ChatMessageRow[] }[] = [];
+  for (const row of rows.sort(inHistoryOrder)) {
+    let entry = page.at(-1);
+    if (entry?.thread.id !== row.id) {
+      const { id, organization_id, agent_id, user_id, title, metadata, last_activity_at, created_at, updated_at } = row;
+      entry = {
+        thread: { id, organization_id, agent_id, user_id, title, metadata, last_activity_at, created_at, updated_at },
+        messages: [],
+      };
+      page.push(entry);
+    }
+    if (row.message_id !== null) {
+      entry.messages.push({
+        id: row.message_id,
+        thread_id: row.id,
+        role: row.message_role as ChatMessageRow['role'],
+        content: row.message_content as ChatMessageRow['content'],
+        content_html: row.message_content_html as ChatMessageRow['content_html'],
+        tool_calls: row.message_tool_calls as ChatMessageRow['tool_calls'],
+        attachments: row.message_attachments as ChatMessageRow['attachments'],
+        metadata: row.message_metadata as ChatMessageRow['metadata'],
+        created_at: row.message_created_at as ChatMessageRow['created_at'],
+      });
+    }
+  }
+  return page;
 }
 
 /** A new message moves its thread to the top of the history. */

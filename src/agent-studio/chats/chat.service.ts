@@ -19,7 +19,7 @@ import {
   findThread,
   insertMessage,
   insertThread,
-  listHistoryThreads,
+  listHistory,
   listMessages,
   listMessagesOfThreads,
   listThreadsOfAgent,
@@ -261,24 +261,11 @@ export function decodeHistoryCursor(cursor: string): { lastActivityAt: string; i
 export async function getChatHistory(db: Kysely<DB>, principal: Principal, query: Static<typeof ChatHistoryQuerySchema>) {
   const limit = query.limit ?? 10;
   const after = query.cursor !== undefined ? decodeHistoryCursor(query.cursor) : undefined;
-  const rows = await listHistoryThreads(db, ownerOf(principal), { agentId: query.agent_id, after, limit: limit + 1 });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const messages = await listMessagesOfThreads(
-    db,
-    page.map((thread) => thread.id),
-  );
-  const byThread = new Map<string, ChatMessageRow[]>();
-  for (const message of messages) {
-    const ofThread = byThread.get(message.thread_id);
-    if (ofThread) {
-      ofThread.push(message);
-    } else {
-      byThread.set(message.thread_id, [message]);
-    }
-  }
+  const threads = await listHistory(db, ownerOf(principal), { agentId: query.agent_id, after, limit: limit + 1 });
+  const page = threads.slice(0, limit);
+  const last = page.at(-1)?.thread;
   return {
-    items: page.map((thread) => toThread(thread, byThread.get(thread.id) ?? [])),
-    next_cursor: rows.length > limit && last ? encodeHistoryCursor(last) : null,
+    items: page.map(({ thread, messages }) => toThread(thread, messages)),
+    next_cursor: threads.length > limit && last ? encodeHistoryCursor(last) : null,
   };
 }
