@@ -345,32 +345,41 @@ describe.each(DIALECTS)('list query plans of the help center and agent studio on
     );
   });
 
-  it('collections: top-level pages of the organization and of one help center, children pages and subtree levels', async () => {
+  it('collections: top-level pages of the organization and of one help center, with and without subtrees, children pages and subtree levels', async () => {
     const topLevel = 'help_center_collections_top_level_order';
-    await expectIndexRange((db) => listTopLevelCollections(db, org(), PAGE), 'help_center_collections', topLevel);
-    await expectIndexRange(
-      (db) => listTopLevelCollections(db, org(), { ...PAGE, after: [ids.helpCenter, 100, 'ffffffffffffffffffffffff'] }),
-      'help_center_collections',
-      topLevel,
-      'cursor',
-    );
-    await expectIndexRange(
-      (db) => listTopLevelCollections(db, org(), { ...PAGE, helpCenterId: ids.helpCenter }),
-      'help_center_collections',
-      topLevel,
-    );
-    await expectIndexRange(
-      (db) =>
-        listTopLevelCollections(db, org(), {
-          ...PAGE,
-          helpCenterId: ids.helpCenter,
-          after: [ids.helpCenter, 100, 'ffffffffffffffffffffffff'],
-        }),
-      'help_center_collections',
-      topLevel,
-      'cursor',
-    );
     const children = 'help_center_collections_children_order';
+    const after = [ids.helpCenter, 100, 'ffffffffffffffffffffffff'];
+    for (const subtrees of [false, true]) {
+      await expectIndexRange(
+        (db) => listTopLevelCollections(db, org(), { ...PAGE, subtrees }),
+        'help_center_collections',
+        topLevel,
+      );
+      await expectIndexRange(
+        (db) => listTopLevelCollections(db, org(), { ...PAGE, subtrees, after }),
+        'help_center_collections',
+        topLevel,
+        'cursor',
+      );
+      await expectIndexRange(
+        (db) => listTopLevelCollections(db, org(), { ...PAGE, subtrees, helpCenterId: ids.helpCenter }),
+        'help_center_collections',
+        topLevel,
+      );
+      await expectIndexRange(
+        (db) => listTopLevelCollections(db, org(), { ...PAGE, subtrees, helpCenterId: ids.helpCenter, after }),
+        'help_center_collections',
+        topLevel,
+        'cursor',
+      );
+    }
+    // The levels under the page's collections each read the children's index, not the table
+    // (SQLite names the table by its alias in the query).
+    await expectIndexRange(
+      (db) => listTopLevelCollections(db, org(), { ...PAGE, subtrees: true, helpCenterId: ids.helpCenter }),
+      dialect === 'sqlite' ? 'child' : 'help_center_collections',
+      [children, 'help_center_collections_parent'],
+    );
     await expectIndexRange((db) => listChildCollections(db, org(), ids.parent, PAGE), 'help_center_collections', children);
     await expectIndexRange(
       (db) => listChildCollections(db, org(), ids.parent, { ...PAGE, after: [100, 'ffffffffffffffffffffffff'] }),

@@ -1,4 +1,13 @@
-import { type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  PostgresAdapter,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 
@@ -109,6 +118,31 @@ export function writesInOneStatement(db: Kysely<any>): boolean {
 export function jsonArrayOf<Row>(db: Kysely<any>, subquery: SelectQueryBuilder<any, any, Row>): RawBuilder<string> {
   const array = dialectOf(db) === 'postgres' ? postgresJsonArrayFrom(subquery) : sqliteJsonArrayFrom(subquery);
   return array as unknown as RawBuilder<string>;
+}
+
+/**
+ * `query` joined to the rows of `table`, named `alias`, that `matches` picks for each of its rows,
+ * found by an index lookup per row. Given an ordinary join, the planners guess the size of a CTE
+ * or of a recursive step, and may scan and hash the whole table instead. SQLite keeps the left side
+ * of a CROSS JOIN as the outer loop; PostgreSQL gets a LATERAL subquery, which `OFFSET 0` keeps from
+ * being turned back into an ordinary join.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any database, any select query
+export function joinRowByRow<Query extends SelectQueryBuilder<any, any, any>>(
+  // biome-ignore lint/suspicious/noExplicitAny: any database
+  db: Kysely<any>,
+  query: Query,
+  table: string,
+  alias: string,
+  // biome-ignore lint/suspicious/noExplicitAny: conditions on any tables
+  matches: (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>,
+): Query {
+  if (dialectOf(db) === 'postgres') {
+    return query.crossJoinLateral((eb) =>
+      eb.selectFrom(`${table} as ${alias}`).selectAll().where(matches).offset(sql.lit(0)).as(alias),
+    ) as unknown as Query;
+  }
+  return query.crossJoin(`${table} as ${alias}`).where(matches) as unknown as Query;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { DB } from '../../db/database.js';
 import { inJsonArray } from '../../db/dialect.js';
 import { afterKeys, inKeysetOrder } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
+import { compareText } from '../../lib/order.js';
 import type { ChatMessageTable, ChatThreadTable } from './chat.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -124,8 +125,6 @@ interface HistoryParams {
 type HistoryRow = ChatThreadRow & {
   [Column in (typeof MESSAGE_COLUMNS)[number] as `message_${Column}`]: ChatMessageRow[Column] | null;
 } & { message_sort_key: string | null };
-
-const compareText = (a: string | null, b: string | null) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
 
 /** Latest activity first, then each thread's messages in write order (a thread without any has one row). */
 const inHistoryOrder = (a: HistoryRow, b: HistoryRow) =>

@@ -8,6 +8,7 @@ import { readTypedCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { compareText } from '../../lib/order.js';
 import { deleteMembershipsOfCollection, listArticlesOfCollections } from '../articles/article.repository.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank, optionalNonBlank } from '../help-centers/help-center.input.js';
@@ -16,6 +17,7 @@ import { lockHelpCenter, nextHelpCenterNumber } from '../help-centers/help-cente
 import { HELP_CENTER_NOT_FOUND, requireHelpCenter } from '../help-centers/help-center.service.js';
 import { firstFreeSlug, slugify } from '../help-centers/help-center.slug.js';
 import {
+  articleIdsOf,
   type CollectionRow,
   deleteCollection,
   findCollectionById,
@@ -230,36 +232,29 @@ export async function createCollection(deps: Deps, principal: Principal, input: 
 }
 
 /**
- * A page of top-level collections, by help center id, then `order`: one range of one index. An
- * object id begins with its creation second, so help centers come oldest first, as they list.
+ * A page of top-level collections, by help center id, then `order`, with their subtrees unless
+ * `topLevelOnly`, and every listed collection's articles: one statement. An object id begins with
+ * its creation second, so help centers come oldest first, as they list.
  */
 async function pageOfTopLevel(
   db: Kysely<DB>,
   organizationId: string,
-  page: { helpCenterId?: string; cursor?: string; limit: number },
+  page: { helpCenterId?: string; cursor?: string; limit: number; topLevelOnly: boolean },
 ) {
   const after = readTypedCursor(page.cursor, ['text', 'integer', 'text']);
   const rows = await listTopLevelCollections(db, organizationId, {
     helpCenterId: page.helpCenterId,
     after,
-    limit: page.limit + 1,
+    limit: page.limit,
+    subtrees: !page.topLevelOnly,
   });
-  return keysetPage(rows, page.limit, (row) => [row.help_center_id, row.position, row.id]);
-}
-
-/** `rows` with every collection under them, a level at a time (collections nest at most `MAX_DEPTH` deep). */
-async function withSubtrees(db: Kysely<DB>, organizationId: string, rows: CollectionRow[]): Promise<CollectionRow[]> {
-  const all = [...rows];
-  for (let level = rows; level.length > 0; ) {
-    level = await fetchInSlices(
-      level.map((row) => row.id),
-      (ids) => listChildrenOfCollections(db, organizationId, ids),
-    );
-    for (const row of level) {
-      all.push(row);
-    }
-  }
-  return all;
+  const topLevel = rows
+    .filter((row) => row.parent_id === null)
+    .sort((a, b) => compareText(a.help_center_id, b.help_center_id) || a.position - b.position || compareText(a.id, b.id));
+  const { items, nextCursor } = keysetPage(topLevel, page.limit, (row) => [row.help_center_id, row.position, row.id]);
+  // The collection after the page only tells that there is a next page: it is not listed.
+  const beyond = topLevel.length > page.limit ? topLevel.at(-1) : undefined;
+  return { items, rows: rows.filter((row) => row !== beyond), nextCursor };
 }
 
 /**
@@ -274,18 +269,29 @@ export async function listOrganizationCollections(
 ) {
   const organizationId = principal.organizationId;
   const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-  if (query.helpCenterId) {
-    await requireHelpCenter(db, organizationId, query.helpCenterId);
-  }
   if (query.parentId !== undefined && query.parentId !== 'null') {
+    if (query.helpCenterId) {
+      await requireHelpCenter(db, organizationId, query.helpCenterId);
+    }
     return pageOfChildren(db, organizationId, { ...query, parentId: query.parentId, limit });
   }
-  const page = await pageOfTopLevel(db, organizationId, { helpCenterId: query.helpCenterId, cursor: query.cursor, limit });
   const topLevelOnly = query.parentId === 'null';
-  const tree = treeOf(topLevelOnly ? page.items : await withSubtrees(db, organizationId, page.items));
+  const page = await pageOfTopLevel(db, organizationId, {
+    helpCenterId: query.helpCenterId,
+    cursor: query.cursor,
+    limit,
+    topLevelOnly,
+  });
+  if (page.items.length === 0 && query.helpCenterId) {
+    // Only an empty page tells a help center without collections from one that is not there.
+    await requireHelpCenter(db, organizationId, query.helpCenterId);
+  }
+  const tree = treeOf(page.rows);
+  const rowsById = new Map(page.rows.map((row) => [row.id, row]));
   const topLevel = page.items.map((row) => tree.get(row.id)).filter((node) => node !== undefined);
+  const listed = topLevelOnly ? topLevel : listingOrderPerHelpCenter(tree, topLevel);
   return {
-    items: await present(db, topLevelOnly ? topLevel : listingOrderPerHelpCenter(tree, topLevel), tree),
+    items: listed.map((node) => toCollection(node, tree, articleIdsOf(rowsById.get(node.id)))),
     nextCursor: page.nextCursor,
   };
 }

@@ -1,3 +1,5 @@
+import { compareText } from '../../lib/order.js';
+
 /** Pure rules over one help center's collections, given as nodes. */
 export interface CollectionNode {
   id: string;
@@ -21,7 +23,7 @@ export class CollectionTree<T extends CollectionNode> {
       this.children.set(node.parent_id, siblings);
     }
     for (const siblings of this.children.values()) {
-      siblings.sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+      siblings.sort((a, b) => a.position - b.position || compareText(a.id, b.id));
     }
   }
 

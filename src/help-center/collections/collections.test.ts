@@ -428,6 +428,36 @@ describe.each(DIALECTS)('collections on %s', (dialect) => {
     });
   });
 
+  it('lists each collection with its live articles in the order they were added; a help center without collections lists none', async () => {
+    const helpCenterId = await helpCenter();
+    const shelf = await collection(helpCenterId, 'Shelf');
+    const box = await collection(helpCenterId, 'Box', { parentId: shelf._id });
+    const article = async (title: string, collectionId: string): Promise<string> =>
+      (await post('/articles', { title, collectionId })).json().data._id;
+    const [first, dropped, third] = [
+      await article('First', shelf._id),
+      await article('Dropped', shelf._id),
+      await article('Third', shelf._id),
+    ];
+    const boxed = await article('Boxed', box._id);
+    expect((await remove(`/articles/${dropped}`)).statusCode).toBe(200);
+
+    for (const query of [`?helpCenterId=${helpCenterId}`, `?helpCenterId=${helpCenterId}&limit=1`]) {
+      const listed = new Map((await list(query)).map((c) => [c.name, c.articles]));
+      expect(listed.get('Shelf')).toEqual([first, third]);
+      expect(listed.get('Box')).toEqual([boxed]);
+    }
+    expect((await list(`?helpCenterId=${helpCenterId}&parentId=null`)).map((c) => c.articles)).toEqual([[first, third]]);
+
+    const empty = await get(`/collections?helpCenterId=${await helpCenter()}`);
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json()).toMatchObject({ data: [], nextCursor: null });
+    expect((await get(`/collections?helpCenterId=${helpCenterId}`, globex.headers)).json()).toEqual({
+      statusCode: 404,
+      message: 'Help center not found',
+    });
+  });
+
   it("pages a collection's children by order, each reading as protected under a protected parent", async () => {
     const owner = await makeOrganization(harness);
     const helpCenterId = await helpCenter(owner.headers);
