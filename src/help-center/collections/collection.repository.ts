@@ -181,7 +181,7 @@ const topLevelStatement = prepareQueryByShape<TopLevelParams, ListedCollectionRo
 /**
  * The organization's top-level collections (of one help center when given), by help center id,
  * then order, after the keys `[help_center_id, position, id]`: `limit` of them and the one after,
- * with their subtrees when asked (not the one after's), each with its article ids.
+ * with their subtrees when asked (not the one after's), each with its articles (`articleIdsOf`).
  */
 export async function listTopLevelCollections(
   db: Db,
@@ -251,7 +251,7 @@ const childrenOfCollectionsStatement = prepareQuery<{ organizationId: string; pa
       .where(inJsonArray(db, 'parent_id', param('parentIds'))),
 );
 
-/** One compiled statement for any number of parents: every list of collections asks, a level at a time. */
+/** One compiled statement for any number of parents: the subtree of collections an article search covers, a level at a time. */
 export async function listChildrenOfCollections(
   db: Db,
   organizationId: string,
