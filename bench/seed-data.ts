@@ -240,6 +240,11 @@ async function copyTickets(db: SeedDb, t: Templates, count: number, base: number
   const ids = Array.from({ length: count }, (_, index) => clock.at(base + index * 1000).ulid());
   const first = ((await db.query<{ n: number }>('select max(ticket_number) as n from tickets where team_id = ?', [t.teamId]))[0]
     ?.n ?? 0) as number;
+  // The team has no agents, so every ticket waits for one; a million waiting tickets would keep the
+  // routing worker scanning them all in the background, which no real deployment does. Cleared on
+  // the templates before copying: updating a million rows afterwards would leave PostgreSQL's
+  // heap and every ticket index twice their size (each row a new version), unlike a real table.
+  await db.exec('update tickets set awaiting_assignment_since = null where team_id = ?', [t.teamId]);
   await db.copyRow('tickets', 'id', t.ticketId, count, {
     id: (index) => ids[index] as string,
     ticket_number: (index) => first + 1 + index,
@@ -249,9 +254,6 @@ async function copyTickets(db: SeedDb, t: Templates, count: number, base: number
     updated_at: (index) => iso(base + index * 1000),
   });
   await db.exec('update team_ticket_counters set last_number = ? where team_id = ?', [first + count, t.teamId]);
-  // The team has no agents, so every ticket waits for one; a million waiting tickets would keep the
-  // routing worker scanning them all in the background, which no real deployment does.
-  await db.exec('update tickets set awaiting_assignment_since = null where team_id = ?', [t.teamId]);
   progress(log, 'tickets', count, started);
   return ids[Math.floor(count / 2)] as string;
 }
