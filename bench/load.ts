@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { totalCpuMillis } from './processes.js';
+import { sleep, totalCpuMillis } from './processes.js';
 
 /** One request, repeated by every connection for the whole measurement. */
 export interface HttpRequest {
@@ -17,6 +17,11 @@ export interface LoadOptions {
   connections: number;
   /** Processes whose CPU time the requests cost: the server's, and its database's when separate. */
   cpuPids: () => Promise<{ server: number[]; database: number[] }>;
+  /**
+   * Processes that must be idle before the load starts: every server of the dataset and their
+   * database backends, the one not measured included (see `untilQuiet`).
+   */
+  quietPids?: () => Promise<number[]>;
 }
 
 export interface Measurement {
@@ -44,11 +49,17 @@ export interface Measurement {
  * in fractional milliseconds (autocannon's own histogram keeps whole milliseconds).
  */
 export async function measure(baseUrls: string[], request: HttpRequest, options: LoadOptions): Promise<Measurement> {
+  if (options.quietPids) {
+    await untilQuiet(options.quietPids);
+  }
   if (options.warmupSeconds > 0) {
     await Promise.all(
       baseUrls.map((baseUrl) => fire(baseUrl, request, options.warmupSeconds, options.connections / baseUrls.length)),
     );
     await drain(baseUrls, request.apiKey);
+    if (options.quietPids) {
+      await untilQuiet(options.quietPids);
+    }
   }
   const before = await options.cpuPids();
   const cpuBefore = totalCpuMillis(before.server);
@@ -123,6 +134,28 @@ export async function drain(baseUrls: string[], apiKey: string, budgetMs = 600_0
       if (performance.now() - started < 100) {
         break;
       }
+    }
+  }
+}
+
+const QUIET_WINDOW_MS = 250;
+/** Share of one CPU under which the watched processes count as idle (background workers stay below). */
+const QUIET_SHARE = 0.1;
+
+/**
+ * Waits until the watched processes use next to no CPU. `drain` empties a server's own queue, but on
+ * PostgreSQL the queries of requests already answered to nobody keep running in their backends
+ * (a deep page by OFFSET runs for seconds), and the other server's backlog is not drained at all:
+ * left alone, that work takes CPU from the next measurement, whichever server it measures.
+ */
+export async function untilQuiet(pids: () => Promise<number[]>, budgetMs = 120_000): Promise<void> {
+  const deadline = performance.now() + budgetMs;
+  while (performance.now() < deadline) {
+    const watched = await pids();
+    const before = totalCpuMillis(watched);
+    await sleep(QUIET_WINDOW_MS);
+    if (totalCpuMillis(watched) - before <= QUIET_WINDOW_MS * QUIET_SHARE) {
+      return;
     }
   }
 }

@@ -94,7 +94,7 @@ const ABOUT = [
   '- **Datasets** (`npm run bench:seed`, kept in `bench/.data/` and databases `switchboard_bench_1k` / `_1m`): one organization with 1k (or 1M) tickets in one team, one ticket with 1k (1M) comments, 1k (1M) custom fields, 1k (1M) chat threads of the admin with one message each; help centers of 1k, 10k and 20k collections, each in its own organization. ' +
     "One row of each kind is made through the API, the rest are copies made by direct inserts with the project's id formats and increasing timestamps.",
   '- **Paths**: comment create (`POST /v1/tickets/{id}/comment`, `{"content": …}`) on a ticket without seeded comments (the comments written are deleted after the run) and ticket by id (`GET /v1/tickets/{id}`, a ticket in the middle of the seeded ones), on the 1m dataset.',
-  '- **Lists**: tickets of the team (`limit=10`), comments of the big ticket (`limit=20`), custom fields (`limit=10`), chat history (`limit=10`). "deep page" is the last full page by `page` (page 99,999 of 1M tickets); "deep cursor" is the same page reached by a cursor, measured when the list answers with a `nextCursor` (checked to start where the raw deep page starts). Each list is measured on the 1k and the 1m dataset.',
+  '- **Lists**: tickets of the team (`limit=10`), comments of the big ticket (`limit=20`), custom fields (`limit=10`), chat history (`limit=10`). "deep page" is the last full page by `page` (page 99,999 of 1M tickets); "deep cursor" is the same page reached by a cursor, measured when the list answers with a `nextCursor` (checked to start where the raw deep page starts). Each list is measured on the 1k and the 1m dataset; the deep pages by number after every first page and deep cursor, since their index walks evict what the other pages read from the database\'s cache.',
   '',
 ];
 
@@ -325,7 +325,7 @@ function machineSection(results: RunResults): string[] {
     '',
     ...Object.entries(results.machine).map(([key, value]) => `- ${key}: ${value}`),
     `- Pinning: ${s.pinning.server === null ? 'none (one CPU or no taskset)' : `servers on CPU ${s.pinning.server}, load generator (autocannon, in the bench process) on CPU ${s.pinning.load}; PostgreSQL not pinned`}`,
-    `- Load: autocannon, ${s.connections} connections, ${s.durationSeconds} s per path measurement and ${s.listDurationSeconds} s per list measurement after ${s.warmupSeconds} s of warm-up; ${s.rounds} round(s), Switchboard and raw alternated (A/B/A/B…), medians of the rounds reported`,
+    `- Load: autocannon, ${s.connections} connections, ${s.durationSeconds} s per path measurement and ${s.listDurationSeconds} s per list measurement after ${s.warmupSeconds} s of warm-up; ${s.rounds} round(s), Switchboard and raw alternated (A/B/A/B…), medians of the rounds reported; before each warm-up and each measurement, both servers and their PostgreSQL backends are left to go idle (what a slow path left running is not charged to the next one)`,
     `- Latency: each response's time in fractional ms from autocannon's response events; CPU from utime + stime in /proc/<pid>/stat (and PostgreSQL backends found by application_name) before and after the load, divided by the answers`,
     `- Logging: LOG_LEVEL=${s.logLevel} on both servers, as production runs (Switchboard writes one JSON line per request; raw one pino line per request), to a file`,
     `- Datasets: 1k and ${s.rowsOf1m} rows per list (npm run bench:seed); start time median of ${s.startRepeats} starts on the 1m dataset`,
