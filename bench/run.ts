@@ -301,9 +301,9 @@ class Bench {
 
   /**
    * Every list's first page and deep cursor, then every deep page by number. A deep page by OFFSET
-   * walks the whole index on every request, pushing what the other pages read out of the database's
-   * cache; measured in between, the paths after it came out up to twice as slow at p99 in runs
-   * where the same paths measured alone were flat.
+   * walks a million index entries on every request; measured in between, the paths right after it
+   * came out up to twice as slow at p99 for tens of seconds, in runs where the same paths measured
+   * alone were flat (why it lingers, past the idle wait, is not known).
    */
   private async lists(dialect: BenchDialect, size: SizeName, meta: DatasetMeta, switchboard: BenchServer, raw: BenchServer) {
     const measureList = async (list: ListName, variant: ListVariant, cursor?: string) => {
