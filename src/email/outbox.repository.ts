@@ -22,6 +22,19 @@ const LIST_COLUMNS = [
   'created_at',
 ] as const;
 
+/**
+ * What a read that left-joins `email_outbox as outbox` selects of it to show the message's delivery
+ * (`deliveryOfJoinedOutbox`): a ticket's emails, a page of its comments.
+ */
+export const JOINED_OUTBOX_COLUMNS = [
+  'outbox.id as outbox_id',
+  'outbox.status as outbox_status',
+  'outbox.attempts as outbox_attempts',
+  'outbox.last_error as outbox_last_error',
+  'outbox.sent_at as outbox_sent_at',
+  'outbox.updated_at as outbox_updated_at',
+] as const;
+
 const CLAIM_COLUMNS = [
   'id',
   'organization_id',

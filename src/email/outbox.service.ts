@@ -19,6 +19,7 @@ import {
   requeueOutboxMessage,
 } from './outbox.repository.js';
 import type { ListOutboxQuerySchema } from './outbox.schemas.js';
+import type { OutboxStatus } from './outbox.table.js';
 
 export interface EnqueueEmail {
   organizationId: string;
@@ -138,7 +139,7 @@ export async function retryOutboxMessage(deps: { db: Kysely<DB>; clock: Clock },
 
 export type EmailDelivery = ReturnType<typeof toEmailDelivery>;
 
-function toEmailDelivery(row: Awaited<ReturnType<typeof findDeliveriesByDedupeKeys>>[number]) {
+function toEmailDelivery(row: Omit<Awaited<ReturnType<typeof findDeliveriesByDedupeKeys>>[number], 'dedupe_key'>) {
   return {
     outboxId: row.id,
     status: row.status,
@@ -147,6 +148,32 @@ function toEmailDelivery(row: Awaited<ReturnType<typeof findDeliveriesByDedupeKe
     sentAt: row.sent_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** The columns `JOINED_OUTBOX_COLUMNS` selects, null throughout when the row has no outbox message. */
+export interface JoinedOutbox {
+  outbox_id: string | null;
+  outbox_status: OutboxStatus | null;
+  outbox_attempts: number | null;
+  outbox_last_error: string | null;
+  outbox_sent_at: string | null;
+  outbox_updated_at: string | null;
+}
+
+/** The delivery of the outbox message a row joined (`JOINED_OUTBOX_COLUMNS`); null when it has none. */
+export function deliveryOfJoinedOutbox(row: JoinedOutbox): EmailDelivery | null {
+  if (row.outbox_id === null) {
+    return null;
+  }
+  // The joined row's columns are NOT NULL in the table; only a missing row makes them null.
+  return toEmailDelivery({
+    id: row.outbox_id,
+    status: row.outbox_status as OutboxStatus,
+    attempts: row.outbox_attempts as number,
+    last_error: row.outbox_last_error,
+    sent_at: row.outbox_sent_at,
+    updated_at: row.outbox_updated_at as string,
+  });
 }
 
 /** How the messages queued under these dedupe keys are doing, by key; a key with no message is absent. */

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/database.js';
 import { inKeysetOrder } from '../db/keyset.js';
 import type { ListPage } from '../platform/platform.pagination.js';
+import { JOINED_OUTBOX_COLUMNS } from './outbox.repository.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -41,13 +42,8 @@ export async function listTicketEmails(db: Db, organizationId: string, ticketId:
       'message.disposition',
       'message.comment_id',
       'message.created_at',
-      'outbox.id as outbox_id',
-      'outbox.status as outbox_status',
-      'outbox.attempts as outbox_attempts',
-      'outbox.last_error as outbox_last_error',
-      'outbox.sent_at as outbox_sent_at',
-      'outbox.updated_at as outbox_updated_at',
     ])
+    .select(JOINED_OUTBOX_COLUMNS)
     .select((eb) => eb('message.raw', 'is not', null).as('has_raw'))
     .orderBy('page.created_at')
     .orderBy('page.id')

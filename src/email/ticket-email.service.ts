@@ -6,6 +6,7 @@ import { AppError } from '../http/errors.js';
 import { keysetPage } from '../lib/cursors.js';
 import { readListPage } from '../platform/platform.pagination.js';
 import { requireTicketAccess } from '../platform/tickets/ticket.service.js';
+import { deliveryOfJoinedOutbox } from './outbox.service.js';
 import { findTicketEmailRaw, listTicketEmails, type TicketEmailRow } from './ticket-email.repository.js';
 
 function toTicketEmail(row: TicketEmailRow) {
@@ -25,17 +26,7 @@ function toTicketEmail(row: TicketEmailRow) {
     hasRaw: readBoolean(row.has_raw),
     disposition: row.disposition,
     commentId: row.comment_id,
-    delivery:
-      row.outbox_id === null
-        ? null
-        : {
-            outboxId: row.outbox_id,
-            status: row.outbox_status ?? 'pending',
-            attempts: Number(row.outbox_attempts ?? 0),
-            lastError: row.outbox_last_error,
-            sentAt: row.outbox_sent_at,
-            updatedAt: row.outbox_updated_at ?? row.created_at,
-          },
+    delivery: deliveryOfJoinedOutbox(row),
     createdAt: row.created_at,
   };
 }

@@ -2,6 +2,7 @@ import { type CompiledQuery, type Kysely, sql, type Transaction, type Updateable
 import { prepareQuery, prepareQueryByShape } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { afterKeys } from '../../db/keyset.js';
+import { JOINED_OUTBOX_COLUMNS } from '../../email/outbox.repository.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { TicketCommentTable } from './ticket.table.js';
 
@@ -85,6 +86,27 @@ function selectComments(db: Db) {
 
 export type CommentRow = Awaited<ReturnType<ReturnType<typeof selectComments>['executeTakeFirstOrThrow']>>;
 
+/** The outbox dedupe key of a comment's email is this and the comment's id: one email per comment, found again by it. */
+export const COMMENT_EMAIL_KEY_PREFIX = 'comment:';
+
+/**
+ * `selectComments` with the state of the email each comment queued (its outbox row, by the unique
+ * `dedupe_key`), null when it queued none: a page reads its deliveries in the same statement.
+ */
+function selectCommentsWithDelivery(db: Db) {
+  return selectComments(db)
+    .leftJoin('email_outbox as outbox', (join) =>
+      join
+        .on('outbox.dedupe_key', '=', sql<string>`${sql.lit(COMMENT_EMAIL_KEY_PREFIX)} || ${sql.ref('ticket_comments.id')}`)
+        .onRef('outbox.organization_id', '=', 'ticket_comments.organization_id'),
+    )
+    .select(JOINED_OUTBOX_COLUMNS);
+}
+
+export type CommentWithDeliveryRow = Awaited<
+  ReturnType<ReturnType<typeof selectCommentsWithDelivery>['executeTakeFirstOrThrow']>
+>;
+
 export async function findCommentById(db: Db, ticketId: string, commentId: string, options: { includeDeleted?: boolean } = {}) {
   let query = selectComments(db).where('ticket_comments.ticket_id', '=', ticketId).where('ticket_comments.id', '=', commentId);
   if (!options.includeDeleted) {
@@ -132,10 +154,10 @@ interface ThreadPageParams {
 /**
  * One page of threads in one statement: the page's top-level comments (their ids from the
  * `ticket_comments_live_threads` index, by offset or after a cursor, then joined), and the replies
- * of those (the `parent_comment_id` index), each row saying which it is. Compiled once per way of
- * paging and page size.
+ * of those (the `parent_comment_id` index), each row saying which it is and carrying its email's
+ * delivery. Compiled once per way of paging and page size.
  */
-const threadPageStatement = prepareQueryByShape<ThreadPageParams, CommentRow & { is_reply: number }>(
+const threadPageStatement = prepareQueryByShape<ThreadPageParams, CommentWithDeliveryRow & { is_reply: number }>(
   (params) => `${params.variant}:${params.limit}`,
   (db, param, shape) => {
     const pageIds = () =>
@@ -144,8 +166,10 @@ const threadPageStatement = prepareQueryByShape<ThreadPageParams, CommentRow & {
         offset: shape.variant === 'offset' ? param('offset') : undefined,
         after: shape.variant === 'after' ? [param('afterTime'), param('afterId')] : undefined,
       }).as('page');
-    const roots = selectComments(db).innerJoin(pageIds(), 'page.id', 'ticket_comments.id').select(sql<number>`0`.as('is_reply'));
-    const replies = selectComments(db)
+    const roots = selectCommentsWithDelivery(db)
+      .innerJoin(pageIds(), 'page.id', 'ticket_comments.id')
+      .select(sql<number>`0`.as('is_reply'));
+    const replies = selectCommentsWithDelivery(db)
       .where('ticket_comments.parent_comment_id', 'in', (eb) => eb.selectFrom(pageIds()).select('page.id'))
       .where('ticket_comments.deleted_at', 'is', null)
       .select(sql<number>`1`.as('is_reply'));
@@ -156,7 +180,7 @@ const threadPageStatement = prepareQueryByShape<ThreadPageParams, CommentRow & {
 const inThreadOrder = (a: CommentRow, b: CommentRow) =>
   a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
-/** One page of a ticket's threads: its top-level comments in order, and their replies in order. */
+/** One page of a ticket's threads: its top-level comments in order, and their replies in order, with their emails' deliveries. */
 export async function listCommentThreads(
   db: Db,
   ticketId: string,
@@ -171,8 +195,8 @@ export async function listCommentThreads(
     afterId,
     limit: page.limit,
   });
-  const roots: CommentRow[] = [];
-  const replies: CommentRow[] = [];
+  const roots: CommentWithDeliveryRow[] = [];
+  const replies: CommentWithDeliveryRow[] = [];
   // Rows keep their `is_reply`: copying rows this wide to drop it cost more than it is worth.
   for (const row of rows.sort(inThreadOrder)) {
     (Number(row.is_reply) === 1 ? replies : roots).push(row);

@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import { enqueueTicketEmail } from '../../email/outbound/outbound-email.service.js';
-import { type EmailDelivery, emailDeliveriesByDedupeKey } from '../../email/outbox.service.js';
+import { deliveryOfJoinedOutbox, type EmailDelivery, emailDeliveriesByDedupeKey } from '../../email/outbox.service.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import { readPageCursor } from '../../http/pagination.js';
@@ -18,7 +18,9 @@ import { findOrCreateContactByEmail } from '../contacts/customer-contact.service
 import { deferEvent, flushDeferredEvents, insertRecordingEvent, type NewEvent, recordEvent } from '../events/event.recorder.js';
 import type { EventType } from '../events/event.table.js';
 import {
+  COMMENT_EMAIL_KEY_PREFIX,
   type CommentRow,
+  type CommentWithDeliveryRow,
   commentInsert,
   findCommentByDedupeKey,
   findCommentById,
@@ -127,7 +129,7 @@ export type Comment = ReturnType<typeof toComment> & { emailDelivery?: EmailDeli
 
 /** The outbox dedupe key of a comment's email: one email per comment, and how to find it again. */
 function commentEmailKey(commentId: string): string {
-  return `comment:${commentId}`;
+  return `${COMMENT_EMAIL_KEY_PREFIX}${commentId}`;
 }
 
 /** Who was emailed and why a delivery failed is for the comment's author and admins to see. */
@@ -147,6 +149,17 @@ async function toComments(db: Kysely<DB> | Transaction<DB>, principal: Principal
     const comment: Comment = toComment(row);
     if (seesEmailDelivery(principal, row)) {
       comment.emailDelivery = deliveries.get(commentEmailKey(row.id)) ?? null;
+    }
+    return comment;
+  });
+}
+
+/** `toComments` for rows that carry their email's delivery (`listCommentThreads`): no lookup. */
+function toCommentsWithDelivery(principal: Principal, rows: CommentWithDeliveryRow[]): Comment[] {
+  return rows.map((row) => {
+    const comment: Comment = toComment(row);
+    if (seesEmailDelivery(principal, row)) {
+      comment.emailDelivery = deliveryOfJoinedOutbox(row);
     }
     return comment;
   });
@@ -627,7 +640,7 @@ export async function listComments(
     limit: limit + 1,
   });
   const page = keysetPage(roots, limit, (root) => [root.created_at, root.id]);
-  const repliesOf = new Map<string, CommentRow[]>();
+  const repliesOf = new Map<string, CommentWithDeliveryRow[]>();
   for (const reply of replies) {
     const siblings = repliesOf.get(reply.parent_comment_id ?? '');
     if (siblings) {
@@ -637,7 +650,7 @@ export async function listComments(
     }
   }
   const threads = page.items.flatMap((root) => [root, ...(repliesOf.get(root.id) ?? [])]);
-  return { items: await toComments(db, principal, threads), nextCursor: page.nextCursor };
+  return { items: toCommentsWithDelivery(principal, threads), nextCursor: page.nextCursor };
 }
 
 /**
