@@ -456,7 +456,18 @@ function openDatabase() {
   if (process.env.DATABASE_URL) {
     // JSON stays text and instants become ISO 8601 text, as Switchboard's connection hands them to the app.
     const identity = (value) => value;
-    const instant = (text) => new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
+    // A UTC session's text rearranged as a string, anything else through Date (as src/db/connect.ts).
+    const instant = (text) => {
+      const length = text.length;
+      if (
+        text.endsWith('+00') &&
+        text.charCodeAt(10) === 32 &&
+        (length === 22 || (length >= 24 && length <= 29 && text.charCodeAt(19) === 46))
+      ) {
+        return `${text.slice(0, 10)}T${text.slice(11, 19)}.${length === 22 ? '000' : `${text.slice(20, length - 3)}00`.slice(0, 3)}Z`;
+      }
+      return new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
+    };
     const parsers = { 1184: instant, 1114: (text) => instant(`${text}Z`), 114: identity, 3802: identity };
     const types = { getTypeParser: (oid, format) => parsers[oid] ?? pg.types.getTypeParser(oid, format) };
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, types });

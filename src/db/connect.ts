@@ -99,7 +99,26 @@ const DATE = 1082;
 const INT8 = 20;
 const JSON_OID = 114;
 const JSONB = 3802;
-const parseInstant = (text: string) => new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
+/**
+ * A timestamptz as PostgreSQL prints it (DateStyle ISO) to the ISO instant SQLite stores:
+ * `2026-11-16 22:04:00.039+00` → `2026-11-16T22:04:00.039Z`. A UTC session's text (every row of a
+ * list holds several) is rearranged as a string, which costs a tenth of parsing it into a Date and
+ * printing it again; any other form (an offset, a year past 9999, BC) goes through Date. Either way
+ * a fraction finer than milliseconds is cut, not rounded, as Date does.
+ */
+function parseInstant(text: string): string {
+  const length = text.length;
+  // `YYYY-MM-DD HH:MM:SS`, an optional `.` and 1 to 6 digits, `+00`.
+  const isUtc =
+    text.endsWith('+00') &&
+    text.charCodeAt(10) === 32 &&
+    (length === 22 || (length >= 24 && length <= 29 && text.charCodeAt(19) === 46));
+  if (isUtc) {
+    const milliseconds = length === 22 ? '000' : `${text.slice(20, length - 3)}00`.slice(0, 3);
+    return `${text.slice(0, 10)}T${text.slice(11, 19)}.${milliseconds}Z`;
+  }
+  return new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
+}
 const postgresTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     switch (oid) {

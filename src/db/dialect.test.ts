@@ -96,6 +96,26 @@ describe.each(DIALECTS)('dialect helpers on %s', (dialect) => {
     expect((await readRow(id)).happened_at).toBe(TIMESTAMP);
   });
 
+  it('reads instants back with three-digit milliseconds whatever fraction PostgreSQL prints (none, trimmed, microseconds)', async () => {
+    // PostgreSQL prints `09:00:00+00`, `09:00:00.5+00`, `09:00:00.12+00` for these.
+    for (const at of [
+      '2026-01-15T09:00:00.000Z',
+      '2026-01-15T09:00:00.500Z',
+      '2026-01-15T09:00:00.120Z',
+      '1999-12-31T23:59:59.999Z',
+    ]) {
+      const id = await insertRow({ happened_at: at, slug: `fraction-${at}` });
+      expect((await readRow(id)).happened_at).toBe(at);
+    }
+    if (dialect === 'postgres') {
+      // Microseconds are cut to milliseconds, as Date does, not rounded.
+      const micros = await sql<{ at: string }>`select cast('2026-01-15 09:00:00.123987+00' as timestamptz) as at`.execute(db);
+      expect(micros.rows[0]?.at).toBe('2026-01-15T09:00:00.123Z');
+      const offset = await sql<{ at: string }>`select cast('2026-01-15 09:00:00.5-03:30' as timestamptz) as at`.execute(db);
+      expect(offset.rows[0]?.at).toBe('2026-01-15T12:30:00.500Z');
+    }
+  });
+
   it('orders by the timestamp column chronologically', async () => {
     const instants = [
       '2026-01-15T09:00:00.124Z',
