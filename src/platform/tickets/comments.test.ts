@@ -483,5 +483,27 @@ describe.each(DIALECTS)('ticket comments on %s', (dialect) => {
       payload: { isPinned: true },
     });
     expect(pinned.json().data.emailDelivery).toEqual(delivered);
+
+    // A reply's email is read in the same page statement as its thread's.
+    const reply = await comment(
+      { content: 'And it arrives tomorrow.', shouldSendEmail: true, parentCommentId: posted.json().data.id },
+      ticket.id,
+      author.headers,
+    );
+    expect(reply.statusCode).toBe(201);
+    const { id: replyOutboxId } = await harness.db
+      .selectFrom('email_outbox')
+      .select('id')
+      .where('dedupe_key', '=', `comment:${reply.json().data.id}`)
+      .executeTakeFirstOrThrow();
+    const listedReply = (await listed(author.headers)).find((item) => item.id === reply.json().data.id);
+    expect(listedReply?.emailDelivery).toEqual({
+      outboxId: replyOutboxId,
+      status: 'pending',
+      attempts: 0,
+      lastError: null,
+      sentAt: null,
+      updatedAt: harness.clock.now().toISOString(),
+    });
   });
 });
