@@ -18,7 +18,7 @@ import { listContacts } from './contacts/customer-contact.repository.js';
 import { listCustomFields } from './custom-fields/custom-field.repository.js';
 import { listNotesOfAccount } from './notes/account-note.repository.js';
 import type { ListPage } from './platform.pagination.js';
-import { listRoutingDecisions } from './routing/routing.repository.js';
+import { listRoutingDecisions, listTeamsWithWaitingTickets } from './routing/routing.repository.js';
 import { listTeamMembers, listTeams } from './teams/team.repository.js';
 import { listApiKeysOfUser } from './users/api-key.repository.js';
 import { listUsers } from './users/user.repository.js';
@@ -301,6 +301,24 @@ describe.each(DIALECTS)('list query plans (%s)', (dialect) => {
         created_at: at(i),
       })),
     );
+    // Unassigned tickets, none waiting for an agent, as in a helpdesk that does not route: the
+    // routing worker's search for waiting tickets must not walk them.
+    const template = await db.selectFrom('tickets').selectAll().where('id', '=', ticketId).executeTakeFirstOrThrow();
+    const prefix = template.ticket_identifier.split('-')[0];
+    await insertInChunks(
+      db,
+      'tickets',
+      index.map((i) => ({
+        ...template,
+        id: id('W', i),
+        ticket_number: 10_000 + i,
+        ticket_identifier: `${prefix}-${10_000 + i}`,
+        assigned_agent_id: null,
+        awaiting_assignment_since: null,
+        created_at: at(i),
+        updated_at: at(i),
+      })),
+    );
     // Statistics, and on PostgreSQL the visibility map that makes an index-only scan cheaper than
     // reading the rows (autovacuum keeps it on a live database).
     await sql.raw(dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);
@@ -447,6 +465,18 @@ describe.each(DIALECTS)('list query plans (%s)', (dialect) => {
         index: 'ticket_routing_decisions_ticket_created_id',
       });
     }
+  });
+
+  it('the routing worker finds teams with waiting tickets on their partial index, not among all unassigned tickets', async () => {
+    const recording = recordingStatements(harness.db);
+    await listTeamsWithWaitingTickets(recording.db);
+    expect(recording.statements).toHaveLength(1);
+    const [query] = recording.statements;
+    const plan = await explain(harness, query as CompiledQuery);
+    const context = `${query?.sql}\n${plan.details.join('\n')}`;
+    expect(plan.indexes, context).toContain('tickets_awaiting_assignment');
+    expect(plan.indexes, context).not.toContain('tickets_assigned_agent');
+    expect(plan.scannedTables, context).not.toContain('tickets');
   });
 });
 
