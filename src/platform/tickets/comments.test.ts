@@ -397,6 +397,15 @@ describe.each(DIALECTS)('ticket comments on %s', (dialect) => {
   });
 
   it("shows a comment's author and admins how its email is doing, and other members nothing", async () => {
+    /** The outbox message a comment's email was queued as (keyed by the comment). */
+    const outboxIdOf = async (commentId: string) =>
+      (
+        await harness.db
+          .selectFrom('email_outbox')
+          .select('id')
+          .where('dedupe_key', '=', `comment:${commentId}`)
+          .executeTakeFirstOrThrow()
+      ).id;
     const author = await makeUser(harness, acme.organizationId);
     const colleague = await makeUser(harness, acme.organizationId);
     const ticket = (
@@ -410,11 +419,7 @@ describe.each(DIALECTS)('ticket comments on %s', (dialect) => {
     const queuedAt = harness.clock.now().toISOString();
     const posted = await comment({ content: 'Your order shipped.', shouldSendEmail: true }, ticket.id, author.headers);
     expect(posted.statusCode).toBe(201);
-    const { id: outboxId } = await harness.db
-      .selectFrom('email_outbox')
-      .select('id')
-      .where('dedupe_key', '=', `comment:${posted.json().data.id}`)
-      .executeTakeFirstOrThrow();
+    const outboxId = await outboxIdOf(posted.json().data.id);
     expect(posted.json().data.emailDelivery).toEqual({
       outboxId,
       status: 'pending',
@@ -491,11 +496,7 @@ describe.each(DIALECTS)('ticket comments on %s', (dialect) => {
       author.headers,
     );
     expect(reply.statusCode).toBe(201);
-    const { id: replyOutboxId } = await harness.db
-      .selectFrom('email_outbox')
-      .select('id')
-      .where('dedupe_key', '=', `comment:${reply.json().data.id}`)
-      .executeTakeFirstOrThrow();
+    const replyOutboxId = await outboxIdOf(reply.json().data.id);
     const listedReply = (await listed(author.headers)).find((item) => item.id === reply.json().data.id);
     expect(listedReply?.emailDelivery).toEqual({
       outboxId: replyOutboxId,
