@@ -91,6 +91,17 @@ describe.each(DIALECTS)('dialect helpers on %s', (dialect) => {
     expect(readJson((await readRow(withUndefined)).payload)).toBeNull();
   });
 
+  it('stores through writeJson strings from outside that jsonb refuses as they are: NUL and lone surrogates', async () => {
+    const nul = String.fromCharCode(0);
+    // What a tool or a model may hand back: NUL bytes, half of an emoji's surrogate pair.
+    const output = { text: `before${nul}after`, [`key${nul}`]: ['\uD83D', 'x\uDE00y', 'pair \uD83D\uDE00'] };
+    const id = await insertRow({ payload: writeJson(output) });
+    expect(readJson((await readRow(id)).payload)).toEqual({
+      text: 'beforeafter',
+      key: ['\uFFFD', 'x\uFFFDy', 'pair \uD83D\uDE00'],
+    });
+  });
+
   it('reads a timestamp back as the identical ISO string with milliseconds', async () => {
     const id = await insertRow({ happened_at: TIMESTAMP });
     expect((await readRow(id)).happened_at).toBe(TIMESTAMP);

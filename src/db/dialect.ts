@@ -10,6 +10,7 @@ import {
 } from 'kysely';
 import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
+import { storableJson } from '../lib/storable-text.js';
 
 /**
  * The only place that knows SQLite and PostgreSQL apart. Features call these helpers and stay
@@ -50,8 +51,14 @@ export function readJson<T>(value: unknown): T | null {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
+/**
+ * A value as JSON text for a JSON column; null and undefined as SQL null. Strings are made storable
+ * (`lib/storable-text.ts`): `jsonb` refuses `\u0000` and lone surrogates, and much of what is
+ * written here came from outside (tool output, model text, MCP results, event data). Both
+ * databases get the same text, so they read back the same value.
+ */
 export function writeJson(value: unknown): string | null {
-  return value === undefined || value === null ? null : JSON.stringify(value);
+  return value === undefined || value === null ? null : storableJson(value);
 }
 
 /** Row lock for read-then-write in a transaction; SQLite's write transaction already serialises. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AddressObject, ParsedMail } from 'mailparser';
 import { loadOnce } from '../../lib/load-once.js';
+import { storableText } from '../../lib/storable-text.js';
 import { loadHtmlConverters } from '../../platform/tickets/comment-content.js';
 
 /** mailparser, imported when the first message arrives rather than at every start. */
@@ -50,15 +51,9 @@ const MAX_HEADERS = 300;
 const MAX_HEADER_VALUE = 4000;
 /** HTML beyond this is not turned into text (a text part, when there is one, is used as it is). */
 const MAX_HTML_TO_TEXT = 2 * 1024 * 1024;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 // A plain address: what `From` must hold for a ticket to have a requestor.
 const ADDRESS =
   /^[^\s@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-
-/** Text a database takes: no NUL (PostgreSQL refuses it in text), no lone surrogate (not UTF-8). */
-export function storableText(text: string): string {
-  return text.replaceAll(String.fromCharCode(0), '').replace(LONE_SURROGATE, '\uFFFD');
-}
 
 /** A plain, syntactically valid address in lower case, or null. */
 export function plainAddress(address: string | undefined | null): string | null {
@@ -149,7 +144,7 @@ export async function parseInboundMessage(raw: Buffer): Promise<InboundMessage> 
     html: typeof parsed.html === 'string' && parsed.html !== '' ? storableText(parsed.html) : null,
     files: parsed.attachments.map((attachment) => ({
       fileName: storableText(attachment.filename ?? (attachment.contentId ? 'inline' : 'attachment')),
-      contentType: attachment.contentType,
+      contentType: storableText(attachment.contentType),
       data: attachment.content as Buffer,
       contentId: attachment.cid ? storableText(attachment.cid) : null,
     })),

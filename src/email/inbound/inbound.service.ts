@@ -3,6 +3,7 @@ import { type Config, publicBaseUrl } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { storableText } from '../../lib/storable-text.js';
 import { findAccountByDomain } from '../../platform/accounts/account.repository.js';
 import { storeReceivedFiles } from '../../platform/attachments/attachment.service.js';
 import type { AttachmentStorage } from '../../platform/attachments/attachment.storage.js';
@@ -31,7 +32,7 @@ import {
   updateEmailMessage,
 } from './inbound.repository.js';
 import { type SetAsideReason, setAsideReason } from './inbound-classify.js';
-import { type InboundMessage, plainAddress, storableText } from './inbound-message.js';
+import { type InboundMessage, plainAddress } from './inbound-message.js';
 import { visibleReplyHtml, visibleReplyText } from './reply-text.js';
 
 export interface InboundDeps {
