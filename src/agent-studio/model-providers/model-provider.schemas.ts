@@ -65,7 +65,11 @@ export const UpdateModelProviderSchema = Type.Object(
     name: Type.Optional(NameSchema),
     kind: Type.Optional(ModelProviderKindSchema),
     base_url: Type.Optional(BaseUrlSchema),
-    api_key: Type.Optional({ ...ApiKeySchema, description: 'A new key replaces the stored one; null removes it' }),
+    api_key: Type.Optional({
+      ...ApiKeySchema,
+      description:
+        'A new key replaces the stored one; null removes it. Required (a key or null) with a new base_url while a key is stored',
+    }),
     default_model: Type.Optional(ModelNameSchema),
     model_prices: Type.Optional(Nullable(ModelPricesSchema)),
   },

@@ -94,6 +94,23 @@ function checkBaseUrl(access: ModelAccess, baseUrl: string | undefined): void {
   }
 }
 
+/**
+ * A new `base_url` needs the key again (or `api_key: null`), as a new IMAP host or user needs its
+ * password: the stored key is never sent to a URL it was not entered for.
+ */
+function checkKeyFollowsUrl(row: ModelProviderRow, input: Static<typeof UpdateModelProviderSchema>): void {
+  const moved = input.base_url !== undefined && input.base_url !== row.base_url;
+  if (moved && input.api_key === undefined && row.api_key_encrypted !== null) {
+    const issue: ValidationIssue = {
+      location: 'body',
+      path: ['api_key'],
+      rule: 'value_error',
+      message: 'Value error, api_key is required for a new base_url (null removes the stored key)',
+    };
+    throw new AppError({ code: 'VALIDATION', message: describeIssue(issue), issues: [issue] });
+  }
+}
+
 export async function createModelProvider(
   deps: ModelProviderDeps,
   principal: Principal,
@@ -138,7 +155,10 @@ export async function getModelProvider(db: Kysely<DB>, principal: Principal, pro
   return toModelProvider(await requireProvider(db, principal, providerId));
 }
 
-/** Fields sent replace the stored ones; `api_key: null` removes the key, a new one replaces it. */
+/**
+ * Fields sent replace the stored ones; `api_key: null` removes the key, a new one replaces it. A
+ * new `base_url` comes with its key (or null).
+ */
 export async function updateModelProviderDetails(
   deps: ModelProviderDeps,
   principal: Principal,
@@ -148,6 +168,7 @@ export async function updateModelProviderDetails(
   requireAdmin(principal);
   const row = await requireProvider(deps.db, principal, providerId);
   checkBaseUrl(deps.access, input.base_url);
+  checkKeyFollowsUrl(row, input);
   const changes: Updateable<ModelProviderTable> = { updated_at: deps.clock.now().toISOString() };
   for (const key of ['name', 'base_url', 'default_model'] as const) {
     if (input[key] !== undefined) {

@@ -202,6 +202,43 @@ describe.each(DIALECTS)('model providers on %s', (dialect) => {
     expect((await request('GET', `/model-providers/${provider.id}`)).json().base_url).toBe(model.baseUrl);
   });
 
+  it('a new base_url needs the key again (or null): 422 naming api_key, nothing written', async () => {
+    const provider = await create();
+    const stored = () =>
+      harness.db
+        .selectFrom('model_providers')
+        .select(['base_url', 'api_key_encrypted', 'updated_at'])
+        .where('id', '=', provider.id)
+        .executeTakeFirstOrThrow();
+    const before = await stored();
+    const elsewhere = 'http://127.0.0.1:9/v1';
+    const moved = await request('PATCH', `/model-providers/${provider.id}`, { base_url: elsewhere, name: 'Moved' });
+    expect(moved.statusCode).toBe(422);
+    expect(moved.json()).toEqual({
+      detail: [
+        {
+          loc: ['body', 'api_key'],
+          msg: 'Value error, api_key is required for a new base_url (null removes the stored key)',
+          type: 'value_error',
+        },
+      ],
+    });
+    expect(await stored()).toEqual(before);
+    expect((await request('GET', `/model-providers/${provider.id}`)).json().name).toBe(provider.name);
+
+    // The same URL sent again is no move; a new URL with its key, or with null, is.
+    expect((await request('PATCH', `/model-providers/${provider.id}`, { base_url: model.baseUrl })).statusCode).toBe(200);
+    const rekeyed = await request('PATCH', `/model-providers/${provider.id}`, { base_url: elsewhere, api_key: 'sk-other-key' });
+    expect(rekeyed.statusCode, rekeyed.body).toBe(200);
+    expect(rekeyed.json()).toMatchObject({ base_url: elsewhere, has_api_key: true });
+    expect((await stored()).api_key_encrypted).not.toBe(before.api_key_encrypted);
+    const keyless = await request('PATCH', `/model-providers/${provider.id}`, { base_url: model.baseUrl, api_key: null });
+    expect(keyless.json()).toMatchObject({ base_url: model.baseUrl, has_api_key: false });
+    // Without a stored key there is nothing to follow the URL.
+    const again = await request('PATCH', `/model-providers/${provider.id}`, { base_url: elsewhere });
+    expect(again.json()).toMatchObject({ base_url: elsewhere, has_api_key: false });
+  });
+
   it('another organization’s provider is a 404 everywhere, like a missing one', async () => {
     const provider = await create();
     const notFound = { detail: 'Model provider not found' };
