@@ -112,3 +112,37 @@ export async function makeTeam(
   });
   return { teamId, identifier, name };
 }
+
+type TestUser = Awaited<ReturnType<typeof makeUser>>;
+
+/**
+ * Three members of the organization around a team: one who manages it (a team admin), one who
+ * belongs to it without managing it, and one outside it. For the checks of who may change a team's
+ * settings.
+ */
+export async function makeTeamPeople(
+  deps: FactoryDeps,
+  organizationId: string,
+  teamId: string,
+): Promise<{ manager: TestUser; member: TestUser; outsider: TestUser }> {
+  const [manager, member, outsider] = [
+    await makeUser(deps, organizationId, { name: 'Team manager' }),
+    await makeUser(deps, organizationId, { name: 'Team member' }),
+    await makeUser(deps, organizationId, { name: 'Outsider' }),
+  ];
+  const joined_at = deps.clock.now().toISOString();
+  for (const [user, is_admin] of [
+    [manager, true],
+    [member, false],
+  ] as const) {
+    await insertTeamMember(deps.db, {
+      team_id: teamId,
+      user_id: user.userId,
+      organization_id: organizationId,
+      is_admin,
+      invited_by_id: null,
+      joined_at,
+    });
+  }
+  return { manager, member, outsider };
+}

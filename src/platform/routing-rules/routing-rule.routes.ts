@@ -40,7 +40,7 @@ export function routingRuleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Create a routing rule for a team',
           params: RoutingRulesParamsSchema,
           body: CreateRoutingRuleSchema,
-          response: { 201: PlatformEnvelopeSchema(RoutingRuleSchema), ...platformErrorResponses([400, 404, 409]) },
+          response: { 201: PlatformEnvelopeSchema(RoutingRuleSchema), ...platformErrorResponses([400, 403, 404, 409]) },
         },
       },
       async (request, reply) => {
@@ -59,7 +59,7 @@ export function routingRuleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           description: 'Changes only the fields sent.',
           params: RoutingRuleParamsSchema,
           body: UpdateRoutingRuleSchema,
-          response: { 200: PlatformEnvelopeSchema(RoutingRuleSchema), ...platformErrorResponses([400, 404, 409]) },
+          response: { 200: PlatformEnvelopeSchema(RoutingRuleSchema), ...platformErrorResponses([400, 403, 404, 409]) },
         },
       },
       async (request) => {
@@ -77,7 +77,7 @@ export function routingRuleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Delete a routing rule',
           description: 'Answers with the deleted rule.',
           params: RoutingRuleParamsSchema,
-          response: { 200: PlatformEnvelopeSchema(RoutingRuleSchema), ...platformErrorResponses([400, 404]) },
+          response: { 200: PlatformEnvelopeSchema(RoutingRuleSchema), ...platformErrorResponses([400, 403, 404]) },
         },
       },
       async (request) => {

@@ -8,6 +8,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { findTeamById, lockTeamRow } from '../teams/team.repository.js';
+import { requireManagedTeam } from '../teams/team.service.js';
 import { parseCondition } from './routing-rule.conditions.js';
 import {
   deleteRoutingRule,
@@ -54,11 +55,14 @@ export async function listRules(db: Kysely<DB>, principal: Principal, teamId: st
   return (await listRoutingRules(db, principal.organizationId, teamId)).map(toRoutingRule);
 }
 
-/** A rule at the end of the team's order unless `evaluationOrder` places it. */
+/**
+ * A rule at the end of the team's order unless `evaluationOrder` places it. A team's rules are
+ * changed by an admin or a manager of the team, as the team itself is.
+ */
 export async function createRule(deps: Deps, principal: Principal, teamId: string, input: CreateRoutingRule) {
   const { organizationId } = principal;
   return deps.db.transaction().execute(async (trx) => {
-    await requireTeam(trx, organizationId, teamId);
+    await requireManagedTeam(trx, principal, teamId);
     // Concurrent creates must not compute the same next order.
     await lockTeamRow(trx, organizationId, teamId);
     const andRules = checkConditions('andRules', input.andRules ?? []);
@@ -92,7 +96,7 @@ export async function createRule(deps: Deps, principal: Principal, teamId: strin
 export async function updateRule(deps: Deps, principal: Principal, teamId: string, ruleId: string, input: UpdateRoutingRule) {
   const { organizationId } = principal;
   return deps.db.transaction().execute(async (trx) => {
-    await requireTeam(trx, organizationId, teamId);
+    await requireManagedTeam(trx, principal, teamId);
     await requireRule(trx, organizationId, teamId, ruleId);
     const andRules = input.andRules && checkConditions('andRules', input.andRules);
     const orRules = input.orRules && checkConditions('orRules', input.orRules);
@@ -123,7 +127,7 @@ export async function updateRule(deps: Deps, principal: Principal, teamId: strin
 export async function deleteRule(deps: Deps, principal: Principal, teamId: string, ruleId: string) {
   const { organizationId } = principal;
   return deps.db.transaction().execute(async (trx) => {
-    await requireTeam(trx, organizationId, teamId);
+    await requireManagedTeam(trx, principal, teamId);
     const rule = await requireRule(trx, organizationId, teamId, ruleId);
     await deleteRoutingRule(trx, ruleId);
     return toRoutingRule(rule);

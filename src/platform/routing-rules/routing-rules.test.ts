@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
-import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
+import {
+  makeOrganization,
+  makeTeam,
+  makeTeamPeople,
+  makeUser,
+  type TestOrganization,
+  type TestTeam,
+} from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { type Condition, matchesCondition, matchesRule, parseCondition, type RoutingTicket } from './routing-rule.conditions.js';
 
@@ -45,10 +52,10 @@ describe.each(DIALECTS)('routing rules on %s', (dialect) => {
   const ruleUrl = (teamId: string, ruleId: string) => `/v1/teams/${teamId}/routing/${ruleId}`;
   const create = (teamId: string, payload: unknown, headers: Record<string, string> = acme.headers) =>
     harness.app.inject({ method: 'POST', url: rulesUrl(teamId), headers, payload: payload as object });
-  const patch = (teamId: string, ruleId: string, payload: unknown) =>
-    harness.app.inject({ method: 'PATCH', url: ruleUrl(teamId, ruleId), headers: acme.headers, payload: payload as object });
-  const remove = (teamId: string, ruleId: string) =>
-    harness.app.inject({ method: 'DELETE', url: ruleUrl(teamId, ruleId), headers: acme.headers });
+  const patch = (teamId: string, ruleId: string, payload: unknown, headers: Record<string, string> = acme.headers) =>
+    harness.app.inject({ method: 'PATCH', url: ruleUrl(teamId, ruleId), headers, payload: payload as object });
+  const remove = (teamId: string, ruleId: string, headers: Record<string, string> = acme.headers) =>
+    harness.app.inject({ method: 'DELETE', url: ruleUrl(teamId, ruleId), headers });
   const list = async (teamId: string) => {
     const response = await harness.app.inject({ url: rulesUrl(teamId), headers: acme.headers });
     expect(response.statusCode).toBe(200);
@@ -63,7 +70,8 @@ describe.each(DIALECTS)('routing rules on %s', (dialect) => {
 
   describe('POST /v1/teams/{teamId}/routing', () => {
     it('creates a rule with defaults and answers 201 with it in the envelope', async () => {
-      const team = await freshTeam();
+      // Rita manages the team (she made it), so she may set its rules.
+      const team = await makeTeam(harness, { organizationId: acme.organizationId, userId: rita.userId });
       const response = await create(team.teamId, { name: 'Billing questions', resultTeamId: billing.teamId }, rita.headers);
       expect(response.statusCode).toBe(201);
       expect(response.json()).toEqual({
@@ -483,6 +491,43 @@ describe.each(DIALECTS)('routing rules on %s', (dialect) => {
         expect(response.statusCode).toBe(400);
         expect(response.json()).toEqual({ statusCode: 400, message: `${parameter} has an invalid format`, error: 'Bad Request' });
       }
+    });
+  });
+
+  describe('who may change them', () => {
+    const FORBIDDEN = { statusCode: 403, message: 'User does not have access to this resource!', error: 'Forbidden' };
+
+    it('refuses a member outside the team, and a member who does not manage it, every write (403); nothing is written', async () => {
+      const team = await freshTeam();
+      const { member, outsider } = await makeTeamPeople(harness, acme.organizationId, team.teamId);
+      const ruleId = await createId(team.teamId, { name: 'Kept' });
+      const before = await list(team.teamId);
+      for (const caller of [outsider, member]) {
+        for (const response of [
+          await create(team.teamId, { name: 'Theirs', resultTeamId: billing.teamId }, caller.headers),
+          await patch(team.teamId, ruleId, { resultTeamId: escalations.teamId }, caller.headers),
+          await remove(team.teamId, ruleId, caller.headers),
+        ]) {
+          expect(response.statusCode).toBe(403);
+          expect(response.json()).toEqual(FORBIDDEN);
+        }
+      }
+      expect(await list(team.teamId)).toEqual(before);
+      // Reading the rules and trying them out stay open to every member.
+      expect((await harness.app.inject({ url: rulesUrl(team.teamId), headers: outsider.headers })).statusCode).toBe(200);
+    });
+
+    it("lets the team's manager and an organization admin create, change and delete them", async () => {
+      const team = await freshTeam();
+      const { manager } = await makeTeamPeople(harness, acme.organizationId, team.teamId);
+      const created = await create(team.teamId, { name: 'By manager', resultTeamId: billing.teamId }, manager.headers);
+      expect(created.statusCode).toBe(201);
+      const ruleId = created.json().data.id as string;
+      expect((await patch(team.teamId, ruleId, { name: 'Changed by manager' }, manager.headers)).statusCode).toBe(200);
+      expect((await patch(team.teamId, ruleId, { resultTeamId: escalations.teamId })).statusCode).toBe(200);
+      expect((await list(team.teamId)).data).toMatchObject([{ name: 'Changed by manager', resultTeamId: escalations.teamId }]);
+      expect((await remove(team.teamId, ruleId, manager.headers)).statusCode).toBe(200);
+      expect((await list(team.teamId)).data).toEqual([]);
     });
   });
 

@@ -39,7 +39,7 @@ export function teamConfigurationRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
             'start before end (`24:00` ends at midnight), and must not overlap within a day.',
           params: TeamParamsSchema,
           body: UpdateTeamConfigurationSchema,
-          response: { 200: PlatformEnvelopeSchema(TeamConfigurationSchema), ...platformErrorResponses([400, 404]) },
+          response: { 200: PlatformEnvelopeSchema(TeamConfigurationSchema), ...platformErrorResponses([400, 403, 404]) },
         },
       },
       async (request) =>

@@ -8,6 +8,7 @@ import type { Clock } from '../../lib/clock.js';
 import { businessHoursStatus, effectiveWeek, type Schedule, validateHours } from '../business-hours/hours.js';
 import type { DailyConfig, Slot } from '../business-hours/hours.schemas.js';
 import { requireTeam } from '../teams/team.lookup.js';
+import { requireManagedTeam } from '../teams/team.service.js';
 import { defaultTeamConfiguration } from './team-configuration.defaults.js';
 import {
   findActiveSubTeam,
@@ -136,7 +137,11 @@ async function checkTicketAgent(
   }
 }
 
-/** Changes only the fields sent, after checking hours and the fallback sub-team; nothing is written on a 400. */
+/**
+ * Changes only the fields sent, after checking hours and the fallback sub-team; nothing is written
+ * on a 400. Only an admin or a manager of the team may: the configuration decides who gets the
+ * team's tickets, and which AI agent answers its customers.
+ */
 export async function updateTeamConfiguration(
   deps: { db: Kysely<DB>; clock: Clock },
   principal: Principal,
@@ -146,7 +151,7 @@ export async function updateTeamConfiguration(
   validateHours(body);
   const { organizationId } = principal;
   return deps.db.transaction().execute(async (trx) => {
-    await requireTeam(trx, organizationId, teamId);
+    await requireManagedTeam(trx, principal, teamId);
     const now = deps.clock.now().toISOString();
     let row = await lockTeamConfiguration(trx, organizationId, teamId);
     if (!row) {

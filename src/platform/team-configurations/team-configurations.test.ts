@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
-import { makeOrganization, makeTeam, type TestOrganization } from '../../../test/factories.js';
+import { makeOrganization, makeTeam, makeTeamPeople, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { readBoolean } from '../../db/dialect.js';
 import { WEEKDAYS } from '../business-hours/hours.schemas.js';
@@ -468,6 +468,45 @@ describe.each(DIALECTS)('team configurations on %s', (dialect) => {
         headers: acme.headers,
       });
       expect(unknown.json()).toEqual(badRequest('when is not an accepted field'));
+    });
+  });
+
+  describe('who may change it', () => {
+    const FORBIDDEN = { statusCode: 403, message: 'User does not have access to this resource!', error: 'Forbidden' };
+
+    const teamWithPeople = async () => {
+      const teamId = await newTeam();
+      return { teamId, ...(await makeTeamPeople(harness, acme.organizationId, teamId)) };
+    };
+
+    it("refuses a member outside the team the team's AI agent (403), and a member who does not manage it; nothing is written", async () => {
+      const { teamId, member, outsider } = await teamWithPeople();
+      const agentId = await newAgent();
+      const before = await configurationOf(teamId);
+      for (const caller of [outsider, member]) {
+        for (const payload of [{ aiAgentId: agentId, aiAgentMode: 'auto' }, { userRoutingStrategy: 'round_robin' }]) {
+          const response = await patch(teamId, payload, caller.headers);
+          expect(response.statusCode).toBe(403);
+          expect(response.json()).toEqual(FORBIDDEN);
+        }
+      }
+      expect(await configurationOf(teamId)).toEqual(before);
+    });
+
+    it("lets the team's manager and an organization admin change it", async () => {
+      const { teamId, manager } = await teamWithPeople();
+      const agentId = await newAgent();
+      const byManager = await patch(teamId, { aiAgentId: agentId, aiAgentMode: 'draft' }, manager.headers);
+      expect(byManager.statusCode).toBe(200);
+      expect(byManager.json().data).toMatchObject({ aiAgentId: agentId, aiAgentMode: 'draft' });
+      const byAdmin = await patch(teamId, { aiAgentMode: 'off', timezone: 'Europe/Paris' });
+      expect(byAdmin.statusCode).toBe(200);
+      expect(await configurationOf(teamId)).toMatchObject({ aiAgentId: agentId, aiAgentMode: 'off', timezone: 'Europe/Paris' });
+    });
+
+    it('still lets any member read it', async () => {
+      const { teamId, outsider } = await teamWithPeople();
+      expect((await get(teamId, outsider.headers)).statusCode).toBe(200);
     });
   });
 

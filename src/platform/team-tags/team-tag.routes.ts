@@ -29,7 +29,7 @@ export function teamTagRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           description: "Answers with all of the team's tags, oldest first, the new one included.",
           params: TeamTagsParamsSchema,
           body: CreateTeamTagSchema,
-          response: { 201: TagListEnvelopeSchema, ...platformErrorResponses([400, 404, 409]) },
+          response: { 201: TagListEnvelopeSchema, ...platformErrorResponses([400, 403, 404, 409]) },
         },
       },
       async (request, reply) => {
@@ -66,7 +66,7 @@ export function teamTagRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           description: "Changes only the fields sent; answers with all of the team's tags.",
           params: TeamTagParamsSchema,
           body: UpdateTeamTagSchema,
-          response: { 200: TagListEnvelopeSchema, ...platformErrorResponses([400, 404, 409]) },
+          response: { 200: TagListEnvelopeSchema, ...platformErrorResponses([400, 403, 404, 409]) },
         },
       },
       async (request) => {
@@ -84,7 +84,7 @@ export function teamTagRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Delete a team tag',
           description: "Answers with the team's remaining tags.",
           params: TeamTagParamsSchema,
-          response: { 200: TagListEnvelopeSchema, ...platformErrorResponses([400, 404]) },
+          response: { 200: TagListEnvelopeSchema, ...platformErrorResponses([400, 403, 404]) },
         },
       },
       async (request) => {

@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { recordTicketsTagLeftEvents } from '../events/ticket-events.js';
 import { requireTeam } from '../teams/team.lookup.js';
+import { requireManagedTeam } from '../teams/team.service.js';
 import { recordTagLeavingTickets, userActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { deleteTagFromTickets } from '../ticket-tags/ticket-tag.repository.js';
 import {
@@ -53,10 +54,11 @@ export async function listTags(db: Kysely<DB>, principal: Principal, teamId: str
   return tagList(db, principal.organizationId, teamId);
 }
 
+/** A team's tags are changed by an admin or a manager of the team, as the team itself is. */
 export async function createTag(deps: Deps, principal: Principal, teamId: string, input: CreateTeamTag) {
   const { organizationId } = principal;
   return deps.db.transaction().execute(async (trx) => {
-    await requireTeam(trx, organizationId, teamId);
+    await requireManagedTeam(trx, principal, teamId);
     const name = checkedName(input.name);
     await ensureNameFree(trx, organizationId, teamId, name);
     const at = deps.clock.now().toISOString();
@@ -78,6 +80,7 @@ export async function createTag(deps: Deps, principal: Principal, teamId: string
 export async function updateTag(deps: Deps, principal: Principal, teamId: string, tagId: string, input: UpdateTeamTag) {
   const { organizationId } = principal;
   return deps.db.transaction().execute(async (trx) => {
+    await requireManagedTeam(trx, principal, teamId);
     await requireTag(trx, organizationId, teamId, tagId);
     const name = input.name === undefined ? undefined : checkedName(input.name);
     if (name !== undefined) {
@@ -107,6 +110,7 @@ export async function updateTag(deps: Deps, principal: Principal, teamId: string
 export async function deleteTag(deps: Deps, principal: Principal, teamId: string, tagId: string) {
   const { organizationId } = principal;
   return deps.db.transaction().execute(async (trx) => {
+    await requireManagedTeam(trx, principal, teamId);
     await requireTag(trx, organizationId, teamId, tagId);
     // The tag leaves its tickets, as their timelines record (the foreign key cascades too).
     const left = await recordTagLeavingTickets(trx, deps, organizationId, tagId, userActor(principal));
@@ -117,9 +121,8 @@ export async function deleteTag(deps: Deps, principal: Principal, teamId: string
   });
 }
 
-/** The team first (`Team not found!`), then the tag inside it (`Tag not found!`). */
+/** The tag inside a team already found (`Team not found!` comes first), or `Tag not found!`. */
 async function requireTag(db: Db, organizationId: string, teamId: string, tagId: string): Promise<TeamTagRow> {
-  await requireTeam(db, organizationId, teamId);
   const tag = await findTeamTagById(db, organizationId, teamId, tagId);
   if (!tag) {
     throw AppError.notFound('Tag not found!');

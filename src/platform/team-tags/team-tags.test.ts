@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
-import { makeOrganization, makeTeam, type TestOrganization, type TestTeam } from '../../../test/factories.js';
+import { makeOrganization, makeTeam, makeTeamPeople, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -286,6 +286,41 @@ describe.each(DIALECTS)('team tags on %s', (dialect) => {
       const tagId = (await create(team.teamId, { name: 'Urgent' })).json().data.items[0].id;
       await remove(team.teamId, tagId);
       expect((await create(team.teamId, { name: 'urgent' })).statusCode).toBe(201);
+    });
+  });
+
+  describe('who may change them', () => {
+    const FORBIDDEN = { statusCode: 403, message: 'User does not have access to this resource!', error: 'Forbidden' };
+
+    it('refuses a member outside the team, and a member who does not manage it, every write (403); nothing is written', async () => {
+      const team = await freshTeam();
+      const { member, outsider } = await makeTeamPeople(harness, acme.organizationId, team.teamId);
+      const tagId = (await create(team.teamId, { name: 'Kept' })).json().data.items[0].id as string;
+      const before = await list(team.teamId);
+      for (const caller of [outsider, member]) {
+        for (const response of [
+          await create(team.teamId, { name: 'Theirs' }, caller.headers),
+          await update(team.teamId, tagId, { name: 'Renamed' }, caller.headers),
+          await remove(team.teamId, tagId, caller.headers),
+        ]) {
+          expect(response.statusCode).toBe(403);
+          expect(response.json()).toEqual(FORBIDDEN);
+        }
+      }
+      expect(await list(team.teamId)).toEqual(before);
+    });
+
+    it("lets the team's manager and an organization admin create, change and delete them", async () => {
+      const team = await freshTeam();
+      const { manager } = await makeTeamPeople(harness, acme.organizationId, team.teamId);
+      const created = await create(team.teamId, { name: 'By manager' }, manager.headers);
+      expect(created.statusCode).toBe(201);
+      const tagId = created.json().data.items[0].id as string;
+      expect((await update(team.teamId, tagId, { name: 'Renamed by manager' }, manager.headers)).statusCode).toBe(200);
+      expect((await update(team.teamId, tagId, { color: '#00AA00' })).statusCode).toBe(200);
+      expect((await list(team.teamId)).data.items).toMatchObject([{ name: 'Renamed by manager', color: '#00AA00' }]);
+      expect((await remove(team.teamId, tagId, manager.headers)).statusCode).toBe(200);
+      expect((await list(team.teamId)).data.count).toBe(0);
     });
   });
 

@@ -47,7 +47,7 @@ export function teamRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags,
           summary: 'Create a team (or a sub-team with parentTeamId); the caller becomes its owner',
           body: CreateTeamSchema,
-          response: { 201: PlatformEnvelopeSchema(TeamSchema), ...platformErrorResponses([400, 409]) },
+          response: { 201: PlatformEnvelopeSchema(TeamSchema), ...platformErrorResponses([400, 403, 409]) },
         },
       },
       async (request, reply) => reply.code(201).send(ok(await createTeam(deps, request.principal, request.body))),

@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import { firstFreeValue, insertUnderFreeValue } from '../../lib/free-value.js';
 import type { IdFactory } from '../../lib/ids.js';
-import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
+import { ACCESS_DENIED, isOrgAdmin, requireOrgAdmin } from '../authorization.js';
 import { readListPage } from '../platform.pagination.js';
 import { defaultTeamConfiguration } from '../team-configurations/team-configuration.defaults.js';
 import { findUserById, findUsersByEmail } from '../users/user.repository.js';
@@ -90,8 +90,15 @@ function toMember(row: TeamMemberRow, team: TeamRow) {
   };
 }
 
-/** Organization admins and the team's own admins may change a team and its members. */
-async function requireTeamManager(db: Kysely<DB>, principal: Principal, team: TeamRow): Promise<void> {
+/**
+ * Organization admins and the team's own admins may change a team, its members and everything
+ * that is the team's (configuration, routing rules, tags); anyone else gets the platform's 403.
+ */
+export async function requireTeamManager(
+  db: Kysely<DB> | Transaction<DB>,
+  principal: Principal,
+  team: Pick<TeamRow, 'id'>,
+): Promise<void> {
   if (isOrgAdmin(principal)) {
     return;
   }
@@ -99,6 +106,17 @@ async function requireTeamManager(db: Kysely<DB>, principal: Principal, team: Te
   if (!membership || !readBoolean(membership.is_admin)) {
     throw AppError.forbidden(ACCESS_DENIED);
   }
+}
+
+/** The active team `teamId`, once the caller is shown to manage it: a 404 first, then the 403. */
+export async function requireManagedTeam(
+  db: Kysely<DB> | Transaction<DB>,
+  principal: Principal,
+  teamId: string,
+): Promise<TeamRow> {
+  const team = await requireTeam(db, principal.organizationId, teamId);
+  await requireTeamManager(db, principal, team);
+  return team;
 }
 
 /** `Customer Success` → `CS`, `Billing` → `BIL`: the identifier a name suggests, before `CS2`, `CS3`… */
@@ -126,7 +144,9 @@ async function requireFreeIdentifier(db: Kysely<DB>, organizationId: string, ide
   }
 }
 
+/** Teams are the organization's structure: admins make them (and become their owner and first manager). */
 export async function createTeam(deps: Deps, principal: Principal, input: Static<typeof CreateTeamSchema>) {
+  requireOrgAdmin(principal);
   const organizationId = principal.organizationId;
   if (input.parentTeamId) {
     const parent = await deps.db

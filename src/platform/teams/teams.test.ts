@@ -49,6 +49,24 @@ describe.each(DIALECTS)('teams on %s', (dialect) => {
     expect((await get(`/v1/teams/${team.id}`)).json().data).toEqual(team);
   });
 
+  it('only organization admins create teams: a member gets 403 and no team is made', async () => {
+    const refused = await post('/v1/teams', { name: 'Shadow Desk', identifier: 'SHADOW' }, member.headers);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({
+      statusCode: 403,
+      message: 'User does not have access to this resource!',
+      error: 'Forbidden',
+    });
+    const sub = await post(
+      '/v1/teams',
+      { name: 'Shadow Tier', parentTeamId: (await makeTeam(harness, acme)).teamId },
+      member.headers,
+    );
+    expect(sub.statusCode).toBe(403);
+    const made = await harness.db.selectFrom('teams').select('id').where('name', 'in', ['Shadow Desk', 'Shadow Tier']).execute();
+    expect(made).toEqual([]);
+  });
+
   it('derives a unique identifier from the name when none is given', async () => {
     const first = (await post('/v1/teams', { name: 'Customer Success' })).json().data;
     const second = (await post('/v1/teams', { name: 'customer success' })).json().data;
