@@ -50,10 +50,11 @@ export function customFieldRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags,
           summary: 'Create a custom field (teamId makes it team-specific); it starts at version 1',
           description:
+            'Organization admins create fields; a team-specific one may also be created by a manager of that team. ' +
             'The slug is derived from the name: unique per organization and source, suffixed -2, -3… on a clash. ' +
             'Concurrent creates with one name each get their own slug; a create never fails on the slug.',
           body: CreateCustomFieldSchema,
-          response: { 201: FieldEnvelopeSchema, ...errors([400, 404]) },
+          response: { 201: FieldEnvelopeSchema, ...errors([400, 403, 404]) },
         },
       },
       async (request, reply) => reply.code(201).send(ok(await createCustomField(deps, request.principal, request.body))),

@@ -7,10 +7,11 @@ import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import { firstFreeValue, insertUnderFreeValue } from '../../lib/free-value.js';
 import type { IdFactory } from '../../lib/ids.js';
-import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
+import { isOrgAdmin, requireOrgAdmin } from '../authorization.js';
 import { readListPage } from '../platform.pagination.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { findTeamMember } from '../teams/team.repository.js';
+import { requireManagedTeam, requireTeamManager } from '../teams/team.service.js';
 import {
   type CustomFieldRow,
   type CustomFieldScope,
@@ -91,10 +92,15 @@ async function requireMembership(db: Kysely<DB> | Transaction<DB>, principal: Pr
   }
 }
 
-/** Team-specific fields are changed by that team's members and organization admins. */
-async function requireManager(db: Kysely<DB> | Transaction<DB>, principal: Principal, row: CustomFieldRow) {
-  if (row.team_id && !isOrgAdmin(principal) && !(await findTeamMember(db, row.team_id, principal.userId))) {
-    throw AppError.forbidden(ACCESS_DENIED);
+/**
+ * Fields shape the records of the whole organization, so admins define them; a team's own fields
+ * may also be defined by a manager of that team, as its tags and routing rules are.
+ */
+async function requireManager(db: Kysely<DB> | Transaction<DB>, principal: Principal, row: Pick<CustomFieldRow, 'team_id'>) {
+  if (row.team_id === null) {
+    requireOrgAdmin(principal);
+  } else {
+    await requireTeamManager(db, principal, { id: row.team_id });
   }
 }
 
@@ -174,13 +180,15 @@ async function nextFreeSlug(db: Kysely<DB>, organizationId: string, source: Cust
 const blankToNull = (text: string | null | undefined) => (text === undefined || text === null || text === '' ? null : text);
 
 export async function createCustomField(deps: Deps, principal: Principal, input: CreateCustomField) {
+  if (input.teamId) {
+    await requireManagedTeam(deps.db, principal, input.teamId);
+  } else {
+    await requireManager(deps.db, principal, { team_id: null });
+  }
   const at: At = { location: 'body', path: [] };
   const name = input.name.trim();
   if (name === '') {
     throw invalid(at, 'name', 'must not be blank', 'minLength');
-  }
-  if (input.teamId) {
-    await requireMembership(deps.db, principal, input.teamId, at);
   }
   const options = normaliseOptions(input.options ?? [], at);
   const regexForValidation = blankToNull(input.regexForValidation);

@@ -21,6 +21,7 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
   let globex: TestOrganization;
   let member: Awaited<ReturnType<typeof makeUser>>;
   let outsider: Awaited<ReturnType<typeof makeUser>>;
+  let manager: Awaited<ReturnType<typeof makeUser>>;
   let teamA: TestTeam;
   let teamB: TestTeam;
 
@@ -30,16 +31,22 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
     globex = await makeOrganization(harness);
     member = await makeUser(harness, acme.organizationId, { name: 'Mia Member' });
     outsider = await makeUser(harness, acme.organizationId, { name: 'Oscar Outsider' });
+    manager = await makeUser(harness, acme.organizationId, { name: 'Manon Manager' });
     teamA = await makeTeam(harness, acme, { name: 'Alpha' });
     teamB = await makeTeam(harness, acme, { name: 'Beta' });
-    await insertTeamMember(harness.db, {
-      team_id: teamA.teamId,
-      user_id: member.userId,
-      organization_id: acme.organizationId,
-      is_admin: false,
-      invited_by_id: acme.userId,
-      joined_at: TEST_NOW,
-    });
+    for (const [user, isAdmin] of [
+      [member, false],
+      [manager, true],
+    ] as const) {
+      await insertTeamMember(harness.db, {
+        team_id: teamA.teamId,
+        user_id: user.userId,
+        organization_id: acme.organizationId,
+        is_admin: isAdmin,
+        invited_by_id: acme.userId,
+        joined_at: TEST_NOW,
+      });
+    }
   });
   afterAll(() => harness.close());
 
@@ -212,19 +219,27 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
       expect(await everyUid()).toEqual(before);
     });
 
-    it('a team-specific field needs a team of the organization the caller belongs to', async () => {
+    it('a team-specific field is made by an admin or a manager of that team, of the organization', async () => {
       const field = await create(
         { name: 'Alpha only', source: 'ticket', fieldType: 'date', teamId: teamA.teamId },
-        member.headers,
+        manager.headers,
       );
       expect(field.teamId).toBe(teamA.teamId);
-      const notMember = await request(
-        'POST',
-        '/v1/custom-field',
-        { name: 'X', source: 'ticket', fieldType: 'date', teamId: teamB.teamId },
-        member.headers,
-      );
-      expectError(notMember, 400, 'User is not a member of this team!');
+      const before = await everyUid();
+      for (const [headers, teamId] of [
+        [manager.headers, teamB.teamId],
+        [member.headers, teamA.teamId],
+        [outsider.headers, teamA.teamId],
+      ] as const) {
+        const refused = await request(
+          'POST',
+          '/v1/custom-field',
+          { name: 'X', source: 'ticket', fieldType: 'date', teamId },
+          headers,
+        );
+        expectError(refused, 403, 'User does not have access to this resource!');
+      }
+      expect(await everyUid()).toEqual(before);
       const foreignTeam = await makeTeam(harness, globex);
       const foreign = await request('POST', '/v1/custom-field', {
         name: 'X',
@@ -499,22 +514,54 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
       });
     });
 
-    it('team-specific fields are changed by their team’s members and organization admins only', async () => {
+    it('team-specific fields are changed by their team’s managers and organization admins only', async () => {
       const field = await create({ name: 'Alpha field', source: 'ticket', fieldType: 'time', teamId: teamA.teamId });
-      expectError(
-        await patch([{ fieldId: field.uid, version: 1, updates: { hintText: 'x' } }], outsider.headers),
-        403,
-        'User does not have access to this resource!',
-      );
-      expectError(
-        await request('DELETE', `/v1/custom-field/${field.uid}`, undefined, outsider.headers),
-        403,
-        'User does not have access to this resource!',
-      );
-      expect((await patch([{ fieldId: field.uid, version: 1, updates: { hintText: 'x' } }], member.headers)).statusCode).toBe(
+      for (const caller of [outsider, member]) {
+        expectError(
+          await patch([{ fieldId: field.uid, version: 1, updates: { hintText: 'x' } }], caller.headers),
+          403,
+          'User does not have access to this resource!',
+        );
+        expectError(
+          await request('DELETE', `/v1/custom-field/${field.uid}`, undefined, caller.headers),
+          403,
+          'User does not have access to this resource!',
+        );
+      }
+      expect((await request('GET', `/v1/custom-field/${field.uid}`)).json().data).toMatchObject({ version: 1, hintText: null });
+      expect((await patch([{ fieldId: field.uid, version: 1, updates: { hintText: 'x' } }], manager.headers)).statusCode).toBe(
         200,
       );
       expect((await patch([{ fieldId: field.uid, version: 2, updates: { hintText: 'y' } }])).statusCode).toBe(200);
+    });
+
+    it('organization-wide fields are created, changed and deleted by organization admins only', async () => {
+      const field = await create({ name: 'Everyone’s field', source: 'ticket', fieldType: 'single_line' });
+      for (const caller of [member, manager]) {
+        expectError(
+          await request(
+            'POST',
+            '/v1/custom-field',
+            { name: 'Not theirs', source: 'ticket', fieldType: 'single_line' },
+            caller.headers,
+          ),
+          403,
+          'User does not have access to this resource!',
+        );
+        expectError(
+          await patch([{ fieldId: field.uid, version: 1, updates: { isActive: false } }], caller.headers),
+          403,
+          'User does not have access to this resource!',
+        );
+        expectError(
+          await request('DELETE', `/v1/custom-field/${field.uid}`, undefined, caller.headers),
+          403,
+          'User does not have access to this resource!',
+        );
+      }
+      expect((await request('GET', `/v1/custom-field/${field.uid}`)).json().data).toMatchObject({ version: 1, isActive: true });
+      expect((await list('?limit=100')).map((row) => row.name)).not.toContain('Not theirs');
+      expect((await request('DELETE', `/v1/custom-field/${field.uid}`)).statusCode).toBe(200);
     });
 
     it('two concurrent updates of one field at the same version: exactly one wins', async () => {
