@@ -1,11 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/database.js';
-import { readBoolean } from '../db/dialect.js';
 import type { Principal } from '../http/api-key-auth.js';
-import { AppError } from '../http/errors.js';
-import { ACCESS_DENIED, isOrgAdmin } from './authorization.js';
-import { requireTeam } from './teams/team.lookup.js';
+import { isOrgAdmin } from './authorization.js';
 import { findTeamMember } from './teams/team.repository.js';
+import { requireManagedTeam } from './teams/team.service.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -33,15 +31,7 @@ export async function canSeeShareable(db: Db, principal: Principal, row: Shareab
  * organization's team, or a missing one, is the 404 of every team id.
  */
 export async function requireManageableScope(db: Db, principal: Principal, teamId: string | null): Promise<void> {
-  if (teamId === null) {
-    return;
-  }
-  await requireTeam(db, principal.organizationId, teamId);
-  if (isOrgAdmin(principal)) {
-    return;
-  }
-  const membership = await findTeamMember(db, teamId, principal.userId);
-  if (!membership || !readBoolean(membership.is_admin)) {
-    throw AppError.forbidden(ACCESS_DENIED);
+  if (teamId !== null) {
+    await requireManagedTeam(db, principal, teamId);
   }
 }
