@@ -40,9 +40,9 @@ export function accountAttributeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         schema: {
           operationId: 'platform.accounts.attributes.create',
           tags,
-          summary: 'Add a value to an attribute; isDefault moves the default to it',
+          summary: 'Add a value to an attribute (admins); isDefault moves the default to it',
           body: CreateAttributeValueSchema,
-          response: { 201: AttributeValueSchema, ...platformErrorResponses([400, 409]) },
+          response: { 201: AttributeValueSchema, ...platformErrorResponses([400, 403, 409]) },
         },
       },
       async (request, reply) => reply.code(201).send(await createValue(deps, request.principal, request.body)),
@@ -53,11 +53,11 @@ export function accountAttributeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
       {
         schema: {
           operationId: 'platform.accounts.attributes.update',
-          summary: 'Change a value: its name, icon, color, or whether it is the default',
+          summary: 'Change a value (admins): its name, icon, color, or whether it is the default',
           tags,
           params: AttributeValueIdParamsSchema,
           body: UpdateAttributeValueSchema,
-          response: { 200: AttributeValueSchema, ...platformErrorResponses([400, 404, 409]) },
+          response: { 200: AttributeValueSchema, ...platformErrorResponses([400, 403, 404, 409]) },
         },
       },
       async (request) => updateValue(deps, request.principal, request.params.id, request.body),
@@ -69,9 +69,9 @@ export function accountAttributeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         schema: {
           operationId: 'platform.accounts.attributes.delete',
           tags,
-          summary: 'Soft-delete a value; records using it keep showing it; the default cannot be deleted',
+          summary: 'Soft-delete a value (admins); records using it keep showing it; the default cannot be deleted',
           params: AttributeValueIdParamsSchema,
-          response: { 200: DeletionResultSchema, ...platformErrorResponses([400, 404, 409]) },
+          response: { 200: DeletionResultSchema, ...platformErrorResponses([400, 403, 404, 409]) },
         },
       },
       async (request) => {

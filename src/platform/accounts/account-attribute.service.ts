@@ -5,6 +5,7 @@ import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { requireOrgAdmin } from '../authorization.js';
 import { requireIdParam } from './account.input.js';
 import { ACCOUNT_ATTRIBUTE_DEFAULTS } from './account-attribute.defaults.js';
 import {
@@ -153,7 +154,12 @@ async function requireValue(db: Db, principal: Principal, id: string | undefined
   return row;
 }
 
+/**
+ * The values are the organization's vocabularies (account statuses, industries, note and task
+ * types…) that every member picks from: admins add, change and delete them.
+ */
 export async function createValue(deps: Deps, principal: Principal, input: CreateAttributeValue) {
+  requireOrgAdmin(principal);
   const organizationId = principal.organizationId;
   const value = cleanValue(input.value);
   const id = deps.ids.ulid();
@@ -182,6 +188,7 @@ export async function createValue(deps: Deps, principal: Principal, input: Creat
 
 /** The attribute itself never changes; the default moves only by making another value the default. */
 export async function updateValue(deps: Deps, principal: Principal, id: string | undefined, input: UpdateAttributeValue) {
+  requireOrgAdmin(principal);
   const row = await deps.db.transaction().execute(async (trx) => {
     const current = await requireValue(trx, principal, id);
     const at = deps.clock.now().toISOString();
@@ -213,6 +220,7 @@ export async function updateValue(deps: Deps, principal: Principal, id: string |
 
 /** Soft delete; records that use the value keep showing it. The default cannot be deleted. */
 export async function deleteValue(deps: Deps, principal: Principal, id: string | undefined): Promise<void> {
+  requireOrgAdmin(principal);
   const row = await requireValue(deps.db, principal, id);
   if (readBoolean(row.is_default)) {
     throw AppError.conflict(`The default ${row.attribute} value cannot be deleted; make another value the default first!`);

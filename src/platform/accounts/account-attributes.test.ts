@@ -109,9 +109,35 @@ describe.each(DIALECTS)('account attribute values on %s', (dialect) => {
     expect(statuses.filter((value) => value.isDefault).map((value) => value.value)).toEqual(['Onboarding']);
     expect(statuses.at(-1)?.value).toBe('Onboarding');
 
-    const plain = await request('POST', '/v1/accounts/attributes', { attribute: 'note_type', value: 'Demo' }, member.headers);
+    const plain = await request('POST', '/v1/accounts/attributes', { attribute: 'note_type', value: 'Demo' });
     expect(plain.statusCode).toBe(201);
     expect(plain.json()).toMatchObject({ value: 'Demo', isDefault: false, configuration: { icon: null, color: null } });
+  });
+
+  it('only admins add, change and delete values: a member gets 403 and nothing is written', async () => {
+    const value = (await request('POST', '/v1/accounts/attributes', { attribute: 'contact_type', value: 'Partner' })).json();
+    const before = await list('contact_type');
+    const refused = [
+      await request(
+        'POST',
+        '/v1/accounts/attributes',
+        { attribute: 'contact_type', value: 'Theirs', isDefault: true },
+        member.headers,
+      ),
+      await request('PUT', `/v1/accounts/attributes/${value.id}`, { value: 'Renamed', isDefault: true }, member.headers),
+      await request('DELETE', `/v1/accounts/attributes/${value.id}`, undefined, member.headers),
+    ];
+    for (const response of refused) {
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({
+        statusCode: 403,
+        message: 'User does not have access to this resource!',
+        error: 'Forbidden',
+      });
+    }
+    expect(await list('contact_type')).toEqual(before);
+    // Members still read them, to pick from.
+    expect((await list('contact_type', member.headers)).map((entry) => entry.value)).toContain('Partner');
   });
 
   it('a value is unique per attribute, case-insensitively (409), but free in another attribute or organization', async () => {
