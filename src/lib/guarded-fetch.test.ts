@@ -30,6 +30,30 @@ describe('outbound policy', () => {
     ['::ffff:127.0.0.1', false],
     ['::ffff:10.0.0.1', false],
     ['64:ff9b::a00:1', false],
+    // Every IPv6 form of an IPv4 address: IPv4-compatible (::/96) and the unspecified address…
+    ['::127.0.0.1', false],
+    ['::7f00:1', false],
+    ['0:0:0:0:0:0:127.0.0.1', false],
+    ['::10.0.0.1', false],
+    ['::8.8.8.8', false],
+    ['::', false],
+    ['::0.0.0.0', false],
+    // …IPv4-mapped, also written in hex, judged as the IPv4 address…
+    ['::ffff:7f00:1', false],
+    ['::ffff:a9fe:a9fe', false],
+    ['0:0:0:0:0:ffff:192.168.1.1', false],
+    ['::ffff:8.8.8.8', true],
+    // …and the translation prefixes, refused whatever they carry: SIIT, NAT64, 6to4, Teredo.
+    ['::ffff:0:127.0.0.1', false],
+    ['64:ff9b::127.0.0.1', false],
+    ['64:ff9b::c0a8:101', false],
+    ['64:ff9b:1::a00:1', false],
+    ['64:ff9b:1:ffff::7f00:1', false],
+    ['2002:7f00:1::', false],
+    ['2002:a00:1::1', false],
+    ['2002:c0a8:101:1::1', false],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', false],
+    ['2001::7f00:1', false],
   ])('%s is public: %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
   });
@@ -55,6 +79,18 @@ describe('outbound policy', () => {
     ['http://127.0.0.1:8080/mcp', null],
   ])('%s: %s', (url, problem) => {
     expect(staticUrlProblem(url, parseOutboundPolicy('127.0.0.1'))).toBe(problem);
+  });
+
+  it.each([
+    'https://[::127.0.0.1]/',
+    'https://[::7f00:1]:8443/mcp',
+    'https://[::ffff:7f00:1]/',
+    'https://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+    'https://[2002:a9fe:a9fe::1]/',
+    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+    'https://[::]/',
+  ])('refuses %s, an IPv6 literal for an IPv4 address that is not public', (url) => {
+    expect(staticUrlProblem(url, parseOutboundPolicy(undefined))).toBe('url points to a private or reserved address');
   });
 
   it('checks the text as sent (no leading blanks) and names the field it is given', () => {
@@ -128,6 +164,8 @@ describe('guardedFetch', () => {
     ['https to a loopback IP', () => `https://127.0.0.1:${port}/`],
     ['a name resolving to loopback', () => `https://localhost:${port}/`],
     ['the metadata address', () => 'https://169.254.169.254/latest/meta-data'],
+    ['loopback as IPv4-compatible IPv6', () => `https://[::127.0.0.1]:${port}/`],
+    ['loopback as IPv4-mapped IPv6 in hex', () => `https://[::ffff:7f00:1]:${port}/`],
   ])('refuses %s without opening a socket to it', async (_, url) => {
     const before = connections;
     const error = await failure(closed.fetch(url()));

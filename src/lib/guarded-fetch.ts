@@ -88,9 +88,41 @@ function normalizeHost(host: string): string {
   return ipaddr.isValid(bare) ? ipaddr.process(bare).toString() : bare.replace(/\.$/, '');
 }
 
-/** Public unicast only: RFC 1918, loopback, link-local (169.254.169.254), ULA, CGNAT, mapped forms… are not. */
+/**
+ * `::/96`, the deprecated IPv4-compatible form: `[::127.0.0.1]` may reach 127.0.0.1 on stacks that
+ * still route it, yet ipaddr.js calls the range unicast.
+ */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
+
+/**
+ * Public unicast only: RFC 1918, loopback, link-local (169.254.169.254), ULA, CGNAT… are not, nor
+ * any IPv6 form that carries an IPv4 address: IPv4-mapped `::ffff:a.b.c.d` (judged as the IPv4
+ * address it is), IPv4-compatible `::a.b.c.d` and the unspecified `::`, NAT64 (`64:ff9b::/96`,
+ * `64:ff9b:1::/48`), 6to4 (`2002::/16`), Teredo (`2001::/32`) and SIIT (`::ffff:0:0:0/96`), which
+ * are refused whatever they carry (ipaddr.js names those ranges; `OUTBOUND_ALLOWED_HOSTS` can
+ * still name such a host).
+ */
 export function isPublicAddress(address: string): boolean {
-  return ipaddr.isValid(address) && ipaddr.process(address).range() === 'unicast';
+  if (!ipaddr.isValid(address)) {
+    return false;
+  }
+  const parsed = ipaddr.process(address.includes(':') ? hexIpv6(address) : address);
+  if (parsed instanceof ipaddr.IPv6 && parsed.match(IPV4_COMPATIBLE)) {
+    return false;
+  }
+  return parsed.range() === 'unicast';
+}
+
+/**
+ * An IPv6 address as WHATWG URLs write it, all in hex: ipaddr.js reads `::a.b.c.d` as if it were
+ * `::ffff:a.b.c.d` (so `::8.8.8.8` would pass as 8.8.8.8), but not `::808:808`.
+ */
+function hexIpv6(address: string): string {
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address;
+  }
 }
 
 export function defaultPort(url: URL): number {
