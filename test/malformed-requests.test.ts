@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../src/http/json-body.js';
 import { DIALECTS } from './dialects.js';
 import { makeOrganization, type TestOrganization } from './factories.js';
-import { buildTestApp, type TestApp } from './harness.js';
+import { buildTestApp, TEST_NOW, type TestApp } from './harness.js';
 import { startPublicMcpServer, type TestMcpServer } from './mcp/mcp-servers.js';
 
 /** `{"a":{"a":…}}` nested `depth` objects deep, as text (JSON.stringify itself would overflow). */
@@ -189,6 +189,48 @@ describe.each(DIALECTS)('malformed requests on %s', (dialect) => {
     });
   });
 
+  describe('a number JSON reads as infinity is refused naming its field, before anything is stored', () => {
+    it("platform: 400 on an account and in a comment's metadata", async () => {
+      const account = await send('PUT', `/v1/accounts/${ids.account}`, '{"annualRevenue": 1e309}');
+      expect(account.statusCode).toBe(400);
+      expect(account.json()).toEqual(platformError(400, 'annualRevenue must be a finite number'));
+      const stored = await harness.db
+        .selectFrom('accounts')
+        .select(['annual_revenue', 'updated_at'])
+        .where('id', '=', ids.account as string)
+        .executeTakeFirstOrThrow();
+      expect(stored.annual_revenue).toBeNull();
+
+      const comment = await send('POST', `/v1/tickets/${ids.ticket}/comment`, '{"content":"x","metadata":{"score":[1,-1e999]}}');
+      expect(comment.statusCode).toBe(400);
+      expect(comment.json()).toEqual(platformError(400, 'metadata.score.1 must be a finite number'));
+      const comments = await harness.app.inject({ url: `/v1/tickets/${ids.ticket}/comments`, headers: acme.headers });
+      expect(comments.json().data.map((row: { content: string }) => row.content)).toEqual(['Hello']);
+    });
+
+    it('help center: 400 in its shape', async () => {
+      const moved = await send('PATCH', `/collections/${ids.collection}`, '{"order": 1e309}');
+      expect(moved.statusCode).toBe(400);
+      expect(moved.json()).toEqual({ statusCode: 400, message: 'order must be a finite number' });
+      const tags = await send('GET', '/tags?limit=1e309', undefined);
+      expect(tags.statusCode).toBe(400);
+      expect(tags.json().statusCode).toBe(400);
+    });
+
+    it('agent studio: 422 in its shape, on an agent and a chat thread', async () => {
+      const agent = await send('PUT', `/api/v1/agents/${ids.agent}`, '{"metadata":{"weight":1e309}}');
+      expect(agent.statusCode).toBe(422);
+      expect(agent.json()).toEqual({
+        detail: [{ loc: ['body', 'metadata', 'weight'], msg: 'Input should be a finite number', type: 'finite_number' }],
+      });
+      const stored = await harness.app.inject({ url: `/api/v1/agents/${ids.agent}`, headers: acme.headers });
+      expect(stored.json().metadata).not.toEqual({ weight: null });
+      const thread = await send('POST', `/api/v1/chat/${ids.agent}/threads`, '{"title":"t","metadata":{"n":-1e400}}');
+      expect(thread.statusCode).toBe(422);
+      expect(thread.json().detail[0]).toMatchObject({ loc: ['body', 'metadata', 'n'], type: 'finite_number' });
+    });
+  });
+
   describe('requests the router refuses are answered in their area shape, after authentication', () => {
     it.each([
       ['/api/v1/agents/%ZZ', 'agentStudio'],
@@ -212,6 +254,23 @@ describe.each(DIALECTS)('malformed requests on %s', (dialect) => {
         expect(response.json()).toEqual({ statusCode: 400, message });
       }
       expect(response.headers['x-request-id']).toBeTruthy();
+    });
+
+    it('a custom-field path answers in the custom-field shape, its 401 too', async () => {
+      for (const url of ['/v1/custom-field/%ZZ', '/v1/custom-field/%E0%A4%A', `/v1/custom-field/${'a'.repeat(1_200)}`]) {
+        const anonymous = await harness.app.inject({ url });
+        expect(anonymous.statusCode, url).toBe(401);
+        expect(anonymous.json()).toEqual({ message: 'User is not authenticated!', statusCode: 401, timestamp: TEST_NOW });
+        const response = await harness.app.inject({ url, headers: acme.headers });
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json()).toEqual({ message: expect.any(String), statusCode: 400, timestamp: TEST_NOW });
+        expect(Object.keys(response.json())).toEqual(['message', 'statusCode', 'timestamp']);
+      }
+      const bad = await harness.app.inject({ url: '/v1/custom-field/%ZZ?source=ticket', headers: acme.headers });
+      expect(bad.json().message).toBe('The URL is malformed: a percent sign must start a valid %XX escape');
+      // Other platform paths keep the platform's shape.
+      const other = await harness.app.inject({ url: '/v1/custom-fields/%ZZ', headers: acme.headers });
+      expect(other.json()).toEqual(platformError(400, 'The URL is malformed: a percent sign must start a valid %XX escape'));
     });
 
     it('a path parameter of 200 characters is a 400 naming it', async () => {

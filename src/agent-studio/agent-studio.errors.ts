@@ -92,6 +92,8 @@ export function toPydanticError(issue: ValidationIssue): { loc: (string | number
       return { loc, msg: `List should have at most ${limit} items`, type: 'too_long' };
     case 'pattern':
       return { loc, msg: `String should match pattern '${params.pattern}'`, type: 'string_pattern_mismatch' };
+    case 'finite_number':
+      return { loc, msg: 'Input should be a finite number', type: 'finite_number' };
     default:
       return { loc, msg: issue.message, type: issue.rule.includes('_') ? issue.rule : 'value_error' };
   }

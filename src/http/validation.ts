@@ -56,10 +56,56 @@ export function createValidatorCompiler(options: { compileOnFirstUse?: boolean }
       }
       const valid = validateSchema(data);
       validate.errors = validateSchema.errors;
+      // After the schema, which coerces query and path numbers: `1e309` reads as Infinity there
+      // and in JSON, which no column stores, JSON cannot write back, and no field means.
+      const infiniteAt = valid ? pathOfNonFiniteNumber(data) : null;
+      if (infiniteAt !== null) {
+        validate.errors = [
+          {
+            keyword: 'finite_number',
+            instancePath: infiniteAt,
+            schemaPath: '#/finite_number',
+            params: {},
+            message: 'must be a finite number',
+          },
+        ];
+        return false;
+      }
       return valid;
     };
     return validate as ReturnType<FastifySchemaCompiler<unknown>>;
   };
+}
+
+/** The JSON pointer of the first number that is not finite (Infinity, NaN), or null; like `pathOfNulCharacter`. */
+export function pathOfNonFiniteNumber(value: unknown): string | null {
+  const path = nonFinitePath(value);
+  return path === null ? null : path.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+function nonFinitePath(value: unknown): string[] | null {
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? null : [];
+  }
+  if (value === null || typeof value !== 'object') {
+    return null;
+  }
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const inner = nonFinitePath(value[index]);
+      if (inner !== null) {
+        return [String(index), ...inner];
+      }
+    }
+    return null;
+  }
+  for (const key in value) {
+    const inner = nonFinitePath((value as Record<string, unknown>)[key]);
+    if (inner !== null) {
+      return [key, ...inner];
+    }
+  }
+  return null;
 }
 
 /**

@@ -18,13 +18,27 @@ const FIXED_MESSAGES: Partial<Record<number, string>> = {
   503: 'This service/resource is currently unavailable.',
 };
 
+/**
+ * Custom-field paths, for requests that reached no route (a URL the router refused, such as a
+ * malformed percent-escape, or an unknown path below them): they answer as the routes do.
+ */
+const CUSTOM_FIELD_PATH = /^\/v1\/custom-field(?=[/?#]|$)/;
+
+function errorShapeOf(request: FastifyRequest): 'customField' | undefined {
+  const { config, url } = request.routeOptions;
+  if (url === undefined) {
+    return CUSTOM_FIELD_PATH.test(request.url) ? 'customField' : undefined;
+  }
+  return config?.errorShape;
+}
+
 /** Renders any failure of a `/v1` route in the platform's shape. */
 export function renderPlatformError(clock: Clock) {
   return (error: NormalizedError, request: FastifyRequest) => {
     const status = error.status;
     const faultMessage = status === 500 ? request.routeOptions.config?.faultMessage : undefined;
     const message = faultMessage ?? FIXED_MESSAGES[status] ?? error.message;
-    if (request.routeOptions.config?.errorShape === 'customField') {
+    if (errorShapeOf(request) === 'customField') {
       return { status, body: { message, statusCode: status, timestamp: clock.now().toISOString() } };
     }
     return { status, body: { statusCode: status, message, error: reasonPhrase(status) } };
