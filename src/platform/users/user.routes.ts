@@ -119,7 +119,7 @@ export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'platform.users.createApiKey',
           tags,
-          summary: 'Issue an API key for a user (admins only); the key is shown only in this answer',
+          summary: 'Issue an API key for a user (admins, or the user themself); the key is shown only in this answer',
           params: UserIdParamsSchema,
           response: { 201: PlatformEnvelopeSchema(IssuedApiKeySchema), ...platformErrorResponses([400, 403, 404]) },
         },

@@ -169,9 +169,15 @@ export async function updateUserProfile(
   return toUser(await requireUser(deps.db, principal.organizationId, user.id));
 }
 
+/**
+ * A key is personal, as the upstream's preferences page makes it: admins issue one for anyone, a
+ * member for themself only (it can do no more than they can).
+ */
 export async function createUserApiKey(deps: Deps, principal: Principal, userId: string) {
-  requireOrgAdmin(principal);
   const user = await requireUser(deps.db, principal.organizationId, userId);
+  if (!isOrgAdmin(principal) && principal.userId !== user.id) {
+    throw AppError.forbidden(ACCESS_DENIED);
+  }
   return issueApiKey(deps.db, deps, { organizationId: principal.organizationId, userId: user.id });
 }
 

@@ -122,7 +122,7 @@ describe.each(DIALECTS)('users and their API keys on %s', (dialect) => {
     expect(elsewhere.statusCode).toBe(201);
   });
 
-  it('members cannot add users or issue keys (403)', async () => {
+  it("members cannot add users or issue someone else's key (403), but may issue their own", async () => {
     const create = await harness.app.inject({
       method: 'POST',
       url: '/v1/users',
@@ -135,8 +135,25 @@ describe.each(DIALECTS)('users and their API keys on %s', (dialect) => {
       message: 'User does not have access to this resource!',
       error: 'Forbidden',
     });
-    const key = await harness.app.inject({ method: 'POST', url: `/v1/users/${member.userId}/api-keys`, headers: member.headers });
-    expect(key.statusCode).toBe(403);
+    const adminKeys = async () =>
+      (await harness.app.inject({ url: `/v1/users/${acme.userId}/api-keys?limit=100`, headers: acme.headers })).json().data;
+    const before = await adminKeys();
+    const others = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/users/${acme.userId}/api-keys`,
+      headers: member.headers,
+    });
+    expect(others.statusCode).toBe(403);
+    expect(others.json()).toEqual({
+      statusCode: 403,
+      message: 'User does not have access to this resource!',
+      error: 'Forbidden',
+    });
+    expect(await adminKeys()).toEqual(before);
+    const own = await harness.app.inject({ method: 'POST', url: `/v1/users/${member.userId}/api-keys`, headers: member.headers });
+    expect(own.statusCode).toBe(201);
+    const me = await harness.app.inject({ url: '/v1/users/me', headers: { 'x-api-key': own.json().data.apiKey } });
+    expect(me.json().data.user.id).toBe(member.userId);
   });
 
   it('a member updates their own availability, capacity and timezone, but not someone else', async () => {
