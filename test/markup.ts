@@ -20,6 +20,14 @@ export function liveMarkdown(markdown: string): string[] {
 }
 
 /**
+ * `liveMarkdown` as a renderer that knows no backslash escape for `<`, `>` or `&` reads it
+ * (Markdown.pl, Python-Markdown): it shows the backslash, and what follows acts as markup.
+ */
+export function liveMarkdownWithoutBackslashEscapes(markdown: string): string[] {
+  return liveMarkdown(markdown.replace(/(?<!\\)((?:\\\\)*)\\([<>&])/g, '$1\\\\$2'));
+}
+
+/**
  * Tags of `html` that run something: scripts and embeds, event handlers, script URLs. Text in
  * HTML has its `<` escaped, so every `<` followed by a letter opens a real tag.
  */

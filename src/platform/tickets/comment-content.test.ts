@@ -1,27 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { liveMarkdown, renderMarkdown, shownText } from '../../../test/markup.js';
+import { liveMarkdown, liveMarkdownWithoutBackslashEscapes, renderMarkdown, shownText } from '../../../test/markup.js';
 import { deriveCommentContent, loadHtmlConverters } from './comment-content.js';
 
 describe('htmlToMarkdown', () => {
   it.each([
-    ['escaped tags stay text', '<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>', '\\<script>alert(1)\\</script>'],
-    ['a tag split across elements', '<p>&lt;<span>img src=x</span>&gt;</p>', '\\<img src=x\\>'],
-    ['escaped entities stay text', '<p>&amp;lt;b&amp;gt;</p>', '\\&lt;b\\&gt;'],
+    ['escaped tags stay text', '<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>', '&lt;script>alert(1)&lt;/script>'],
+    ['a tag split across elements', '<p>&lt;<span>img src=x</span>&gt;</p>', '&lt;img src=x&gt;'],
+    ['escaped entities stay text', '<p>&amp;lt;b&amp;gt;</p>', '&amp;lt;b&amp;gt;'],
+    ['a backslash before a tag', '<p>\\&lt;b&gt;</p>', '\\\\&lt;b>'],
     ['an ampersand that starts no entity', '<p>AT&amp;T and a &amp;&amp; b</p>', 'AT&T and a && b'],
     ['comparisons', '<p>a &lt; b &amp;&amp; c &gt; d, 1 &lt; 2</p>', 'a < b && c > d, 1 < 2'],
-    ['an autolink typed as text', '<p>&lt;https://x.test&gt;</p>', '\\<https://x.test>'],
-    ['a quote typed as text', '<p>&gt; not a quote</p>', '\\> not a quote'],
-    ['markdown lines in preformatted text', '<pre># one\n&gt; two\n- three</pre>', '\\# one\n\\> two\n\\- three'],
+    ['an autolink typed as text', '<p>&lt;https://x.test&gt;</p>', '&lt;https://x.test>'],
+    ['a quote typed as text', '<p>&gt; not a quote</p>', '&gt; not a quote'],
+    ['markdown lines in preformatted text', '<pre># one\n&gt; two\n- three</pre>', '\\# one\n&gt; two\n\\- three'],
     ['parentheses in a link address', '<a href="https://x.test/Foo_(bar)">wiki</a>', '[wiki](https://x.test/Foo_\\(bar\\))'],
     [
       'a newline in a link address and a tag in its title',
       '<a href="https://x.test/a&#10;b" title="&lt;b&gt; &quot;q&quot;">y</a>',
-      '[y](https://x.test/a%0Ab "\\<b> \\"q\\"")',
+      '[y](https://x.test/a%0Ab "&lt;b> \\"q\\"")',
     ],
     [
       'a tag in an image alt text',
       '<img src="https://x.test/i b.png" alt="&lt;img src=x&gt;">',
-      '![\\<img src=x>](https://x.test/i%20b.png)',
+      '![&lt;img src=x>](https://x.test/i%20b.png)',
     ],
     ['code keeps its characters', '<p><code>&lt;b&gt; &amp;</code></p>', '`<b> &`'],
     [
@@ -35,6 +36,9 @@ describe('htmlToMarkdown', () => {
     const derived = toMarkdown(sanitize(html));
     expect(derived).toBe(markdown);
     expect(liveMarkdown(derived)).toEqual([]);
+    expect(liveMarkdownWithoutBackslashEscapes(derived)).toEqual([]);
+    // No backslash escape of `<` or `&` (an odd run of backslashes before one).
+    expect(derived).not.toMatch(/(?<!\\)(\\\\)*\\[<&]/);
   });
 });
 
@@ -107,7 +111,7 @@ describe('markdown of plain text, derived without a DOM', () => {
 
   it('keeps paragraphs and line breaks, and escapes what would be markup', async () => {
     expect((await deriveCommentContent({ content: 'Hi  there,\n# not a heading\n\n\n<b>not bold</b>' })).contentMarkdown).toBe(
-      'Hi there,  \n\\# not a heading\n\n\\<b>not bold\\</b>',
+      'Hi there,  \n\\# not a heading\n\n&lt;b>not bold&lt;/b>',
     );
   });
 });

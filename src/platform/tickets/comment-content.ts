@@ -59,14 +59,16 @@ function sanitizeOptions(sanitize: typeof sanitizeHtml): sanitizeHtml.IOptions {
 }
 
 /**
- * Backslash-escapes what a markdown renderer would read as markup rather than text: a `<` that
- * could open a tag, comment or autolink, and an `&` that could start an entity. A `<` or `&` at the
- * end is escaped too, because the next text node may complete it (`&lt;<span>img …</span>`).
- * `a < b && c > d` stays as written: a `<` before a space is never markup, and turndown already
- * escapes a `>` that starts a line (a quote).
+ * Writes as entities what a markdown renderer would read as markup rather than text: a `<` that
+ * could open a tag, comment or autolink (`&lt;`), and an `&` that could start an entity (`&amp;`).
+ * Entities, not backslashes: Markdown.pl and Python-Markdown do not take `\<` as an escape, and
+ * would show the backslash before a live tag. A `<` or `&` at the end is escaped too, because the
+ * next text node may complete it (`&lt;<span>img …</span>`). `a < b && c > d` stays as written: a
+ * `<` before a space is never markup, and a `>` only matters at the start of a line (a quote),
+ * where `turndown.escape` writes it as `&gt;`.
  */
 function escapeMarkup(text: string): string {
-  return text.replace(/<(?!\s)/g, '\\<').replace(/&(?=#?\w*(;|$))/g, '\\&');
+  return text.replace(/&(?=#?\w*(;|$))/g, '&amp;').replace(/<(?!\s)/g, '&lt;');
 }
 
 /** Link and image titles sit in double quotes; a malformed link would show them as text, so they are escaped like text. */
@@ -105,14 +107,13 @@ interface ConvertedNode {
 function createTurndown(Turndown: typeof TurndownService): TurndownService {
   const turndown = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
   // Line by line, because turndown's escapes only look at the start of the text: in a `<pre>` every
-  // line of a text node starts a markdown line, and "# x" or "> x" there is text, not a heading or quote.
+  // line of a text node starts a markdown line, and "# x" or "> x" there is text, not a heading or
+  // quote. Turndown's `\>` becomes `&gt;`, which every renderer shows as text.
   turndown.escape = (text) =>
-    escapeMarkup(
-      text
-        .split('\n')
-        .map((line) => Turndown.prototype.escape.call(turndown, line))
-        .join('\n'),
-    );
+    text
+      .split('\n')
+      .map((line) => Turndown.prototype.escape.call(turndown, escapeMarkup(line)).replace(/^\\>/, '&gt;'))
+      .join('\n');
   turndown.addRule('safeLink', {
     filter: (node) => node.nodeName === 'A' && Boolean(node.getAttribute('href')),
     replacement: (content, node) => {
