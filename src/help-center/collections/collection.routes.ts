@@ -32,9 +32,9 @@ export function collectionRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'helpCenter.collections.create',
           tags,
-          summary: 'Create a collection, at the top of a help center or under a parent collection of it',
+          summary: 'Create a collection (admins), at the top of a help center or under a parent collection of it',
           body: CreateCollectionSchema,
-          response: { 201: HelpCenterEnvelopeSchema(CollectionSchema), ...helpCenterErrorResponses([400, 404]) },
+          response: { 201: HelpCenterEnvelopeSchema(CollectionSchema), ...helpCenterErrorResponses([400, 403, 404]) },
         },
       },
       async (request, reply) =>
@@ -91,10 +91,10 @@ export function collectionRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'helpCenter.collections.update',
           tags,
-          summary: 'Update, reorder or move a collection (no cycles; at most 5 levels deep)',
+          summary: 'Update, reorder or move a collection (admins; no cycles, at most 5 levels deep)',
           params: CollectionIdParamsSchema,
           body: UpdateCollectionSchema,
-          response: { 200: HelpCenterEnvelopeSchema(CollectionSchema), ...helpCenterErrorResponses([400, 404]) },
+          response: { 200: HelpCenterEnvelopeSchema(CollectionSchema), ...helpCenterErrorResponses([400, 403, 404]) },
         },
       },
       async (request) =>
@@ -110,9 +110,9 @@ export function collectionRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'helpCenter.collections.delete',
           tags,
-          summary: 'Delete an empty collection; 409 while it holds sub-collections or articles',
+          summary: 'Delete an empty collection (admins); 409 while it holds sub-collections or articles',
           params: CollectionIdParamsSchema,
-          response: { 200: HelpCenterEnvelopeSchema(CollectionSchema), ...helpCenterErrorResponses([400, 404, 409]) },
+          response: { 200: HelpCenterEnvelopeSchema(CollectionSchema), ...helpCenterErrorResponses([400, 403, 404, 409]) },
         },
       },
       async (request) =>

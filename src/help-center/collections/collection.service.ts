@@ -9,6 +9,7 @@ import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { compareText } from '../../lib/order.js';
+import { requireOrgAdmin } from '../../platform/authorization.js';
 import { deleteMembershipsOfCollection, listArticlesOfCollections } from '../articles/article.repository.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank, optionalNonBlank } from '../help-centers/help-center.input.js';
@@ -191,7 +192,12 @@ async function renumber(trx: Transaction<DB>, organizationId: string, tree: Tree
   }
 }
 
+/**
+ * Collections are the site's structure and decide which articles need a sign-in (`isProtected`):
+ * admins create, change and remove them; members write the articles inside.
+ */
 export async function createCollection(deps: Deps, principal: Principal, input: Static<typeof CreateCollectionSchema>) {
+  requireOrgAdmin(principal);
   const organizationId = principal.organizationId;
   const name = nonBlank(input.name, 'name');
   const description = optionalNonBlank(input.description, 'description') ?? null;
@@ -417,6 +423,7 @@ export async function updateCollectionDetails(
   id: string,
   input: Static<typeof UpdateCollectionSchema>,
 ) {
+  requireOrgAdmin(principal);
   const organizationId = principal.organizationId;
   const current = await requireCollection(deps.db, organizationId, id);
   await deps.db.transaction().execute(async (trx) => {
@@ -444,6 +451,7 @@ const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** Only an empty collection goes: 409 while it holds sub-collections or (live) articles. */
 export async function removeCollection(deps: Deps, principal: Principal, id: string) {
+  requireOrgAdmin(principal);
   const organizationId = principal.organizationId;
   const collection = await presentOne(deps.db, organizationId, id);
   await deps.db.transaction().execute(async (trx) => {

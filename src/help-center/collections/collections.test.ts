@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
-import { makeOrganization, type TestOrganization } from '../../../test/factories.js';
+import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 
 interface Collection {
@@ -43,6 +43,24 @@ describe.each(DIALECTS)('collections on %s', (dialect) => {
   const list = async (query = '', headers = acme.headers) =>
     (await get(`/collections${query}`, headers)).json().data as Collection[];
   const names = async (query: string) => (await list(query)).map((c) => `${c.name}@${c.order}`);
+
+  it('only admins create, change and delete collections: a member gets 403 and nothing is written', async () => {
+    const member = await makeUser(harness, acme.organizationId);
+    const helpCenterId = await helpCenter();
+    const kept = await collection(helpCenterId, 'Kept', { isProtected: true });
+    const before = await list(`?helpCenterId=${helpCenterId}`);
+    const refused = [
+      await post('/collections', { helpCenterId, name: 'Members’ own' }, member.headers),
+      await patch(`/collections/${kept._id}`, { isProtected: false, name: 'Open to all' }, member.headers),
+      await remove(`/collections/${kept._id}`, member.headers),
+    ];
+    for (const response of refused) {
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ message: 'User does not have access to this resource!', statusCode: 403 });
+    }
+    expect(await list(`?helpCenterId=${helpCenterId}`)).toEqual(before);
+    expect((await get(`/collections/${kept._id}`, member.headers)).statusCode).toBe(200);
+  });
 
   it('creates a collection (endpoint 11): 201 with the whole collection object', async () => {
     const helpCenterId = await helpCenter();

@@ -26,9 +26,9 @@ export function helpCenterRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'helpCenter.helpCenters.create',
           tags,
-          summary: 'Create a help center; its slug is derived from the name, unique in the organization',
+          summary: 'Create a help center (admins); its slug is derived from the name, unique in the organization',
           body: CreateHelpCenterSchema,
-          response: { 201: HelpCenterEnvelopeSchema(HelpCenterSchema), ...helpCenterErrorResponses([400]) },
+          response: { 201: HelpCenterEnvelopeSchema(HelpCenterSchema), ...helpCenterErrorResponses([400, 403]) },
         },
       },
       async (request, reply) =>
@@ -79,10 +79,10 @@ export function helpCenterRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'helpCenter.helpCenters.update',
           tags,
-          summary: 'Update name, slug, protection or meta (meta keys merge; null clears one)',
+          summary: 'Update name, slug, protection or meta (admins; meta keys merge, null clears one)',
           params: HelpCenterIdParamsSchema,
           body: UpdateHelpCenterSchema,
-          response: { 200: HelpCenterEnvelopeSchema(HelpCenterSchema), ...helpCenterErrorResponses([400, 404, 409]) },
+          response: { 200: HelpCenterEnvelopeSchema(HelpCenterSchema), ...helpCenterErrorResponses([400, 403, 404, 409]) },
         },
       },
       async (request) =>

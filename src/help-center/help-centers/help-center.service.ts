@@ -9,6 +9,7 @@ import { readTypedCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { requireOrgAdmin } from '../../platform/authorization.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank } from './help-center.input.js';
 import { readMeta, writeMeta } from './help-center.meta.js';
@@ -57,7 +58,9 @@ export async function requireHelpCenter(db: Kysely<DB>, organizationId: string, 
   return row;
 }
 
+/** A help center is the organization's public site (its address, whether it needs a sign-in): admins set it up. */
 export async function createHelpCenter(deps: HelpCenterDeps, principal: Principal, input: Static<typeof CreateHelpCenterSchema>) {
+  requireOrgAdmin(principal);
   const organizationId = principal.organizationId;
   const name = nonBlank(input.name, 'name');
   const at = deps.clock.now().toISOString();
@@ -104,6 +107,7 @@ export async function updateHelpCenterDetails(
   id: string,
   input: Static<typeof UpdateHelpCenterSchema>,
 ) {
+  requireOrgAdmin(principal);
   const organizationId = principal.organizationId;
   const current = await requireHelpCenter(deps.db, organizationId, id);
   const changes: Updateable<HelpCenterTable> = { updated_at: deps.clock.now().toISOString() };

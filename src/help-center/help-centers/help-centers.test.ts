@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
-import { makeOrganization, type TestOrganization } from '../../../test/factories.js';
+import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { firstFreeSlug, slugify } from './help-center.slug.js';
 
@@ -39,6 +39,22 @@ describe.each(DIALECTS)('help centers on %s', (dialect) => {
     harness.app.inject({ method: 'PATCH', url, headers, payload });
   const get = (url: string, headers = acme.headers) => harness.app.inject({ url, headers });
   const helpCenters = async () => (await get('/help-centers')).json().data as { _id: string; slug: string }[];
+
+  it('only admins create and change a help center: a member gets 403 and nothing is written', async () => {
+    const member = await makeUser(harness, acme.organizationId);
+    const id = (await post('/help-centers', { name: 'Kept as is' })).json().data._id as string;
+    const before = await helpCenters();
+    const refused = [
+      await post('/help-centers', { name: 'Members’ own' }, member.headers),
+      await patch(`/help-centers/${id}`, { name: 'Renamed', isProtected: true }, member.headers),
+    ];
+    for (const response of refused) {
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ message: 'User does not have access to this resource!', statusCode: 403 });
+    }
+    expect(await helpCenters()).toEqual(before);
+    expect((await get(`/help-centers/${id}`, member.headers)).statusCode).toBe(200);
+  });
 
   it('creates a help center: 201, {data, message}, slug derived from the name', async () => {
     const response = await post('/help-centers', {
