@@ -17,7 +17,8 @@ export interface ReceivedWebhook {
 
 export interface Reply {
   status: number;
-  body?: string;
+  /** Bytes for an answer that is not UTF-8. */
+  body?: string | Buffer;
   headers?: Record<string, string>;
 }
 

@@ -5,8 +5,10 @@ import { enqueueEmail } from '../../email/outbox.service.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { storableText } from '../../lib/storable-text.js';
 import {
   clearFailingSince,
+  countAttempts,
   type DeliveryRow,
   disableFailingWebhook,
   findOwner,
@@ -37,6 +39,14 @@ export const DISABLE_AFTER_MS = 3 * 24 * HOUR;
 /** How long a claim holds: well past the 10 s a receiver gets. */
 export const DELIVERY_LEASE_MS = 60 * SECOND;
 
+/**
+ * Attempts in a row that may end with nothing recorded (the process stopped, or the database
+ * refused even the plain failure) before the delivery is failed without being sent again, so
+ * that the endpoint's later events go.
+ */
+export const MAX_UNRECORDED_ATTEMPTS = 3;
+const MAX_ERROR_LENGTH = 500;
+
 export interface DeliveryDeps {
   db: Kysely<DB>;
   clock: Clock;
@@ -60,10 +70,25 @@ function signingSecrets(box: SecretBox, target: SendTargetRow, now: Date): strin
   return previous === null ? [current] : [current, previous];
 }
 
+/** What a claimed delivery's attempt came to, to be recorded. */
+interface Attempt {
+  delivery: DeliveryRow;
+  lockedUntil: string;
+  startedAt: string;
+  outcome: SendOutcome;
+  /** The last attempt whatever the outcome: no retry follows. */
+  final?: boolean;
+}
+
 /**
  * Sends a delivery this caller has claimed under `lockedUntil` and records the attempt. Answers the
  * outcome, or null when the claim was lost meanwhile (another worker took over, the webhook was
  * deleted), in which case nothing was written.
+ *
+ * Nothing a receiver answers can stop the endpoint's queue: the answer is stored without what the
+ * databases refuse, and should the database still refuse the record, the attempt is recorded
+ * again as a failure without the answer (it is retried, and counts toward disabling the endpoint).
+ * A delivery claimed `MAX_UNRECORDED_ATTEMPTS` times with nothing recorded is failed without being sent.
  */
 export async function attemptDelivery(
   deps: DeliveryDeps,
@@ -72,27 +97,57 @@ export async function attemptDelivery(
   lockedUntil: string,
 ): Promise<SendOutcome | null> {
   const startedAt = deps.clock.now();
+  const attempt = { delivery, lockedUntil, startedAt: startedAt.toISOString() };
+  if (await unrecordedAttemptsRanOut(deps.db, delivery)) {
+    const outcome = failure(
+      `not sent again: ${MAX_UNRECORDED_ATTEMPTS} of its attempts ended with nothing recorded (the process stopped, or the database refused the record)`,
+    );
+    return record(deps, { ...attempt, outcome, final: true });
+  }
   const secrets = signingSecrets(deps.box, target, startedAt);
   const outcome: SendOutcome = secrets
     ? await deps.sender.send(target.url, secrets, { id: delivery.id, at: startedAt, body: delivery.payload })
-    : {
-        ok: false,
-        statusCode: null,
-        latencyMs: 0,
-        responseBody: null,
-        responseTruncated: false,
-        error: 'the signing secret does not open with this SECRET_KEY: rotate the secret',
-      };
-  const recorded = await deps.db
-    .transaction()
-    .execute((trx) => recordAttempt(trx, deps, { delivery, lockedUntil, startedAt: startedAt.toISOString(), outcome }));
-  return recorded ? outcome : null;
+    : failure('the signing secret does not open with this SECRET_KEY: rotate the secret');
+  return record(deps, {
+    ...attempt,
+    outcome: { ...outcome, responseBody: storableText(outcome.responseBody), error: storableText(outcome.error) },
+  });
+}
+
+function failure(error: string): SendOutcome {
+  return { ok: false, statusCode: null, latencyMs: 0, responseBody: null, responseTruncated: false, error };
+}
+
+/** Whether the earlier claims of this delivery that recorded no attempt reached the limit. */
+async function unrecordedAttemptsRanOut(db: Kysely<DB>, delivery: DeliveryRow): Promise<boolean> {
+  const earlier = Number(delivery.attempts) - 1;
+  if (earlier < MAX_UNRECORDED_ATTEMPTS) {
+    return false;
+  }
+  return earlier - (await countAttempts(db, delivery.id)) >= MAX_UNRECORDED_ATTEMPTS;
+}
+
+/** Records the attempt; if the database refuses that, records it as a failure saying so, without the answer. */
+async function record(deps: DeliveryDeps, attempt: Attempt): Promise<SendOutcome | null> {
+  const write = (written: Attempt) => deps.db.transaction().execute((trx) => recordAttempt(trx, deps, written));
+  try {
+    return (await write(attempt)) ? attempt.outcome : null;
+  } catch (error) {
+    const reason = storableText(error instanceof Error ? error.message : String(error));
+    const { statusCode, latencyMs } = attempt.outcome;
+    const outcome: SendOutcome = {
+      ...failure(`counted as failed: the attempt could not be recorded (${reason})`.slice(0, MAX_ERROR_LENGTH)),
+      statusCode,
+      latencyMs,
+    };
+    return (await write({ ...attempt, outcome })) ? outcome : null;
+  }
 }
 
 async function recordAttempt(
   trx: Transaction<DB>,
   deps: Pick<DeliveryDeps, 'clock' | 'ids'>,
-  attempt: { delivery: DeliveryRow; lockedUntil: string; startedAt: string; outcome: SendOutcome },
+  attempt: Attempt,
 ): Promise<boolean> {
   const { delivery, outcome } = attempt;
   const now = deps.clock.now();
@@ -107,7 +162,7 @@ async function recordAttempt(
   }
   const attemptsMade = Number(delivery.attempts);
   const manual = readBoolean(delivery.manual);
-  const retry = !outcome.ok && !manual && attemptsMade <= RETRY_DELAYS_MS.length;
+  const retry = !outcome.ok && !manual && !attempt.final && attemptsMade <= RETRY_DELAYS_MS.length;
   const delay = RETRY_DELAYS_MS[attemptsMade - 1] ?? 0;
   const finished = await finishDelivery(trx, delivery.id, attempt.lockedUntil, {
     status: outcome.ok ? 'delivered' : retry ? 'pending' : 'failed',

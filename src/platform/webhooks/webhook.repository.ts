@@ -96,16 +96,34 @@ export async function rotateWebhookSecret(
 }
 
 /**
- * An enabled endpoint whose organization's log has events it has not dispatched yet, other than
- * `exclude` (those done this pass), locked for the caller's transaction. On PostgreSQL an endpoint
- * another process is dispatching is skipped rather than waited for; the sequence row is only read
- * in a subquery, so event writers are never blocked.
+ * The endpoint's owner is not disabled. A disabled owner's webhooks are paused: their cursor waits
+ * and their queued deliveries are not due, until the owner is enabled again (or deleted: a deleted
+ * owner's webhook receives what anyone may see).
+ */
+function ownerNotDisabled(eb: ExpressionBuilder<DB, 'webhooks'>) {
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('users')
+        .select(sql`1`.as('one'))
+        .whereRef('users.id', '=', 'webhooks.owner_user_id')
+        .where('users.disabled_at', 'is not', null),
+    ),
+  );
+}
+
+/**
+ * An enabled endpoint, its owner not disabled, whose organization's log has events it has not
+ * dispatched yet, other than `exclude` (those done this pass), locked for the caller's transaction.
+ * On PostgreSQL an endpoint another process is dispatching is skipped rather than waited for; the
+ * sequence row is only read in a subquery, so event writers are never blocked.
  */
 export async function lockWebhookBehindLog(trx: Transaction<DB>, exclude: readonly string[]) {
   let query = trx
     .selectFrom('webhooks')
     .select(['id', 'organization_id', 'owner_user_id', 'event_types', 'dispatched_seq'])
     .where('enabled', '=', true)
+    .where(ownerNotDisabled)
     .where('dispatched_seq', '<', (eb) =>
       eb
         .selectFrom('event_sequences')
@@ -200,7 +218,7 @@ const DELIVERY_COLUMNS = [
  * endpoint's oldest unfinished delivery has a time (the ones behind it wait with none, and get one
  * when it finishes: `promoteNextDelivery`), so the scan of due rows never reads a backlog; the
  * NOT EXISTS says the same again, for safety. Manual ones (a retry, a test) go out of order. Only
- * deliveries of enabled endpoints are due.
+ * deliveries of enabled endpoints whose owner is not disabled are due.
  */
 function isDue(now: string) {
   return (eb: ExpressionBuilder<DB, 'webhook_deliveries'>) =>
@@ -214,7 +232,8 @@ function isDue(now: string) {
           .selectFrom('webhooks')
           .select(sql`1`.as('one'))
           .whereRef('webhooks.id', '=', 'webhook_deliveries.webhook_id')
-          .where('webhooks.enabled', '=', true),
+          .where('webhooks.enabled', '=', true)
+          .where(ownerNotDisabled),
       ),
       eb.or([
         eb('webhook_deliveries.manual', '=', true),
@@ -328,6 +347,16 @@ export async function finishDelivery(
 
 export async function insertAttempt(db: Db, row: WebhookDeliveryAttemptTable): Promise<void> {
   await db.insertInto('webhook_delivery_attempts').values(row).execute();
+}
+
+/** How many attempts of the delivery were recorded. */
+export async function countAttempts(db: Db, deliveryId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_delivery_attempts')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('delivery_id', '=', deliveryId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /** A success: the endpoint is no longer failing. */

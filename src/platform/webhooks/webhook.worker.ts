@@ -91,7 +91,12 @@ export function createWebhookWorker(deps: WebhookWorkerDeps, options: WebhookWor
           if (!target) {
             return;
           }
-          const outcome = await attemptDelivery(delivery, row, target, lockedUntil);
+          const outcome = await attemptDelivery(delivery, row, target, lockedUntil).catch((error: unknown) => {
+            // Not even the failure could be recorded: the lease runs out and the delivery is claimed
+            // again, up to MAX_UNRECORDED_ATTEMPTS times. The rest of the batch goes on.
+            log.error({ err: error, webhookId: row.webhook_id, deliveryId: row.id }, 'webhook attempt not recorded');
+            return null;
+          });
           if (outcome && !outcome.ok) {
             log.warn(
               { webhookId: row.webhook_id, deliveryId: row.id, attempts: row.attempts, statusCode: outcome.statusCode },
