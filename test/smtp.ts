@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /** A message as the server received it: envelope sender and recipients, and the raw text. */
@@ -52,4 +52,56 @@ export function decodeQuotedPrintable(raw: string): string {
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+/**
+ * An SMTP peer on loopback that takes the envelope and the message, then answers its end with
+ * `reply`, written as raw bytes, as a broken or hostile server may (a 4xx: try again later).
+ */
+export async function startRefusingSmtp(reply: Buffer) {
+  let refusals = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    socket.write('220 refusing.test ESMTP\r\n');
+    let pending = '';
+    let inData = false;
+    socket.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('latin1');
+      for (let end = pending.indexOf('\r\n'); end >= 0; end = pending.indexOf('\r\n')) {
+        const line = pending.slice(0, end);
+        pending = pending.slice(end + 2);
+        const command = line.toUpperCase();
+        if (inData) {
+          if (line === '.') {
+            inData = false;
+            refusals++;
+            socket.write(Buffer.concat([reply, Buffer.from('\r\n')]));
+          }
+        } else if (command === 'DATA') {
+          inData = true;
+          socket.write('354 go on\r\n');
+        } else if (command.startsWith('QUIT')) {
+          socket.end('221 bye\r\n');
+        } else {
+          socket.write('250 ok\r\n');
+        }
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** How many messages it refused. */
+    refusals: () => refusals,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) {
+          socket.destroy();
+        }
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -69,13 +69,38 @@ export async function findOutboxIdByDedupeKey(db: Db, dedupeKey: string): Promis
   return row?.id;
 }
 
-/** Pending or failed messages whose time has come, and sends whose worker let its lease run out. */
-function isDue(now: string) {
+/**
+ * Pending or failed messages whose time has come, and sends whose worker let its lease run out
+ * with attempts left (`failExhaustedMessages` ends the others).
+ */
+function isDue(now: string, maxAttempts: number) {
   return (eb: ExpressionBuilder<DB, 'email_outbox'>) =>
     eb.or([
       eb.and([eb('status', 'in', ['pending', 'failed']), eb('next_attempt_at', '<=', now)]),
-      eb.and([eb('status', '=', 'sending'), eb('locked_until', '<=', now)]),
+      eb.and([eb('status', '=', 'sending'), eb('locked_until', '<=', now), eb('attempts', '<', maxAttempts)]),
     ]);
+}
+
+/**
+ * Sends whose lease ran out on their last attempt (the worker stopped, or could not record how it
+ * went): undeliverable, with the reason, rather than sent again and again. Answers how many.
+ */
+export async function failExhaustedMessages(db: Db, claim: { now: string; maxAttempts: number }): Promise<number> {
+  const result = await db
+    .updateTable('email_outbox')
+    .set({
+      status: 'undeliverable',
+      locked_until: null,
+      next_attempt_at: null,
+      last_error:
+        'The last attempt ended with no outcome recorded (the worker stopped, or the database refused the record); not tried again',
+      updated_at: claim.now,
+    })
+    .where('status', '=', 'sending')
+    .where('locked_until', '<=', claim.now)
+    .where('attempts', '>=', claim.maxAttempts)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /**
@@ -85,7 +110,10 @@ function isDue(now: string) {
  * the same row (a plain `in (subquery)` may be re-run per row and claim more than `limit`). On
  * SQLite the statement is one write transaction. The due condition is checked again on update.
  */
-export async function claimDueMessages(db: Kysely<DB>, claim: { now: string; lockedUntil: string; limit: number }) {
+export async function claimDueMessages(
+  db: Kysely<DB>,
+  claim: { now: string; lockedUntil: string; limit: number; maxAttempts: number },
+) {
   return db
     .with(
       (cte) => cte('candidates').materialized(),
@@ -95,7 +123,7 @@ export async function claimDueMessages(db: Kysely<DB>, claim: { now: string; loc
           qb
             .selectFrom('email_outbox')
             .select('id')
-            .where(isDue(claim.now))
+            .where(isDue(claim.now, claim.maxAttempts))
             .orderBy('next_attempt_at')
             .orderBy('id')
             .limit(claim.limit),
@@ -109,7 +137,7 @@ export async function claimDueMessages(db: Kysely<DB>, claim: { now: string; loc
       updated_at: claim.now,
     }))
     .where('id', 'in', (eb) => eb.selectFrom('candidates').select('candidates.id'))
-    .where(isDue(claim.now))
+    .where(isDue(claim.now, claim.maxAttempts))
     .returning(CLAIM_COLUMNS)
     .execute();
 }

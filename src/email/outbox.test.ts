@@ -5,7 +5,7 @@ import { DIALECTS } from '../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../test/factories.js';
 import { buildTestApp, createTestDatabase, TEST_NOW, type TestApp } from '../../test/harness.js';
 import { envelopePage, expectCursorPagedList, idsInOrder, walkPages } from '../../test/platform-list-pages.js';
-import { type ReceivedMail, startSmtp } from '../../test/smtp.js';
+import { type ReceivedMail, startRefusingSmtp, startSmtp } from '../../test/smtp.js';
 import { connectPostgres, connectSqlite, type DatabaseHandle } from '../db/connect.js';
 import { fixedClock } from '../lib/clock.js';
 import { createIdFactory } from '../lib/ids.js';
@@ -133,6 +133,59 @@ describe.each(DIALECTS)('email outbox on %s', (dialect) => {
     }
   });
 
+  it('gives up as undeliverable after the last attempt when the SMTP peer keeps answering NUL bytes and invalid UTF-8', async () => {
+    const reply = Buffer.concat([
+      Buffer.from('451 4.3.0 busy'),
+      Buffer.from([0x00, 0xff, 0xed, 0xa0, 0x80, 0x00]),
+      Buffer.from(' later'),
+    ]);
+    const refusing = await startRefusingSmtp(reply);
+    try {
+      const { id } = await enqueue();
+      const sender = worker(refusing.url, { maxAttempts: 3 });
+      expect(await sender.runOnce()).toBe(1);
+      expect(await row(id)).toMatchObject({ status: 'failed', attempts: 1 });
+      harness.clock.advance(5_000);
+      expect(await sender.runOnce()).toBe(1);
+      harness.clock.advance(10_000);
+      expect(await sender.runOnce()).toBe(1);
+      const stored = await row(id);
+      expect(stored).toMatchObject({ status: 'undeliverable', attempts: 3, next_attempt_at: null, locked_until: null });
+      expect(stored.last_error).toContain('451 4.3.0 busy');
+      expect(stored.last_error).toContain(' later');
+      expect(stored.last_error).not.toContain(String.fromCharCode(0));
+      // Nothing more is tried, however long the worker keeps going.
+      harness.clock.advance(24 * 3_600_000);
+      expect(await sender.runOnce()).toBe(0);
+      expect(refusing.refusals()).toBe(3);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('does not send again a message whose worker stopped during its last attempt: undeliverable, saying so', async () => {
+    const { id } = await enqueue();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const now = harness.clock.now().getTime();
+      // A worker claims it and is never heard of again.
+      const lockedUntil = new Date(now + 60_000).toISOString();
+      const claimed = await claimDueMessages(harness.db, {
+        now: new Date(now).toISOString(),
+        lockedUntil,
+        limit: 1,
+        maxAttempts: 2,
+      });
+      expect(claimed.map((message) => message.id)).toEqual([id]);
+      harness.clock.advance(60_000);
+    }
+    const before = smtp.messages.length;
+    expect(await worker(smtp.url, { maxAttempts: 2 }).runOnce()).toBe(0);
+    expect(smtp.messages).toHaveLength(before);
+    const stored = await row(id);
+    expect(stored).toMatchObject({ status: 'undeliverable', attempts: 2, locked_until: null, next_attempt_at: null });
+    expect(stored.last_error).toMatch(/^The last attempt ended with no outcome recorded/);
+  });
+
   it('takes over a message whose worker died mid-send once its lease has run out', async () => {
     const { id } = await enqueue();
     const now = harness.clock.now().getTime();
@@ -141,6 +194,7 @@ describe.each(DIALECTS)('email outbox on %s', (dialect) => {
       now: new Date(now).toISOString(),
       lockedUntil: new Date(now + 60_000).toISOString(),
       limit: 1,
+      maxAttempts: 8,
     });
     expect(claimed?.id).toBe(id);
     const before = smtp.messages.length;

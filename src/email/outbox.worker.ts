@@ -5,8 +5,9 @@ import type { DB } from '../db/database.js';
 import { readJson } from '../db/dialect.js';
 import type { Clock } from '../lib/clock.js';
 import { createPollingLoop } from '../lib/polling-loop.js';
+import { storableText } from '../lib/storable-text.js';
 import { recordSentMessage } from './outbound/outbound-email.repository.js';
-import { type ClaimedMessage, claimDueMessages, finishSending } from './outbox.repository.js';
+import { type ClaimedMessage, claimDueMessages, failExhaustedMessages, finishSending } from './outbox.repository.js';
 import {
   createSmtpTransport,
   isPermanentFailure,
@@ -28,7 +29,10 @@ export interface OutboxWorkerOptions {
   batchSize?: number;
   /** How long a claim holds before another worker may take the message over. */
   leaseMs?: number;
-  /** After this many failed attempts a message is `undeliverable`. */
+  /**
+   * After this many failed attempts a message is `undeliverable`; so is one whose last attempt
+   * ended with nothing recorded (the worker stopped).
+   */
   maxAttempts?: number;
   /** Wait after the first failure; doubles with each further one, up to `maxDelayMs`. */
   baseDelayMs?: number;
@@ -48,6 +52,12 @@ export interface OutboxWorker {
 
 export const NO_SMTP_URL = 'SMTP_URL is not configured';
 const MAX_ERROR_LENGTH = 1000;
+
+/** What is stored when the database refused to record `what`: the reason, storable. */
+function unrecorded(what: string, error: unknown): string {
+  const reason = storableText(error instanceof Error ? error.message : String(error));
+  return `The ${what} could not be recorded (${reason})`.slice(0, MAX_ERROR_LENGTH);
+}
 
 /** 5 s, 10 s, 20 s… after the 1st, 2nd, 3rd failure, capped at `maxDelayMs`. */
 export function backoffMs(failedAttempts: number, baseDelayMs = 5_000, maxDelayMs = 3_600_000): number {
@@ -108,40 +118,53 @@ export function createOutboxWorker(deps: OutboxWorkerDeps, options: OutboxWorker
     } catch (error) {
       failure = error;
     }
-    const at = clock.now();
+    const at = clock.now().toISOString();
     if (failure === undefined) {
-      await db.transaction().execute(async (trx) => {
-        const ours = await finishSending(trx, message.id, lockedUntil, {
-          status: 'sent',
-          at: at.toISOString(),
-          messageId: mail.messageId,
-        });
-        if (ours) {
-          await recordSentMessage(trx, message.id, sent?.raw ?? null);
-        }
-      });
+      await recordSent(message, lockedUntil, { at, messageId: mail.messageId, raw: sent?.raw ?? null });
       return;
     }
-    const lastError = (failure instanceof Error ? failure.message : String(failure)).slice(0, MAX_ERROR_LENGTH);
+    // The server's reply is in the message: text from outside, made storable.
+    const lastError = storableText(failure instanceof Error ? failure.message : String(failure)).slice(0, MAX_ERROR_LENGTH);
     const giveUp = !mailer || isPermanentFailure(failure) || message.attempts >= maxAttempts;
     const nextAttemptAt = giveUp
       ? null
-      : new Date(at.getTime() + backoffMs(message.attempts, options.baseDelayMs, options.maxDelayMs)).toISOString();
-    await finishSending(db, message.id, lockedUntil, {
-      status: giveUp ? 'undeliverable' : 'failed',
-      at: at.toISOString(),
-      nextAttemptAt,
-      lastError,
-    });
+      : new Date(Date.parse(at) + backoffMs(message.attempts, options.baseDelayMs, options.maxDelayMs)).toISOString();
+    const outcome = { status: giveUp ? ('undeliverable' as const) : ('failed' as const), at, nextAttemptAt, lastError };
+    try {
+      await finishSending(db, message.id, lockedUntil, outcome);
+    } catch (error) {
+      // Still a failed attempt, counted as such, with why its own error could not be kept.
+      await finishSending(db, message.id, lockedUntil, { ...outcome, lastError: unrecorded('failure', error) });
+    }
     log.warn({ outboxId: message.id, attempts: message.attempts, giveUp, err: failure }, 'email not delivered');
+  }
+
+  /** Records a message the server accepted; should the copy of what was sent not be stored, it is still marked sent, never sent twice. */
+  async function recordSent(
+    message: ClaimedMessage,
+    lockedUntil: string,
+    sent: { at: string; messageId: string; raw: Buffer | null },
+  ) {
+    const outcome = { status: 'sent' as const, at: sent.at, messageId: sent.messageId };
+    try {
+      await db.transaction().execute(async (trx) => {
+        if (await finishSending(trx, message.id, lockedUntil, outcome)) {
+          await recordSentMessage(trx, message.id, sent.raw);
+        }
+      });
+    } catch (error) {
+      log.error({ err: error, outboxId: message.id }, 'sent email not recorded with its copy');
+      await finishSending(db, message.id, lockedUntil, { ...outcome, lastError: unrecorded('copy of the sent message', error) });
+    }
   }
 
   async function runOnce(): Promise<number> {
     let claimed = 0;
+    await failExhaustedMessages(db, { now: clock.now().toISOString(), maxAttempts });
     while (claimed < batchSize) {
       const now = clock.now();
       const lockedUntil = new Date(now.getTime() + leaseMs).toISOString();
-      const [message] = await claimDueMessages(db, { now: now.toISOString(), lockedUntil, limit: 1 });
+      const [message] = await claimDueMessages(db, { now: now.toISOString(), lockedUntil, limit: 1, maxAttempts });
       if (!message) {
         break;
       }
