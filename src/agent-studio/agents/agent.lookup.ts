@@ -21,14 +21,25 @@ export async function requireAgent(db: Kysely<DB> | Transaction<DB>, principal: 
   return agent;
 }
 
-/** Whether the caller may change the agent, its tools and its MCP servers: its creator or an org admin. */
-export function canManageAgent(principal: Principal, agent: Pick<AgentRow, 'created_by_id'>): boolean {
-  return agent.created_by_id === principal.userId || isOrgAdmin(principal);
+/**
+ * Whether the caller may set up agents: create them, change them, their tools and their MCP
+ * servers, and see every run. Only organization admins: an agent acts for the organization (it
+ * answers a team's customers, with the tools and keys it is given), whoever made it.
+ */
+export function canManageAgent(principal: Principal): boolean {
+  return isOrgAdmin(principal);
+}
+
+/** 403 `Access denied` unless the caller may set up agents (see `canManageAgent`). */
+export function requireAgentManager(principal: Principal): void {
+  if (!canManageAgent(principal)) {
+    throw AppError.forbidden(ACCESS_DENIED);
+  }
 }
 
 /**
- * `requireAgent`, then 403 `Access denied` unless the caller created the agent or is an admin of
- * its organization. Every write on an agent, its tools and its MCP servers goes through here.
+ * `requireAgent`, then 403 `Access denied` unless the caller is an admin of its organization.
+ * Every write on an agent, its tools and its MCP servers goes through here.
  */
 export async function requireManageableAgent(
   db: Kysely<DB> | Transaction<DB>,
@@ -36,8 +47,6 @@ export async function requireManageableAgent(
   agentId: string,
 ): Promise<AgentRow> {
   const agent = await requireAgent(db, principal, agentId);
-  if (!canManageAgent(principal, agent)) {
-    throw AppError.forbidden(ACCESS_DENIED);
-  }
+  requireAgentManager(principal);
   return agent;
 }

@@ -22,9 +22,9 @@ export function agentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'agentStudio.agents.create',
           tags,
-          summary: 'Create an agent of the organization; the caller becomes its creator',
+          summary: 'Create an agent of the organization (admins); the caller becomes its creator',
           body: CreateAgentSchema,
-          response: { 200: AgentSchema, ...agentStudioErrorResponses([]) },
+          response: { 200: AgentSchema, ...agentStudioErrorResponses([403]) },
         },
       },
       async (request) => createAgent(deps, request.principal, request.body),
@@ -67,7 +67,7 @@ export function agentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'agentStudio.agents.update',
           tags,
-          summary: 'Change an agent (its creator or an organization admin); fields left out stay as they are',
+          summary: 'Change an agent (admins); fields left out stay as they are',
           params: AgentIdParamsSchema,
           body: UpdateAgentSchema,
           response: { 200: AgentSchema, ...agentStudioErrorResponses([403, 404]) },
@@ -82,7 +82,7 @@ export function agentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'agentStudio.agents.delete',
           tags,
-          summary: 'Soft-delete an agent (its creator or an organization admin); it and everything under it then answer 404',
+          summary: 'Soft-delete an agent (admins); it and everything under it then answer 404',
           params: AgentIdParamsSchema,
           response: { 200: DeletedSchema, ...agentStudioErrorResponses([403, 404]) },
         },

@@ -9,7 +9,7 @@ import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { findModelProvider } from '../model-providers/model-provider.repository.js';
-import { requireAgent, requireManageableAgent } from './agent.lookup.js';
+import { requireAgent, requireAgentManager, requireManageableAgent } from './agent.lookup.js';
 import { type AgentRow, insertAgent, listAgents, updateAgent } from './agent.repository.js';
 import type { CreateAgentSchema, ListAgentsQuerySchema, UpdateAgentSchema } from './agent.schemas.js';
 import type { AgentTable } from './agent.table.js';
@@ -57,6 +57,7 @@ async function checkConfiguration(db: Kysely<DB>, principal: Principal, configur
 }
 
 export async function createAgent(deps: Deps, principal: Principal, input: Static<typeof CreateAgentSchema>) {
+  requireAgentManager(principal);
   await checkConfiguration(deps.db, principal, input.configuration);
   const at = deps.clock.now().toISOString();
   const id = deps.ids.uuid();

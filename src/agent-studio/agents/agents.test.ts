@@ -164,16 +164,23 @@ describe.each(DIALECTS)('agents on %s', (dialect) => {
     ]);
   });
 
-  it('its creator and organization admins manage an agent; other members read it but get 403 Access denied', async () => {
-    const agent = await create({ name: 'Mia’s agent' }, mia.headers);
-    expect(agent.created_by).toBe(mia.userId);
-    expect((await request('PUT', `/agents/${agent.id}`, mia.headers, { description: 'by creator' })).statusCode).toBe(200);
-    expect((await request('PUT', `/agents/${agent.id}`, acme.headers, { description: 'by admin' })).statusCode).toBe(200);
-    for (const [method, payload] of [['PUT', { name: 'Noah’s now' }], ['DELETE']] as const) {
-      const denied = await request(method, `/agents/${agent.id}`, noah.headers, payload);
-      expect(denied.statusCode).toBe(403);
-      expect(denied.json()).toEqual({ detail: 'Access denied' });
+  it('only organization admins set agents up: members get 403 Access denied, even on an agent they made, and read them', async () => {
+    const before = await agentCount();
+    const refused = await request('POST', '/agents', mia.headers, { name: 'Mia’s own' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ detail: 'Access denied' });
+    expect(await agentCount()).toBe(before);
+    // One a member made while members still could: making it does not make it theirs to change.
+    const agent = await create({ name: 'Mia’s agent' });
+    await harness.db.updateTable('agents').set({ created_by_id: mia.userId }).where('id', '=', agent.id).execute();
+    for (const member of [mia, noah]) {
+      for (const [method, payload] of [['PUT', { name: 'Mine now' }], ['DELETE']] as const) {
+        const denied = await request(method, `/agents/${agent.id}`, member.headers, payload);
+        expect(denied.statusCode).toBe(403);
+        expect(denied.json()).toEqual({ detail: 'Access denied' });
+      }
     }
+    expect((await request('PUT', `/agents/${agent.id}`, acme.headers, { description: 'by admin' })).statusCode).toBe(200);
     expect((await request('GET', `/agents/${agent.id}`, noah.headers)).json()).toMatchObject({
       name: 'Mia’s agent',
       description: 'by admin',
@@ -181,9 +188,9 @@ describe.each(DIALECTS)('agents on %s', (dialect) => {
   });
 
   it('deletes softly: {status, message}, then 404 everywhere; the row stays with deleted_at', async () => {
-    const agent = await create({ name: 'Short-lived' }, mia.headers);
+    const agent = await create({ name: 'Short-lived' });
     harness.clock.advance(1000);
-    const response = await request('DELETE', `/agents/${agent.id}`, mia.headers);
+    const response = await request('DELETE', `/agents/${agent.id}`);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'success', message: 'Agent deleted successfully' });
     expect((await request('GET', `/agents/${agent.id}`)).json()).toEqual({ detail: 'Agent not found' });

@@ -22,7 +22,7 @@ export function agentRunRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'agentStudio.runs.list',
           tags,
-          summary: "A page of the agent's runs, newest first: the caller's own, or all of them for its creator and admins",
+          summary: "A page of the agent's runs, newest first: the caller's own, or all of them for admins",
           params: AgentIdParamsSchema,
           querystring: ListRunsQuerySchema,
           response: { 200: PagedArraySchema(AgentRunSchema, 'Newest first'), ...agentStudioErrorResponses([404]) },

@@ -733,7 +733,7 @@ export async function recoverAbandonedRuns(deps: Pick<AppDeps, 'db' | 'clock' | 
 async function requireVisibleRun(db: Kysely<DB>, principal: Principal, agentId: string, runId: string) {
   const agent = await requireAgent(db, principal, agentId);
   const run = await findRunOfAgent(db, principal.organizationId, agent.id, runId);
-  if (!run || (run.acting_user_id !== principal.userId && !canManageAgent(principal, agent))) {
+  if (!run || (run.acting_user_id !== principal.userId && !canManageAgent(principal))) {
     throw AppError.notFound(RUN_NOT_FOUND);
   }
   return run;
@@ -750,7 +750,7 @@ export async function listAgentRuns(
   const limit = query.limit ?? DEFAULT_LIST_LIMIT;
   const after = readListCursor(query, ['text', 'text']);
   const filter = {
-    actingUserId: canManageAgent(principal, agent) ? undefined : principal.userId,
+    actingUserId: canManageAgent(principal) ? undefined : principal.userId,
     threadId: query.thread_id,
     status: query.status,
   };

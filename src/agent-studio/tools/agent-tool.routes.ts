@@ -107,7 +107,7 @@ export function agentToolRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'agentStudio.agentTools.delete',
-          summary: "Remove a tool from an agent (the agent's creator or an organization admin)",
+          summary: 'Remove a tool from an agent (organization admins)',
           tags,
           params: AgentToolParamsSchema,
           response: { 200: DeletedSchema, ...agentStudioErrorResponses([403, 404]) },

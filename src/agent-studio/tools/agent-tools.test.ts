@@ -449,25 +449,29 @@ describe.each(DIALECTS)('agent tools on %s', (dialect) => {
     expect(response.json()).toEqual({ detail: 'Tool not found' });
   });
 
-  it('members read the tools; only the creator or an admin changes them (403 Access denied)', async () => {
-    const miasAgent = await createAgent(mia.headers);
-    const tool = (await createTool({ tool_name: 'ticket_lookup', tool_type: 'built_in' }, miasAgent, mia.headers)).json();
+  it('members read the tools; only an admin changes them, even on an agent the member made (403 Access denied)', async () => {
+    const miasAgent = await createAgent();
+    // Made by a member while members still could: that does not make its tools theirs to change.
+    await harness.db.updateTable('agents').set({ created_by_id: mia.userId }).where('id', '=', miasAgent).execute();
+    const tool = (await createTool({ tool_name: 'ticket_lookup', tool_type: 'built_in' }, miasAgent)).json();
     expect((await request('PUT', `/agents/${miasAgent}/tools/${tool.id}`, acme.headers, { is_enabled: false })).statusCode).toBe(
       200,
     );
     const noah = await makeUser(harness, acme.organizationId);
-    const attempts = [
-      request('POST', `/agents/${miasAgent}/tools`, noah.headers, {
-        agent_id: miasAgent,
-        tool_name: 'knowledge_base_search',
-        tool_type: 'built_in',
-      }),
-      request('PUT', `/agents/${miasAgent}/tools/${tool.id}`, noah.headers, { is_enabled: true }),
-      request('DELETE', `/agents/${miasAgent}/tools/${tool.id}`, noah.headers),
-    ];
-    for (const response of await Promise.all(attempts)) {
-      expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ detail: 'Access denied' });
+    for (const member of [mia, noah]) {
+      const attempts = [
+        request('POST', `/agents/${miasAgent}/tools`, member.headers, {
+          agent_id: miasAgent,
+          tool_name: 'knowledge_base_search',
+          tool_type: 'built_in',
+        }),
+        request('PUT', `/agents/${miasAgent}/tools/${tool.id}`, member.headers, { is_enabled: true }),
+        request('DELETE', `/agents/${miasAgent}/tools/${tool.id}`, member.headers),
+      ];
+      for (const response of await Promise.all(attempts)) {
+        expect(response.statusCode).toBe(403);
+        expect(response.json()).toEqual({ detail: 'Access denied' });
+      }
     }
     expect((await request('GET', `/agents/${miasAgent}/tools`, noah.headers)).json()).toHaveLength(1);
     expect((await request('GET', `/agents/${miasAgent}/tools/${tool.id}`, noah.headers)).statusCode).toBe(200);
