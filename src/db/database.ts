@@ -10,6 +10,7 @@ import type { AgentRunTable } from '../agent-studio/runtime/agent-run.table.js';
 import type { TicketAgentCursorTable, TicketAgentJobTable } from '../agent-studio/ticket-agents/ticket-agent.table.js';
 import type { AgentToolTable } from '../agent-studio/tools/agent-tool.table.js';
 import type { EmailMessageTable } from '../email/email-message.table.js';
+import type { ImapMessageAttemptTable } from '../email/inbound/imap-message-attempt.table.js';
 import type { EmailOutboxTable } from '../email/outbox.table.js';
 import type {
   ArticleCollectionTable,
@@ -116,4 +117,5 @@ export interface DB {
   ticket_agent_jobs: TicketAgentJobTable;
   mailboxes: MailboxTable;
   email_messages: EmailMessageTable;
+  imap_message_attempts: ImapMessageAttemptTable;
 }

@@ -4,8 +4,9 @@ import { DOVECOT_MISSING, type Dovecot, dovecotInstalled, startDovecot } from '.
 import { makeOrganization, makeTeam, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../test/harness.js';
 import { composeMail, inboundDepsOf, inboundEnv } from '../../../test/inbound.js';
+import { refuseInserts } from '../../../test/refusing-trigger.js';
 import { connectPostgres } from '../../db/connect.js';
-import { createImapPoller, type ImapPollerOptions } from './imap-poller.worker.js';
+import { createImapPoller, type ImapPollerOptions, MAX_MESSAGE_ATTEMPTS } from './imap-poller.worker.js';
 
 const LIMIT = 100_000;
 const POLL_MS = 60_000;
@@ -192,6 +193,50 @@ describe.skipIf(!runs).each(DIALECTS)('IMAP polling against Dovecot on %s', (dia
     expect(fixed.imap).toMatchObject({ lastError: null, nextPollAt: null });
     await poller().runOnce();
     expect(await rowsOf(broken.id)).toHaveLength(1);
+  });
+
+  it(`sets a message aside as unreadable after ${MAX_MESSAGE_ATTEMPTS} failed attempts at filing it, and files the ones behind it`, async () => {
+    // The database refuses to file this one message, every time (as PostgreSQL refused a NUL).
+    const undo = await refuseInserts(
+      harness.db,
+      'email_messages',
+      "new.subject like '%refuse-me%' and new.disposition <> 'unreadable'",
+    );
+    try {
+      const stuck = await mailbox('Stuck');
+      const poison = message({ subject: 'refuse-me' });
+      const behind = message({ subject: 'Behind it' });
+      await dovecot.append('Stuck', await poison.raw);
+      await dovecot.append('Stuck', await behind.raw);
+      const polling = poller({ baseDelayMs: 1000, maxDelayMs: 1000 });
+      for (let attempt = 1; attempt <= MAX_MESSAGE_ATTEMPTS; attempt++) {
+        nextPoll();
+        await polling.runOnce();
+        expect(await rowsOf(stuck.id)).toEqual([]);
+      }
+      expect((await api('GET', `/v1/mailboxes/${stuck.id}`)).imap.lastError).toMatch(/the database refuses this row/);
+      nextPoll();
+      await polling.runOnce();
+      const rows = await rowsOf(stuck.id);
+      expect(rows.map((row) => [row.message_id, row.disposition])).toEqual([
+        [poison.messageId.slice(1, -1), 'unreadable'],
+        [behind.messageId.slice(1, -1), 'ticket_created'],
+      ]);
+      const kept = await harness.db
+        .selectFrom('email_messages')
+        .select('raw')
+        .where('mailbox_id', '=', stuck.id)
+        .where('disposition', '=', 'unreadable')
+        .executeTakeFirstOrThrow();
+      expect(Buffer.from(kept.raw ?? []).toString('utf8')).toContain('Subject: refuse-me');
+      expect((await dovecot.list('Stuck')).every((entry) => entry.seen)).toBe(true);
+      expect((await api('GET', `/v1/mailboxes/${stuck.id}`)).imap.lastError).toBeNull();
+      expect(
+        await harness.db.selectFrom('imap_message_attempts').selectAll().where('mailbox_id', '=', stuck.id).execute(),
+      ).toEqual([]);
+    } finally {
+      await undo();
+    }
   });
 
   it('refuses to connect to a private address that OUTBOUND_ALLOWED_HOSTS no longer names', async () => {

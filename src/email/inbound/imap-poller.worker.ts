@@ -4,6 +4,7 @@ import { parseOutboundPolicy } from '../../lib/guarded-fetch.js';
 import { loadOnce } from '../../lib/load-once.js';
 import { createPollingLoop } from '../../lib/polling-loop.js';
 import { createSecretBox } from '../../lib/secret-box.js';
+import { storableText } from '../../lib/storable-text.js';
 import {
   advanceImapCursor,
   type ClaimedImapMailbox,
@@ -15,6 +16,7 @@ import {
 } from '../../platform/mailboxes/mailbox.repository.js';
 import { imapPasswordAad } from '../../platform/mailboxes/mailbox.service.js';
 import { backoffMs } from '../outbox.worker.js';
+import { countImapMessageAttempt, forgetImapMessageAttempts } from './imap-message-attempt.repository.js';
 import { resolveImapTarget } from './imap-target.js';
 import { type InboundDeps, ingestMessage, recordUnreadableMessage } from './inbound.service.js';
 import { type InboundMessage, parseInboundMessage } from './inbound-message.js';
@@ -48,6 +50,8 @@ export interface ImapPoller {
 }
 
 const MAX_ERROR_LENGTH = 1000;
+/** Failed attempts at filing one message before it is set aside (the poll backs off between them). */
+export const MAX_MESSAGE_ATTEMPTS = 8;
 
 /** Why a poll stopped short: the lease went to another poller, which carries on from the cursor. */
 class LeaseLostError extends Error {}
@@ -129,6 +133,40 @@ export function createImapPoller(deps: ImapPollerDeps, options: ImapPollerOption
     await ingestMessage(deps, { message, mailbox, recipients: [mailbox.address] });
   }
 
+  /**
+   * Files a message, its attempt counted first (so a poller that dies filing it counts too). One
+   * that failed `MAX_MESSAGE_ATTEMPTS` times is set aside as `unreadable`, its bytes kept, so the
+   * mailbox's later messages come in; should even that fail, the mailbox goes past it anyway.
+   */
+  async function fileCounted(client: ImapFlow, mailbox: RoutingMailbox, at: { item: FetchMessageObject; uidValidity: number }) {
+    const { item } = at;
+    const fallbackId = `imap-${mailbox.id}-${at.uidValidity}-${item.uid}@switchboard.invalid`.toLowerCase();
+    const key = { mailboxId: mailbox.id, uidValidity: at.uidValidity, uid: item.uid };
+    if ((await countImapMessageAttempt(deps.db, key, deps.clock.now().toISOString())) <= MAX_MESSAGE_ATTEMPTS) {
+      await file(client, mailbox, item, fallbackId);
+    } else {
+      deps.log.warn(
+        { mailboxId: mailbox.id, uid: item.uid },
+        `IMAP message set aside after ${MAX_MESSAGE_ATTEMPTS} failed attempts`,
+      );
+      const source = await client
+        .fetchOne(String(item.uid), { uid: true, source: true }, { uid: true })
+        .then((fetched) => (fetched ? fetched.source : undefined))
+        .catch(() => undefined);
+      const envelope = {
+        messageId: storableText(item.envelope?.messageId?.replace(/^<|>$/g, '') ?? '') || null,
+        from: { address: item.envelope?.from?.[0]?.address ?? null, name: item.envelope?.from?.[0]?.name ?? null },
+        subject: item.envelope?.subject ?? '',
+        size: item.size ?? 0,
+      };
+      await recordUnreadableMessage(deps, mailbox, envelope, fallbackId, {
+        disposition: 'unreadable',
+        raw: source ?? Buffer.alloc(0),
+      }).catch((error: unknown) => deps.log.error({ err: error, mailboxId: mailbox.id, uid: item.uid }, 'IMAP message not kept'));
+    }
+    await forgetImapMessageAttempts(deps.db, key);
+  }
+
   /** Takes up to `messagesPerPoll` new messages; answers whether more were waiting. */
   async function take(client: ImapFlow, mailbox: ClaimedImapMailbox, lease: { lockedUntil: string }): Promise<boolean> {
     const folder = mailbox.imap_folder ?? 'INBOX';
@@ -157,7 +195,7 @@ export function createImapPoller(deps: ImapPollerDeps, options: ImapPollerOption
       waiting.sort((a, b) => a.uid - b.uid);
       let movedFolderReady = false;
       for (const item of waiting.slice(0, messagesPerPoll)) {
-        await file(client, routing, item, `imap-${mailbox.id}-${uidValidity}-${item.uid}@switchboard.invalid`.toLowerCase());
+        await fileCounted(client, routing, { item, uidValidity });
         if (mailbox.imap_processed_folder) {
           if (!movedFolderReady) {
             await client.mailboxCreate(mailbox.imap_processed_folder).catch(() => undefined);
@@ -204,8 +242,11 @@ export function createImapPoller(deps: ImapPollerDeps, options: ImapPollerOption
           ? 0
           : deps.config.IMAP_POLL_MS
         : backoffMs(failures, options.baseDelayMs, options.maxDelayMs);
+    // The server's words may be in it: text from outside, made storable.
     const error =
-      failure === undefined ? null : (failure instanceof Error ? failure.message : String(failure)).slice(0, MAX_ERROR_LENGTH);
+      failure === undefined
+        ? null
+        : storableText(failure instanceof Error ? failure.message : String(failure)).slice(0, MAX_ERROR_LENGTH);
     if (failure !== undefined) {
       deps.log.warn({ err: failure, mailboxId: mailbox.id, failures }, 'IMAP poll failed');
     }

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { refuseInserts } from '../../../test/refusing-trigger.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.js';
 import { decodeSecretKey } from '../../lib/secret-box.js';
 import { DELIVERY_LEASE_MS, MAX_UNRECORDED_ATTEMPTS } from './webhook.delivery.js';
@@ -125,25 +125,7 @@ describe.each(DIALECTS)('webhook queue on %s', (dialect) => {
 
   it('counts an attempt the database refuses to record as failed: the endpoint is failing, the delivery retried, the next events go', async () => {
     // A database refusing any attempt whose answer says "refuse-me" (as PostgreSQL refused a NUL).
-    const triggers =
-      dialect === 'postgres'
-        ? [
-            sql`create function refuse_marked_attempt() returns trigger language plpgsql as $$
-                begin
-                  if new.response_body like '%refuse-me%' then raise exception 'this answer cannot be stored'; end if;
-                  return new;
-                end $$`,
-            sql`create trigger refuse_marked_attempt before insert on webhook_delivery_attempts
-                for each row execute function refuse_marked_attempt()`,
-          ]
-        : [
-            sql`create trigger refuse_marked_attempt before insert on webhook_delivery_attempts
-                when new.response_body like '%refuse-me%'
-                begin select raise(abort, 'this answer cannot be stored'); end`,
-          ];
-    for (const statement of triggers) {
-      await statement.execute(harness.db);
-    }
+    const undo = await refuseInserts(harness.db, 'webhook_delivery_attempts', "new.response_body like '%refuse-me%'");
     try {
       const webhook = await createHook('refused');
       let answers = 0;
@@ -157,7 +139,7 @@ describe.each(DIALECTS)('webhook queue on %s', (dialect) => {
         expect.objectContaining({
           statusCode: 200,
           responseBody: null,
-          error: expect.stringMatching(/^counted as failed: the attempt could not be recorded \(.*this answer cannot be stored/),
+          error: expect.stringMatching(/^counted as failed: the attempt could not be recorded \(.*the database refuses this row/),
         }),
       ]);
       expect(waiting).toMatchObject({ status: 'pending', nextAttemptAt: null });
@@ -169,12 +151,7 @@ describe.each(DIALECTS)('webhook queue on %s', (dialect) => {
       expect((await deliveries(webhook.id)).map((delivery) => delivery.status)).toEqual(['delivered', 'delivered']);
       expect((await ok('GET', `/v1/webhooks/${webhook.id}`)).failingSince).toBeNull();
     } finally {
-      await sql`drop trigger refuse_marked_attempt${sql.raw(dialect === 'postgres' ? ' on webhook_delivery_attempts' : '')}`.execute(
-        harness.db,
-      );
-      if (dialect === 'postgres') {
-        await sql`drop function refuse_marked_attempt()`.execute(harness.db);
-      }
+      await undo();
     }
   });
 
