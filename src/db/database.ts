@@ -7,6 +7,7 @@ import type {
 } from '../agent-studio/mcp-servers/mcp-server.table.js';
 import type { ModelProviderTable } from '../agent-studio/model-providers/model-provider.table.js';
 import type { AgentRunTable } from '../agent-studio/runtime/agent-run.table.js';
+import type { AgentTokenUsageTable } from '../agent-studio/runtime/agent-token-usage.table.js';
 import type { TicketAgentCursorTable, TicketAgentJobTable } from '../agent-studio/ticket-agents/ticket-agent.table.js';
 import type { AgentToolTable } from '../agent-studio/tools/agent-tool.table.js';
 import type { EmailMessageTable } from '../email/email-message.table.js';
@@ -98,6 +99,7 @@ export interface DB {
   chat_messages: ChatMessageTable;
   model_providers: ModelProviderTable;
   agent_runs: AgentRunTable;
+  agent_token_usage: AgentTokenUsageTable;
   help_centers: HelpCenterTable;
   help_center_counters: HelpCenterCounterTable;
   help_center_collections: CollectionTable;

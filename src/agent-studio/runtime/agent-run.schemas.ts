@@ -17,6 +17,18 @@ export const AgentRunSchema = Type.Object(
     thread_id: Nullable(UuidSchema),
     ticket_id: Nullable(Type.String()),
     acting_user_id: Type.String({ description: 'The user whose permissions the agent acted with' }),
+    principal: Type.Object(
+      {
+        type: StringEnum(['user', 'customer_contact'] as const),
+        id: Nullable(Type.String({ description: 'The user, or the customer contact (null for a requester with no contact)' })),
+      },
+      {
+        additionalProperties: false,
+        description:
+          'Whom the run acted for: the user chatting, the agent’s creator for a draft on a ticket, or the customer whose ' +
+          'email or reply started it; a customer’s run sees only what that customer may see',
+      },
+    ),
     trigger: StringEnum(['chat', 'ticket'] as const),
     status: AgentRunStatusSchema,
     input: Type.String({ description: 'The message the run answers' }),
@@ -30,6 +42,9 @@ export const AgentRunSchema = Type.Object(
     latency_ms: Nullable(Type.Integer({ description: 'Time spent executing, without the wait in the queue or for an approval' })),
     error: Nullable(Type.String({ description: 'Why the run failed' })),
     final_text: Nullable(Type.String({ description: 'The answer of a succeeded run' })),
+    handoff_reason: Nullable(
+      Type.String({ description: 'Why a run on a ticket handed the ticket to a person instead of replying to the customer' }),
+    ),
     tool_calls: Type.Array(ToolCallSchema, { description: 'Every tool call, in order; results capped at 32 kB' }),
     pending_approval: Nullable(
       Type.Object(

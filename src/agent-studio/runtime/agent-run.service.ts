@@ -26,7 +26,6 @@ import {
   listQueuedUserMessageIds,
   listRunsOfAgent,
   lockThread,
-  tokensUsedSince,
   updateRunIf,
 } from './agent-run.repository.js';
 import type { ListRunsQuerySchema } from './agent-run.schemas.js';
@@ -34,7 +33,9 @@ import type { AgentRunStatus, AgentRunTrigger } from './agent-run.table.js';
 import { type AgentRuntime, agentRuntimeOf, LEASE_MS } from './agent-runtime.js';
 import { type AgentSettings, settingsOf } from './agent-settings.js';
 import { agentRuns, executeSegment, type PendingApproval, type SegmentOutcome } from './run-executor.js';
+import { presentPrincipal, principalColumns, principalOfRun, type RunPrincipal } from './run-principal.js';
 import type { ToolCallRecord } from './run-tools.js';
+import { settleTokens } from './token-budget.js';
 
 /** How often a queued run looks whether its turn came, when no run of this process told it. */
 const QUEUE_POLL_MS = 500;
@@ -55,6 +56,7 @@ export function toRun(row: AgentRunRow) {
     thread_id: row.thread_id,
     ticket_id: row.ticket_id,
     acting_user_id: row.acting_user_id,
+    principal: presentPrincipal(principalOfRun(row)),
     trigger: row.trigger,
     status: row.status,
     input: row.input,
@@ -68,6 +70,7 @@ export function toRun(row: AgentRunRow) {
     latency_ms: row.latency_ms,
     error: row.error,
     final_text: row.final_text,
+    handoff_reason: row.handoff_reason,
     tool_calls: readJson<StoredToolCall[]>(row.tool_calls) ?? [],
     pending_approval: pending
       ? {
@@ -89,11 +92,8 @@ export function toRun(row: AgentRunRow) {
 export type FinishedRun = ReturnType<typeof toRun>;
 
 const nowOf = (runtime: AgentRuntime) => runtime.deps.clock.now();
+const budgetedRun = (run: AgentRunRow) => ({ runId: run.id, agentId: run.agent_id, organizationId: run.organization_id });
 const leaseUntil = (runtime: AgentRuntime) => new Date(nowOf(runtime).getTime() + LEASE_MS).toISOString();
-
-function monthStart(now: Date): string {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
-}
 
 // ---------------------------------------------------------------------------------------------
 // Starting runs
@@ -104,6 +104,8 @@ export interface StartRunInput {
   agentId: string;
   /** The user whose permissions the agent acts with (tools see it as `actingUserId`). */
   actingUserId: string;
+  /** Whom the run acts for; the acting user when left out. */
+  principal?: RunPrincipal;
   /** A chat thread of the agent: the input is posted there as the user's message and the answer follows it. */
   threadId: string | null;
   ticketId: string | null;
@@ -168,6 +170,10 @@ function newRun(
     thread_id: input.threadId,
     ticket_id: input.ticketId,
     acting_user_id: input.actingUserId,
+    ...principalColumns(input.principal ?? { type: 'user', userId: input.actingUserId }),
+    handoff_reason: null,
+    reserved_tokens: 0,
+    reserved_period: null,
     trigger: input.trigger,
     sort_key: runtime.deps.ids.ulid(),
     status: 'queued',
@@ -414,7 +420,6 @@ async function executeClaimed(runtime: AgentRuntime, runId: string, options: { d
       settings,
       messages: await conversationOf(runtime, run, options.decision),
       signal: controller.signal,
-      tokensUsedBefore: await tokensUsedSince(db, agent.id, monthStart(nowOf(runtime))),
       instructions: options.instructions,
     });
     await settle(runtime, run, agent, settings, outcome, Math.round(performance.now() - started));
@@ -565,6 +570,8 @@ async function settle(
         await touchThread(trx, run.thread_id, at);
       }
       const finished = outcome.status !== 'awaiting_approval';
+      // Counted before the run's totals change: a month's first count sums the runs' totals.
+      await settleTokens(trx, budgetedRun(run), outcome.inputTokens + outcome.outputTokens, nowOf(runtime));
       const updated = await updateRunIf(
         trx,
         run.id,
@@ -686,6 +693,10 @@ async function failRunIn(
       updated_at: at,
     },
   );
+  if (failed) {
+    // Whatever the run held of the budget is free again; what a dead process spent is not known.
+    await settleTokens(trx, budgetedRun(run), 0, runtime.deps.clock.now());
+  }
   if (failed && run.thread_id && messageId) {
     await insertMessage(trx, {
       id: messageId,
@@ -792,6 +803,22 @@ export async function decideApproval(
   runtime.reopen(run.id);
   runtime.publish(run.id, { event: 'run', data: { run_id: run.id, status: 'running' } });
   return { runId: run.id, finished: track(runtime, driveRun(runtime, run.id, { decision })) };
+}
+
+/** A run as `GET …/runs/{run_id}` shows it, by id alone: for the work that started it (a ticket's job). */
+export async function findRunById(db: Kysely<DB>, runId: string): Promise<FinishedRun | null> {
+  const row = await findRun(db, runId);
+  return row ? toRun(row) : null;
+}
+
+/** Records on an ended run why its answer went to a person rather than to the customer. */
+export async function recordRunHandoff(deps: Pick<AppDeps, 'db' | 'clock'>, runId: string, reason: string): Promise<void> {
+  await updateRunIf(
+    deps.db,
+    runId,
+    { statuses: ['succeeded', 'failed'] },
+    { handoff_reason: reason, updated_at: deps.clock.now().toISOString() },
+  );
 }
 
 /** The thread message a finished chat run answers with: its result message. */

@@ -1,5 +1,7 @@
 export type AgentRunStatus = 'queued' | 'running' | 'awaiting_approval' | 'succeeded' | 'failed';
 export type AgentRunTrigger = 'chat' | 'ticket';
+/** Whom a run acts for: a user of the organization, or the customer contact whose words started it. */
+export type AgentRunPrincipalType = 'user' | 'customer_contact';
 
 export interface AgentRunTable {
   id: string;
@@ -8,8 +10,20 @@ export interface AgentRunTable {
   /** The chat thread of a chat run; runs of one thread take turns. */
   thread_id: string | null;
   ticket_id: string | null;
-  /** The user whose permissions the agent acts with. */
+  /**
+   * The user whose account the platform's calls go through (the chatting user, or the agent's
+   * creator for runs on tickets); what tools see is narrowed further by the principal.
+   */
   acting_user_id: string;
+  principal_type: AgentRunPrincipalType;
+  /** The user's id, or the customer contact's (null for a requester with no contact). */
+  principal_id: string | null;
+  /** Why a ticket run's answer went to a person instead of the customer. */
+  handoff_reason: string | null;
+  /** Tokens of the agent's monthly budget this run holds while it executes (released when it settles). */
+  reserved_tokens: number;
+  /** The month (its first instant) whose budget `reserved_tokens` is held from. */
+  reserved_period: string | null;
   trigger: AgentRunTrigger;
   /** ULID: the order of runs, and of a thread's queue. */
   sort_key: string;

@@ -492,15 +492,14 @@ describe.each(DIALECTS)('agent runs on %s', (dialect) => {
     expect(over.metadata.run_error).toBe('The agent’s monthly token budget (15 tokens) is used up: 15 tokens used this month');
     expect(model.requests).toHaveLength(1);
     // A new month starts afresh.
-    const later = await makeAgent({ monthly_token_budget: 15 }, { mcp: false });
-    await harness.db
-      .updateTable('agent_runs')
-      .set({ created_at: '2025-12-31T23:00:00.000Z' })
-      .where('agent_id', '=', agentId)
-      .execute();
-    expect(later).toBeTruthy();
-    model.script({ text: 'New month.' });
-    expect((await send(agentId, threadId, 'Three')).json().content).toBe('New month.');
+    const now = harness.clock.now();
+    harness.clock.set(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 30)));
+    try {
+      model.script({ text: 'New month.' });
+      expect((await send(agentId, threadId, 'Three')).json().content).toBe('New month.');
+    } finally {
+      harness.clock.set(now);
+    }
   });
 
   it('a second message while a run is going is queued, not interleaved, and sees the first answer', async () => {
@@ -554,6 +553,11 @@ describe.each(DIALECTS)('agent runs on %s', (dialect) => {
         thread_id: threadId,
         ticket_id: null,
         acting_user_id: acme.userId,
+        principal_type: 'user',
+        principal_id: acme.userId,
+        handoff_reason: null,
+        reserved_tokens: 0,
+        reserved_period: null,
         trigger: 'chat',
         sort_key: harness.ids.ulid(),
         status: 'running',
@@ -611,16 +615,31 @@ describe.each(DIALECTS)('agent runs on %s', (dialect) => {
     model.script({ toolCalls: [{ name: 'add', arguments: { a: 20, b: 22 } }] }, (sent) => ({
       text: `Total: ${lastToolResult(sent)}`,
     }));
-    const run = await startRun(deps, {
+    const input = {
       organizationId: acme.organizationId,
       agentId,
       actingUserId: acme.userId,
       threadId: null,
       ticketId: null,
-      trigger: 'ticket',
+      trigger: 'ticket' as const,
       input: 'Add 20 and 22',
       instructions: 'You are drafting a reply to a ticket.',
+    };
+    // Outside text started it and it acts for a user: an MCP tool not marked customer_facing waits for a person.
+    const held = await startRun(deps, input);
+    expect(held).toMatchObject({
+      status: 'awaiting_approval',
+      principal: { type: 'user', id: acme.userId },
+      pending_approval: { tool_calls: [expect.objectContaining({ tool_name: 'add' })] },
     });
+    const tool = (await request('GET', `/agents/${agentId}/tools`)).json()[0];
+    const marked = await request('PUT', `/agents/${agentId}/tools/${tool.id}`, { customer_facing: true });
+    expect(marked.json().customer_facing, marked.body).toBe(true);
+    model.reset();
+    model.script({ toolCalls: [{ name: 'add', arguments: { a: 20, b: 22 } }] }, (sent) => ({
+      text: `Total: ${lastToolResult(sent)}`,
+    }));
+    const run = await startRun(deps, input);
     expect(run).toMatchObject({
       status: 'succeeded',
       trigger: 'ticket',

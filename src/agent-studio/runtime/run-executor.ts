@@ -13,7 +13,9 @@ import { findModelProvider } from '../model-providers/model-provider.repository.
 import type { AgentRunRow } from './agent-run.repository.js';
 import type { AgentRuntime } from './agent-runtime.js';
 import { type AgentSettings, SAFETY_PROMPT } from './agent-settings.js';
+import { principalOfRun } from './run-principal.js';
 import { loadOfferedTools, type ToolCallRecord, toSdkTools } from './run-tools.js';
+import { type BudgetedRun, monthStart, reserveTokens } from './token-budget.js';
 
 /** A tool call waiting for a person's decision. */
 export interface PendingApproval {
@@ -47,8 +49,6 @@ export interface SegmentInput {
   messages: ModelMessage[];
   /** Aborts with the run's timeout or the app's shutdown; its reason is the run's error. */
   signal: AbortSignal;
-  /** Tokens the agent used this month before this stretch, for the budget. */
-  tokensUsedBefore: number;
   /** Extra prompt text for this run (a ticket run's situation), after the agent's instructions. */
   instructions?: string;
 }
@@ -116,18 +116,18 @@ function systemPrompt(agent: AgentRow, settings: AgentSettings, extra: string | 
  */
 export async function executeSegment(input: SegmentInput): Promise<SegmentOutcome> {
   const { runtime, run, agent, settings } = input;
-  const budget = settings.monthlyTokenBudget;
-  if (budget !== null && input.tokensUsedBefore >= budget) {
-    return failedBeforeStart(
-      `The agent’s monthly token budget (${budget} tokens) is used up: ${input.tokensUsedBefore} tokens used this month`,
-    );
-  }
   const choice = await chooseModel(runtime, agent, settings);
   if (!choice.ok) {
     return failedBeforeStart(choice.error);
   }
+  const budget = settings.monthlyTokenBudget === null ? null : new SegmentBudget(runtime, run, settings.monthlyTokenBudget);
+  const refused = budget ? await budget.start() : null;
+  if (refused) {
+    return failedBeforeStart(refused);
+  }
   const sdk = await loadAiSdk();
   const state = new SegmentState(runtime, run.id, () => runtime.deps.clock.now().toISOString());
+  const principal = principalOfRun(run);
   let tools: ToolSet;
   try {
     const offered = await loadOfferedTools(
@@ -138,13 +138,14 @@ export async function executeSegment(input: SegmentInput): Promise<SegmentOutcom
         policy: runtime.access.policy,
         externalFetch: runtime.external.fetch,
       },
-      { forTicket: run.trigger === 'ticket' },
+      { trigger: run.trigger, principal },
     );
     tools = toSdkTools(sdk, offered, {
       deps: runtime.deps,
       context: {
         organizationId: run.organization_id,
         actingUserId: run.acting_user_id,
+        principal,
         agentId: agent.id,
         runId: run.id,
         threadId: run.thread_id,
@@ -158,8 +159,46 @@ export async function executeSegment(input: SegmentInput): Promise<SegmentOutcom
     runtime.deps.log.error({ err: error, runId: run.id }, 'agent run: tools could not be loaded');
     return failedBeforeStart('The agent’s tools could not be loaded');
   }
-  const outcome = await streamSegment(sdk, input, choice, tools, state);
+  const outcome = await streamSegment(sdk, input, choice, tools, state, budget);
   return { ...outcome, endpoint: choice.endpoint, model: choice.model };
+}
+
+/** The part of the agent's monthly budget one stretch holds, taken before it starts and grown as it spends. */
+class SegmentBudget {
+  private held = 0;
+  private readonly periodStart: string;
+  private readonly budgeted: BudgetedRun;
+
+  constructor(
+    private readonly runtime: AgentRuntime,
+    run: AgentRunRow,
+    readonly limit: number,
+  ) {
+    this.periodStart = monthStart(runtime.deps.clock.now());
+    this.budgeted = { runId: run.id, agentId: run.agent_id, organizationId: run.organization_id };
+  }
+
+  /** Null when the first reservation was granted; else why the stretch cannot start. */
+  async start(): Promise<string | null> {
+    const reservation = await reserveTokens(this.runtime.deps, this.budgeted, this.limit, this.periodStart);
+    if (reservation.granted > 0) {
+      this.held += reservation.granted;
+      return null;
+    }
+    const usage = 'used' in reservation ? reservation : { used: this.limit, reserved: 0 };
+    const heldByOthers = usage.reserved > 0 ? ` and ${usage.reserved} held by runs in progress` : '';
+    return `The agent’s monthly token budget (${this.limit} tokens) is used up: ${usage.used} tokens used this month${heldByOthers}`;
+  }
+
+  /** After a step: whether the stretch may go on, reserving more when it spent what it held. */
+  async allows(spent: number): Promise<boolean> {
+    if (spent < this.held) {
+      return true;
+    }
+    const more = await reserveTokens(this.runtime.deps, this.budgeted, this.limit, this.periodStart);
+    this.held += more.granted;
+    return more.granted > 0;
+  }
 }
 
 /** The records, text and usage of a stretch, gathered from the stream and the tool wrappers. */
@@ -235,9 +274,9 @@ async function streamSegment(
   choice: Extract<ModelChoice, { ok: true }>,
   tools: ToolSet,
   state: SegmentState,
+  budget: SegmentBudget | null,
 ): Promise<Omit<SegmentOutcome, 'endpoint' | 'model'>> {
   const { runtime, run, settings } = input;
-  const budget = settings.monthlyTokenBudget;
   let overBudget = false;
   const result = sdk.ai.streamText({
     model: await languageModelOf(choice.endpoint, choice.model),
@@ -246,8 +285,8 @@ async function streamSegment(
     tools,
     stopWhen: [
       sdk.ai.stepCountIs(settings.maxSteps),
-      () => {
-        overBudget = budget !== null && input.tokensUsedBefore + state.usedTokens >= budget;
+      async () => {
+        overBudget = budget !== null && !(await budget.allows(state.usedTokens));
         return overBudget;
       },
     ],
@@ -298,7 +337,7 @@ async function streamSegment(
   }
   if (state.lastFinishReason === 'tool-calls') {
     const error = overBudget
-      ? `The agent’s monthly token budget (${budget} tokens) ran out during the run`
+      ? `The agent’s monthly token budget (${budget?.limit} tokens) ran out during the run`
       : `The agent used all ${settings.maxSteps} steps (max_steps) without a final answer`;
     return { ...base, status: 'failed', error, pending: null, conversation: null };
   }

@@ -12,8 +12,11 @@ import { findMcpServer } from '../mcp-servers/mcp-server.repository.js';
 import { callMcpServerTool } from '../mcp-servers/mcp-tool-call.js';
 import type { AiSdk } from '../model-providers/model-client.js';
 import { listAgentTools } from '../tools/agent-tool.repository.js';
+import type { ToolType } from '../tools/agent-tool.table.js';
+import type { AgentRunTrigger } from './agent-run.table.js';
 import { builtInRuntimeTool } from './built-in-runtime-tools.js';
 import { externalRuntimeTool } from './external-tool.js';
+import { type RunPrincipal, startedByOutsideText } from './run-principal.js';
 import type { RuntimeTool, ToolCallContext } from './runtime-tool.js';
 
 // ajv-formats is CommonJS with a default export.
@@ -23,10 +26,13 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 export const MAX_TOOL_OUTPUT_BYTES = 32 * 1024;
 const MAX_AGENT_TOOLS = 200;
 
-/** A tool as a run offers it: the runtime tool, and whether a person approves each call first. */
+/** A tool as a run offers it: the runtime tool, whether a person approves each call first, and what it is. */
 export interface OfferedTool {
   tool: RuntimeTool;
   requireApproval: boolean;
+  source: ToolType;
+  /** An admin allowed it in runs acting for a customer. */
+  customerFacing: boolean;
 }
 
 /** One call as the run records it (the chat message's `tool_calls` shape, plus the model's call id). */
@@ -62,39 +68,50 @@ function modelNames(tools: RuntimeTool[]): RuntimeTool[] {
   });
 }
 
+/** What decides a run's tools besides the agent's own: what started it and whom it acts for. */
+export interface RunToolPolicy {
+  trigger: AgentRunTrigger;
+  principal: RunPrincipal;
+}
+
 /**
- * The tools of a run: the agent's enabled tools, each as a `RuntimeTool`. A built-in tool with no
- * implementation yet is not offered; an MCP server tool offers the server's tools found at its
- * last connect (`configuration.allowed_tools` narrows them); an external tool its one HTTP call.
+ * The tools of a run: the agent's enabled tools, each as a `RuntimeTool`, as the run's policy
+ * allows them (see `toolsOfRun`). A built-in tool with no implementation yet is not offered; an
+ * MCP server tool offers the server's tools found at its last connect (`configuration.allowed_tools`
+ * narrows them); an external tool its one HTTP call.
  */
 export async function loadOfferedTools(
   db: Kysely<DB>,
   agentId: string,
   outbound: { mcp: McpRuntime; policy: OutboundPolicy; externalFetch: FetchLike },
-  options: { forTicket?: boolean } = {},
+  policy: RunToolPolicy,
 ): Promise<OfferedTool[]> {
   const rows = await listAgentTools(db, agentId, { isEnabled: true }, { limit: MAX_AGENT_TOOLS });
-  const offered: { tool: RuntimeTool; requireApproval: boolean }[] = [];
+  const offered: OfferedTool[] = [];
   for (const row of rows) {
     const configuration = readJson<Record<string, unknown>>(row.configuration);
-    const requireApproval = readBoolean(row.require_approval);
+    const entry = {
+      requireApproval: readBoolean(row.require_approval),
+      source: row.tool_type,
+      customerFacing: readBoolean(row.customer_facing),
+    };
     if (row.tool_type === 'built_in') {
       const tool = builtInRuntimeTool(row.tool_name, configuration ?? {});
       if (tool) {
-        offered.push({ tool, requireApproval });
+        offered.push({ ...entry, tool });
       }
     } else if (row.tool_type === 'external_tool') {
       offered.push({
+        ...entry,
         tool: externalRuntimeTool(row.tool_name, configuration, outbound.policy, outbound.externalFetch),
-        requireApproval,
       });
     } else if (row.mcp_server_id) {
       for (const tool of await mcpServerTools(db, outbound.mcp, agentId, row.mcp_server_id, configuration)) {
-        offered.push({ tool, requireApproval });
+        offered.push({ ...entry, tool });
       }
     }
   }
-  const forRun = options.forTicket ? toolsOfTicketRun(offered) : offered;
+  const forRun = toolsOfRun(offered, policy);
   const named = modelNames(forRun.map((entry) => entry.tool));
   return forRun.map((entry, index) => ({ ...entry, tool: named[index] ?? entry.tool }));
 }
@@ -110,16 +127,46 @@ const TICKET_WRITING_TOOLS = new Set([
   'handoff_to_human',
   'create_ticket',
 ]);
-const KNOWLEDGE_BASE_TOOLS = new Set(['search_knowledge_base', 'knowledge_base_search']);
+export const KNOWLEDGE_BASE_TOOLS = new Set(['search_knowledge_base', 'knowledge_base_search']);
 
-/** A ticket run's tools: the agent's own without those writing to tickets, and always the knowledge-base search. */
-function toolsOfTicketRun(offered: { tool: RuntimeTool; requireApproval: boolean }[]) {
-  const kept = offered.filter((entry) => !TICKET_WRITING_TOOLS.has(entry.tool.name));
-  const search = builtInRuntimeTool('search_knowledge_base', {});
-  if (search && !kept.some((entry) => KNOWLEDGE_BASE_TOOLS.has(entry.tool.name))) {
-    kept.push({ tool: search, requireApproval: false });
+/**
+ * Built-in tools a run acting for a customer is offered without an admin's mark: they narrow what
+ * they read to the customer's reach themselves (the ticket answered, the requester's own tickets
+ * and contact, published articles anyone may read).
+ */
+const CUSTOMER_SAFE_TOOLS = new Set(['get_ticket', 'ticket_lookup', 'lookup_contact', ...KNOWLEDGE_BASE_TOOLS]);
+
+/**
+ * A run's tools by its policy:
+ * - a run on a ticket is not offered the tools writing to tickets (its job writes the answer
+ *   itself) and always has the knowledge-base search;
+ * - a run acting for a customer keeps only the customer-safe built-ins, and whatever an admin
+ *   marked `customer_facing` (ticket search, MCP and external tools);
+ * - a run that outside text started but that acts for a user (a draft for agents) keeps its
+ *   tools, but every call of one that sends anything outside (external tools, MCP tools not
+ *   marked `customer_facing`) waits for a person's approval.
+ */
+export function toolsOfRun(offered: OfferedTool[], policy: RunToolPolicy): OfferedTool[] {
+  let kept = offered;
+  if (policy.trigger === 'ticket') {
+    kept = kept.filter((entry) => !TICKET_WRITING_TOOLS.has(entry.tool.name));
+    const search = builtInRuntimeTool('search_knowledge_base', {});
+    if (search && !kept.some((entry) => KNOWLEDGE_BASE_TOOLS.has(entry.tool.name))) {
+      kept.push({ tool: search, requireApproval: false, source: 'built_in', customerFacing: false });
+    }
   }
-  return kept;
+  if (!startedByOutsideText(policy.trigger)) {
+    return kept;
+  }
+  if (policy.principal.type === 'customer_contact') {
+    return kept.filter(
+      (entry) => entry.customerFacing || (entry.source === 'built_in' && CUSTOMER_SAFE_TOOLS.has(entry.tool.name)),
+    );
+  }
+  return kept.map((entry) => {
+    const sendsOutside = entry.source === 'external_tool' || (entry.source === 'mcp_server' && !entry.customerFacing);
+    return sendsOutside ? { ...entry, requireApproval: true } : entry;
+  });
 }
 
 /** Whether a tool call was a knowledge-base search that found at least one published article. */

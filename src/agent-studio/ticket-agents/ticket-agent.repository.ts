@@ -96,6 +96,7 @@ const JOB_COLUMNS = [
   'status',
   'attempts',
   'locked_until',
+  'run_id',
 ] as const;
 
 function isClaimable(now: string, maxAttempts: number) {
@@ -104,6 +105,17 @@ function isClaimable(now: string, maxAttempts: number) {
       eb.or([
         eb('ticket_agent_jobs.status', '=', 'pending'),
         eb.and([eb('ticket_agent_jobs.status', '=', 'running'), eb('ticket_agent_jobs.locked_until', '<=', now)]),
+        // A job waiting on its run's approval, once the run was decided and ended.
+        eb.and([
+          eb('ticket_agent_jobs.status', '=', 'awaiting_approval'),
+          eb.exists(
+            eb
+              .selectFrom('agent_runs')
+              .select('agent_runs.id')
+              .whereRef('agent_runs.id', '=', 'ticket_agent_jobs.run_id')
+              .where('agent_runs.status', 'in', ['succeeded', 'failed']),
+          ),
+        ]),
       ]),
       eb('ticket_agent_jobs.attempts', '<', maxAttempts),
     ]);
@@ -155,11 +167,32 @@ export async function failExhaustedJobs(db: Kysely<DB>, now: string, maxAttempts
   return Number(result.numUpdatedRows);
 }
 
-/** Records how a job ended, while its lease is still this worker's (a job taken over is left to its new owner). */
+/** Moves the job's lease on while its worker still holds it; false when it was lost (taken over). */
+export async function renewJobLease(db: Db, job: { id: string; lockedUntil: string }, lockedUntil: string): Promise<boolean> {
+  const result = await db
+    .updateTable('ticket_agent_jobs')
+    .set({ locked_until: lockedUntil })
+    .where('id', '=', job.id)
+    .where('status', '=', 'running')
+    .where('locked_until', '=', job.lockedUntil)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Records how a job ended, while its lease is still this worker's (a job taken over is left to its
+ * new owner). A job left `awaiting_approval` starts its attempts afresh for when it is resumed.
+ */
 export async function finishJob(
   db: Db,
   job: { id: string; lockedUntil: string },
-  end: { status: 'done' | 'failed'; runId: string | null; outcome: string | null; error: string | null; now: string },
+  end: {
+    status: 'done' | 'failed' | 'awaiting_approval';
+    runId: string | null;
+    outcome: string | null;
+    error: string | null;
+    now: string;
+  },
 ): Promise<boolean> {
   const result = await db
     .updateTable('ticket_agent_jobs')
@@ -169,6 +202,7 @@ export async function finishJob(
       outcome: end.outcome,
       error: end.error,
       locked_until: null,
+      ...(end.status === 'awaiting_approval' ? { attempts: 0 } : {}),
       updated_at: end.now,
     })
     .where('id', '=', job.id)
@@ -182,7 +216,7 @@ export async function finishJob(
 export async function listJobsOfTicket(db: Db, organizationId: string, ticketId: string) {
   return db
     .selectFrom('ticket_agent_jobs')
-    .select([...JOB_COLUMNS, 'run_id', 'outcome', 'error', 'created_at', 'updated_at'])
+    .select([...JOB_COLUMNS, 'outcome', 'error', 'created_at', 'updated_at'])
     .where('organization_id', '=', organizationId)
     .where('ticket_id', '=', ticketId)
     .orderBy('id', 'desc')

@@ -1,13 +1,16 @@
 import { readJson } from '../../db/dialect.js';
 import type { AppDeps } from '../../deps.js';
-import { getTicket } from '../../platform/tickets/ticket.service.js';
+import type { Principal } from '../../http/api-key-auth.js';
+import { getTicket, type Ticket } from '../../platform/tickets/ticket.service.js';
 import { findAgentById } from '../agents/agent.repository.js';
-import { type FinishedRun, startRun } from '../runtime/agent-run.service.js';
+import { type FinishedRun, findRunById, recordRunHandoff, startRun } from '../runtime/agent-run.service.js';
 import { agentRuntimeOf } from '../runtime/agent-runtime.js';
 import { actingPrincipal } from '../runtime/built-in/built-in-tool.js';
 import { builtInRuntimeTool } from '../runtime/built-in-runtime-tools.js';
+import type { RunPrincipal } from '../runtime/run-principal.js';
 import { foundInKnowledgeBase } from '../runtime/run-tools.js';
 import type { ToolCallContext } from '../runtime/runtime-tool.js';
+import { replyReachProblem } from './reply-reach.js';
 import { findEvent, type TicketAgentJobRow } from './ticket-agent.repository.js';
 import { TicketAgentInterrupted, type TicketAgentOutcome } from './ticket-agent.worker.js';
 
@@ -45,51 +48,79 @@ async function act(tool: 'add_internal_note' | 'reply_to_customer' | 'handoff_to
   return runtimeTool.execute(args, context);
 }
 
+/** Whom a job's run acts for: the requester when it answers them itself (`auto`), the agent's creator for a draft. */
+function principalOf(mode: TicketAgentJobRow['mode'], ticket: Ticket, creatorId: string): RunPrincipal {
+  return mode === 'auto'
+    ? { type: 'customer_contact', contactId: ticket.customerContactId }
+    : { type: 'user', userId: creatorId };
+}
+
 /**
- * Works one job: runs the team's agent on the ticket, acting for the agent's creator, with the
- * agent's own tools (but none writing to tickets) and the knowledge-base search. Then, as the
- * team's mode says: `draft` writes the answer as an internal note; `auto` replies to the customer
- * when the answer rests on an article the run found, and hands the ticket to a human otherwise
- * (also when the run failed, so no customer waits on an agent that cannot answer).
+ * Works one job: runs the team's agent on the ticket with the agent's own tools (but none writing
+ * to tickets) and the knowledge-base search. In `auto` mode the run acts for the ticket's
+ * requester, seeing only what they may see; in `draft` mode for the agent's creator, with every
+ * tool that sends anything outside held for approval. Then, as the mode says: `draft` writes the
+ * answer as an internal note; `auto` replies to the customer when the answer rests on an article
+ * the run found and names nothing the customer may not see, and hands the ticket to a human
+ * otherwise (also when the run failed, so no customer waits on an agent that cannot answer). A
+ * run paused for an approval leaves the job waiting; once the run is decided and ends, the job is
+ * worked again and acts on it (`job.run_id` is then set).
  */
 export async function respondToTicket(deps: AppDeps, job: TicketAgentJobRow, signal: AbortSignal): Promise<TicketAgentOutcome> {
   const agent = await findAgentById(deps.db, job.organization_id, job.agent_id);
   if (!agent) {
     throw new Error('The team’s agent no longer exists');
   }
-  const event = await findEvent(deps.db, job.organization_id, Number(job.event_seq));
-  if (!event) {
-    throw new Error('The event was pruned from the log before the agent could answer it');
-  }
+  const principal = await actingPrincipal({ deps, organizationId: job.organization_id, actingUserId: agent.created_by_id });
+  const ticket = await getTicket(deps.db, principal, job.ticket_id);
+  const runPrincipal = principalOf(job.mode, ticket, agent.created_by_id);
   const context: Omit<ToolCallContext, 'runId'> = {
     deps,
     organizationId: job.organization_id,
     actingUserId: agent.created_by_id,
+    principal: runPrincipal,
     agentId: agent.id,
     threadId: null,
     ticketId: job.ticket_id,
     signal,
   };
-  const ticket = await getTicket(deps.db, await actingPrincipal(context), job.ticket_id);
-  const run = await startRun(deps, {
+  const run = job.run_id ? await findRunById(deps.db, job.run_id) : await startTicketRun(deps, job, ticket, context);
+  if (!run) {
+    throw new Error('The agent’s run on this ticket no longer exists');
+  }
+  if (run.status === 'failed' && (signal.aborted || agentRuntimeOf(deps).closing)) {
+    throw new TicketAgentInterrupted(run.error ?? 'The server stopped while the agent was answering');
+  }
+  const runContext: ToolCallContext = { ...context, runId: run.id };
+  return { runId: run.id, outcome: await actOnRun(job.mode, run, runContext, { principal, ticket }) };
+}
+
+async function startTicketRun(deps: AppDeps, job: TicketAgentJobRow, ticket: Ticket, context: Omit<ToolCallContext, 'runId'>) {
+  const event = await findEvent(deps.db, job.organization_id, Number(job.event_seq));
+  if (!event) {
+    throw new Error('The event was pruned from the log before the agent could answer it');
+  }
+  return startRun(deps, {
     organizationId: job.organization_id,
-    agentId: agent.id,
-    actingUserId: agent.created_by_id,
+    agentId: job.agent_id,
+    actingUserId: context.actingUserId,
+    principal: context.principal,
     threadId: null,
     ticketId: job.ticket_id,
     trigger: 'ticket',
     input: inputOf(event.type, readJson<Record<string, unknown>>(event.data), ticket),
     instructions: INSTRUCTIONS[job.mode](ticket.ticketIdentifier),
   });
-  if (run.status === 'failed' && (signal.aborted || agentRuntimeOf(deps).closing)) {
-    throw new TicketAgentInterrupted(run.error ?? 'The server stopped while the agent was answering');
-  }
-  const runContext: ToolCallContext = { ...context, runId: run.id };
-  return { runId: run.id, outcome: await actOnRun(job.mode, run, runContext) };
 }
 
-async function actOnRun(mode: TicketAgentJobRow['mode'], run: FinishedRun, context: ToolCallContext) {
-  if (run.status === 'awaiting_approval') {
+async function actOnRun(
+  mode: TicketAgentJobRow['mode'],
+  run: FinishedRun,
+  context: ToolCallContext,
+  reach: { principal: Principal; ticket: Ticket },
+) {
+  if (run.status === 'awaiting_approval' || run.status === 'running' || run.status === 'queued') {
+    // Paused for a person's decision (or being continued after one): the job waits for the run to end.
     return { action: 'awaiting_approval' };
   }
   const answer = (run.final_text ?? '').trim();
@@ -105,16 +136,20 @@ async function actOnRun(mode: TicketAgentJobRow['mode'], run: FinishedRun, conte
     return { action: hasAnswer ? 'drafted' : 'no_answer', comment_id: note.comment_id };
   }
   const grounded = run.tool_calls.some(foundInKnowledgeBase);
-  if (hasAnswer && grounded) {
+  const reachProblem =
+    hasAnswer && grounded ? await replyReachProblem(context.deps, reach.principal, reach.ticket, run, answer) : null;
+  if (hasAnswer && grounded && reachProblem === null) {
     const reply = (await act('reply_to_customer', { content: answer }, context)) as { comment_id: string };
     return { action: 'replied', comment_id: reply.comment_id };
   }
   const reason =
-    run.status === 'failed'
+    reachProblem ??
+    (run.status === 'failed'
       ? `The agent could not answer: ${run.error ?? 'its run failed'}`
       : hasAnswer
         ? 'The agent’s answer did not rest on any published article, so it was not sent.'
-        : 'The knowledge base does not answer this question.';
+        : 'The knowledge base does not answer this question.');
+  await recordRunHandoff(context.deps, run.id, reason);
   await act('handoff_to_human', { reason }, context);
   return { action: 'handed_off', reason };
 }

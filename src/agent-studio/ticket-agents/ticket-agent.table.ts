@@ -9,7 +9,8 @@ export interface TicketAgentCursorTable {
   updated_at: string;
 }
 
-export type TicketAgentJobStatus = 'pending' | 'running' | 'done' | 'failed';
+/** `awaiting_approval`: the job's run paused for a person's decision; the job is worked again once the run ends. */
+export type TicketAgentJobStatus = 'pending' | 'running' | 'awaiting_approval' | 'done' | 'failed';
 
 /** One event a team's agent answers: a new ticket or a customer's reply. */
 export interface TicketAgentJobTable {
@@ -24,7 +25,7 @@ export interface TicketAgentJobTable {
   mode: Exclude<TicketAgentMode, 'off'>;
   status: TicketAgentJobStatus;
   attempts: number;
-  /** While running: the lease of the process working it; a crashed process's job is taken again after it. */
+  /** While running: the lease of the process working it, renewed as it works; a crashed process's job is taken again after it. */
   locked_until: string | null;
   run_id: string | null;
   /** JSON: what the agent did (`drafted`, `replied`, `handed_off`) and the comment it wrote. */

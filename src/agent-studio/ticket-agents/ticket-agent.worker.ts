@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { createPollingLoop } from '../../lib/polling-loop.js';
 import { dispatchTicketEvents } from './ticket-agent.dispatcher.js';
-import { claimJobs, failExhaustedJobs, finishJob, type TicketAgentJobRow } from './ticket-agent.repository.js';
+import { claimJobs, failExhaustedJobs, finishJob, renewJobLease, type TicketAgentJobRow } from './ticket-agent.repository.js';
 
 /** What the agent did with one job, as the job records it. */
 export interface TicketAgentOutcome {
@@ -26,6 +26,8 @@ export interface TicketAgentWorkerDeps {
   pollMs: number;
   respond: RespondToTicket;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  /** How often a job's lease is renewed while it is worked; `JOB_LEASE_MS / 4` unless a test says otherwise. */
+  leaseRenewMs?: number;
 }
 
 export interface TicketAgentWorker {
@@ -36,8 +38,12 @@ export interface TicketAgentWorker {
   runOnce(): Promise<number>;
 }
 
-/** Longer than any run may last (the per-run timeout is at most 10 minutes), so a live job is never taken over. */
-export const JOB_LEASE_MS = 15 * 60_000;
+/**
+ * How long a worker vouches for a job it works without renewing. It renews every quarter of it
+ * while the run goes on (a run may last up to an hour), so only a process that stopped loses a
+ * job, and another takes it within minutes.
+ */
+export const JOB_LEASE_MS = 2 * 60_000;
 /** A job whose process died this many times is failed rather than tried again. */
 export const MAX_JOB_ATTEMPTS = 3;
 const CONCURRENCY = 4;
@@ -51,22 +57,64 @@ export function createTicketAgentWorker(deps: TicketAgentWorkerDeps): TicketAgen
   const { db, clock, log } = deps;
   const aborts = new AbortController();
 
+  /** Renews the job's lease until `stop`; aborts `lost` if another process took the job meanwhile. */
+  function keepLease(job: TicketAgentJobRow, lost: AbortController) {
+    const lease = { id: job.id, lockedUntil: job.locked_until ?? '' };
+    let renewing = Promise.resolve();
+    const timer = setInterval(
+      () => {
+        renewing = renewing.then(async () => {
+          const next = new Date(clock.now().getTime() + JOB_LEASE_MS).toISOString();
+          const held = await renewJobLease(db, lease, next).catch(() => true);
+          if (held) {
+            lease.lockedUntil = next;
+          } else {
+            lost.abort(new TicketAgentInterrupted('Another process took this job over: its lease was lost'));
+          }
+        });
+      },
+      deps.leaseRenewMs ?? JOB_LEASE_MS / 4,
+    );
+    timer.unref();
+    return {
+      lease,
+      async stop() {
+        clearInterval(timer);
+        await renewing;
+      },
+    };
+  }
+
   async function work(job: TicketAgentJobRow): Promise<void> {
-    const lockedUntil = job.locked_until ?? '';
-    let end: { status: 'done' | 'failed'; runId: string | null; outcome: string | null; error: string | null };
+    const lost = new AbortController();
+    const kept = keepLease(job, lost);
+    let end: {
+      status: 'done' | 'failed' | 'awaiting_approval';
+      runId: string | null;
+      outcome: string | null;
+      error: string | null;
+    };
     try {
-      const result = await deps.respond(job, aborts.signal);
-      end = { status: 'done', runId: result.runId, outcome: JSON.stringify(result.outcome), error: null };
+      const result = await deps.respond(job, AbortSignal.any([aborts.signal, lost.signal]));
+      const waiting = result.outcome.action === 'awaiting_approval';
+      end = {
+        status: waiting ? 'awaiting_approval' : 'done',
+        runId: result.runId,
+        outcome: JSON.stringify(result.outcome),
+        error: null,
+      };
     } catch (error) {
-      if (aborts.signal.aborted || error instanceof TicketAgentInterrupted) {
-        // Shutting down: the lease runs out and another process takes the job.
+      if (aborts.signal.aborted || lost.signal.aborted || error instanceof TicketAgentInterrupted) {
+        // Shutting down, or taken over: the lease runs out (or has) and another process takes the job.
+        await kept.stop();
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
       log.warn({ jobId: job.id, ticketId: job.ticket_id, agentId: job.agent_id }, `ticket agent job failed: ${message}`);
-      end = { status: 'failed', runId: null, outcome: null, error: message };
+      end = { status: 'failed', runId: job.run_id, outcome: null, error: message };
     }
-    await finishJob(db, { id: job.id, lockedUntil }, { ...end, now: clock.now().toISOString() });
+    await kept.stop();
+    await finishJob(db, kept.lease, { ...end, now: clock.now().toISOString() });
   }
 
   async function runOnce(): Promise<number> {

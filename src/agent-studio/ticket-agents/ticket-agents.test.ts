@@ -1,138 +1,40 @@
-import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
-import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
-import { buildTestApp, serverProcesses, type TestApp } from '../../../test/harness.js';
-import { composeMail, INBOUND_SECRET_KEY, inboundDepsOf, inboundEnv } from '../../../test/inbound.js';
-import { type ModelRequest, startModelServer, type TestModelServer } from '../../../test/model-server.js';
-import { sendRaw } from '../../../test/smtp-client.js';
-import { depsOfApp } from '../../app.js';
+import { serverProcesses } from '../../../test/harness.js';
+import { type Json, openTicketAgentDesk, type TicketAgentDesk } from '../../../test/ticket-agent-desk.js';
 import { connectPostgres } from '../../db/connect.js';
-import { type SmtpReceiver, startSmtpReceiver } from '../../email/inbound/smtp-receiver.js';
-import { replyAddressFor } from '../../email/reply-address.js';
-import { decodeSecretKey } from '../../lib/secret-box.js';
 import { isAnswerable } from './ticket-agent.dispatcher.js';
-import { respondToTicket } from './ticket-agent.service.js';
-import { createTicketAgentWorker, type TicketAgentWorker } from './ticket-agent.worker.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: answers of the API, read field by field in assertions
-type Json = Record<string, any>;
-
-/** The content of the last tool message the model was sent: what the tool really returned. */
-function lastToolResult(request: ModelRequest): string {
-  const tool = [...request.body.messages].reverse().find((message) => message.role === 'tool');
-  return typeof tool?.content === 'string' ? tool.content : JSON.stringify(tool?.content);
-}
+import type { TicketAgentWorker } from './ticket-agent.worker.js';
 
 describe.each(DIALECTS)('agents on tickets on %s', (dialect) => {
-  let data: ReturnType<typeof inboundEnv>;
-  let harness: TestApp;
-  let acme: TestOrganization;
-  let desk: TestTeam;
-  let model: TestModelServer;
-  let receiver: SmtpReceiver;
-  let agentId: string;
+  let desk: TicketAgentDesk;
   let worker: TicketAgentWorker;
-  let sequence = 0;
-  const support = `support-${dialect}@acme.test`;
-
-  const call = async (method: string, url: string, payload?: object) => {
-    const response = await harness.app.inject({
-      method: method as 'GET',
-      url,
-      headers: acme.headers,
-      ...(payload ? { payload } : {}),
-    });
-    expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
-    return response.json() as Json;
-  };
-  const workerOf = (app = harness.app, db = harness.db) =>
-    createTicketAgentWorker({
-      db,
-      clock: harness.clock,
-      ids: harness.ids,
-      pollMs: 1000,
-      respond: (job, signal) => respondToTicket(depsOfApp(app), job, signal),
-      log: pino({ level: 'silent' }),
-    });
+  // The desk's parts under the names the tests read best with.
+  let harness: TicketAgentDesk['harness'];
+  let model: TicketAgentDesk['model'];
+  let agentId: string;
+  let call: TicketAgentDesk['call'];
+  let setMode: TicketAgentDesk['setMode'];
+  let commentsOf: TicketAgentDesk['commentsOf'];
+  let jobsOf: TicketAgentDesk['jobsOf'];
+  let searchThenAnswer: TicketAgentDesk['searchThenAnswer'];
+  const customerWrites = (text: string, ticket?: Json) => desk.customerWrites(text, { ticket });
 
   beforeAll(async () => {
-    data = inboundEnv({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
-    harness = await buildTestApp(dialect, { env: data.env });
-    acme = await makeOrganization(harness, { name: 'Acme' });
-    desk = await makeTeam(harness, acme, { name: 'Desk', identifier: 'DESK' });
-    // A teammate for routing to hand tickets to.
-    const teammate = await makeUser(harness, acme.organizationId, { name: 'Tess Teammate' });
-    await call('POST', `/v1/teams/${desk.teamId}/members`, { userId: teammate.userId });
-    await call('POST', '/v1/mailboxes', { address: support, teamId: desk.teamId, displayName: 'Acme Support', delivery: 'smtp' });
-    receiver = await startSmtpReceiver(inboundDepsOf(harness), { port: 0, host: '127.0.0.1' });
-    model = await startModelServer();
-
-    const helpCenterId = (await call('POST', '/help-centers', { name: 'Acme Help' })).data._id;
-    const collectionId = (await call('POST', '/collections', { helpCenterId, name: 'Billing' })).data._id;
-    const published = (
-      await call('POST', '/articles', { collectionId, title: 'Refund policy', contentMarkdown: 'Refunds within thirty days.' })
-    ).data;
-    await call('POST', `/articles/${published._id}/publish`);
-    await call('POST', '/articles', { collectionId, title: 'Secret refund plan', contentMarkdown: 'Refund everyone twice.' });
-
-    const provider = await call('POST', '/api/v1/model-providers', {
-      name: 'Loopback',
-      kind: 'openai_compatible',
-      base_url: model.baseUrl,
-      api_key: 'sk-ticket-agents',
-      default_model: 'test-model',
-    });
-    const agent = await call('POST', '/api/v1/agents', {
-      name: 'Desk helper',
-      configuration: { model_provider_id: provider.id, system_instructions: 'Be kind and brief.' },
-    });
-    agentId = agent.id;
+    desk = await openTicketAgentDesk(dialect, 'support');
+    ({ harness, model, agentId, call, setMode, commentsOf, jobsOf, searchThenAnswer } = desk);
     // A tool that writes to tickets: a ticket run is never offered it, its job writes instead.
     await call('POST', `/api/v1/agents/${agentId}/tools`, {
       agent_id: agentId,
       tool_name: 'reply_to_customer',
       tool_type: 'built_in',
     });
-    worker = workerOf();
+    worker = desk.workerOf();
   });
   afterAll(async () => {
-    await receiver?.close();
-    await model?.close();
-    await harness?.close();
-    data?.cleanup();
+    await desk?.close();
   });
   beforeEach(() => model.reset());
-
-  const setMode = (mode: 'off' | 'draft' | 'auto') =>
-    call('PATCH', `/v1/teams/${desk.teamId}/configurations`, { aiAgentId: agentId, aiAgentMode: mode });
-
-  /** A customer writes in: a new ticket, or (with `ticket`) a reply to its signed reply address. */
-  async function customerWrites(text: string, ticket?: Json) {
-    const to = ticket
-      ? replyAddressFor(support, { id: ticket.id, identifier: ticket.ticketIdentifier }, decodeSecretKey(INBOUND_SECRET_KEY))
-      : support;
-    const raw = await composeMail({
-      from: 'Kim Lee <kim@customer.test>',
-      to,
-      subject: ticket ? `Re: ${ticket.title}` : `Question ${++sequence}`,
-      text,
-      messageId: `<kim-${++sequence}-${dialect}@customer.test>`,
-    });
-    const answer = await sendRaw(receiver.port, { from: 'kim@customer.test', to: [to] }, raw);
-    expect(answer.data?.code).toBe(250);
-    const tickets = (await call('GET', '/v1/tickets?limit=1')).data as Json[];
-    return tickets[0] as Json;
-  }
-  const commentsOf = async (ticketId: string) => (await call('GET', `/v1/tickets/${ticketId}/comments`)).data as Json[];
-  const jobsOf = (ticketId: string) =>
-    harness.db.selectFrom('ticket_agent_jobs').selectAll().where('ticket_id', '=', ticketId).orderBy('id').execute();
-
-  /** The model searches the knowledge base, then answers with what it found (or with `text`). */
-  const searchThenAnswer = (query: string, answer: (found: string) => string) =>
-    model.script({ toolCalls: [{ name: 'search_knowledge_base', arguments: { query } }] }, (request) => ({
-      text: answer(lastToolResult(request)),
-    }));
 
   it('draft: a new ticket gets a suggested reply as the agent’s internal note, and the customer is not written to', async () => {
     await setMode('draft');
@@ -264,7 +166,7 @@ describe.each(DIALECTS)('agents on tickets on %s', (dialect) => {
     const processes = await serverProcesses(harness);
     const secondPool = connectPostgres(harness.url ?? '', 5);
     try {
-      const second = workerOf(processes.apps[1], secondPool.db);
+      const second = desk.workerOf({ app: processes.apps[1], db: secondPool.db });
       const ticket = await customerWrites('Refund question, asked once.');
       searchThenAnswer('refund', () => 'Thirty days (Refund policy).');
       await Promise.all([worker.runOnce(), second.runOnce(), worker.runOnce(), second.runOnce()]);

@@ -17,6 +17,7 @@ const TOOL_COLUMNS = [
   'mcp_server_id',
   'external_tool_connection_id',
   'require_approval',
+  'customer_facing',
   'created_at',
   'updated_at',
 ] as const;

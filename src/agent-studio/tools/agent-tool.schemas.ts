@@ -3,6 +3,14 @@ import { Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/sh
 import { listPageFields } from '../agent-studio.pagination.js';
 import { JsonObjectSchema } from '../agents/agent.schemas.js';
 
+/** What marking a tool customer-facing lets through, said wherever the field is documented. */
+const CUSTOMER_FACING_DESCRIPTION =
+  'Whether the tool may run when the agent acts for a customer (a run started by an email or a customer reply on a ticket). ' +
+  'Off by default: such runs see only the requester’s own tickets, contact and published articles, and are offered no MCP or ' +
+  'external tool and no ticket search. Warning: marking an MCP or external tool lets whatever it answers reach the model ' +
+  'that replies to the customer, so anyone who can email your support address can ask for it. Only org admins may set it, ' +
+  'and only admins may change a tool that has it.';
+
 export const ToolTypeSchema = StringEnum(['built_in', 'mcp_server', 'external_tool'] as const);
 
 /** The contract's agent tool configuration, field for field. */
@@ -17,6 +25,7 @@ export const AgentToolSchema = Type.Object(
     mcp_server_id: Nullable(UuidSchema),
     external_tool_connection_id: Nullable(UuidSchema),
     require_approval: Type.Boolean({ description: 'A run pauses for a person to approve or reject each call of this tool' }),
+    customer_facing: Type.Boolean({ description: CUSTOMER_FACING_DESCRIPTION }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   },
@@ -38,6 +47,7 @@ const referenceFields = {
   require_approval: Type.Optional(
     Type.Boolean({ default: false, description: 'Pause the run for a person to approve or reject each call (default false)' }),
   ),
+  customer_facing: Type.Optional(Type.Boolean({ default: false, description: CUSTOMER_FACING_DESCRIPTION })),
   mcp_server_id: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'Required for mcp_server, else null' }))),
   external_tool_connection_id: Type.Optional(
     Nullable(Type.String({ format: 'uuid', description: 'Required for external_tool, else null' })),
@@ -62,6 +72,7 @@ export const UpdateAgentToolSchema = Type.Object(
     ...referenceFields,
     is_enabled: Type.Optional(Type.Boolean()),
     require_approval: Type.Optional(Type.Boolean()),
+    customer_facing: Type.Optional(Type.Boolean()),
   },
   { title: 'AgentToolUpdate' },
 );

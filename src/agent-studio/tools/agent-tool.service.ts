@@ -7,8 +7,9 @@ import { AppError, describeIssue, type ValidationIssue } from '../../http/errors
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { isOrgAdmin } from '../../platform/authorization.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
-import { requireAgent, requireManageableAgent } from '../agents/agent.lookup.js';
+import { ACCESS_DENIED, requireAgent, requireManageableAgent } from '../agents/agent.lookup.js';
 import {
   type AgentToolRow,
   deleteAgentTool,
@@ -51,6 +52,7 @@ export function toAgentTool(row: AgentToolRow) {
     mcp_server_id: row.mcp_server_id,
     external_tool_connection_id: row.external_tool_connection_id,
     require_approval: readBoolean(row.require_approval),
+    customer_facing: readBoolean(row.customer_facing),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -126,6 +128,29 @@ async function checkDefinition(
   return configuration;
 }
 
+/**
+ * Only an org admin decides what reaches the model when an agent answers customers: marking a
+ * tool customer-facing, and changing a tool so marked (its creator could otherwise point the mark
+ * at another server or tool). Anyone who manages the agent may still disable or delete it.
+ */
+function requireCustomerFacingRights(
+  principal: Principal,
+  tool: Pick<AgentToolRow, 'customer_facing'> | null,
+  input: Static<typeof UpdateAgentToolSchema>,
+): void {
+  if (isOrgAdmin(principal)) {
+    return;
+  }
+  const marks = input.customer_facing === true && !(tool && readBoolean(tool.customer_facing));
+  const changesMarked =
+    tool !== null &&
+    readBoolean(tool.customer_facing) &&
+    Object.entries(input).some(([field, value]) => value !== undefined && !(field === 'is_enabled' && value === false));
+  if (marks || changesMarked) {
+    throw AppError.forbidden(`${ACCESS_DENIED}: only an org admin may mark a tool customer_facing or change a tool so marked`);
+  }
+}
+
 async function requireFreeToolName(db: Kysely<DB>, agentId: string, toolName: string, toolId?: string): Promise<void> {
   const taken = await findAgentToolByName(db, agentId, toolName);
   if (taken && taken.id !== toolId) {
@@ -152,6 +177,7 @@ export async function createAgentTool(
     throw invalid([valueError('agent_id', 'agent_id must equal the agent_id in the path')]);
   }
   const agent = await requireManageableAgent(deps.db, principal, agentId);
+  requireCustomerFacingRights(principal, null, { customer_facing: input.customer_facing });
   const definition: ToolDefinition = {
     tool_name: input.tool_name,
     tool_type: input.tool_type,
@@ -171,6 +197,7 @@ export async function createAgentTool(
     configuration: writeJson(configuration),
     is_enabled: input.is_enabled ?? true,
     require_approval: input.require_approval ?? false,
+    customer_facing: input.customer_facing ?? false,
     created_at: at,
     updated_at: at,
   });
@@ -212,6 +239,7 @@ export async function updateAgentToolDetails(
 ) {
   const agent = await requireManageableAgent(deps.db, principal, agentId);
   const tool = await requireTool(deps.db, agent.id, toolId);
+  requireCustomerFacingRights(principal, tool, input);
   const definition: ToolDefinition = {
     tool_name: input.tool_name ?? tool.tool_name,
     tool_type: input.tool_type ?? tool.tool_type,
@@ -231,6 +259,7 @@ export async function updateAgentToolDetails(
     configuration: writeJson(configuration),
     is_enabled: isEnabled,
     ...(input.require_approval !== undefined ? { require_approval: input.require_approval } : {}),
+    ...(input.customer_facing !== undefined ? { customer_facing: input.customer_facing } : {}),
     updated_at: deps.clock.now().toISOString(),
   });
   return toAgentTool(await requireTool(deps.db, agent.id, tool.id));

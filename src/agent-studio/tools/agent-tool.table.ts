@@ -12,6 +12,8 @@ export interface AgentToolTable {
   external_tool_connection_id: string | null;
   /** A run pauses for a person's approval before calling it. */
   require_approval: boolean | number;
+  /** An admin allows it in runs that act for a customer (MCP, external tools and ticket search are off there otherwise). */
+  customer_facing: boolean | number;
   created_at: string;
   updated_at: string;
 }

@@ -128,6 +128,7 @@ describe.each(DIALECTS)('agent tools on %s', (dialect) => {
       mcp_server_id: null,
       external_tool_connection_id: null,
       require_approval: false,
+      customer_facing: false,
       created_at: TEST_NOW,
       updated_at: TEST_NOW,
     });
@@ -314,6 +315,29 @@ describe.each(DIALECTS)('agent tools on %s', (dialect) => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json().detail[0].loc).toEqual(['body', 'require_approval']);
     expect((await request('GET', `/agents/${agent}/tools/${created.id}`)).json().require_approval).toBe(false);
+  });
+
+  it('customer_facing: false unless an admin marks it; a member can neither mark nor change a marked tool', async () => {
+    const agent = await createAgent();
+    const body = { tool_name: 'lookup', tool_type: 'external_tool', external_tool_connection_id: CONNECTION_ID };
+    const created = (await createTool(body, agent)).json();
+    expect(created.customer_facing).toBe(false);
+    const put = (payload: object, headers = acme.headers) =>
+      request('PUT', `/agents/${agent}/tools/${created.id}`, headers, payload);
+    expect((await put({ customer_facing: true })).json().customer_facing).toBe(true);
+    const bad = await put({ customer_facing: 'yes' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().detail[0].loc).toEqual(['body', 'customer_facing']);
+    for (const payload of [{ customer_facing: false }, { configuration: { endpoint: 'elsewhere' } }]) {
+      const refused = await put(payload, mia.headers);
+      expect(refused.statusCode, refused.body).toBe(403);
+    }
+    const byMember = await createTool({ ...body, tool_name: 'other', customer_facing: true }, agent, mia.headers);
+    expect(byMember.statusCode, byMember.body).toBe(403);
+    expect((await request('GET', `/agents/${agent}/tools/${created.id}`)).json()).toMatchObject({
+      customer_facing: true,
+      configuration: null,
+    });
   });
 
   it('tool_name is unique per agent (409), free on another agent', async () => {

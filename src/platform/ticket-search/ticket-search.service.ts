@@ -29,13 +29,19 @@ export interface TicketSearchHit extends Ticket {
 }
 
 /**
- * Whether the caller reads private comments (internal notes), and so finds tickets by them. The
- * comment list answers every comment of a ticket to whoever may see the ticket: every user of an
- * organization is an agent, and internal notes are hidden from customers, who reach tickets by
- * email only. Search applies the same rule; a customer-facing caller would answer false here.
+ * Whether the caller reads private comments (internal notes), and so finds tickets by them and
+ * sees them in highlights. The comment list answers every comment of a ticket to whoever may see
+ * the ticket: every user of an organization is an agent. A caller acting for a customer (an AI
+ * agent's run answering an email) says so with `withoutInternalNotes`, and then neither finds
+ * tickets by their notes nor sees a word of them.
  */
-function seesPrivateComments(_principal: Principal): boolean {
-  return true;
+function seesPrivateComments(_principal: Principal, options: SearchOptions): boolean {
+  return !options.withoutInternalNotes;
+}
+
+export interface SearchOptions {
+  /** The search is for someone who may not read internal notes (a customer). */
+  withoutInternalNotes?: boolean;
 }
 
 function readQuery(q: string): SearchQuery {
@@ -87,6 +93,7 @@ export async function searchTickets(
   db: Kysely<DB>,
   principal: Principal,
   query: SearchTicketsQuery,
+  options: SearchOptions = {},
 ): Promise<{ items: TicketSearchHit[]; nextCursor: string | null }> {
   const search = readQuery(query.q);
   // The list's filters, checked as the list checks them (another organization's ids are 404s).
@@ -94,7 +101,7 @@ export async function searchTickets(
   const key = searchKey(query.q, fingerprint);
   const limit = query.limit ?? 10;
   const start = startOf(query, limit, key);
-  const includePrivate = seesPrivateComments(principal);
+  const includePrivate = seesPrivateComments(principal, options);
   const ranked = await searchTicketDocuments(db, {
     organizationId: principal.organizationId,
     search,

@@ -7,6 +7,7 @@ import type { AgentAuthor } from '../../../platform/tickets/comment.service.js';
 import { findUserById } from '../../../platform/users/user.repository.js';
 import { findAgentById } from '../../agents/agent.repository.js';
 import { checkBuiltInConfiguration, findBuiltInTool } from '../../tools/built-in-tools.js';
+import { type CustomerReach, customerReachOf } from '../run-principal.js';
 import type { RuntimeTool, ToolCallContext } from '../runtime-tool.js';
 
 // ajv-formats is CommonJS with a default export.
@@ -17,6 +18,12 @@ export interface BuiltInCall<Configuration> {
   context: ToolCallContext;
   /** The acting user as a platform principal: every service call goes through it, so its visibility rules hold. */
   principal: Principal;
+  /**
+   * When the run acts for a customer: what the tool may show is narrowed further to that
+   * customer's reach (the ticket answered, their own tickets' public comments, their own contact,
+   * articles anyone may read). Null when the run acts for the user.
+   */
+  customer: CustomerReach | null;
   /** The tool's stored configuration, with the catalog's defaults filled in. */
   configuration: Configuration;
   /** The agent, as the author of the comments it writes. */
@@ -130,6 +137,7 @@ export function makeBuiltInTool<Args extends TObject, Configuration>(
         return await spec.run(valid, {
           context,
           principal,
+          customer: customerReachOf(context.principal, context.ticketId),
           configuration: checked.configuration as Configuration,
           agent: () => agentAuthor(context),
         });
@@ -149,6 +157,17 @@ export function ticketOfCall(ticketId: string | undefined, context: ToolCallCont
   return chosen;
 }
 
+/** The same answer as for a ticket the acting user cannot see: a customer's run learns nothing of others' tickets. */
+export const TICKET_NOT_FOUND = 'Ticket not found!';
+
+/** A ticket a customer's run may read: the one it answers, or another of the same requester. */
+export function requireCustomersTicket(customer: CustomerReach, ticket: { id: string; customerContactId: string | null }): void {
+  const own = ticket.id === customer.ticketId || (customer.contactId !== null && ticket.customerContactId === customer.contactId);
+  if (!own) {
+    throw new Error(TICKET_NOT_FOUND);
+  }
+}
+
 /**
  * A tool limited to some teams (`team_ids` in its configuration) treats a ticket of another team
  * as one it cannot see: the same message as a missing ticket, so the limit reveals nothing.
@@ -156,6 +175,6 @@ export function ticketOfCall(ticketId: string | undefined, context: ToolCallCont
 export function requireAllowedTeam(configuration: { team_ids?: string[] }, teamId: string): void {
   const allowed = configuration.team_ids ?? [];
   if (allowed.length > 0 && !allowed.includes(teamId)) {
-    throw new Error('Ticket not found!');
+    throw new Error(TICKET_NOT_FOUND);
   }
 }

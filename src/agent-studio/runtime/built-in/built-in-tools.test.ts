@@ -20,7 +20,7 @@ type ToolResult = Record<string, any>;
 /** The deps a run hands its tools, made as `buildApp` makes them, on the harness's database and clock. */
 async function appDepsOf(harness: TestApp): Promise<{ deps: AppDeps; close(): Promise<void> }> {
   const scratch = Fastify();
-  const limits = await registerRateLimits(scratch, harness.config);
+  const limits = await registerRateLimits(scratch, harness.config, harness);
   const auth = createApiKeyAuth({ db: harness.db, clock: harness.clock, ttlSeconds: 0 });
   const deps: AppDeps = {
     config: harness.config,
@@ -85,6 +85,7 @@ describe.each(DIALECTS)('built-in agent tools on %s', (dialect) => {
       deps,
       organizationId: acme.organizationId,
       actingUserId: mia.userId,
+      principal: { type: 'user', userId: mia.userId },
       agentId,
       runId: randomUUID(),
       threadId: null,

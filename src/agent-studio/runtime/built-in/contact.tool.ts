@@ -1,9 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { getContact, getContactByEmail } from '../../../platform/contacts/customer-contact.service.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../db/database.js';
+import type { Principal } from '../../../http/api-key-auth.js';
+import { CONTACT_NOT_FOUND, getContact, getContactByEmail } from '../../../platform/contacts/customer-contact.service.js';
 import { listVisibleTickets } from '../../../platform/tickets/ticket.service.js';
+import type { CustomerReach } from '../run-principal.js';
 import type { RuntimeTool } from '../runtime-tool.js';
 import { type BuiltInCall, makeBuiltInTool } from './built-in-tool.js';
-import { ticketListItem } from './ticket-summary.js';
+import { customerTicketListItem, ticketListItem } from './ticket-summary.js';
 
 interface LookupContactConfiguration {
   include_tickets: boolean;
@@ -18,16 +22,37 @@ const LookupContactArguments = Type.Object(
   { additionalProperties: false },
 );
 
+/** The contact a customer's run may look up: the requester's own, named by its id or its email. */
+async function customersOwnContact(
+  db: Kysely<DB>,
+  principal: Principal,
+  customer: CustomerReach,
+  args: { email?: string; contact_id?: string },
+) {
+  const own = customer.contactId ? await getContact(db, principal, customer.contactId) : null;
+  const named =
+    own !== null &&
+    (args.contact_id !== undefined
+      ? args.contact_id.toUpperCase() === own.id.toUpperCase()
+      : (args.email ?? '').trim().toLowerCase() === (own.email ?? '').toLowerCase());
+  if (!own || !named) {
+    // Exactly what a missing contact answers: a customer's run learns nothing of other contacts.
+    throw new Error(CONTACT_NOT_FOUND);
+  }
+  return own;
+}
+
 async function lookupContact(
   args: { email?: string; contact_id?: string },
-  { context, principal, configuration }: BuiltInCall<LookupContactConfiguration>,
+  { context, principal, customer, configuration }: BuiltInCall<LookupContactConfiguration>,
 ) {
   if ((args.email === undefined) === (args.contact_id === undefined)) {
     throw new Error('Invalid arguments: give either email or contact_id');
   }
   const { db } = context.deps;
-  const contact =
-    args.contact_id !== undefined
+  const contact = customer
+    ? await customersOwnContact(db, principal, customer, args)
+    : args.contact_id !== undefined
       ? await getContact(db, principal, args.contact_id)
       : await getContactByEmail(db, principal, args.email ?? '');
   const tickets =
@@ -38,6 +63,7 @@ async function lookupContact(
           limit: configuration.max_tickets,
         })
       : null;
+  const listItem = customer ? customerTicketListItem : ticketListItem;
   return {
     contact: {
       id: contact.id,
@@ -48,7 +74,7 @@ async function lookupContact(
       accounts: contact.accounts.map((account) => ({ id: account.id, name: account.name, domain: account.primaryDomain })),
       created_at: contact.createdAt,
     },
-    ...(tickets ? { latest_tickets: tickets.items.map(ticketListItem), more_tickets: tickets.nextCursor !== null } : {}),
+    ...(tickets ? { latest_tickets: tickets.items.map(listItem), more_tickets: tickets.nextCursor !== null } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import { publicBaseUrl } from '../../../config.js';
 import { publicArticleUrl } from '../../../help-center/articles/article.links.js';
 import { searchArticles } from '../../../help-center/articles/article.service.js';
 import { collectionSubtreeIds } from '../../../help-center/collections/collection.service.js';
+import { publicCollectionIds } from '../../../help-center/collections/collection.visibility.js';
 import { requireHelpCenter } from '../../../help-center/help-centers/help-center.service.js';
 import type { RuntimeTool } from '../runtime-tool.js';
 import { type BuiltInCall, makeBuiltInTool } from './built-in-tool.js';
@@ -33,19 +34,31 @@ const FILTERED_SEARCH_DEPTH = 50;
 
 async function searchKnowledgeBase(
   args: { query: string; limit?: number },
-  { context, principal, configuration }: BuiltInCall<KnowledgeBaseConfiguration>,
+  { context, principal, customer, configuration }: BuiltInCall<KnowledgeBaseConfiguration>,
 ) {
   const { db, config } = context.deps;
   const limit = Math.min(args.limit ?? configuration.max_results, configuration.max_results);
   const collections = configuration.collection_ids?.length
     ? await collectionSubtreeIds(db, principal.organizationId, configuration.collection_ids)
     : null;
+  const filtered = collections !== null || customer !== null;
   const hits = await searchArticles(db, principal, {
     q: args.query,
     helpCenterId: configuration.help_center_id ?? undefined,
-    limit: collections ? FILTERED_SEARCH_DEPTH : limit,
+    limit: filtered ? FILTERED_SEARCH_DEPTH : limit,
   });
-  const kept = (collections ? hits.filter((hit) => hit.collections.some((id) => collections.has(id))) : hits).slice(0, limit);
+  // A customer's run cites only what the customer could read: nothing of protected collections or help centers.
+  const readable = customer
+    ? await publicCollectionIds(
+        db,
+        principal.organizationId,
+        hits.flatMap((hit) => hit.collections),
+      )
+    : null;
+  const kept = hits
+    .filter((hit) => !collections || hit.collections.some((id) => collections.has(id)))
+    .filter((hit) => !readable || hit.collections.some((id) => readable.has(id)))
+    .slice(0, limit);
   // An article may sit in several help centers: its link is in the one searched, else its first.
   const helpCenterOf = (hit: (typeof kept)[number]) => configuration.help_center_id ?? hit.helpCenters[0];
   const helpCenterIds = [...new Set(kept.flatMap((hit) => helpCenterOf(hit) ?? []))];

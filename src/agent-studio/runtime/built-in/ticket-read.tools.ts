@@ -1,11 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import { searchTickets } from '../../../platform/ticket-search/ticket-search.service.js';
 import { listRecentComments } from '../../../platform/tickets/comment.service.js';
-import { getTicket, listVisibleTickets } from '../../../platform/tickets/ticket.service.js';
+import { getTicket, listVisibleTickets, type Ticket } from '../../../platform/tickets/ticket.service.js';
 import type { TicketFilterQuery } from '../../../platform/tickets/ticket-filters.js';
 import type { RuntimeTool } from '../runtime-tool.js';
-import { type BuiltInCall, makeBuiltInTool, requireAllowedTeam, ticketOfCall } from './built-in-tool.js';
-import { commentSummary, highlightText, ticketListItem, ticketSummary } from './ticket-summary.js';
+import { type BuiltInCall, makeBuiltInTool, requireAllowedTeam, requireCustomersTicket, ticketOfCall } from './built-in-tool.js';
+import {
+  commentSummary,
+  customerTicketListItem,
+  customerTicketSummary,
+  highlightText,
+  ticketListItem,
+  ticketSummary,
+} from './ticket-summary.js';
 
 /** A ticket's id or identifier, as every ticket tool takes it. */
 export const TicketIdArgument = Type.String({
@@ -25,18 +32,25 @@ const GetTicketArguments = Type.Object({ ticket_id: Type.Optional(TicketIdArgume
 
 async function readTicket(
   args: { ticket_id?: string },
-  { context, principal, configuration }: BuiltInCall<TicketReadConfiguration>,
+  { context, principal, customer, configuration }: BuiltInCall<TicketReadConfiguration>,
 ) {
   const ticket = await getTicket(context.deps.db, principal, ticketOfCall(args.ticket_id, context));
   requireAllowedTeam(configuration, ticket.teamId);
+  if (customer) {
+    requireCustomersTicket(customer, ticket);
+  }
   const comments =
     configuration.include_comments && configuration.max_comments > 0
       ? await listRecentComments(context.deps.db, principal, ticket.id, {
           limit: configuration.max_comments,
-          includePrivate: configuration.include_private_comments,
+          // A customer never reads internal notes, whatever the tool's configuration says.
+          includePrivate: configuration.include_private_comments && !customer,
         })
       : [];
-  return { ticket: ticketSummary(ticket), latest_comments: comments.map(commentSummary) };
+  return {
+    ticket: customer ? customerTicketSummary(ticket) : ticketSummary(ticket),
+    latest_comments: comments.map(commentSummary),
+  };
 }
 
 export function getTicketTool(toolName: string, configuration: Record<string, unknown>): RuntimeTool {
@@ -92,7 +106,7 @@ type SearchTicketsArgs = {
 
 async function findTickets(
   args: SearchTicketsArgs,
-  { context, principal, configuration }: BuiltInCall<SearchTicketsConfiguration>,
+  { context, principal, customer, configuration }: BuiltInCall<SearchTicketsConfiguration>,
 ) {
   const limit = Math.min(args.limit ?? configuration.max_results, configuration.max_results);
   const filters: TicketFilterQuery = {
@@ -101,15 +115,34 @@ async function findTickets(
     isClosed: args.is_closed,
     requestorEmail: args.requestor_email,
     assignedAgentId: args.assigned_to,
+    // A customer finds their own tickets only; one with no contact record, the ticket answered only.
+    ...(customer?.contactId ? { customerContactId: customer.contactId } : {}),
   };
+  const own = (ticket: Ticket) => {
+    if (!customer) {
+      return true;
+    }
+    try {
+      requireCustomersTicket(customer, ticket);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const listItem = customer ? customerTicketListItem : ticketListItem;
   if (args.query === undefined) {
     const page = await listVisibleTickets(context.deps.db, principal, { ...filters, sort: '-updatedAt', limit });
-    return { tickets: page.items.map(ticketListItem), more: page.nextCursor !== null };
+    return { tickets: page.items.filter(own).map(listItem), more: page.nextCursor !== null };
   }
-  const page = await searchTickets(context.deps.db, principal, { ...filters, q: args.query, limit });
+  const page = await searchTickets(
+    context.deps.db,
+    principal,
+    { ...filters, q: args.query, limit },
+    { withoutInternalNotes: customer !== null },
+  );
   return {
-    tickets: page.items.map((hit) => ({
-      ...ticketListItem(hit),
+    tickets: page.items.filter(own).map((hit) => ({
+      ...listItem(hit),
       matches: hit.highlights.map((highlight) => highlightText(highlight.text)),
     })),
     more: page.nextCursor !== null,

@@ -37,6 +37,26 @@ export function ticketSummary(ticket: Ticket) {
   };
 }
 
+/**
+ * A ticket as a run acting for its requester reads it: what the requester sees of their own
+ * ticket, without the desk's internals (team, assignee's address, tags, account).
+ */
+export function customerTicketSummary(ticket: Ticket) {
+  const contactName = [ticket.customerContactFirstName, ticket.customerContactLastName].filter(Boolean).join(' ');
+  return {
+    id: ticket.id,
+    identifier: ticket.ticketIdentifier,
+    title: ticket.title,
+    description: clip(ticket.description),
+    status: ticket.status,
+    is_closed: ticket.isClosed,
+    requestor: { email: ticket.requestorEmail, name: contactName || null, contact_id: ticket.customerContactId },
+    created_at: ticket.createdAt,
+    updated_at: ticket.updatedAt,
+    closed_at: ticket.closedAt,
+  };
+}
+
 /** A line of a ticket list: enough to choose which ticket to read in full. */
 export function ticketListItem(ticket: Ticket) {
   return {
@@ -49,6 +69,18 @@ export function ticketListItem(ticket: Ticket) {
     team: ticket.teamName,
     assignee: ticket.assignedAgent,
     requestor_email: ticket.requestorEmail,
+    updated_at: ticket.updatedAt,
+  };
+}
+
+/** A line of a customer's own ticket list. */
+export function customerTicketListItem(ticket: Ticket) {
+  return {
+    id: ticket.id,
+    identifier: ticket.ticketIdentifier,
+    title: ticket.title,
+    status: ticket.status,
+    is_closed: ticket.isClosed,
     updated_at: ticket.updatedAt,
   };
 }
