@@ -114,7 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerRequestLog(app);
 
   const auth = options.auth ?? createApiKeyAuth({ db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
-  const limits = await registerRateLimits(app, config);
+  const limits = await registerRateLimits(app, config, { db, clock });
   deps = {
     config,
     db,

@@ -148,6 +148,34 @@ describe.each(DIALECTS)('rate limits on %s', (dialect) => {
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
   });
 
+  it.runIf(REDIS_UP || process.env.CI)(
+    'with REDIS_URL, 40 wrong sign-ins for one email at once, across two processes, are limited as 40 in a row',
+    async () => {
+      const env = { SIGN_IN_FAILURES_PER_ACCOUNT: '5', SIGN_IN_FAILURES_PER_ADDRESS: '0', REDIS_URL };
+      const [first, second] = [await build(env), await build(env)];
+      // Emails of their own per run: Redis keeps the counters for 15 minutes.
+      const run = randomInt(1, 1_000_000_000);
+      const attempt = (harness: TestApp, email: string) =>
+        harness.app.inject({
+          method: 'POST',
+          url: '/v1/auth/login',
+          payload: { email, password: 'not the password' },
+          remoteAddress: freshAddress(),
+        });
+      const together = await Promise.all(
+        Array.from({ length: 40 }, (_, index) => attempt(index % 2 === 0 ? first : second, `together-${run}@example.com`)),
+      );
+      const inRow: number[] = [];
+      for (let index = 0; index < 40; index++) {
+        inRow.push((await attempt(index % 2 === 0 ? first : second, `in-row-${run}@example.com`)).statusCode);
+      }
+      const count = (statuses: number[], status: number) => statuses.filter((value) => value === status).length;
+      expect([count(inRow, 401), count(inRow, 429)]).toEqual([5, 35]);
+      const statuses = together.map((response) => response.statusCode);
+      expect([count(statuses, 401), count(statuses, 429)]).toEqual([5, 35]);
+    },
+  );
+
   it('the per-caller limit counts a signed-in session like a key', async () => {
     const harness = await build({ RATE_LIMIT_PER_MINUTE: '2' });
     const organization = await makeOrganization(harness);

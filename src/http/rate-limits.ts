@@ -1,6 +1,10 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
+import type { DB } from '../db/database.js';
+import type { Clock } from '../lib/clock.js';
+import { type AttemptCounter, databaseAttemptCounter, redisAttemptCounter } from './attempt-counters.js';
 
 /** What a limiter says about one request. */
 export interface LimitVerdict {
@@ -18,15 +22,20 @@ export interface RequestLimits {
    */
   countCallerRequest(request: FastifyRequest): Promise<LimitVerdict>;
   /**
-   * Whether the request's address or the account (an email) has used up its failed sign-ins of the
-   * window; counts nothing, so people who sign in successfully never use up the budget of a shared
-   * address (an office behind one NAT).
+   * Counts one sign-in attempt against the request's address and the account (an email) before its
+   * password is checked, one atomic step per counter, so attempts sent together are limited as if
+   * sent one after the other. Past either budget the attempt is refused and counts nothing.
+   * `giveBack` returns an attempt whose password was right: people who sign in never use up the
+   * budget of a shared address (an office behind one NAT), and only failures stay counted.
    */
-  checkSignIn(request: FastifyRequest, account: string): Promise<LimitVerdict>;
-  /** Counts one failed sign-in against the request's address and the account. */
-  countSignInFailure(request: FastifyRequest, account: string): Promise<void>;
+  countSignInAttempt(request: FastifyRequest, account: string): Promise<SignInAttemptVerdict>;
   /** Counts one password-reset request against the address and the account (each request, so mail cannot be sent at will). */
   countPasswordResetRequest(request: FastifyRequest, account: string): Promise<LimitVerdict>;
+}
+
+/** A counted sign-in attempt, which a right password gives back. */
+export interface SignInAttemptVerdict extends LimitVerdict {
+  giveBack(): Promise<void>;
 }
 
 const WINDOW_MS = 60_000;
@@ -39,12 +48,18 @@ const NOT_EXCEEDED: LimitVerdict = { exceeded: false, retryAfterSeconds: 0 };
  * hook and the sign-in routes rather than as a hook of every route: failed authentications are
  * counted per client address (`AUTH_FAILURES_PER_MINUTE`), so guessing keys is slowed while valid
  * keys from the same address keep working; requests of a key or a session are counted per caller
- * (`RATE_LIMIT_PER_MINUTE`, off by default); failed sign-ins and password-reset requests per
- * address and per email over 15 minutes (`SIGN_IN_FAILURES_PER_ADDRESS`, `…_PER_ACCOUNT`).
- * Counters live in Redis when `REDIS_URL` is set, so every process shares them; otherwise in this
- * process's memory, a window per listener.
+ * (`RATE_LIMIT_PER_MINUTE`, off by default). Counters live in Redis when `REDIS_URL` is set, so
+ * every process shares them; otherwise in this process's memory, a window per listener.
+ *
+ * Sign-in attempts and password-reset requests are counted per address and per email over 15
+ * minutes (`SIGN_IN_FAILURES_PER_ADDRESS`, `…_PER_ACCOUNT`) by `attempt-counters.ts`, in Redis or
+ * else in the database, each attempt before its password is checked.
  */
-export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<RequestLimits> {
+export async function registerRateLimits(
+  app: FastifyInstance,
+  config: Config,
+  stores: { db: Kysely<DB>; clock: Clock },
+): Promise<RequestLimits> {
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, app) : undefined;
   if (redis) {
     app.addHook('onClose', async () => {
@@ -72,58 +87,61 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
       })
     : null;
 
-  // The account a sign-in limiter counts for this request; the limiters' key generators only get the request.
-  const accounts = new WeakMap<FastifyRequest, string>();
-  const accountOf = (request: FastifyRequest) => (accounts.get(request) ?? '').toLowerCase();
-  const perWindow = (max: number, keyGenerator: (request: FastifyRequest) => string) =>
-    max > 0 ? app.createRateLimit({ max, timeWindow: SIGN_IN_WINDOW_MS, keyGenerator }) : null;
-  const signInLimiters = [
-    perWindow(config.SIGN_IN_FAILURES_PER_ADDRESS, (request) => `sign-in-address:${request.ip}`),
-    perWindow(config.SIGN_IN_FAILURES_PER_ACCOUNT, (request) => `sign-in-account:${accountOf(request)}`),
-  ].filter((limiter) => limiter !== null);
-  const resetLimiters = [
-    perWindow(config.SIGN_IN_FAILURES_PER_ADDRESS, (request) => `password-reset-address:${request.ip}`),
-    perWindow(config.SIGN_IN_FAILURES_PER_ACCOUNT, (request) => `password-reset-account:${accountOf(request)}`),
-  ].filter((limiter) => limiter !== null);
-
   type Limiter = ReturnType<typeof app.createRateLimit>;
-  type LimiterResult = Awaited<ReturnType<Limiter>>;
-  const verdict = (result: LimiterResult): LimitVerdict =>
+  const verdict = (result: Awaited<ReturnType<Limiter>>): LimitVerdict =>
     result.isAllowed ? NOT_EXCEEDED : { exceeded: result.isExceeded, retryAfterSeconds: Math.max(1, result.ttlInSeconds) };
-  /** The first exceeded verdict of the limiters, each asked in turn (`mark` counts, a read does not). */
-  const first = async (
-    limiters: Limiter[],
-    request: FastifyRequest,
-    account: string,
-    judge: (result: LimiterResult) => LimitVerdict,
-    increment: boolean,
-  ) => {
-    accounts.set(request, account);
-    let answer = NOT_EXCEEDED;
-    for (const limiter of limiters) {
-      const result = judge(await limiter(request, { increment }));
-      if (result.exceeded && !answer.exceeded) {
-        answer = result;
-      }
-    }
-    return answer;
-  };
-  // A read reports the failures so far: the budget is used up when they reach the limit.
-  const used = (result: LimiterResult): LimitVerdict =>
-    result.isAllowed || result.remaining > 0
-      ? NOT_EXCEEDED
-      : { exceeded: true, retryAfterSeconds: Math.max(1, result.ttlInSeconds) };
+
+  // Sign-ins and password resets are counted in Redis or, without it, in the database: never in
+  // one process's memory, which several processes on one PostgreSQL would each keep apart.
+  const attempts = redis ? redisAttemptCounter(redis, 'switchboard-attempts-') : databaseAttemptCounter(stores);
+  const budgets = (kind: 'sign-in' | 'password-reset', request: FastifyRequest, account: string) =>
+    [
+      { key: `${kind}-address:${request.ip}`, max: config.SIGN_IN_FAILURES_PER_ADDRESS },
+      { key: `${kind}-account:${account.toLowerCase()}`, max: config.SIGN_IN_FAILURES_PER_ACCOUNT },
+    ].filter((budget) => budget.max > 0);
 
   return {
     countFailedAuthentication: async (request) =>
       config.AUTH_FAILURES_PER_MINUTE > 0 ? verdict(await failedAuthentications(request)) : NOT_EXCEEDED,
     countCallerRequest: async (request) => (callerRequests ? verdict(await callerRequests(request)) : NOT_EXCEEDED),
-    checkSignIn: (request, account) => first(signInLimiters, request, account, used, false),
-    countSignInFailure: async (request, account) => {
-      await first(signInLimiters, request, account, verdict, true);
+    countSignInAttempt: async (request, account) => {
+      const counted = await countAttempt(attempts, budgets('sign-in', request, account));
+      let kept = counted.keys;
+      return {
+        ...counted.verdict,
+        giveBack: async () => {
+          const keys = kept;
+          kept = [];
+          await attempts.decrement(keys);
+        },
+      };
     },
-    countPasswordResetRequest: (request, account) => first(resetLimiters, request, account, verdict, true),
+    countPasswordResetRequest: async (request, account) =>
+      (await countAttempt(attempts, budgets('password-reset', request, account))).verdict,
   };
+}
+
+/**
+ * One attempt added to every budget's counter. Past any budget the attempt is refused and given
+ * back at once, so refused attempts count nothing; `keys` are the counters that keep it. A store
+ * that cannot be reached counts nothing and refuses nothing.
+ */
+async function countAttempt(
+  attempts: AttemptCounter,
+  budgets: { key: string; max: number }[],
+): Promise<{ verdict: LimitVerdict; keys: string[] }> {
+  const keys = budgets.map((budget) => budget.key);
+  const counted = keys.length > 0 ? await attempts.increment(keys, SIGN_IN_WINDOW_MS) : null;
+  if (!counted) {
+    return { verdict: NOT_EXCEEDED, keys: [] };
+  }
+  const over = counted.filter((entry, index) => entry.count > (budgets[index]?.max ?? Number.POSITIVE_INFINITY));
+  if (over.length === 0) {
+    return { verdict: NOT_EXCEEDED, keys };
+  }
+  await attempts.decrement(keys);
+  const msLeft = Math.max(...over.map((entry) => entry.msLeft));
+  return { verdict: { exceeded: true, retryAfterSeconds: Math.max(1, Math.ceil(msLeft / 1000)) }, keys: [] };
 }
 
 /** ioredis, loaded only when Redis is configured. */

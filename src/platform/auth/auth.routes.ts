@@ -61,16 +61,19 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     });
     return ok({ ...started.answer, csrfToken: csrfTokenFor(started.token) });
   };
-  const attemptsOf = (request: FastifyRequest, reply: FastifyReply, email: string): SignInAttempts => ({
-    check: async () => {
-      const verdict = await deps.limits.checkSignIn(request, email);
-      if (verdict.exceeded) {
-        reply.header('retry-after', String(verdict.retryAfterSeconds));
-        throw new AppError({ code: 'RATE_LIMITED', message: 'Too many failed sign-ins; retry later' });
-      }
-    },
-    countFailure: () => deps.limits.countSignInFailure(request, email),
-  });
+  const attemptsOf = (request: FastifyRequest, reply: FastifyReply, email: string): SignInAttempts => {
+    let counted: Awaited<ReturnType<typeof deps.limits.countSignInAttempt>> | undefined;
+    return {
+      count: async () => {
+        counted = await deps.limits.countSignInAttempt(request, email);
+        if (counted.exceeded) {
+          reply.header('retry-after', String(counted.retryAfterSeconds));
+          throw new AppError({ code: 'RATE_LIMITED', message: 'Too many failed sign-ins; retry later' });
+        }
+      },
+      giveBack: async () => counted?.giveBack(),
+    };
+  };
 
   return async (app) => {
     app.post(

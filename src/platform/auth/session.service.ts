@@ -45,9 +45,10 @@ export interface ClientInfo {
 
 /** The budget of failed sign-ins of the request's address and account (see `http/rate-limits.ts`). */
 export interface SignInAttempts {
-  /** Throws RATE_LIMITED once the budget is used up. */
-  check(): Promise<void>;
-  countFailure(): Promise<void>;
+  /** Counts this attempt, before its password is checked; throws RATE_LIMITED past the budget. */
+  count(): Promise<void>;
+  /** Gives the counted attempt back: its password was right, so it is no failure. */
+  giveBack(): Promise<void>;
 }
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -116,10 +117,11 @@ export async function signedInAnswer(
  * Email and password to a session. An unknown email and a wrong password get the same answer,
  * after the same work (a password check against a dummy hash). An email that is a user in several
  * organizations signs in where the password matches; `organizationId` chooses when it matches in
- * more than one. Failures count against the address and the account; past the budget, 429.
+ * more than one. Every attempt counts against the address and the account before its password is
+ * checked (past the budget, 429), and is given back once the password proves right: failures stay.
  */
 export async function signIn(deps: Deps, attempts: SignInAttempts, input: Static<typeof SignInSchema>, client: ClientInfo) {
-  await attempts.check();
+  await attempts.count();
   const candidates = await findSignInCandidates(deps.db, input.email, input.organizationId);
   const matches: typeof candidates = [];
   for (const candidate of candidates) {
@@ -132,9 +134,9 @@ export async function signIn(deps: Deps, attempts: SignInAttempts, input: Static
   }
   const [user] = matches;
   if (!user) {
-    await attempts.countFailure();
     throw new AppError({ code: 'UNAUTHENTICATED', message: INVALID_CREDENTIALS });
   }
+  await attempts.giveBack();
   if (matches.length > 1) {
     throw AppError.conflict('This email and password sign in to several organizations: send organizationId to choose one');
   }

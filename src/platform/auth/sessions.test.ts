@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { asBrowser, type Browser, browserOf, signInBrowser } from '../../../test/browser-session.js';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
-import { buildTestApp, TEST_NOW, type TestApp, testConfig } from '../../../test/harness.js';
+import { buildTestApp, serverProcesses, TEST_NOW, type TestApp, testConfig } from '../../../test/harness.js';
 import { buildApp } from '../../app.js';
 import { setUserPassword } from './credential.repository.js';
 import { hashPassword } from './password.js';
@@ -458,6 +458,76 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
     for (let attempt = 0; attempt < 7; attempt++) {
       expect((await login({ email: 'ada@acme.test', password: PASSWORD }, { remoteAddress: office })).statusCode).toBe(200);
     }
+  });
+
+  describe('attempts sent together are limited as if sent one after the other', () => {
+    /** Each status and how often it came, for attempts whose order is not known. */
+    const tally = (statuses: number[]) => {
+      const counts: Record<number, number> = {};
+      for (const status of statuses) {
+        counts[status] = (counts[status] ?? 0) + 1;
+      }
+      return counts;
+    };
+
+    it('40 wrong passwords for one account at once: 4 are checked, 36 refused, as in a row', async () => {
+      const together = await makeUser(harness, acme.organizationId, { email: 'together@acme.test' });
+      const inRow = await makeUser(harness, acme.organizationId, { email: 'in-row@acme.test' });
+      const hash = await hashPassword(PASSWORD);
+      await setUserPassword(harness.db, together.userId, hash, TEST_NOW);
+      await setUserPassword(harness.db, inRow.userId, hash, TEST_NOW);
+      // On PostgreSQL, two server processes on the one database share the count.
+      const processes = await serverProcesses(harness);
+      try {
+        const attempts = Array.from({ length: 40 }, (_, index) =>
+          (processes.apps[index % processes.apps.length] as FastifyInstance).inject({
+            method: 'POST',
+            url: '/v1/auth/login',
+            payload: { email: 'together@acme.test', password: `wrong password ${index}` },
+            remoteAddress: freshAddress(),
+          }),
+        );
+        const concurrent = (await Promise.all(attempts)).map((response) => response.statusCode);
+        const sequential: number[] = [];
+        for (let index = 0; index < 40; index++) {
+          sequential.push((await login({ email: 'in-row@acme.test', password: `wrong password ${index}` })).statusCode);
+        }
+        expect(tally(sequential)).toEqual({ 401: 4, 429: 36 });
+        expect(tally(concurrent)).toEqual(tally(sequential));
+        // The budget is used up: the right password waits too, and no session was opened.
+        expect((await login({ email: 'together@acme.test', password: PASSWORD })).statusCode).toBe(429);
+        expect(await sessionCount(together.userId)).toBe(0);
+      } finally {
+        await processes.close();
+      }
+    });
+
+    it('40 wrong sign-ins from one address at once, for 40 emails: 6 are checked, as in a row', async () => {
+      const address = freshAddress();
+      const statuses = (
+        await Promise.all(
+          Array.from({ length: 40 }, (_, index) =>
+            login({ email: `spray${index}@acme.test`, password: 'not the password' }, { remoteAddress: address }),
+          ),
+        )
+      ).map((response) => response.statusCode);
+      expect(tally(statuses)).toEqual({ 401: 6, 429: 34 });
+      expect((await login({ email: 'ada@acme.test', password: PASSWORD }, { remoteAddress: address })).statusCode).toBe(429);
+    });
+
+    it('a right password gives its attempt back; failures stay counted until the window ends', async () => {
+      const giver = await makeUser(harness, acme.organizationId, { email: 'giver@acme.test' });
+      await setUserPassword(harness.db, giver.userId, await hashPassword(PASSWORD), TEST_NOW);
+      const attempt = (password: string) => login({ email: 'giver@acme.test', password });
+      const statuses: number[] = [];
+      for (const password of ['wrong 1', 'wrong 2', 'wrong 3', PASSWORD, PASSWORD, 'wrong 4', 'wrong 5', PASSWORD]) {
+        statuses.push((await attempt(password)).statusCode);
+      }
+      // Three failures and two sign-ins leave one failure of the four; the fifth failure is refused.
+      expect(statuses).toEqual([401, 401, 401, 200, 200, 401, 429, 429]);
+      harness.clock.advance(15 * 60_000);
+      expect((await attempt(PASSWORD)).statusCode).toBe(200);
+    });
   });
 
   it('refuses a sign-in posted from another site', async () => {
