@@ -97,6 +97,13 @@ export const ConfigSchema = Type.Object({
     description: 'Messages one sender address may send an organization per hour before the rest are stored as rate_limited',
   }),
   IMAP_POLL_MS: Type.Integer({ minimum: 100, description: 'How often each IMAP mailbox is polled for new messages' }),
+  MAILBOX_DNS_SERVERS: Type.Optional(
+    Type.String({
+      pattern: '^[0-9A-Fa-f.:\\[\\]]+(,\\s*[0-9A-Fa-f.:\\[\\]]+)*$',
+      description:
+        "Comma-separated resolvers (ip or ip:port, [ipv6]:port) asked for mailbox domains' TXT records; unset: the system's",
+    }),
+  ),
   EVENT_RETENTION_DAYS: Type.Integer({
     minimum: 1,
     maximum: 3650,
@@ -296,6 +303,9 @@ function describeExpectation(key: string): string {
   }
   if (key === 'TRUST_PROXY') {
     return 'must be true or comma-separated proxy addresses';
+  }
+  if (key === 'MAILBOX_DNS_SERVERS') {
+    return 'must be comma-separated IP addresses, each with an optional :port';
   }
   return 'must not be empty';
 }

@@ -48,3 +48,47 @@ export async function composeMail(options: SendMailOptions): Promise<Buffer> {
 export function smtpTransport(port: number) {
   return nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, connectionTimeout: 5000 });
 }
+
+/**
+ * The token of the latest verification link emailed for a mailbox, read from the queued email as
+ * the address's reader would read it.
+ */
+export async function verificationTokenOf(harness: TestApp, mailboxId: string): Promise<string> {
+  const link = await harness.db
+    .selectFrom('mailbox_verification_links')
+    .select('id')
+    .where('mailbox_id', '=', mailboxId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  const email = link
+    ? await harness.db
+        .selectFrom('email_outbox')
+        .select('text_body')
+        .where('dedupe_key', '=', `mailbox-verification:${link.id}`)
+        .executeTakeFirst()
+    : undefined;
+  const token = /\/v1\/mailbox-verification\?token=([A-Za-z0-9_-]{43})/.exec(email?.text_body ?? '')?.[1];
+  if (!token) {
+    throw new Error(`no verification link was emailed for mailbox ${mailboxId}`);
+  }
+  return token;
+}
+
+/** Presses the confirm button of a verification link's page, as its reader does. */
+export function confirmVerification(harness: TestApp, token: string) {
+  return harness.app.inject({
+    method: 'POST',
+    url: '/v1/mailbox-verification',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ token }).toString(),
+  });
+}
+
+/** Verifies a mailbox through its emailed link, as the person reading its address does. */
+export async function verifyMailbox(harness: TestApp, mailboxId: string): Promise<void> {
+  const response = await confirmVerification(harness, await verificationTokenOf(harness, mailboxId));
+  if (response.statusCode !== 200 || !response.body.includes('Address verified')) {
+    throw new Error(`mailbox ${mailboxId} was not verified: ${response.statusCode} ${response.body}`);
+  }
+}

@@ -7,6 +7,7 @@ import { parseConfig } from '../src/config.js';
 import type { Dialect } from '../src/db/dialect.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { DIALECTS } from './dialects.js';
+import { startDnsServer } from './dns-server.js';
 import { createTestDatabase } from './harness.js';
 import { composeMail } from './inbound.js';
 import { sendRaw } from './smtp-client.js';
@@ -30,11 +31,20 @@ describe.each(DIALECTS)('serve with SMTP_INBOUND_PORT on %s', (dialect) => {
     }
   });
 
-  it('listens for mail beside the API and files it for the mailbox an admin set up', async () => {
+  it('listens for mail beside the API and files it for the mailbox an admin set up and verified', async () => {
     const database = await freshDatabase(dialect);
     cleanups.push(database.drop);
+    const dns = await startDnsServer();
+    cleanups.push(() => dns.close());
     const printed: string[] = [];
-    const config = parseConfig({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', SMTP_INBOUND_PORT: '0', ...database.env });
+    const config = parseConfig({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      SMTP_INBOUND_PORT: '0',
+      MAILBOX_DNS_SERVERS: dns.address,
+      ...database.env,
+    });
     const server: RunningServer = await startServer(config, pino({ level: 'silent' }), (line) => printed.push(line));
     cleanups.push(() => server.close());
     expect(server.inboundSmtpPort).toBeGreaterThan(0);
@@ -51,13 +61,18 @@ describe.each(DIALECTS)('serve with SMTP_INBOUND_PORT on %s', (dialect) => {
     expect(unknown.rcpt[0]?.code).toBe(550);
 
     const team = await call('POST', '/v1/teams', { name: 'Support', identifier: 'SUP' });
-    await call('POST', '/v1/mailboxes', {
+    const mailbox = await call('POST', '/v1/mailboxes', {
       address: 'support@acme.test',
       teamId: team.id,
       displayName: 'Support',
       delivery: 'smtp',
     });
     const raw = await composeMail({ from: 'sam@customer.test', to: 'support@acme.test', subject: 'Hello', text: 'Hi there' });
+    // Unverified, the address takes no mail; the domain's TXT record verifies it.
+    expect((await sendRaw(port, { from: 'sam@customer.test', to: ['support@acme.test'] }, raw)).rcpt[0]?.code).toBe(550);
+    const record = mailbox.verification.dnsRecord;
+    dns.setTxt(record.name, [record.value]);
+    expect((await call('POST', `/v1/mailboxes/${mailbox.id}/verification/dns`)).verification.status).toBe('verified');
     const sent = await sendRaw(port, { from: 'sam@customer.test', to: ['support@acme.test'] }, raw);
     expect(sent.data?.code).toBe(250);
     const tickets = await call('GET', '/v1/tickets');

@@ -31,6 +31,7 @@ import type { CustomFieldTable } from '../platform/custom-fields/custom-field.ta
 import type { EventSequenceTable, EventTable } from '../platform/events/event.table.js';
 import type { MacroTable } from '../platform/macros/macro.table.js';
 import type { MailboxTable } from '../platform/mailboxes/mailbox.table.js';
+import type { MailboxDomainTable, MailboxVerificationLinkTable } from '../platform/mailboxes/mailbox-verification.table.js';
 import type { AccountNoteAttachmentTable, AccountNoteTable } from '../platform/notes/account-note.table.js';
 import type { UserNotificationPreferenceTable } from '../platform/notifications/notification-preference.table.js';
 import type { OrganizationTable } from '../platform/organizations/organization.table.js';
@@ -54,13 +55,11 @@ import type { UserTable } from '../platform/users/user.table.js';
 import type { UserBusinessHoursTable } from '../platform/users/user-business-hours.table.js';
 import type { SavedViewTable } from '../platform/views/view.table.js';
 import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookTable } from '../platform/webhooks/webhook.table.js';
-import type { AttemptCounterTable } from './attempt-counter.table.js';
 import type { InstanceSettingTable } from './instance-setting.table.js';
 
 /** The database as Kysely sees it: one entry per table, each typed in its feature's `*.table.ts`. */
 export interface DB {
   instance_settings: InstanceSettingTable;
-  attempt_counters: AttemptCounterTable;
   organizations: OrganizationTable;
   users: UserTable;
   api_keys: ApiKeyTable;
@@ -120,6 +119,8 @@ export interface DB {
   ticket_agent_cursors: TicketAgentCursorTable;
   ticket_agent_jobs: TicketAgentJobTable;
   mailboxes: MailboxTable;
+  mailbox_verification_links: MailboxVerificationLinkTable;
+  mailbox_domains: MailboxDomainTable;
   email_messages: EmailMessageTable;
   imap_message_attempts: ImapMessageAttemptTable;
 }

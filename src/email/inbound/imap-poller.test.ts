@@ -3,7 +3,7 @@ import { DIALECTS } from '../../../test/dialects.js';
 import { DOVECOT_MISSING, type Dovecot, dovecotInstalled, startDovecot } from '../../../test/dovecot.js';
 import { makeOrganization, makeTeam, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../test/harness.js';
-import { composeMail, inboundDepsOf, inboundEnv } from '../../../test/inbound.js';
+import { composeMail, inboundDepsOf, inboundEnv, verifyMailbox } from '../../../test/inbound.js';
 import { refuseInserts } from '../../../test/refusing-trigger.js';
 import { connectPostgres } from '../../db/connect.js';
 import { createImapPoller, type ImapPollerOptions, MAX_MESSAGE_ATTEMPTS } from './imap-poller.worker.js';
@@ -46,8 +46,13 @@ describe.skipIf(!runs).each(DIALECTS)('IMAP polling against Dovecot on %s', (dia
     expect(response.statusCode, response.body).toBeLessThan(300);
     return response.json().data;
   };
-  /** An IMAP mailbox of Acme reading `folder` of the test user. */
-  const mailbox = (folder: string, imap: Record<string, unknown> = {}) =>
+  /** An IMAP mailbox of Acme reading `folder` of the test user, verified (as an unverified one is not polled). */
+  const mailbox = async (folder: string, imap: Record<string, unknown> = {}) => {
+    const created = await unverifiedMailbox(folder, imap);
+    await verifyMailbox(harness, created.id);
+    return created;
+  };
+  const unverifiedMailbox = (folder: string, imap: Record<string, unknown> = {}) =>
     api('POST', '/v1/mailboxes', {
       address: `${folder.toLowerCase()}-${dialect}@acme.test`,
       teamId: team.teamId,
@@ -283,5 +288,22 @@ describe.skipIf(!runs).each(DIALECTS)('IMAP polling against Dovecot on %s', (dia
     } finally {
       await second?.close();
     }
+  });
+
+  it('does not poll an unverified mailbox; once verified, it is polled', async () => {
+    const pending = await unverifiedMailbox('Pending');
+    const mail = message({ subject: 'Waiting for verification' });
+    await dovecot.append('Pending', await mail.raw);
+    nextPoll();
+    await poller().runOnce();
+    expect(await rowsOf(pending.id)).toEqual([]);
+    expect((await api('GET', `/v1/mailboxes/${pending.id}`)).imap.lastPolledAt).toBeNull();
+    expect((await dovecot.list('Pending')).some((entry) => entry.seen)).toBe(false);
+    await verifyMailbox(harness, pending.id);
+    nextPoll();
+    await poller().runOnce();
+    expect((await rowsOf(pending.id)).map((row) => row.disposition)).toEqual(['ticket_created']);
+    // Gone, so that later polls count only the mailboxes of their own tests.
+    await harness.app.inject({ method: 'DELETE', url: `/v1/mailboxes/${pending.id}`, headers: acme.headers });
   });
 });

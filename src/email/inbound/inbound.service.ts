@@ -10,7 +10,7 @@ import type { AttachmentStorage } from '../../platform/attachments/attachment.st
 import { findOrCreateContactByEmail } from '../../platform/contacts/customer-contact.service.js';
 import {
   findAnyAdminId,
-  findMailboxByAddress,
+  findVerifiedMailboxByAddress,
   isMailboxAddress,
   type RoutingMailbox,
 } from '../../platform/mailboxes/mailbox.repository.js';
@@ -176,7 +176,7 @@ async function findRepliedTicket(
   let ticketId: string | null = null;
   for (const recipient of new Set([...delivery.recipients, ...delivery.message.headerRecipients])) {
     const token = parseReplyAddress(recipient);
-    const mailbox = token ? await findMailboxByAddress(trx, token.mailboxAddress) : undefined;
+    const mailbox = token ? await findVerifiedMailboxByAddress(trx, token.mailboxAddress) : undefined;
     if (!token || mailbox?.organization_id !== organizationId) {
       continue;
     }

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../test/harness.js';
-import { composeMail, INBOUND_SECRET_KEY, inboundDepsOf, inboundEnv, smtpTransport } from '../../../test/inbound.js';
+import {
+  composeMail,
+  INBOUND_SECRET_KEY,
+  inboundDepsOf,
+  inboundEnv,
+  smtpTransport,
+  verifyMailbox,
+} from '../../../test/inbound.js';
 import { sendRaw } from '../../../test/smtp-client.js';
 import { connectPostgres } from '../../db/connect.js';
 import { decodeSecretKey } from '../../lib/secret-box.js';
@@ -61,19 +68,21 @@ describe.each(DIALECTS)('the SMTP receiver on %s', (dialect) => {
       andRules: [JSON.stringify({ field: 'title', operator: 'contains', value: 'invoice' })],
     });
     await ok('POST', '/v1/accounts', { name: 'Customer Inc', primaryDomain: 'customer.test' });
-    await ok('POST', '/v1/mailboxes', {
+    const acmeMailbox = await ok('POST', '/v1/mailboxes', {
       address: acmeAddress,
       teamId: support.teamId,
       displayName: 'Acme Support',
       delivery: 'smtp',
     });
+    await verifyMailbox(harness, acmeMailbox.data.id);
     const globexTeam = await makeTeam(harness, globex);
-    await ok(
+    const globexMailbox = await ok(
       'POST',
       '/v1/mailboxes',
       { address: globexAddress, teamId: globexTeam.teamId, displayName: 'Globex', delivery: 'smtp' },
       globex.headers,
     );
+    await verifyMailbox(harness, globexMailbox.data.id);
     receiver = await startSmtpReceiver(inboundDepsOf(harness), { port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -530,10 +539,51 @@ describe.each(DIALECTS)('the SMTP receiver on %s', (dialect) => {
     }
   });
 
+  it('takes no mail for an unverified mailbox, and never takes its address for a loop', async () => {
+    const pending = `pending-${dialect}@acme.test`;
+    const created = await ok('POST', '/v1/mailboxes', {
+      address: pending,
+      teamId: support.teamId,
+      displayName: 'P',
+      delivery: 'smtp',
+    });
+    expect(created.data.verification.status).toBe('unverified');
+    const reply = replyAddressFor(pending, { id: harness.ids.ulid(), identifier: 'sup-1' }, decodeSecretKey(INBOUND_SECRET_KEY));
+    const refused = await sendRaw(receiver.port, { from: 'jane@customer.test', to: [pending, reply] }, 'x');
+    expect(refused.rcpt.map((answer) => answer.code)).toEqual([550, 550]);
+    // Another organization claiming a customer's address silences nobody: the customer's mail is a ticket.
+    const victim = `victim-${dialect}@customer.test`;
+    const claim = await ok(
+      'POST',
+      '/v1/mailboxes',
+      { address: victim, teamId: (await makeTeam(harness, globex)).teamId, displayName: 'Not theirs', delivery: 'smtp' },
+      globex.headers,
+    );
+    expect(claim.data.verification.status).toBe('unverified');
+    const messageId = nextId('victim');
+    const info = await send({ from: victim, subject: 'Please help', text: 'My order is late.', messageId });
+    expect(info.response).toMatch(/ticket_created/);
+    expect((await ticketOf(messageId)).requestorEmail).toBe(victim);
+    // Verified, the address is Switchboard's own: mail from it is a loop, and mail to it is taken.
+    await verifyMailbox(harness, created.data.id);
+    const looped = nextId('looped');
+    expect((await send({ from: pending, subject: 'From ourselves', text: 'x', messageId: looped })).response).toMatch(/loop/);
+    const taken = nextId('taken');
+    expect((await send({ to: pending, subject: 'Now it works', text: 'x', messageId: taken })).response).toMatch(
+      /ticket_created/,
+    );
+  });
+
   it("answers 451 while the mailbox's team is archived, and stores nothing", async () => {
     const team = await makeTeam(harness, acme);
     const address = `archived-${dialect}@acme.test`;
-    await ok('POST', '/v1/mailboxes', { address, teamId: team.teamId, displayName: 'Archived', delivery: 'smtp' });
+    const archived = await ok('POST', '/v1/mailboxes', {
+      address,
+      teamId: team.teamId,
+      displayName: 'Archived',
+      delivery: 'smtp',
+    });
+    await verifyMailbox(harness, archived.data.id);
     await harness.db
       .updateTable('teams')
       .set({ archived_at: '2026-01-01T00:00:00.000Z' })

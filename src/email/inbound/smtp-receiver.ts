@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SMTPServer, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import { loadOnce } from '../../lib/load-once.js';
-import { findMailboxByAddress, type RoutingMailbox } from '../../platform/mailboxes/mailbox.repository.js';
+import { findVerifiedMailboxByAddress, type RoutingMailbox } from '../../platform/mailboxes/mailbox.repository.js';
 import { parseReplyAddress } from '../reply-address.js';
 import { type InboundDeps, ingestMessage, MailboxUnavailableError } from './inbound.service.js';
 import { type InboundMessage, parseInboundMessage, plainAddress } from './inbound-message.js';
@@ -37,12 +37,12 @@ function reply(code: number, text: string): Error {
  * (`support+bill-1.<signature>@…`; its signature is checked when the message is filed).
  */
 async function mailboxOfRecipient(deps: InboundDeps, address: string): Promise<RoutingMailbox | undefined> {
-  const direct = await findMailboxByAddress(deps.db, address);
+  const direct = await findVerifiedMailboxByAddress(deps.db, address);
   if (direct) {
     return direct;
   }
   const token = parseReplyAddress(address);
-  return token ? findMailboxByAddress(deps.db, token.mailboxAddress) : undefined;
+  return token ? findVerifiedMailboxByAddress(deps.db, token.mailboxAddress) : undefined;
 }
 
 /** The bytes of the DATA stream, up to `limit`; past it the rest is read and dropped (the reply is a 552). */

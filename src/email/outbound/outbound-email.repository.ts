@@ -14,7 +14,8 @@ const TAKEN_IN = ['ticket_created', 'reply'];
 /**
  * The mailbox a ticket's email is sent from, in one statement: the mailbox its first received
  * message came to, else a mailbox of its team (the team's default one first, then the oldest),
- * else the organization's default mailbox; undefined when there is none.
+ * else the organization's default mailbox; undefined when there is none. Verified mailboxes only:
+ * an address not proved to be the organization's is never used as `From` (nor its reply address).
  */
 export async function findTicketMailbox(db: Db, organizationId: string, ticket: { id: string; teamId: string }) {
   return db
@@ -25,10 +26,12 @@ export async function findTicketMailbox(db: Db, organizationId: string, ticket: 
       eb.fn.coalesce(
         eb
           .selectFrom('email_messages as first_received')
+          .innerJoin('mailboxes as received_mailbox', 'received_mailbox.id', 'first_received.mailbox_id')
           .select('first_received.mailbox_id')
           .where('first_received.organization_id', '=', organizationId)
           .where('first_received.ticket_id', '=', ticket.id)
           .where('first_received.direction', '=', 'inbound')
+          .where('received_mailbox.verified_at', 'is not', null)
           .orderBy('first_received.created_at')
           .orderBy('first_received.id')
           .limit(1),
@@ -37,6 +40,7 @@ export async function findTicketMailbox(db: Db, organizationId: string, ticket: 
           .select('team_mailbox.id')
           .where('team_mailbox.organization_id', '=', organizationId)
           .where('team_mailbox.team_id', '=', ticket.teamId)
+          .where('team_mailbox.verified_at', 'is not', null)
           .orderBy('team_mailbox.is_default', 'desc')
           .orderBy('team_mailbox.created_at')
           .orderBy('team_mailbox.id')
@@ -45,7 +49,8 @@ export async function findTicketMailbox(db: Db, organizationId: string, ticket: 
           .selectFrom('mailboxes as default_mailbox')
           .select('default_mailbox.id')
           .where('default_mailbox.organization_id', '=', organizationId)
-          .where('default_mailbox.is_default', '=', true),
+          .where('default_mailbox.is_default', '=', true)
+          .where('default_mailbox.verified_at', 'is not', null),
       ),
     )
     .executeTakeFirst();

@@ -6,6 +6,7 @@ import { DIALECTS } from '../../../test/dialects.js';
 import { verifyDkim } from '../../../test/dkim.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, type TestApp, testConfig } from '../../../test/harness.js';
+import { verifyMailbox } from '../../../test/inbound.js';
 import { startSmtp } from '../../../test/smtp.js';
 import { main } from '../../cli.js';
 import { dkimSigningOf } from '../../config.js';
@@ -93,6 +94,8 @@ describe.each(DIALECTS)('outbound threading of ticket emails on %s', (dialect) =
         display_name: displayName,
         delivery: 'smtp',
         is_default: isDefault,
+        verified_at: at,
+        verification_method: 'link',
         created_at: at,
         updated_at: at,
       })
@@ -347,6 +350,41 @@ describe.each(DIALECTS)('outbound threading of ticket emails on %s', (dialect) =
     const second = await only(CUSTOMER, ticket.ticketIdentifier, await deliver());
     expect(second.mail.inReplyTo).toBe(first.mail.messageId);
     expect(referencesOf(second.mail)).toEqual(['<forged@customer.test>', first.mail.messageId]);
+  });
+
+  it('never sends from an unverified mailbox, nor with its reply address; once verified, it is the sender', async () => {
+    const team = await makeTeam(harness, globex, { identifier: 'UNV', name: 'Unverified desk' });
+    const created = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/mailboxes',
+      headers: globex.headers,
+      payload: {
+        address: 'help@globex.test',
+        teamId: team.teamId,
+        displayName: 'Globex Help',
+        delivery: 'smtp',
+        isDefault: true,
+      },
+    });
+    expect(created.json().data.verification.status).toBe('unverified');
+    const mailboxId = created.json().data.id;
+    const ticket = await createTicket(globex, team.teamId);
+    await receive(globex, ticket.id, mailboxId, 'to-unverified@customer.test');
+    await publicReply(ticket.id, 'Not from there.', globex.headers);
+    const first = await only(CUSTOMER, ticket.ticketIdentifier, await deliver());
+    expect(addresses(first.mail.from)).toEqual([{ name: 'Switchboard', address: 'noreply@switchboard.test' }]);
+    expect(first.raw).not.toMatch(/^Reply-To:/im);
+    expect(first.raw).not.toContain('globex.test');
+    expect(await emailRow(first.mail.messageId ?? '')).toMatchObject({
+      mailbox_id: null,
+      from_address: 'noreply@switchboard.test',
+    });
+
+    await verifyMailbox(harness, mailboxId);
+    await publicReply(ticket.id, 'Now from there.', globex.headers);
+    const second = await only(CUSTOMER, ticket.ticketIdentifier, await deliver());
+    expect(addresses(second.mail.from)).toEqual([{ name: 'Globex Help', address: 'help@globex.test' }]);
+    expect(addresses(second.mail.replyTo)).toEqual([{ name: 'Globex Help', address: replyAddress(ticket, 'help@globex.test') }]);
   });
 
   it("agents' notifications are tagged and threaded per agent, and never cited in the customer's thread", async () => {

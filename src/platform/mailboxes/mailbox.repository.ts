@@ -25,6 +25,8 @@ const MAILBOX_COLUMNS = [
   'imap_last_polled_at',
   'imap_next_poll_at',
   'imap_last_error',
+  'verified_at',
+  'verification_method',
   'created_at',
   'updated_at',
 ] as const;
@@ -56,7 +58,7 @@ export async function lockMailbox(trx: Transaction<DB>, organizationId: string, 
   ).executeTakeFirst();
 }
 
-/** One page of the organization's mailboxes by address (then id), `limit + 1` rows, from `mailboxes_organization`. */
+/** One page of the organization's mailboxes by address (then id), `limit + 1` rows, from `mailboxes_organization_address`. */
 export async function listMailboxes(db: Db, organizationId: string, page: ListPage): Promise<MailboxRow[]> {
   const query = db.selectFrom('mailboxes').select(MAILBOX_COLUMNS).where('organization_id', '=', organizationId);
   return inKeysetOrder(query, ['address', 'id'], page.after)
@@ -94,28 +96,47 @@ export async function deleteMailbox(db: Db, organizationId: string, id: string):
   return Number(result.numDeletedRows);
 }
 
-/** What the mail receivers route by: the mailbox of an address (lower case), in any organization. */
-export async function findMailboxByAddress(db: Db, address: string) {
+/**
+ * What the mail receivers route by: the verified mailbox of an address (lower case), in any
+ * organization (at most one: `mailboxes_verified_address`). An unverified one takes no mail.
+ */
+export async function findVerifiedMailboxByAddress(db: Db, address: string) {
   return db
     .selectFrom('mailboxes')
     .select(['id', 'organization_id', 'team_id', 'address', 'display_name', 'created_by_id'])
     .where('address', '=', address)
+    .where('verified_at', 'is not', null)
     .executeTakeFirst();
 }
 
-export type RoutingMailbox = NonNullable<Awaited<ReturnType<typeof findMailboxByAddress>>>;
+export type RoutingMailbox = NonNullable<Awaited<ReturnType<typeof findVerifiedMailboxByAddress>>>;
 
 export async function findRoutingMailboxById(db: Db, id: string): Promise<RoutingMailbox | undefined> {
   return db
     .selectFrom('mailboxes')
     .select(['id', 'organization_id', 'team_id', 'address', 'display_name', 'created_by_id'])
     .where('id', '=', id)
+    .where('verified_at', 'is not', null)
     .executeTakeFirst();
 }
 
-/** Whether any mailbox of the installation has this address: mail from one is Switchboard's own. */
+/**
+ * Whether a verified mailbox of the installation has this address: mail from one is Switchboard's
+ * own. An unverified claim counts for nothing, or claiming a customer's address would silence them.
+ */
 export async function isMailboxAddress(db: Db, address: string): Promise<boolean> {
-  return (await db.selectFrom('mailboxes').select('id').where('address', '=', address).executeTakeFirst()) !== undefined;
+  const row = await db
+    .selectFrom('mailboxes')
+    .select('id')
+    .where('address', '=', address)
+    .where('verified_at', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The mailboxes of every organization with this address, verified or not: who claims it. */
+export async function findAddressClaims(db: Db, address: string) {
+  return db.selectFrom('mailboxes').select(['id', 'organization_id', 'verified_at']).where('address', '=', address).execute();
 }
 
 /** An admin of the organization: who a mailbox made before `created_by_id` existed creates tickets as. */
@@ -163,6 +184,8 @@ export async function claimDueImapMailbox(db: Kysely<DB>, claim: { now: string; 
             .selectFrom('mailboxes')
             .select('id')
             .where('delivery', '=', 'imap')
+            // An unverified mailbox is not polled: its address is not proved to be the organization's.
+            .where('verified_at', 'is not', null)
             .where((eb) => eb.or([eb('imap_next_poll_at', 'is', null), eb('imap_next_poll_at', '<=', claim.now)]))
             .where((eb) => eb.or([eb('imap_locked_until', 'is', null), eb('imap_locked_until', '<=', claim.now)]))
             .orderBy('imap_next_poll_at')
@@ -174,6 +197,7 @@ export async function claimDueImapMailbox(db: Kysely<DB>, claim: { now: string; 
     .set({ imap_locked_until: claim.lockedUntil })
     .where('id', 'in', (eb) => eb.selectFrom('candidates').select('candidates.id'))
     .where('delivery', '=', 'imap')
+    .where('verified_at', 'is not', null)
     .where((eb) => eb.or([eb('imap_locked_until', 'is', null), eb('imap_locked_until', '<=', claim.now)]))
     .returning(IMAP_CLAIM_COLUMNS)
     .executeTakeFirst();

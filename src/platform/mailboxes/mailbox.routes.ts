@@ -16,11 +16,14 @@ import {
   UpdateMailboxSchema,
 } from './mailbox.schemas.js';
 import { createMailbox, getMailbox, listMailboxesOf, removeMailbox, updateMailboxFields } from './mailbox.service.js';
+import { mailboxVerificationRoutes } from './mailbox-verification.routes.js';
 
 /** The organization's support addresses: admins manage them, everyone may read them. */
 export function mailboxRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
   return async (app) => {
+    await app.register(mailboxVerificationRoutes(deps));
+
     app.post(
       '/mailboxes',
       {
@@ -29,7 +32,9 @@ export function mailboxRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['mailboxes'],
           summary: 'Create a mailbox: a support address whose mail becomes tickets of a team; organization admins only',
           description:
-            'An address belongs to one mailbox across the installation (409 when taken). delivery imap needs imap ' +
+            'The mailbox is unverified (it neither receives nor sends) until its address is proved: a link is emailed to it, ' +
+            "or the organization verified the address's domain by DNS (then it is verified at once). 409 when the " +
+            'organization has the address already, or another organization verified it. delivery imap needs imap ' +
             '(host, username, password); its host must be public unless OUTBOUND_ALLOWED_HOSTS names it.',
           body: CreateMailboxSchema,
           response: { 201: PlatformEnvelopeSchema(MailboxSchema), ...platformErrorResponses([400, 403, 404, 409]) },
@@ -78,8 +83,8 @@ export function mailboxRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['mailboxes'],
           summary: 'Change a mailbox; organization admins only',
           description:
-            'Changes only the fields sent. A new IMAP host or username needs the password again; delivery smtp drops ' +
-            'the IMAP settings.',
+            'Changes only the fields sent. A new address is unverified again and gets a new link (or is verified by its ' +
+            "domain's record). A new IMAP host or username needs the password again; delivery smtp drops the IMAP settings.",
           params: MailboxParamsSchema,
           body: UpdateMailboxSchema,
           response: { 200: PlatformEnvelopeSchema(MailboxSchema), ...platformErrorResponses([400, 403, 404, 409]) },

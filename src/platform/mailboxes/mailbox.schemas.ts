@@ -6,7 +6,9 @@ import { ListPageNumberSchema } from '../platform.pagination.js';
 const AddressSchema = Type.String({
   format: 'email',
   maxLength: 254,
-  description: 'The support address, e.g. support@acme.test; stored lower-case, one mailbox per address across the installation',
+  description:
+    'The support address, e.g. support@acme.test; stored lower-case. One mailbox per address in an organization; ' +
+    'across organizations the address goes to the first that verifies it',
 });
 const DisplayNameSchema = Type.String({ minLength: 1, maxLength: 200, description: 'The name shown beside the address' });
 const DeliverySchema = StringEnum(['smtp', 'imap'] as const, {
@@ -99,6 +101,38 @@ export const ImapSettingsSchema = Type.Object(
   { additionalProperties: false, description: 'The IMAP settings and the state of polling; the password is never shown' },
 );
 
+export const MailboxVerificationSchema = Type.Object(
+  {
+    status: StringEnum(['verified', 'unverified'] as const, {
+      description: 'unverified: the mailbox neither receives nor sends, and mail from its address is not taken for a loop',
+    }),
+    method: Nullable(
+      StringEnum(['link', 'dns', 'existing'] as const, {
+        description:
+          'link: the emailed link was confirmed; dns: the domain TXT record was found; existing: the mailbox predates verification',
+      }),
+    ),
+    verifiedAt: Nullable(TimestampSchema),
+    linkSentAt: Nullable({ ...TimestampSchema, description: 'When the latest link was emailed (unverified mailboxes)' }),
+    linkExpiresAt: Nullable({ ...TimestampSchema, description: 'Until when that link works, once' }),
+    dnsRecord: Nullable(
+      Type.Object(
+        {
+          name: Type.String({ description: '_switchboard.<domain of the address>' }),
+          type: Type.Literal('TXT'),
+          value: Type.String({ description: "switchboard-verification=<the organization's token for the domain>" }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "The record that verifies the organization's mailboxes on this domain (unverified mailboxes); then POST .../verification/dns",
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: "Whether the address is proved to be the organization's, and how to prove it" },
+);
+
 export const MailboxSchema = Type.Object(
   {
     id: UlidSchema,
@@ -108,6 +142,7 @@ export const MailboxSchema = Type.Object(
     delivery: DeliverySchema,
     isDefault: Type.Boolean(),
     imap: Nullable(ImapSettingsSchema),
+    verification: MailboxVerificationSchema,
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   },
@@ -128,3 +163,20 @@ export const ListMailboxesQuerySchema = Type.Object(
 export type CreateMailbox = Static<typeof CreateMailboxSchema>;
 export type UpdateMailbox = Static<typeof UpdateMailboxSchema>;
 export type ListMailboxesQuery = Static<typeof ListMailboxesQuerySchema>;
+
+/** The form the verification page posts (application/x-www-form-urlencoded). */
+export const ConfirmVerificationBodySchema = Type.Object(
+  { token: Type.String({ maxLength: 200, description: 'The token of the emailed link' }) },
+  { additionalProperties: false },
+);
+
+/** The link's query; other parameters (a mail client's link tracking) are ignored, so the link still opens. */
+export const VerificationPageQuerySchema = Type.Object(
+  { token: Type.Optional(Type.String({ maxLength: 200, description: 'The token of the emailed link' })) },
+  { additionalProperties: true },
+);
+
+export const VerificationPageSchema = Type.String({
+  description:
+    'An HTML page for the person who opened the link: what confirming does and for whom, or why the link cannot be used',
+});

@@ -2,6 +2,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
+import { conflictAs } from '../../db/errors.js';
 import { imapHostProblem } from '../../email/inbound/imap-target.js';
 import { parseReplyAddress } from '../../email/reply-address.js';
 import type { Principal } from '../../http/api-key-auth.js';
@@ -17,7 +18,7 @@ import { requireTeam } from '../teams/team.lookup.js';
 import {
   clearDefaultMailbox,
   deleteMailbox,
-  findMailboxByAddress,
+  findAddressClaims,
   findMailboxById,
   insertMailbox,
   listMailboxes,
@@ -27,12 +28,19 @@ import {
 } from './mailbox.repository.js';
 import type { CreateMailbox, ListMailboxesQuery, UpdateMailbox } from './mailbox.schemas.js';
 import type { MailboxTable } from './mailbox.table.js';
+import { expireOpenVerificationLinks } from './mailbox-verification.repository.js';
+import {
+  beginVerification,
+  loadVerificationContext,
+  type MailboxVerification,
+  verificationOf,
+} from './mailbox-verification.service.js';
 
 interface Deps {
   db: Kysely<DB>;
   clock: Clock;
   ids: IdFactory;
-  config: Pick<Config, 'OUTBOUND_ALLOWED_HOSTS'>;
+  config: Config;
   secretKey: Buffer;
 }
 
@@ -44,7 +52,7 @@ export function imapPasswordAad(mailboxId: string): string {
   return `mailbox|${mailboxId}|imap_password`;
 }
 
-function toMailbox(row: MailboxRow) {
+function toMailbox(row: MailboxRow, verification: MailboxVerification) {
   const imap =
     row.delivery === 'imap' && row.imap_host !== null
       ? {
@@ -67,9 +75,16 @@ function toMailbox(row: MailboxRow) {
     delivery: row.delivery,
     isDefault: readBoolean(row.is_default),
     imap,
+    verification,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** Rows as the API shows them, each with its verification. */
+async function toMailboxes(db: Kysely<DB> | Transaction<DB>, organizationId: string, rows: readonly MailboxRow[]) {
+  const context = await loadVerificationContext(db, organizationId, rows);
+  return rows.map((row) => toMailbox(row, verificationOf(row, context)));
 }
 
 export type Mailbox = ReturnType<typeof toMailbox>;
@@ -97,9 +112,22 @@ function displayNameOf(displayName: string): string {
   return trimmed;
 }
 
-async function requireFreeAddress(db: Kysely<DB> | Transaction<DB>, address: string, mailboxId?: string): Promise<void> {
-  const taken = await findMailboxByAddress(db, address);
-  if (taken && taken.id !== mailboxId) {
+/**
+ * An address the organization may claim: not one of its other mailboxes', and not verified by
+ * another organization. Other organizations' unverified claims do not count: the address goes to
+ * whoever proves it first.
+ */
+async function requireClaimableAddress(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  address: string,
+  mailboxId?: string,
+): Promise<void> {
+  const claims = await findAddressClaims(db, address);
+  const taken = claims.some(
+    (claim) => claim.id !== mailboxId && (claim.organization_id === organizationId || claim.verified_at !== null),
+  );
+  if (taken) {
     throw AppError.conflict(ADDRESS_TAKEN);
   }
 }
@@ -220,7 +248,7 @@ function deliveryColumns(
   return given === undefined ? {} : imapColumns(deps, mailboxId, stored, given);
 }
 
-/** Creates a mailbox; organization admins only. */
+/** Creates a mailbox, unverified until its address is proved (a link is emailed to it); organization admins only. */
 export async function createMailbox(deps: Deps, principal: Principal, input: CreateMailbox): Promise<Mailbox> {
   requireOrgAdmin(principal);
   const address = normalizeAddress(input.address);
@@ -229,7 +257,7 @@ export async function createMailbox(deps: Deps, principal: Principal, input: Cre
   const imap = deliveryColumns(deps, id, input.delivery, EMPTY_IMAP, input.imap);
   await deps.db.transaction().execute(async (trx) => {
     const team = await requireTeam(trx, principal.organizationId, input.teamId);
-    await requireFreeAddress(trx, address);
+    await requireClaimableAddress(trx, principal.organizationId, address);
     const at = deps.clock.now().toISOString();
     if (input.isDefault) {
       await clearDefaultMailbox(trx, principal.organizationId, id, at);
@@ -245,9 +273,12 @@ export async function createMailbox(deps: Deps, principal: Principal, input: Cre
       ...imap,
       imap_failures: 0,
       created_by_id: principal.userId,
+      verified_at: null,
+      verification_method: null,
       created_at: at,
       updated_at: at,
-    });
+    }).catch(conflictAs(ADDRESS_TAKEN));
+    await beginVerification(trx, deps, { id, organization_id: principal.organizationId, address }, principal.userId);
   });
   return requireMailbox(deps.db, principal.organizationId, id);
 }
@@ -257,7 +288,11 @@ async function requireMailbox(db: Kysely<DB> | Transaction<DB>, organizationId: 
   if (!row) {
     throw AppError.notFound(NOT_FOUND);
   }
-  return toMailbox(row);
+  const [mailbox] = await toMailboxes(db, organizationId, [row]);
+  if (!mailbox) {
+    throw AppError.notFound(NOT_FOUND);
+  }
+  return mailbox;
 }
 
 /** Any user of the organization may read its mailboxes (never their passwords). */
@@ -270,7 +305,7 @@ export async function listMailboxesOf(db: Kysely<DB>, principal: Principal, quer
   const page = readListPage(query, query.limit ?? 20, 2);
   const rows = await listMailboxes(db, principal.organizationId, page);
   const { items, nextCursor } = keysetPage(rows, page.limit, (row) => [row.address, row.id]);
-  return { items: items.map(toMailbox), nextCursor };
+  return { items: await toMailboxes(db, principal.organizationId, items), nextCursor };
 }
 
 /** Changes the fields sent; organization admins only. */
@@ -288,9 +323,13 @@ export async function updateMailboxFields(deps: Deps, principal: Principal, id: 
       ...deliveryColumns(deps, mailbox.id, delivery, mailbox, input.imap),
       delivery,
     };
-    if (input.address !== undefined) {
-      changes.address = normalizeAddress(input.address);
-      await requireFreeAddress(trx, changes.address, mailbox.id);
+    const address = input.address === undefined ? undefined : normalizeAddress(input.address);
+    const readdressed = address !== undefined && address !== mailbox.address;
+    if (readdressed) {
+      // A new address is proved anew: until then the mailbox neither receives nor sends.
+      await requireClaimableAddress(trx, principal.organizationId, address, mailbox.id);
+      Object.assign(changes, { address, verified_at: null, verification_method: null });
+      await expireOpenVerificationLinks(trx, mailbox.id, at);
     }
     if (input.teamId !== undefined) {
       changes.team_id = (await requireTeam(trx, principal.organizationId, input.teamId)).id;
@@ -304,7 +343,10 @@ export async function updateMailboxFields(deps: Deps, principal: Principal, id: 
     if (input.isDefault !== undefined) {
       changes.is_default = input.isDefault;
     }
-    await updateMailbox(trx, principal.organizationId, mailbox.id, changes);
+    await updateMailbox(trx, principal.organizationId, mailbox.id, changes).catch(conflictAs(ADDRESS_TAKEN));
+    if (readdressed) {
+      await beginVerification(trx, deps, { ...mailbox, address }, principal.userId);
+    }
   });
   return requireMailbox(deps.db, principal.organizationId, id);
 }

@@ -2,6 +2,9 @@ import type { ColumnType } from 'kysely';
 
 export type MailboxDelivery = 'smtp' | 'imap';
 
+/** How an address was verified: an emailed link opened, its domain's DNS TXT record, or it predates verification. */
+export type MailboxVerificationMethod = 'link' | 'dns' | 'existing';
+
 /** A nullable column that inserts may leave out. */
 type Optional<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
@@ -10,7 +13,10 @@ export interface MailboxTable {
   id: string;
   organization_id: string;
   team_id: string;
-  /** Lower case; unique across organizations (the SMTP receiver routes by recipient alone). */
+  /**
+   * Lower case; once per organization, and unique among verified mailboxes across organizations
+   * (the receivers route by recipient alone).
+   */
   address: string;
   display_name: string;
   delivery: MailboxDelivery;
@@ -37,6 +43,12 @@ export interface MailboxTable {
   imap_failures: ColumnType<number, number | undefined, number>;
   /** The admin who set it up: the recorded creator of its tickets and uploader of their attachments. */
   created_by_id: Optional<string>;
+  /**
+   * When the address was proved to be the organization's (`mailbox-verification.service.ts`); null:
+   * unverified, so the mailbox neither receives nor sends, and its address is not Switchboard's own.
+   */
+  verified_at: Optional<string>;
+  verification_method: Optional<MailboxVerificationMethod>;
   created_at: string;
   updated_at: string;
 }

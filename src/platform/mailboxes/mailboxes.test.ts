@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { verifyMailbox } from '../../../test/inbound.js';
 import { envelopePage, expectCursorPagedList } from '../../../test/platform-list-pages.js';
 import { createSecretBox, decodeSecretKey } from '../../lib/secret-box.js';
 import { imapPasswordAad } from './mailbox.service.js';
@@ -67,6 +68,18 @@ describe.each(DIALECTS)('mailboxes on %s', (dialect) => {
       delivery: 'smtp',
       isDefault: false,
       imap: null,
+      verification: {
+        status: 'unverified',
+        method: null,
+        verifiedAt: null,
+        linkSentAt: TEST_NOW,
+        linkExpiresAt: '2026-01-18T09:00:00.000Z',
+        dnsRecord: {
+          name: '_switchboard.acme.test',
+          type: 'TXT',
+          value: expect.stringMatching(/^switchboard-verification=\S{43}$/),
+        },
+      },
       createdAt: TEST_NOW,
       updatedAt: TEST_NOW,
     });
@@ -134,16 +147,22 @@ describe.each(DIALECTS)('mailboxes on %s', (dialect) => {
     expect(await mailboxCount()).toBe(before);
   });
 
-  it('takes an address once across organizations (409), in any case', async () => {
+  it('takes an address once per organization (409), in any case; across organizations, once verified', async () => {
     const taken = address();
-    expect((await create({ address: taken })).statusCode).toBe(201);
+    const mine = (await create({ address: taken })).json().data;
     const again = await create({ address: taken.toUpperCase() });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('A mailbox with this address already exists!');
-    const elsewhere = await create({ address: taken, teamId: globexTeam.teamId }, globex.headers);
-    expect(elsewhere.statusCode).toBe(409);
     const other = (await create()).json().data;
     expect((await send('PATCH', `/v1/mailboxes/${other.id}`, { address: taken })).statusCode).toBe(409);
+    // An unverified claim blocks no other organization; a verified address blocks every other one.
+    const claim = await create({ address: taken, teamId: globexTeam.teamId }, globex.headers);
+    expect(claim.statusCode).toBe(201);
+    await verifyMailbox(harness, mine.id);
+    const elsewhere = await create({ address: `other-${taken}`, teamId: globexTeam.teamId }, globex.headers);
+    expect((await create({ address: taken, teamId: globexTeam.teamId }, globex.headers)).statusCode).toBe(409);
+    const moved = await send('PATCH', `/v1/mailboxes/${elsewhere.json().data.id}`, { address: taken }, globex.headers);
+    expect(moved.statusCode).toBe(409);
   });
 
   it('keeps one default mailbox per organization: a new default unsets the old one', async () => {
