@@ -54,7 +54,7 @@ export interface paths {
          */
         get: operations["platform.accounts.attributes.list"];
         put?: never;
-        /** Add a value to an attribute; isDefault moves the default to it */
+        /** Add a value to an attribute (admins); isDefault moves the default to it */
         post: operations["platform.accounts.attributes.create"];
         delete?: never;
         options?: never;
@@ -70,10 +70,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a value: its name, icon, color, or whether it is the default */
+        /** Change a value (admins): its name, icon, color, or whether it is the default */
         put: operations["platform.accounts.attributes.update"];
         post?: never;
-        /** Soft-delete a value; records using it keep showing it; the default cannot be deleted */
+        /** Soft-delete a value (admins); records using it keep showing it; the default cannot be deleted */
         delete: operations["platform.accounts.attributes.delete"];
         options?: never;
         head?: never;
@@ -417,7 +417,7 @@ export interface paths {
         put?: never;
         /**
          * Create a custom field (teamId makes it team-specific); it starts at version 1
-         * @description The slug is derived from the name: unique per organization and source, suffixed -2, -3… on a clash. Concurrent creates with one name each get their own slug; a create never fails on the slug.
+         * @description Organization admins create fields; a team-specific one may also be created by a manager of that team. The slug is derived from the name: unique per organization and source, suffixed -2, -3… on a clash. Concurrent creates with one name each get their own slug; a create never fails on the slug.
          */
         post: operations["platform.customFields.create"];
         delete?: never;
@@ -545,6 +545,30 @@ export interface paths {
         patch: operations["platform.macros.update"];
         trace?: never;
     };
+    "/v1/mailbox-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page a verification link opens (HTML): what confirming does, with a confirm button
+         * @description Changes nothing. 404 for an unknown token, 410 for a used, expired or replaced one.
+         */
+        get: operations["platform.mailboxes.verificationPage"];
+        put?: never;
+        /**
+         * The verification page's confirm button (form post): verifies the mailbox, once
+         * @description Takes application/x-www-form-urlencoded `token=…` (or JSON). Answers an HTML page: 200 verified, 404 unknown token, 409 the address is verified by another organization, 410 a used, expired or replaced link, or a mailbox changed or deleted since.
+         */
+        post: operations["platform.mailboxes.confirmVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/mailboxes": {
         parameters: {
             query?: never;
@@ -560,7 +584,7 @@ export interface paths {
         put?: never;
         /**
          * Create a mailbox: a support address whose mail becomes tickets of a team; organization admins only
-         * @description An address belongs to one mailbox across the installation (409 when taken). delivery imap needs imap (host, username, password); its host must be public unless OUTBOUND_ALLOWED_HOSTS names it.
+         * @description The mailbox is unverified (it neither receives nor sends) until its address is proved: a link is emailed to it, or the organization verified the address's domain by DNS (then it is verified at once). 409 when the organization has the address already, or another organization verified it. delivery imap needs imap (host, username, password); its host must be public unless OUTBOUND_ALLOWED_HOSTS names it.
          */
         post: operations["platform.mailboxes.create"];
         delete?: never;
@@ -589,9 +613,49 @@ export interface paths {
         head?: never;
         /**
          * Change a mailbox; organization admins only
-         * @description Changes only the fields sent. A new IMAP host or username needs the password again; delivery smtp drops the IMAP settings.
+         * @description Changes only the fields sent. A new address is unverified again and gets a new link (or is verified by its domain's record). A new IMAP host or username needs the password again; delivery smtp drops the IMAP settings.
          */
         patch: operations["platform.mailboxes.update"];
+        trace?: never;
+    };
+    "/v1/mailboxes/{id}/verification/dns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a mailbox by its domain's TXT record; organization admins only
+         * @description Looks up verification.dnsRecord (TXT _switchboard.<domain> = switchboard-verification=<token>). Found: the domain is verified for the organization, with every unverified mailbox of the organization on it, and mailboxes made on it later are verified at once. 422 when the record is not found, 502 when the lookup fails, 409 when another organization verified the address. A verified mailbox is answered as it is.
+         */
+        post: operations["platform.mailboxes.checkVerificationRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{id}/verification/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a new verification link to an unverified mailbox's address; organization admins only
+         * @description The link works once, for 3 days; an older open link stops working. At most 5 links a day go to one address (429 with retry-after past that). 409 when the mailbox is verified, or another organization verified the address.
+         */
+        post: operations["platform.mailboxes.sendVerificationLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/outbox": {
@@ -1258,7 +1322,7 @@ export interface paths {
          */
         get: operations["platform.users.listApiKeys"];
         put?: never;
-        /** Issue an API key for a user (admins only); the key is shown only in this answer */
+        /** Issue an API key for a user (admins, or the user themself); the key is shown only in this answer */
         post: operations["platform.users.createApiKey"];
         delete?: never;
         options?: never;
@@ -2454,6 +2518,19 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2557,6 +2634,19 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2637,6 +2727,19 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5617,6 +5720,20 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        statusCode: number;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7069,6 +7186,110 @@ export interface operations {
             };
         };
     };
+    "platform.mailboxes.verificationPage": {
+        parameters: {
+            query?: {
+                /** @description The token of the emailed link */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    "platform.mailboxes.confirmVerification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the emailed link */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     "platform.mailboxes.list": {
         parameters: {
             query?: {
@@ -7119,6 +7340,26 @@ export interface operations {
                             teamId: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Whether the address is proved to be the organization's, and how to prove it */
+                            verification: {
+                                dnsRecord: null | {
+                                    /** @description _switchboard.<domain of the address> */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    /** @description switchboard-verification=<the organization's token for the domain> */
+                                    value: string;
+                                };
+                                linkExpiresAt: null | string;
+                                linkSentAt: null | string;
+                                method: null | ("link" | "dns" | "existing");
+                                /**
+                                 * @description unverified: the mailbox neither receives nor sends, and mail from its address is not taken for a loop
+                                 * @enum {string}
+                                 */
+                                status: "verified" | "unverified";
+                                verifiedAt: null | string;
+                            };
                         }[];
                         message: string;
                         nextCursor: null | string;
@@ -7181,7 +7422,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: email
-                     * @description The support address, e.g. support@acme.test; stored lower-case, one mailbox per address across the installation
+                     * @description The support address, e.g. support@acme.test; stored lower-case. One mailbox per address in an organization; across organizations the address goes to the first that verifies it
                      */
                     address: string;
                     /**
@@ -7248,6 +7489,26 @@ export interface operations {
                             teamId: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Whether the address is proved to be the organization's, and how to prove it */
+                            verification: {
+                                dnsRecord: null | {
+                                    /** @description _switchboard.<domain of the address> */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    /** @description switchboard-verification=<the organization's token for the domain> */
+                                    value: string;
+                                };
+                                linkExpiresAt: null | string;
+                                linkSentAt: null | string;
+                                method: null | ("link" | "dns" | "existing");
+                                /**
+                                 * @description unverified: the mailbox neither receives nor sends, and mail from its address is not taken for a loop
+                                 * @enum {string}
+                                 */
+                                status: "verified" | "unverified";
+                                verifiedAt: null | string;
+                            };
                         };
                         message: string;
                         status: boolean;
@@ -7383,6 +7644,26 @@ export interface operations {
                             teamId: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Whether the address is proved to be the organization's, and how to prove it */
+                            verification: {
+                                dnsRecord: null | {
+                                    /** @description _switchboard.<domain of the address> */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    /** @description switchboard-verification=<the organization's token for the domain> */
+                                    value: string;
+                                };
+                                linkExpiresAt: null | string;
+                                linkSentAt: null | string;
+                                method: null | ("link" | "dns" | "existing");
+                                /**
+                                 * @description unverified: the mailbox neither receives nor sends, and mail from its address is not taken for a loop
+                                 * @enum {string}
+                                 */
+                                status: "verified" | "unverified";
+                                verifiedAt: null | string;
+                            };
                         };
                         message: string;
                         status: boolean;
@@ -7492,6 +7773,26 @@ export interface operations {
                             teamId: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Whether the address is proved to be the organization's, and how to prove it */
+                            verification: {
+                                dnsRecord: null | {
+                                    /** @description _switchboard.<domain of the address> */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    /** @description switchboard-verification=<the organization's token for the domain> */
+                                    value: string;
+                                };
+                                linkExpiresAt: null | string;
+                                linkSentAt: null | string;
+                                method: null | ("link" | "dns" | "existing");
+                                /**
+                                 * @description unverified: the mailbox neither receives nor sends, and mail from its address is not taken for a loop
+                                 * @enum {string}
+                                 */
+                                status: "verified" | "unverified";
+                                verifiedAt: null | string;
+                            };
                         };
                         message: string;
                         status: boolean;
@@ -7582,7 +7883,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: email
-                     * @description The support address, e.g. support@acme.test; stored lower-case, one mailbox per address across the installation
+                     * @description The support address, e.g. support@acme.test; stored lower-case. One mailbox per address in an organization; across organizations the address goes to the first that verifies it
                      */
                     address?: string;
                     /**
@@ -7650,6 +7951,26 @@ export interface operations {
                             teamId: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Whether the address is proved to be the organization's, and how to prove it */
+                            verification: {
+                                dnsRecord: null | {
+                                    /** @description _switchboard.<domain of the address> */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    /** @description switchboard-verification=<the organization's token for the domain> */
+                                    value: string;
+                                };
+                                linkExpiresAt: null | string;
+                                linkSentAt: null | string;
+                                method: null | ("link" | "dns" | "existing");
+                                /**
+                                 * @description unverified: the mailbox neither receives nor sends, and mail from its address is not taken for a loop
+                                 * @enum {string}
+                                 */
+                                status: "verified" | "unverified";
+                                verifiedAt: null | string;
+                            };
                         };
                         message: string;
                         status: boolean;
@@ -7712,6 +8033,355 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.mailboxes.checkVerificationRecord": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            address: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /**
+                             * @description smtp: mail reaches the built-in SMTP receiver (SMTP_INBOUND_PORT); imap: it is fetched from an IMAP server
+                             * @enum {string}
+                             */
+                            delivery: "smtp" | "imap";
+                            displayName: string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            imap: null | {
+                                folder: string;
+                                host: string;
+                                lastError: null | string;
+                                lastPolledAt: null | string;
+                                nextPollAt: null | string;
+                                port: number;
+                                processedFolder: null | string;
+                                tls: boolean;
+                                username: string;
+                            };
+                            isDefault: boolean;
+                            /** @description ULID (26 characters) */
+                            teamId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Whether the address is proved to be the organization's, and how to prove it */
+                            verification: {
+                                dnsRecord: null | {
+                                    /** @description _switchboard.<domain of the address> */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    /** @description switchboard-verification=<the organization's token for the domain> */
+                                    value: string;
+                                };
+                                linkExpiresAt: null | string;
+                                linkSentAt: null | string;
+                                method: null | ("link" | "dns" | "existing");
+                                /**
+                                 * @description unverified: the mailbox neither receives nor sends, and mail from its address is not taken for a loop
+                                 * @enum {string}
+                                 */
+                                status: "verified" | "unverified";
+                                verifiedAt: null | string;
+                            };
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.mailboxes.sendVerificationLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            address: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /**
+                             * @description smtp: mail reaches the built-in SMTP receiver (SMTP_INBOUND_PORT); imap: it is fetched from an IMAP server
+                             * @enum {string}
+                             */
+                            delivery: "smtp" | "imap";
+                            displayName: string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            imap: null | {
+                                folder: string;
+                                host: string;
+                                lastError: null | string;
+                                lastPolledAt: null | string;
+                                nextPollAt: null | string;
+                                port: number;
+                                processedFolder: null | string;
+                                tls: boolean;
+                                username: string;
+                            };
+                            isDefault: boolean;
+                            /** @description ULID (26 characters) */
+                            teamId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Whether the address is proved to be the organization's, and how to prove it */
+                            verification: {
+                                dnsRecord: null | {
+                                    /** @description _switchboard.<domain of the address> */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    /** @description switchboard-verification=<the organization's token for the domain> */
+                                    value: string;
+                                };
+                                linkExpiresAt: null | string;
+                                linkSentAt: null | string;
+                                method: null | ("link" | "dns" | "existing");
+                                /**
+                                 * @description unverified: the mailbox neither receives nor sends, and mail from its address is not taken for a loop
+                                 * @enum {string}
+                                 */
+                                status: "verified" | "unverified";
+                                verifiedAt: null | string;
+                            };
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8141,6 +8811,19 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9102,6 +9785,19 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9699,6 +10395,19 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9804,6 +10513,19 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9924,6 +10646,19 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10499,6 +11234,19 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10625,6 +11373,19 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10728,6 +11489,19 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
