@@ -1,10 +1,13 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asBrowser, signInBrowser } from '../../../test/browser-session.js';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { decodeQuotedPrintable, startSmtp } from '../../../test/smtp.js';
 import { createOutboxWorker } from '../../email/outbox.worker.js';
+import { setUserPassword } from '../auth/credential.repository.js';
+import { hashPassword } from '../auth/password.js';
 import { createRoutingWorker } from '../routing/routing.worker.js';
 
 interface Mail {
@@ -515,6 +518,64 @@ describe.each(DIALECTS)('reopen on reply and ticket notifications on %s', (diale
       expect((await harness.app.inject({ url: '/v1/users/me/notifications' })).statusCode).toBe(401);
       const theirs = await harness.app.inject({ url: '/v1/users/me/notifications', headers: globex.headers });
       expect(theirs.json().data.userId).toBe(globex.userId);
+    });
+  });
+
+  describe('nobody is told of their own change', () => {
+    /** Who got mail about the ticket, and what its subject began with. */
+    const told = async (identifier: string) =>
+      (await delivered(identifier)).map((mail) => `${mail.to} ${mail.subject.replace(/^\[[^\]]+\] /, '').split(':')[0]}`).sort();
+
+    it('a member who creates a ticket assigned to themselves, by id, by email or from the console, is not told', async () => {
+      const byId = await createTicket({ assignedAgentId: ada.userId }, ada.headers);
+      expect(await told(byId.ticketIdentifier)).toEqual([]);
+      const byEmail = await createTicket({ assignedAgentEmail: 'ADA@acme.test' }, ada.headers);
+      expect(await told(byEmail.ticketIdentifier)).toEqual([]);
+
+      await setUserPassword(harness.db, ada.userId, await hashPassword('ada console password'), TEST_NOW);
+      const browser = await signInBrowser(harness.app, ada.email, 'ada console password');
+      const fromConsole = await asBrowser(harness.app, browser, {
+        method: 'POST',
+        url: '/v1/tickets',
+        payload: {
+          title: 'From the console',
+          requestorEmail: 'pat@customer.test',
+          teamId: billing.teamId,
+          assignedAgentId: ada.userId,
+        },
+      });
+      expect(fromConsole.statusCode, fromConsole.body).toBe(201);
+      expect(await told(fromConsole.json().data.ticketIdentifier)).toEqual([]);
+    });
+
+    it("a new ticket's team is told, but not the member who created it", async () => {
+      const ticket = await createTicket({}, ada.headers);
+      expect(await told(ticket.ticketIdentifier)).toEqual([`${bob.email} New ticket for Billing`]);
+      // Ada takes it: she is not told; nor is anyone of a bulk assignment to themselves.
+      await ok('PATCH', `/v1/tickets/${ticket.id}`, { assignedAgentId: ada.userId }, ada.headers);
+      const other = await createTicket({ assignedAgentId: bob.userId });
+      await delivered(other.ticketIdentifier);
+      await ok('POST', '/v1/tickets/bulk', { ticketIds: [other.id], change: { assignedAgentId: ada.userId } }, ada.headers);
+      expect([...(await told(ticket.ticketIdentifier)), ...(await told(other.ticketIdentifier))]).toEqual([]);
+    });
+
+    it('a note mentioning its author tells only the others; a reply relayed by the assignee or a team member tells only the others', async () => {
+      const ticket = await createTicket({ assignedAgentId: ada.userId });
+      await delivered(ticket.ticketIdentifier);
+      const note = await comment(
+        ticket.id,
+        { content: '@ada@acme.test and @bob@acme.test, look', commentVisibility: 'private' },
+        ada.headers,
+      );
+      expect(note.statusCode, note.body).toBe(201);
+      expect(await told(ticket.ticketIdentifier)).toEqual([`${bob.email} Ada Lovelace mentioned you`]);
+      await customerReply(ticket.id, 'Relayed by the assignee', ada.headers);
+      expect(await told(ticket.ticketIdentifier)).toEqual([]);
+
+      const waiting = await createTicket();
+      await delivered(waiting.ticketIdentifier);
+      await customerReply(waiting.id, 'Relayed by a member of the team', bob.headers);
+      expect(await told(waiting.ticketIdentifier)).toEqual([`${ada.email} Customer replied`]);
     });
   });
 
