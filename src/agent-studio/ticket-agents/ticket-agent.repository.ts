@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Insertable, Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forUpdateSkipLocked } from '../../db/dialect.js';
+import { storableJsonText, storableText } from '../../lib/storable-text.js';
 import { findLastEventSeq } from '../../platform/events/event.repository.js';
 import type { TicketAgentJobTable } from './ticket-agent.table.js';
 
@@ -199,8 +200,9 @@ export async function finishJob(
     .set({
       status: end.status,
       run_id: end.runId,
-      outcome: end.outcome,
-      error: end.error,
+      // What a run or a tool said may be in them: text from outside, made storable.
+      outcome: end.outcome === null ? null : storableJsonText(end.outcome),
+      error: storableText(end.error),
       locked_until: null,
       ...(end.status === 'awaiting_approval' ? { attempts: 0 } : {}),
       updated_at: end.now,

@@ -114,7 +114,7 @@ export function createTicketAgentWorker(deps: TicketAgentWorkerDeps): TicketAgen
       end = { status: 'failed', runId: job.run_id, outcome: null, error: message };
     }
     await kept.stop();
-    await finishJob(db, kept.lease, { ...end, now: clock.now().toISOString() });
+    await recordEnd(db, kept.lease, { ...end, now: clock.now().toISOString() });
   }
 
   async function runOnce(): Promise<number> {
@@ -146,4 +146,22 @@ export function createTicketAgentWorker(deps: TicketAgentWorkerDeps): TicketAgen
     },
     runOnce,
   };
+}
+
+/**
+ * Records how a job ended. Should the database refuse that, the job is failed saying why, rather
+ * than left running to be taken again after its lease and answered a second time.
+ */
+async function recordEnd(db: Kysely<DB>, lease: { id: string; lockedUntil: string }, end: Parameters<typeof finishJob>[2]) {
+  try {
+    await finishJob(db, lease, end);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    await finishJob(db, lease, {
+      ...end,
+      status: 'failed',
+      outcome: null,
+      error: `The job's end could not be recorded (${reason})`,
+    });
+  }
 }

@@ -4,7 +4,7 @@ import { DOVECOT_MISSING, type Dovecot, dovecotInstalled, startDovecot } from '.
 import { makeOrganization, makeTeam, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../test/harness.js';
 import { composeMail, inboundDepsOf, inboundEnv, verifyMailbox } from '../../../test/inbound.js';
-import { refuseInserts } from '../../../test/refusing-trigger.js';
+import { refuseWrites } from '../../../test/refusing-trigger.js';
 import { connectPostgres } from '../../db/connect.js';
 import { createImapPoller, type ImapPollerOptions, MAX_MESSAGE_ATTEMPTS } from './imap-poller.worker.js';
 
@@ -202,7 +202,7 @@ describe.skipIf(!runs).each(DIALECTS)('IMAP polling against Dovecot on %s', (dia
 
   it(`sets a message aside as unreadable after ${MAX_MESSAGE_ATTEMPTS} failed attempts at filing it, and files the ones behind it`, async () => {
     // The database refuses to file this one message, every time (as PostgreSQL refused a NUL).
-    const undo = await refuseInserts(
+    const undo = await refuseWrites(
       harness.db,
       'email_messages',
       "new.subject like '%refuse-me%' and new.disposition <> 'unreadable'",

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
-import { refuseInserts } from '../../../test/refusing-trigger.js';
+import { refuseWrites } from '../../../test/refusing-trigger.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.js';
 import { decodeSecretKey } from '../../lib/secret-box.js';
 import { DELIVERY_LEASE_MS, MAX_UNRECORDED_ATTEMPTS } from './webhook.delivery.js';
@@ -125,7 +125,7 @@ describe.each(DIALECTS)('webhook queue on %s', (dialect) => {
 
   it('counts an attempt the database refuses to record as failed: the endpoint is failing, the delivery retried, the next events go', async () => {
     // A database refusing any attempt whose answer says "refuse-me" (as PostgreSQL refused a NUL).
-    const undo = await refuseInserts(harness.db, 'webhook_delivery_attempts', "new.response_body like '%refuse-me%'");
+    const undo = await refuseWrites(harness.db, 'webhook_delivery_attempts', "new.response_body like '%refuse-me%'");
     try {
       const webhook = await createHook('refused');
       let answers = 0;
