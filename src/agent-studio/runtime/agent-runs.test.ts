@@ -502,6 +502,30 @@ describe.each(DIALECTS)('agent runs on %s', (dialect) => {
     }
   });
 
+  it('concurrent runs share the monthly budget as runs one after another would: reserved before, settled after', async () => {
+    const agentId = await makeAgent({ monthly_token_budget: 100 }, { mcp: false });
+    const threads = await Promise.all(Array.from({ length: 5 }, () => makeThread(agentId)));
+    model.script(...threads.map(() => ({ text: 'Done.', usage: { prompt_tokens: 50, completion_tokens: 10 }, delayMs: 200 })));
+    const answers = await Promise.all(threads.map((threadId) => send(agentId, threadId, 'Go').then((reply) => reply.json())));
+    const refused = answers.filter((answer) => answer.metadata.run_error);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of refused) {
+      expect(answer.metadata.run_error).toMatch(/^The agent’s monthly token budget \(100 tokens\) is used up: /);
+    }
+    // One after another, a run may start below the budget and overshoot it by the step it takes: no more.
+    const used = await harness.db
+      .selectFrom('agent_runs')
+      .select((eb) => eb.fn.sum<number>(eb(eb.ref('input_tokens'), '+', eb.ref('output_tokens'))).as('tokens'))
+      .where('agent_id', '=', agentId)
+      .executeTakeFirstOrThrow();
+    expect(Number(used.tokens)).toBeLessThanOrEqual(100 + 60);
+    expect(model.requests.length).toBe(answers.length - refused.length);
+    const usage = await harness.db.selectFrom('agent_token_usage').selectAll().where('agent_id', '=', agentId).execute();
+    expect(usage.map((row) => [Number(row.used_tokens), Number(row.reserved_tokens)])).toEqual([[Number(used.tokens), 0]]);
+    const held = await harness.db.selectFrom('agent_runs').select('reserved_tokens').where('agent_id', '=', agentId).execute();
+    expect(held.every((run) => run.reserved_tokens === 0)).toBe(true);
+  });
+
   it('a second message while a run is going is queued, not interleaved, and sees the first answer', async () => {
     const agentId = await makeAgent({}, { mcp: false });
     const threadId = await makeThread(agentId);
@@ -544,6 +568,19 @@ describe.each(DIALECTS)('agent runs on %s', (dialect) => {
     const threadId = await makeThread(agentId);
     const past = new Date(harness.clock.now().getTime() - 60_000).toISOString();
     const stuckId = harness.ids.uuid();
+    const now = harness.clock.now();
+    const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+    await harness.db
+      .insertInto('agent_token_usage')
+      .values({
+        agent_id: agentId,
+        period_start: monthStart,
+        organization_id: acme.organizationId,
+        used_tokens: 0,
+        reserved_tokens: 700,
+        updated_at: past,
+      })
+      .execute();
     await harness.db
       .insertInto('agent_runs')
       .values({
@@ -556,8 +593,9 @@ describe.each(DIALECTS)('agent runs on %s', (dialect) => {
         principal_type: 'user',
         principal_id: acme.userId,
         handoff_reason: null,
-        reserved_tokens: 0,
-        reserved_period: null,
+        // It held part of the month's budget when its process died.
+        reserved_tokens: 700,
+        reserved_period: monthStart,
         trigger: 'chat',
         sort_key: harness.ids.ulid(),
         status: 'running',
@@ -591,6 +629,9 @@ describe.each(DIALECTS)('agent runs on %s', (dialect) => {
       status: 'failed',
       error: 'The server process running this run stopped; the run was abandoned',
     });
+    // What it held of the budget is free again.
+    const usage = await harness.db.selectFrom('agent_token_usage').selectAll().where('agent_id', '=', agentId).executeTakeFirst();
+    expect(Number(usage?.reserved_tokens)).toBe(0);
     // The sweep any process runs finds nothing left to fail, and fails each abandoned run once.
     expect(
       await recoverAbandonedRuns({
