@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
 import { keysetPage } from '../../lib/cursors.js';
+import { storableText } from '../../lib/storable-text.js';
 import { recordEvent } from '../../platform/events/event.recorder.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { canManageAgent, requireAgent } from '../agents/agent.lookup.js';
@@ -560,7 +561,8 @@ async function settle(
           thread_id: run.thread_id,
           sort_key: runtime.deps.ids.ulid(),
           role: 'assistant',
-          content: message.content,
+          // The model's words and a provider's errors are outside text: storable, whatever bytes they hold.
+          content: storableText(message.content),
           content_html: null,
           tool_calls: writeJson(message.toolCalls),
           attachments: null,
@@ -585,8 +587,8 @@ async function settle(
           output_tokens: outputTokens,
           cost,
           latency_ms: (run.latency_ms ?? 0) + latencyMs,
-          error: outcome.error,
-          final_text: outcome.status === 'succeeded' ? outcome.text : null,
+          error: storableText(outcome.error),
+          final_text: outcome.status === 'succeeded' ? storableText(outcome.text) : null,
           tool_calls: writeJson([...previousCalls, ...outcome.toolCalls.map(storedCall)]),
           pending_approval: writeJson(outcome.pending),
           conversation: writeJson(outcome.conversation),

@@ -502,6 +502,18 @@ describe.each(DIALECTS)('agent runs on %s', (dialect) => {
     }
   });
 
+  it('a model answering NUL bytes and a lone surrogate is stored without them; the thread goes on', async () => {
+    const agentId = await makeAgent({}, { mcp: false });
+    const threadId = await makeThread(agentId);
+    model.script({ text: `Hello${String.fromCharCode(0)} world\uD800.` });
+    const answer = (await send(agentId, threadId, 'Hi')).json();
+    expect(answer.content).toBe('Hello world\uFFFD.');
+    const run = (await request('GET', `/agents/${agentId}/runs/${answer.metadata.run_id}`)).json();
+    expect(run).toMatchObject({ status: 'succeeded', final_text: 'Hello world\uFFFD.' });
+    model.script({ text: 'Still here.' });
+    expect((await send(agentId, threadId, 'Again')).json().content).toBe('Still here.');
+  });
+
   it('concurrent runs share the monthly budget as runs one after another would: reserved before, settled after', async () => {
     const agentId = await makeAgent({ monthly_token_budget: 100 }, { mcp: false });
     const threads = await Promise.all(Array.from({ length: 5 }, () => makeThread(agentId)));
