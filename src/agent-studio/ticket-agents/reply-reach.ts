@@ -132,7 +132,8 @@ async function addSupportAddresses(deps: AppDeps, principal: Principal, visible:
   let cursor: string | undefined;
   for (let page = 0; page < MAX_MAILBOX_PAGES; page++) {
     const mailboxes = await listMailboxesOf(deps.db, principal, { limit: 100, ...(cursor ? { cursor } : {}) });
-    for (const mailbox of mailboxes.items) {
+    // An unverified address is not yet the organization's own: it may be another's.
+    for (const mailbox of mailboxes.items.filter((item) => item.verification.status === 'verified')) {
       visible.emails.add(mailbox.address.toLowerCase());
     }
     if (!mailboxes.nextCursor) {

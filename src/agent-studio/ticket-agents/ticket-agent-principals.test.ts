@@ -129,17 +129,26 @@ describe.each(DIALECTS)('agents on tickets act for the customer who wrote, on %s
 
   it('an answer naming another customer’s ticket, address or an unknown link is handed to a person, the reason stored', async () => {
     await desk.setMode('auto');
+    // An address the organization claimed but never verified is not its own yet.
+    const unverified = `unverified-${dialect}@acme.test`;
+    await desk.call('POST', '/v1/mailboxes', {
+      address: unverified,
+      teamId: desk.desk.teamId,
+      displayName: 'Unverified',
+      delivery: 'smtp',
+    });
     const ticket = await desk.customerWrites('How do refunds work?', { from: outsider });
     desk.searchThenAnswer(
       'refund',
       () =>
-        `Refunds take thirty days, as for ${secret.ticket.ticketIdentifier} of ${secret.email}; details at https://evil.example/collect.`,
+        `Refunds take thirty days, as for ${secret.ticket.ticketIdentifier} of ${secret.email}; details at ` +
+        `https://evil.example/collect or from ${unverified}.`,
     );
     await worker.runOnce();
 
     expect(await publicAgentReplies(ticket.id)).toEqual([]);
     const reason =
-      'The agent’s answer was not sent: it contains 1 reference(s) to another customer’s ticket, 1 email address(es) the ' +
+      'The agent’s answer was not sent: it contains 1 reference(s) to another customer’s ticket, 2 email address(es) the ' +
       'customer has not been shown, 1 link(s) that are not in the ticket or a published article. A person should check it ' +
       'before anything is sent.';
     const [job] = await desk.jobsOf(ticket.id);
@@ -156,7 +165,7 @@ describe.each(DIALECTS)('agents on tickets act for the customer who wrote, on %s
     desk.searchThenAnswer('refund', (found) => {
       const url = /"url":"([^"]+)"/.exec(found)?.[1];
       expect(url).toMatch(/\/hc\/acme-help\/articles\//);
-      return `About ${ticket.ticketIdentifier} (${outsider.address}): see ${url}.`;
+      return `About ${ticket.ticketIdentifier} (${outsider.address}): see ${url}, or write to ${desk.support}.`;
     });
     await worker.runOnce();
     const [reply] = await publicAgentReplies(ticket.id);
@@ -220,7 +229,9 @@ describe.each(DIALECTS)('agents on tickets act for the customer who wrote, on %s
     expect(run).toMatchObject({ status: 'awaiting_approval', principal: { type: 'user', id: desk.acme.userId } });
     expect(desk.model.requests).toHaveLength(1);
     const offered = desk.model.requests[0]?.body.tools?.map((tool) => tool.function.name) ?? [];
-    expect(offered).toEqual(expect.arrayContaining(['add', 'get_ticket', 'lookup_contact', 'search_knowledge_base', 'search_tickets']));
+    expect(offered).toEqual(
+      expect.arrayContaining(['add', 'get_ticket', 'lookup_contact', 'search_knowledge_base', 'search_tickets']),
+    );
     expect((await desk.commentsOf(ticket.id)).filter((comment) => comment.authorUserType === 'AI_AGENT')).toEqual([]);
     // Nothing to resume until a person decides.
     await worker.runOnce();
