@@ -26,10 +26,10 @@ const CUSTOM_FIELD_PATH = /^\/v1\/custom-field(?=[/?#]|$)/;
 
 function errorShapeOf(request: FastifyRequest): 'customField' | undefined {
   const { config, url } = request.routeOptions;
-  if (url === undefined) {
-    return CUSTOM_FIELD_PATH.test(request.url) ? 'customField' : undefined;
+  if (config?.errorShape || url !== undefined) {
+    return config?.errorShape;
   }
-  return config?.errorShape;
+  return CUSTOM_FIELD_PATH.test(request.url ?? '') ? 'customField' : undefined;
 }
 
 /** Renders any failure of a `/v1` route in the platform's shape. */
