@@ -75,12 +75,15 @@ export async function rerouteTicket(deps: Deps, principal: Principal, id: string
 /**
  * `rerouteTicket`'s change in the caller's transaction, so that a caller can write more with it
  * (an AI agent's handoff adds its note). Answers the ticket's id and the routing decision's.
+ * `byAgent`: an AI agent asked for it with the principal's permissions, so the principal did not
+ * make the change and is told of it like anyone else if routing picks them.
  */
 export async function rerouteTicketInTransaction(
   trx: Transaction<DB>,
   deps: Deps,
   principal: Principal,
   id: string,
+  options: { byAgent?: boolean } = {},
 ): Promise<{ ticketId: string; decisionId: string }> {
   const { organizationId } = principal;
   const visible = await requireTicket(trx, principal, id);
@@ -109,7 +112,7 @@ export async function rerouteTicketInTransaction(
     await notifyTicketAssigned(trx, deps, {
       organizationId,
       ticketId: ticket.id,
-      actorUserId: principal.userId,
+      actorUserId: options.byAgent ? null : principal.userId,
       byRouting: true,
     });
   }

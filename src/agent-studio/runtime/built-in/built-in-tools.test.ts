@@ -540,6 +540,34 @@ describe.each(DIALECTS)('built-in agent tools on %s', (dialect) => {
       ]);
     });
 
+    it('tells the user it acts for of a ticket routing hands them: the agent made that change, not they', async () => {
+      const solo = await makeTeam(harness, acme, { identifier: 'SOLO', name: 'Solo' });
+      await harness.db.deleteFrom('team_members').where('team_id', '=', solo.teamId).where('user_id', '=', acme.userId).execute();
+      await ok('POST', `/v1/teams/${solo.teamId}/members`, { userId: mia.userId });
+      await harness.app.inject({
+        method: 'PATCH',
+        url: `/v1/users/${mia.userId}`,
+        headers: mia.headers,
+        payload: { status: 'online' },
+      });
+      await ok('PATCH', `/v1/teams/${solo.teamId}/configurations`, { userRoutingStrategy: 'round_robin' });
+      const ticket = await createTicket(solo.teamId, { title: 'Only Mia can take it', performRouting: false });
+      const result = await run(
+        'handoff_to_human',
+        { reason: 'A person must decide.' },
+        { context: { ticketId: ticket.id as string } },
+      );
+      expect(result.assigned_to).toMatchObject({ id: mia.userId });
+      const mail = await harness.db
+        .selectFrom('email_outbox')
+        .innerJoin('users', 'users.email', 'email_outbox.to_address')
+        .select(['email_outbox.subject'])
+        .where('users.id', '=', mia.userId)
+        .execute();
+      const aboutIt = mail.map((row) => row.subject).filter((subject) => subject.startsWith(`[${ticket.ticketIdentifier}]`));
+      expect(aboutIt).toContain(`[${ticket.ticketIdentifier}] Assigned to you: Only Mia can take it`);
+    });
+
     it('writes nothing when the ticket cannot be routed or seen', async () => {
       const closed = await createTicket(humans.teamId, { title: 'Done', statusName: 'Closed' });
       const before = { comments: await count('ticket_comments'), decisions: await count('ticket_routing_decisions') };

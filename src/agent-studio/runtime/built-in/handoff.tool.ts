@@ -52,7 +52,7 @@ async function handOff(args: { ticket_id?: string; reason: string }, call: Built
   await loadHtmlConverters();
   context.signal.throwIfAborted();
   const result = await deps.db.transaction().execute(async (trx) => {
-    const { ticketId, decisionId } = await rerouteTicketInTransaction(trx, deps, principal, visible.id);
+    const { ticketId, decisionId } = await rerouteTicketInTransaction(trx, deps, principal, visible.id, { byAgent: true });
     const decision = await findRoutingDecision(trx, decisionId);
     // Read without the visibility check: routing may have moved it to a team the acting user cannot see.
     const ticket = await findTicketById(trx, principal.organizationId, ticketId);
