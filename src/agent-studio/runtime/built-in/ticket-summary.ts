@@ -42,19 +42,9 @@ export function ticketSummary(ticket: Ticket) {
  * ticket, without the desk's internals (team, assignee's address, tags, account).
  */
 export function customerTicketSummary(ticket: Ticket) {
-  const contactName = [ticket.customerContactFirstName, ticket.customerContactLastName].filter(Boolean).join(' ');
-  return {
-    id: ticket.id,
-    identifier: ticket.ticketIdentifier,
-    title: ticket.title,
-    description: clip(ticket.description),
-    status: ticket.status,
-    is_closed: ticket.isClosed,
-    requestor: { email: ticket.requestorEmail, name: contactName || null, contact_id: ticket.customerContactId },
-    created_at: ticket.createdAt,
-    updated_at: ticket.updatedAt,
-    closed_at: ticket.closedAt,
-  };
+  const { id, identifier, title, description, status, is_closed, requestor, created_at, updated_at, closed_at } =
+    ticketSummary(ticket);
+  return { id, identifier, title, description, status, is_closed, requestor, created_at, updated_at, closed_at };
 }
 
 /** A line of a ticket list: enough to choose which ticket to read in full. */
@@ -75,14 +65,8 @@ export function ticketListItem(ticket: Ticket) {
 
 /** A line of a customer's own ticket list. */
 export function customerTicketListItem(ticket: Ticket) {
-  return {
-    id: ticket.id,
-    identifier: ticket.ticketIdentifier,
-    title: ticket.title,
-    status: ticket.status,
-    is_closed: ticket.isClosed,
-    updated_at: ticket.updatedAt,
-  };
+  const { id, identifier, title, status, is_closed, updated_at } = ticketListItem(ticket);
+  return { id, identifier, title, status, is_closed, updated_at };
 }
 
 export function commentSummary(comment: Comment) {
