@@ -75,6 +75,25 @@ export class SmtpClient {
     return reply;
   }
 
+  /** Bytes of a message in progress, as they are (the caller dot-stuffs), once the socket took them. */
+  async write(bytes: Buffer): Promise<void> {
+    if (!this.socket.write(bytes)) {
+      await new Promise<void>((resolve) => this.socket.once('drain', () => resolve()));
+    }
+  }
+
+  /** Ends a message written with `write` (after DATA's 354); answers the final reply. */
+  endData(): Promise<SmtpReply> {
+    const reply = this.reply();
+    this.socket.write('\r\n.\r\n');
+    return reply;
+  }
+
+  /** Drops the connection without QUIT (which a server in the middle of DATA takes for message text). */
+  destroy(): void {
+    this.socket.destroy();
+  }
+
   async close(): Promise<void> {
     if (!this.socket.destroyed) {
       await this.command('QUIT').catch(() => undefined);

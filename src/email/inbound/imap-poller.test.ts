@@ -18,7 +18,7 @@ if (!runs) {
 
 describe.skipIf(!runs).each(DIALECTS)('IMAP polling against Dovecot on %s', (dialect) => {
   const data = inboundEnv({
-    ATTACHMENT_MAX_BYTES: String(LIMIT),
+    INBOUND_MAX_BYTES: String(LIMIT),
     OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
     IMAP_POLL_MS: String(POLL_MS),
     INBOUND_MAX_PER_SENDER_PER_HOUR: '100000',
@@ -288,6 +288,29 @@ describe.skipIf(!runs).each(DIALECTS)('IMAP polling against Dovecot on %s', (dia
     } finally {
       await second?.close();
     }
+  });
+
+  it('keeps a message set aside by its headers alone, fetching its body only for a message taken in', async () => {
+    const sorting = await mailbox('Sorting');
+    const away = message({ subject: 'Out of office', headers: { 'Auto-Submitted': 'auto-replied' } });
+    const person = message({ subject: 'A real question' });
+    await dovecot.append('Sorting', await away.raw);
+    await dovecot.append('Sorting', await person.raw);
+    nextPoll();
+    await poller().runOnce();
+    const rows = await harness.db
+      .selectFrom('email_messages')
+      .select(['subject', 'disposition', 'raw', 'raw_size'])
+      .where('mailbox_id', '=', sorting.id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    expect(rows.map((row) => [row.subject, row.disposition, row.raw === null])).toEqual([
+      ['Out of office', 'auto_reply', true],
+      ['A real question', 'ticket_created', false],
+    ]);
+    expect(Number(rows[0]?.raw_size)).toBeGreaterThan(0);
+    await harness.app.inject({ method: 'DELETE', url: `/v1/mailboxes/${sorting.id}`, headers: acme.headers });
   });
 
   it('does not poll an unverified mailbox; once verified, it is polled', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FetchMessageObject, ImapFlow, ImapFlowOptions } from 'imapflow';
 import { parseOutboundPolicy } from '../../lib/guarded-fetch.js';
@@ -18,8 +19,8 @@ import { imapPasswordAad } from '../../platform/mailboxes/mailbox.service.js';
 import { backoffMs } from '../outbox.worker.js';
 import { countImapMessageAttempt, forgetImapMessageAttempts } from './imap-message-attempt.repository.js';
 import { resolveImapTarget } from './imap-target.js';
-import { type InboundDeps, ingestMessage, recordUnreadableMessage } from './inbound.service.js';
-import { type InboundMessage, parseInboundMessage } from './inbound-message.js';
+import { type InboundDeps, ingestMessage, recordUnreadableMessage, UnreadableMessageError } from './inbound.service.js';
+import { derivedMessageId, parseInboundHead, parseInboundMessage } from './inbound-message.js';
 
 /** imapflow, imported for the first IMAP mailbox a process polls. */
 const loadImapFlow = loadOnce(() => import('imapflow'));
@@ -72,7 +73,7 @@ export function createImapPoller(deps: ImapPollerDeps, options: ImapPollerOption
   const timeoutMs = options.timeoutMs ?? 30_000;
   const box = createSecretBox(deps.secretKey);
   const policy = parseOutboundPolicy(deps.config.OUTBOUND_ALLOWED_HOSTS);
-  const limit = deps.config.ATTACHMENT_MAX_BYTES;
+  const limit = deps.config.INBOUND_MAX_BYTES;
 
   async function connect(mailbox: ClaimedImapMailbox): Promise<ImapFlow> {
     const password = box.open(mailbox.imap_password_encrypted ?? '', imapPasswordAad(mailbox.id));
@@ -105,7 +106,11 @@ export function createImapPoller(deps: ImapPollerDeps, options: ImapPollerOption
     return client;
   }
 
-  /** Files one message of the folder; one that cannot be read is recorded as such rather than stop the mailbox. */
+  /**
+   * Files one message of the folder: over `INBOUND_MAX_BYTES` it is recorded by its envelope and
+   * never fetched; otherwise its headers are fetched first, and its whole source only when the
+   * ingest takes it in. One that cannot be read is recorded as such rather than stop the mailbox.
+   */
   async function file(client: ImapFlow, mailbox: RoutingMailbox, item: FetchMessageObject, fallbackId: string): Promise<void> {
     const envelope = {
       messageId: item.envelope?.messageId?.replace(/^<|>$/g, '') || null,
@@ -117,20 +122,36 @@ export function createImapPoller(deps: ImapPollerDeps, options: ImapPollerOption
       await recordUnreadableMessage(deps, mailbox, envelope, fallbackId, { disposition: 'too_large' });
       return;
     }
-    const fetched = await client.fetchOne(String(item.uid), { uid: true, source: true }, { uid: true });
-    const source = fetched ? fetched.source : undefined;
-    if (!source || source.length === 0) {
+    const fetchedHead = await client.fetchOne(String(item.uid), { uid: true, headers: true }, { uid: true });
+    const headers = fetchedHead ? fetchedHead.headers : undefined;
+    if (!headers || headers.length === 0) {
       return;
     }
-    let message: InboundMessage;
+    // Without a Message-ID, its header block names it (the same message fetched again has the same).
+    const head = await parseInboundHead(headers, derivedMessageId(createHash('sha256').update(headers).digest('hex')));
+    let source: Buffer | undefined;
+    const read = async () => {
+      const fetched = await client.fetchOne(String(item.uid), { uid: true, source: true }, { uid: true });
+      source = fetched ? fetched.source : undefined;
+      if (!source || source.length === 0) {
+        throw new UnreadableMessageError('the message is gone from the folder, or empty');
+      }
+      try {
+        return await parseInboundMessage(source);
+      } catch (error) {
+        throw new UnreadableMessageError('the message is not readable MIME', { cause: error });
+      }
+    };
     try {
-      message = await parseInboundMessage(source);
+      await ingestMessage(deps, { message: { head, size: envelope.size, read }, mailbox, recipients: [mailbox.address] });
     } catch (error) {
-      deps.log.warn({ err: error, mailboxId: mailbox.id, uid: item.uid }, 'IMAP message could not be parsed');
-      await recordUnreadableMessage(deps, mailbox, envelope, fallbackId, { disposition: 'unreadable', raw: source });
-      return;
+      if (!(error instanceof UnreadableMessageError)) {
+        throw error;
+      }
+      deps.log.warn({ err: error.cause, mailboxId: mailbox.id, uid: item.uid }, 'IMAP message could not be parsed');
+      const raw = source ?? Buffer.alloc(0);
+      await recordUnreadableMessage(deps, mailbox, envelope, fallbackId, { disposition: 'unreadable', raw });
     }
-    await ingestMessage(deps, { message, mailbox, recipients: [mailbox.address] });
   }
 
   /**
@@ -149,10 +170,14 @@ export function createImapPoller(deps: ImapPollerDeps, options: ImapPollerOption
         { mailboxId: mailbox.id, uid: item.uid },
         `IMAP message set aside after ${MAX_MESSAGE_ATTEMPTS} failed attempts`,
       );
-      const source = await client
-        .fetchOne(String(item.uid), { uid: true, source: true }, { uid: true })
-        .then((fetched) => (fetched ? fetched.source : undefined))
-        .catch(() => undefined);
+      // Its bytes are kept only within the size limit, as any message's are.
+      const source =
+        (item.size ?? 0) > limit
+          ? undefined
+          : await client
+              .fetchOne(String(item.uid), { uid: true, source: true }, { uid: true })
+              .then((fetched) => (fetched ? fetched.source : undefined))
+              .catch(() => undefined);
       const envelope = {
         messageId: storableText(item.envelope?.messageId?.replace(/^<|>$/g, '') ?? '') || null,
         from: { address: item.envelope?.from?.[0]?.address ?? null, name: item.envelope?.from?.[0]?.name ?? null },

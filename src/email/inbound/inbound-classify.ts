@@ -1,4 +1,4 @@
-import type { InboundMessage } from './inbound-message.js';
+import type { InboundHead } from './inbound-message.js';
 
 /**
  * Why a received message is kept but acted on no further: it creates no ticket, adds no comment
@@ -27,14 +27,14 @@ function isNullSender(value: string | null | undefined): boolean {
   return value !== null && value !== undefined && /^\s*<?\s*>?\s*$/.test(value);
 }
 
-export function isBounce(message: InboundMessage, envelopeFrom: string | undefined): boolean {
+export function isBounce(message: InboundHead, envelopeFrom: string | undefined): boolean {
   const local = message.from?.address.split('@')[0] ?? '';
   return (
     message.isDeliveryReport || envelopeFrom === '' || isNullSender(message.header('return-path')) || local === 'mailer-daemon'
   );
 }
 
-export function isAutoReply(message: InboundMessage): boolean {
+export function isAutoReply(message: InboundHead): boolean {
   const autoSubmitted = message.header('auto-submitted');
   if (autoSubmitted !== null && (autoSubmitted.split(';')[0] ?? '').trim().toLowerCase() !== 'no') {
     return true;
@@ -48,7 +48,7 @@ export function isAutoReply(message: InboundMessage): boolean {
 }
 
 /** Why the message is set aside, or null when it may become a ticket or a comment. */
-export function setAsideReason(message: InboundMessage, context: ClassifyContext): SetAsideReason | null {
+export function setAsideReason(message: InboundHead, context: ClassifyContext): SetAsideReason | null {
   if (!message.from) {
     return 'no_sender';
   }

@@ -16,10 +16,10 @@ export interface InboundFile {
 }
 
 /**
- * A received message as the ingest reads it: every text cleaned of what a database refuses (NUL,
- * lone surrogates), addresses in lower case, ids without angle brackets.
+ * What the headers of a received message say, cleaned as the whole message is: all the ingest
+ * needs to decide what becomes of it (a loop, a bounce, a flood) before the rest is read.
  */
-export interface InboundMessage {
+export interface InboundHead {
   /** `Message-ID`; for a message without a usable one, derived from its bytes (a resent copy has the same). */
   messageId: string;
   inReplyTo: string | null;
@@ -37,11 +37,18 @@ export interface InboundMessage {
   headers: [string, string][];
   /** Header values by lower-case name, first occurrence. */
   header(name: string): string | null;
+  /** `multipart/report; report-type=delivery-status`: a delivery status notification. */
+  isDeliveryReport: boolean;
+}
+
+/**
+ * A received message as the ingest reads it: every text cleaned of what a database refuses (NUL,
+ * lone surrogates), addresses in lower case, ids without angle brackets.
+ */
+export interface InboundMessage extends InboundHead {
   text: string;
   html: string | null;
   files: InboundFile[];
-  /** `multipart/report; report-type=delivery-status`: a delivery status notification. */
-  isDeliveryReport: boolean;
   raw: Buffer;
 }
 
@@ -107,13 +114,25 @@ async function textOf(parsed: ParsedMail): Promise<string> {
   return '';
 }
 
-/**
- * Parses a message as it arrived. mailparser reads what it can of broken MIME and unknown
- * charsets rather than failing; what it cannot read at all throws, for the caller to refuse.
- */
-export async function parseInboundMessage(raw: Buffer): Promise<InboundMessage> {
-  const { simpleParser } = await loadMailparser();
-  const parsed = await simpleParser(raw, { keepCidLinks: true, skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true });
+/** The Message-ID of a message that has no usable one: the SHA-256 (hex) of its bytes. */
+export function derivedMessageId(sha256: string): string {
+  return `${sha256}@switchboard.invalid`;
+}
+
+/** The most of a header block read before the body (a longer one is cut: what comes later is not headers a sender needs). */
+export const MAX_HEADER_BLOCK = 256 * 1024;
+
+/** Where the header block of `bytes` ends: the offset after its blank line, or -1 when the blank line is not in them. */
+export function headerBlockEnd(bytes: Buffer): number {
+  const crlf = bytes.indexOf('\r\n\r\n');
+  const lf = bytes.indexOf('\n\n');
+  if (crlf !== -1 && (lf === -1 || crlf < lf)) {
+    return crlf + 4;
+  }
+  return lf === -1 ? -1 : lf + 2;
+}
+
+function headOf(parsed: ParsedMail, fallbackId: () => string): InboundHead {
   const headers = headerLinesOf(parsed);
   const header = (name: string) => headers.find(([key]) => key.toLowerCase() === name)?.[1] ?? null;
   const [declaredId] = messageIdsIn(header('message-id'));
@@ -129,7 +148,7 @@ export async function parseInboundMessage(raw: Buffer): Promise<InboundMessage> 
     .map(([, value]) => plainAddress(value.replace(/^<|>$/g, '')))
     .filter((address): address is string => address !== null);
   return {
-    messageId: declaredId ?? `${createHash('sha256').update(raw).digest('hex')}@switchboard.invalid`,
+    messageId: declaredId ?? fallbackId(),
     inReplyTo: inReplyTo[0] ?? null,
     threadIds: [...new Set([...inReplyTo, ...[...references].reverse()])].slice(0, MAX_THREAD_IDS),
     references: references.slice(-MAX_THREAD_IDS),
@@ -140,6 +159,34 @@ export async function parseInboundMessage(raw: Buffer): Promise<InboundMessage> 
     subject: storableText(parsed.subject ?? ''),
     headers,
     header,
+    isDeliveryReport:
+      /^\s*multipart\/report\s*(;|$)/i.test(contentType) &&
+      /;\s*report-type\s*=\s*"?delivery-status"?\s*(;|$)/i.test(contentType),
+  };
+}
+
+/**
+ * Reads the header block of a message alone (its bytes up to the blank line, or the first
+ * `MAX_HEADER_BLOCK` of them): what the message is, without its body. `fallbackId` names a
+ * message without a usable Message-ID.
+ */
+export async function parseInboundHead(headerBlock: Buffer, fallbackId: string): Promise<InboundHead> {
+  const { simpleParser } = await loadMailparser();
+  const end = headerBlockEnd(headerBlock);
+  const block = end === -1 ? Buffer.concat([headerBlock, Buffer.from('\r\n\r\n')]) : headerBlock.subarray(0, end);
+  const parsed = await simpleParser(block, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true });
+  return headOf(parsed, () => fallbackId);
+}
+
+/**
+ * Parses a message as it arrived. mailparser reads what it can of broken MIME and unknown
+ * charsets rather than failing; what it cannot read at all throws, for the caller to refuse.
+ */
+export async function parseInboundMessage(raw: Buffer): Promise<InboundMessage> {
+  const { simpleParser } = await loadMailparser();
+  const parsed = await simpleParser(raw, { keepCidLinks: true, skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true });
+  return {
+    ...headOf(parsed, () => derivedMessageId(createHash('sha256').update(raw).digest('hex'))),
     text: storableText(await textOf(parsed)),
     html: typeof parsed.html === 'string' && parsed.html !== '' ? storableText(parsed.html) : null,
     files: parsed.attachments.map((attachment) => ({
@@ -148,9 +195,6 @@ export async function parseInboundMessage(raw: Buffer): Promise<InboundMessage> 
       data: attachment.content as Buffer,
       contentId: attachment.cid ? storableText(attachment.cid) : null,
     })),
-    isDeliveryReport:
-      /^\s*multipart\/report\s*(;|$)/i.test(contentType) &&
-      /;\s*report-type\s*=\s*"?delivery-status"?\s*(;|$)/i.test(contentType),
     raw,
   };
 }

@@ -66,6 +66,18 @@ export async function findTicketOfMessages(
   return row?.ticket_id ?? null;
 }
 
+/** Whether the organization stored a received message with this id: a second delivery of it is a duplicate. */
+export async function isStoredInboundMessage(db: Db, organizationId: string, messageId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('email_messages')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('direction', '=', 'inbound')
+    .where('message_id', '=', messageId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Whether the organization sent a message with this id: a copy of it coming back is a loop. */
 export async function isOwnSentMessage(db: Db, organizationId: string, messageId: string): Promise<boolean> {
   const row = await db

@@ -28,11 +28,12 @@ import {
   findTicketOfMessages,
   insertInboundMessage,
   isOwnSentMessage,
+  isStoredInboundMessage,
   type ThreadTicket,
   updateEmailMessage,
 } from './inbound.repository.js';
 import { type SetAsideReason, setAsideReason } from './inbound-classify.js';
-import { type InboundMessage, plainAddress } from './inbound-message.js';
+import { type InboundHead, type InboundMessage, plainAddress } from './inbound-message.js';
 import { visibleReplyHtml, visibleReplyText } from './reply-text.js';
 
 export interface InboundDeps {
@@ -45,9 +46,31 @@ export interface InboundDeps {
   storage: AttachmentStorage;
 }
 
+/**
+ * A received message as the ingest takes it: what its headers say at once, the rest only when it
+ * is taken in (a message set aside, looped or over its sender's limit is never read whole).
+ */
+export interface ReceivedMessage {
+  head: InboundHead;
+  /** Its size in bytes, as received. */
+  size: number;
+  /** The whole message, parsed; throws `UnreadableMessageError` for bytes that are not a message. */
+  read(): Promise<InboundMessage>;
+}
+
+/** The bytes of a message taken in cannot be read as MIME: SMTP refuses it (554), IMAP keeps it aside as `unreadable`. */
+export class UnreadableMessageError extends Error {
+  override readonly name = 'UnreadableMessageError';
+}
+
+/** A received message already parsed whole (a test's, or one read before its headers were looked at). */
+export function receivedMessageOf(message: InboundMessage): ReceivedMessage {
+  return { head: message, size: message.raw.length, read: async () => message };
+}
+
 /** One message as delivered to one organization: through a mailbox of it, to these recipients. */
 export interface InboundDelivery {
-  message: InboundMessage;
+  message: ReceivedMessage;
   mailbox: RoutingMailbox;
   /** The recipients the sender named (the SMTP envelope's); the headers' are looked at too. */
   recipients: readonly string[];
@@ -174,7 +197,7 @@ async function findRepliedTicket(
 ): Promise<ThreadTicket | null> {
   const organizationId = delivery.mailbox.organization_id;
   let ticketId: string | null = null;
-  for (const recipient of new Set([...delivery.recipients, ...delivery.message.headerRecipients])) {
+  for (const recipient of new Set([...delivery.recipients, ...delivery.message.head.headerRecipients])) {
     const token = parseReplyAddress(recipient);
     const mailbox = token ? await findVerifiedMailboxByAddress(trx, token.mailboxAddress) : undefined;
     if (!token || mailbox?.organization_id !== organizationId) {
@@ -186,7 +209,7 @@ async function findRepliedTicket(
       break;
     }
   }
-  ticketId ??= await findTicketOfMessages(trx, organizationId, delivery.message.threadIds);
+  ticketId ??= await findTicketOfMessages(trx, organizationId, delivery.message.head.threadIds);
   if (!ticketId) {
     return null;
   }
@@ -195,34 +218,86 @@ async function findRepliedTicket(
 }
 
 /**
- * Files a received message for one organization, in one transaction: the `email_messages` row
- * first (a second delivery of the same Message-ID stops there, as a duplicate), then, unless it is
- * set aside (see `inbound-classify.ts`) or its sender is over `INBOUND_MAX_PER_SENDER_PER_HOUR`,
- * the requestor's contact (linked to the account of its domain when new), the attachments, and
- * either a comment on the ticket it answers or a new ticket routed as API tickets are. The caller
- * acknowledges the message only once this resolves.
+ * Why a message is kept by its headers alone, decided before its body is read: set aside (see
+ * `inbound-classify.ts`), a copy of a message the organization sent (`loop`), or its sender past
+ * `INBOUND_MAX_PER_SENDER_PER_HOUR` (`rate_limited`); `duplicate` for one stored already. The
+ * transaction checks the same again, so a race between two deliveries decides nothing here.
+ */
+type Screening = SetAsideReason | 'rate_limited' | 'duplicate' | null;
+
+async function screen(deps: InboundDeps, delivery: InboundDelivery, setAside: SetAsideReason | null): Promise<Screening> {
+  const { head } = delivery.message;
+  const organizationId = delivery.mailbox.organization_id;
+  if (await isStoredInboundMessage(deps.db, organizationId, head.messageId)) {
+    return 'duplicate';
+  }
+  if (setAside) {
+    return setAside;
+  }
+  if (await isOwnSentMessage(deps.db, organizationId, head.messageId)) {
+    return 'loop';
+  }
+  const since = new Date(deps.clock.now().getTime() - HOUR_MS).toISOString();
+  const sent = head.from ? await countMessagesFromSender(deps.db, organizationId, head.from.address, since) : 0;
+  return sent >= deps.config.INBOUND_MAX_PER_SENDER_PER_HOUR ? 'rate_limited' : null;
+}
+
+/**
+ * Files a received message for one organization. What its headers say comes first: a duplicate
+ * stops there, and a message set aside (see `inbound-classify.ts`), a copy of one the organization
+ * sent, or one whose sender is past `INBOUND_MAX_PER_SENDER_PER_HOUR` is kept by its headers alone,
+ * its body never read. Otherwise the body is read, and in one transaction the `email_messages` row
+ * (with the original), the requestor's contact (linked to the account of its domain when new), the
+ * attachments, and either a comment on the ticket it answers or a new ticket routed as API tickets
+ * are. The caller acknowledges the message only once this resolves.
  */
 export async function ingestMessage(deps: InboundDeps, delivery: InboundDelivery): Promise<IngestOutcome> {
-  const { message } = delivery;
-  const fromOwnAddress = message.from ? await isOwnAddress(deps.db, deps.config, message.from.address) : false;
-  const setAside = setAsideReason(message, { envelopeFrom: delivery.envelopeFrom, fromOwnAddress });
+  const { head } = delivery.message;
+  const fromOwnAddress = head.from ? await isOwnAddress(deps.db, deps.config, head.from.address) : false;
+  const setAside = setAsideReason(head, { envelopeFrom: delivery.envelopeFrom, fromOwnAddress });
+  const screened = await screen(deps, delivery, setAside);
+  if (screened === 'duplicate') {
+    return { duplicate: true };
+  }
+  const body = screened === null ? await delivery.message.read() : null;
   const written: string[] = [];
   try {
-    return await deps.db.transaction().execute((trx) => fileMessage(trx, deps, delivery, setAside, written));
+    return await deps.db.transaction().execute((trx) => fileMessage(trx, deps, delivery, { setAside, screened, body }, written));
   } catch (error) {
     await Promise.allSettled(written.map((key) => deps.storage.discard(key)));
     throw error;
   }
 }
 
+/**
+ * The screening again, in the transaction that stored the row, for what a concurrent delivery
+ * changed meanwhile (the sender's count includes this message now).
+ */
+async function screenAgain(
+  trx: Transaction<DB>,
+  deps: InboundDeps,
+  organizationId: string,
+  head: InboundHead,
+): Promise<'loop' | 'rate_limited' | null> {
+  if (await isOwnSentMessage(trx, organizationId, head.messageId)) {
+    return 'loop';
+  }
+  const since = new Date(deps.clock.now().getTime() - HOUR_MS).toISOString();
+  const sent = head.from ? await countMessagesFromSender(trx, organizationId, head.from.address, since) : 0;
+  return sent > deps.config.INBOUND_MAX_PER_SENDER_PER_HOUR ? 'rate_limited' : null;
+}
+
+type Outcome = (disposition: InboundDisposition, ticketId?: string | null, commentId?: string | null) => IngestOutcome;
+
 async function fileMessage(
   trx: Transaction<DB>,
   deps: InboundDeps,
   delivery: InboundDelivery,
-  setAside: SetAsideReason | null,
+  decided: { setAside: SetAsideReason | null; screened: Exclude<Screening, 'duplicate'>; body: InboundMessage | null },
   written: string[],
 ): Promise<IngestOutcome> {
-  const { message, mailbox } = delivery;
+  const { mailbox } = delivery;
+  const { head, size } = delivery.message;
   const organizationId = mailbox.organization_id;
   const now = deps.clock.now();
   const emailMessageId = deps.ids.ulid();
@@ -231,43 +306,62 @@ async function fileMessage(
     organization_id: organizationId,
     mailbox_id: mailbox.id,
     direction: 'inbound',
-    message_id: message.messageId,
-    in_reply_to: message.inReplyTo,
-    references_ids: JSON.stringify(message.references),
-    from_address: message.from?.address ?? '',
-    from_name: message.from?.name ?? null,
-    to_addresses: JSON.stringify(message.to),
-    cc_addresses: JSON.stringify(message.cc),
-    subject: message.subject,
-    headers: JSON.stringify(message.headers),
-    raw: message.raw,
-    raw_size: message.raw.length,
-    disposition: setAside ?? 'received',
+    message_id: head.messageId,
+    in_reply_to: head.inReplyTo,
+    references_ids: JSON.stringify(head.references),
+    from_address: head.from?.address ?? '',
+    from_name: head.from?.name ?? null,
+    to_addresses: JSON.stringify(head.to),
+    cc_addresses: JSON.stringify(head.cc),
+    subject: head.subject,
+    headers: JSON.stringify(head.headers),
+    raw: decided.body?.raw ?? null,
+    raw_size: size,
+    disposition: decided.setAside ?? 'received',
     created_at: now.toISOString(),
   });
   if (!stored) {
     return { duplicate: true };
   }
-  const outcome = (disposition: InboundDisposition, ticketId: string | null = null, commentId: string | null = null) => ({
-    duplicate: false as const,
+  const outcome: Outcome = (disposition, ticketId = null, commentId = null) => ({
+    duplicate: false,
     emailMessageId,
     disposition,
     ticketId,
     commentId,
   });
-  const reason = setAside ?? ((await isOwnSentMessage(trx, organizationId, message.messageId)) ? 'loop' : null);
-  const from = message.from;
-  if (reason || !from) {
+  const reason = decided.screened ?? (await screenAgain(trx, deps, organizationId, head));
+  const { body } = decided;
+  if (reason || !head.from || !body) {
     // Kept beside the ticket it answers, when it answers one, so agents see the out-of-office or the bounce.
     const ticket = reason === 'auto_reply' || reason === 'bounce' ? await findRepliedTicket(trx, deps, delivery) : null;
-    await updateEmailMessage(trx, emailMessageId, { disposition: reason ?? 'no_sender', ticket_id: ticket?.id ?? null });
+    // By its headers alone: a race decided here what the screening did not (the body read for nothing is not kept).
+    await updateEmailMessage(trx, emailMessageId, {
+      disposition: reason ?? 'no_sender',
+      ticket_id: ticket?.id ?? null,
+      raw: null,
+    });
     return outcome(reason ?? 'no_sender', ticket?.id ?? null);
   }
-  const since = new Date(now.getTime() - HOUR_MS).toISOString();
-  if ((await countMessagesFromSender(trx, organizationId, from.address, since)) > deps.config.INBOUND_MAX_PER_SENDER_PER_HOUR) {
-    await updateEmailMessage(trx, emailMessageId, { disposition: 'rate_limited' });
-    return outcome('rate_limited');
-  }
+  return takeIn(trx, deps, { delivery, message: body, from: head.from, emailMessageId, outcome }, written);
+}
+
+/** A message taken into the conversation: a comment on the ticket it answers, or a new ticket. */
+async function takeIn(
+  trx: Transaction<DB>,
+  deps: InboundDeps,
+  taken: {
+    delivery: InboundDelivery;
+    message: InboundMessage;
+    from: { address: string; name: string | null };
+    emailMessageId: string;
+    outcome: Outcome;
+  },
+  written: string[],
+): Promise<IngestOutcome> {
+  const { delivery, message, from, emailMessageId, outcome } = taken;
+  const { mailbox } = delivery;
+  const organizationId = mailbox.organization_id;
   const ticket = await findRepliedTicket(trx, deps, delivery);
   if (ticket && (await findUsersByEmail(trx, from.address, organizationId)).length > 0) {
     // One of the organization's people answering by email (their notifications carry the ticket's
@@ -364,7 +458,7 @@ export interface UnreadableMessage {
 
 /**
  * Records a message found in an IMAP folder that cannot be filed, by what its envelope says:
- * over `ATTACHMENT_MAX_BYTES` (`too_large`, not kept), or not MIME that can be read at all
+ * over `INBOUND_MAX_BYTES` (`too_large`, not kept), or not MIME that can be read at all
  * (`unreadable`, kept as it came). Over SMTP the sender would be refused, but a message already in
  * a mailbox can only be kept aside, where it is seen. Answers false for one recorded before.
  */

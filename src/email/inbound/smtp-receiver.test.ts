@@ -29,7 +29,7 @@ const PNG = Buffer.from(
 );
 
 describe.each(DIALECTS)('the SMTP receiver on %s', (dialect) => {
-  const data = inboundEnv({ ATTACHMENT_MAX_BYTES: String(LIMIT), INBOUND_MAX_PER_SENDER_PER_HOUR: '100000' });
+  const data = inboundEnv({ INBOUND_MAX_BYTES: String(LIMIT), INBOUND_MAX_PER_SENDER_PER_HOUR: '100000' });
   let harness: TestApp;
   let receiver: SmtpReceiver;
   let acme: TestOrganization;
@@ -272,7 +272,11 @@ describe.each(DIALECTS)('the SMTP receiver on %s', (dialect) => {
       const messageId = nextId(label.replace(/\W/g, ''));
       const info = await send({ subject: `Automatic: ${label}`, text: 'I am away.', messageId, ...options });
       expect(info.response, label).toMatch(new RegExp(disposition));
-      expect((await emailRow(messageId))?.disposition, label).toBe(disposition);
+      const row = await emailRow(messageId);
+      expect(row?.disposition, label).toBe(disposition);
+      // Set aside by its headers, before its body is read: only they are kept.
+      expect(row?.raw, label).toBeNull();
+      expect(row?.headers, label).toContain(`Automatic: ${label}`);
     }
     // Auto-Submitted: no is a person's mail.
     const person = nextId('person');
@@ -426,6 +430,21 @@ describe.each(DIALECTS)('the SMTP receiver on %s', (dialect) => {
     }
     expect(dispositions).toEqual([...Array(PER_SENDER).fill('ticket_created'), 'rate_limited', 'rate_limited']);
     expect(await countRows('tickets')).toBe(tickets + PER_SENDER);
+    // Those past the limit keep their headers only: the original is not stored.
+    const kept = await harness.db
+      .selectFrom('email_messages')
+      .select(['disposition', 'raw', 'raw_size', 'subject', 'headers'])
+      .where('organization_id', '=', acme.organizationId)
+      .where('from_address', '=', sender)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    for (const row of kept) {
+      expect(row.raw === null, row.disposition).toBe(row.disposition === 'rate_limited');
+      expect(Number(row.raw_size)).toBeGreaterThan(0);
+      expect(row.headers).toContain('Subject');
+    }
+    expect(kept.filter((row) => row.disposition === 'rate_limited').map((row) => row.subject)).toEqual(['Flood 4', 'Flood 5']);
     // Per organization: the same sender still reaches another one.
     const elsewhere = nextId('flood');
     await send({ from: sender, to: globexAddress, subject: 'Hello Globex', text: 'hi', messageId: elsewhere });

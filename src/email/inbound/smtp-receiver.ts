@@ -1,11 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SMTPServer, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
+import type { SMTPServer, SMTPServerSession } from 'smtp-server';
 import { loadOnce } from '../../lib/load-once.js';
 import { findVerifiedMailboxByAddress, type RoutingMailbox } from '../../platform/mailboxes/mailbox.repository.js';
 import { parseReplyAddress } from '../reply-address.js';
-import { type InboundDeps, ingestMessage, MailboxUnavailableError } from './inbound.service.js';
-import { type InboundMessage, parseInboundMessage, plainAddress } from './inbound-message.js';
+import {
+  type InboundDeps,
+  ingestMessage,
+  MailboxUnavailableError,
+  type ReceivedMessage,
+  UnreadableMessageError,
+} from './inbound.service.js';
+import {
+  derivedMessageId,
+  type InboundHead,
+  type InboundMessage,
+  parseInboundHead,
+  parseInboundMessage,
+  plainAddress,
+} from './inbound-message.js';
+import { createByteBudget, type SpooledMessage, spoolMessage } from './smtp-spool.js';
 
 /** smtp-server, imported when the receiver starts (it runs only with `SMTP_INBOUND_PORT`). */
 const loadSmtpServer = loadOnce(() => import('smtp-server'));
@@ -19,6 +37,10 @@ export interface SmtpReceiverOptions {
   maxClients?: number;
   /** Recipients of one message; more get 452, as RFC 5321 asks. */
   maxRecipients?: number;
+  /** Where messages are written as they arrive; default a temporary folder of its own, removed on close. */
+  spoolDir?: string;
+  /** Bytes of messages read into memory at once across connections; default twice `INBOUND_MAX_BYTES`. */
+  readBudgetBytes?: number;
 }
 
 export interface SmtpReceiver {
@@ -45,51 +67,29 @@ async function mailboxOfRecipient(deps: InboundDeps, address: string): Promise<R
   return token ? findVerifiedMailboxByAddress(deps.db, token.mailboxAddress) : undefined;
 }
 
-/** The bytes of the DATA stream, up to `limit`; past it the rest is read and dropped (the reply is a 552). */
-function readMessage(stream: SMTPServerDataStream, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-      }
-    });
-    stream.once('error', reject);
-    stream.once('end', () => resolve(stream.sizeExceeded || size > limit ? null : Buffer.concat(chunks, size)));
-  });
-}
-
-/** Whether a message is nothing but white space (a 0-byte DATA included). */
-function isBlank(raw: Buffer): boolean {
-  return raw.every((byte) => byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a);
-}
-
 /**
  * The built-in receiver, an MX for the mailboxes' addresses (no authentication, as an MX takes
- * mail from anyone): unknown recipients are refused at RCPT TO with 550, a message over
- * `ATTACHMENT_MAX_BYTES` with 552 (SIZE is advertised), and a message is answered 250 only once
- * it is committed, one organization after the other; a failure before that is a 4xx, so the
- * sender retries, and a retry of what was committed is recognised by its Message-ID.
+ * mail from anyone): unknown recipients, and addresses of unverified mailboxes, are refused at
+ * RCPT TO with 550. A message is written to a spool file as it arrives, never held in memory; past
+ * `INBOUND_MAX_BYTES` (SIZE is advertised) it is dropped at once and answered 552. Its headers
+ * decide what it is before its body is read (a loop, a bounce or a flood is kept by its headers
+ * alone, `inbound.service.ts`), and bodies are read a budget of bytes at a time across
+ * connections. A message is answered 250 only once it is committed, one organization after the
+ * other; a failure before that is a 4xx, so the sender retries, and a retry of what was committed
+ * is recognised by its Message-ID.
  */
 export async function startSmtpReceiver(
   deps: InboundDeps & { log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'> },
   options: SmtpReceiverOptions,
 ): Promise<SmtpReceiver> {
   const { SMTPServer: Server } = await loadSmtpServer();
-  const limit = deps.config.ATTACHMENT_MAX_BYTES;
+  const limit = deps.config.INBOUND_MAX_BYTES;
+  const spoolDir = options.spoolDir ?? (await mkdtemp(join(tmpdir(), 'switchboard-smtp-')));
+  const budget = createByteBudget(options.readBudgetBytes ?? 2 * limit);
   // The mailbox of each accepted recipient of the message in progress on a connection.
   const recipients = new WeakMap<SMTPServerSession, Map<string, RoutingMailbox>>();
 
-  async function deliver(session: SMTPServerSession, raw: Buffer): Promise<string> {
-    let message: InboundMessage;
-    try {
-      message = await parseInboundMessage(raw);
-    } catch (error) {
-      deps.log.warn({ err: error, smtpSession: session.id }, 'inbound message could not be parsed');
-      throw reply(554, '5.6.0 Message could not be parsed');
-    }
+  async function deliver(session: SMTPServerSession, message: ReceivedMessage): Promise<string> {
     const accepted = recipients.get(session) ?? new Map<string, RoutingMailbox>();
     const byOrganization = new Map<string, { mailbox: RoutingMailbox; addresses: string[] }>();
     for (const [address, mailbox] of accepted) {
@@ -104,6 +104,10 @@ export async function startSmtpReceiver(
         const outcome = await ingestMessage(deps, { message, mailbox, recipients: addresses, envelopeFrom });
         stored.push(outcome.duplicate ? 'duplicate' : outcome.disposition);
       } catch (error) {
+        if (error instanceof UnreadableMessageError) {
+          deps.log.warn({ err: error.cause, smtpSession: session.id }, 'inbound message could not be parsed');
+          throw reply(554, '5.6.0 Message could not be parsed');
+        }
         if (error instanceof MailboxUnavailableError) {
           throw reply(451, '4.2.1 Mailbox temporarily unavailable, try again later');
         }
@@ -112,6 +116,39 @@ export async function startSmtpReceiver(
       }
     }
     return `Message accepted (${stored.join(', ')})`;
+  }
+
+  /** A spooled message to the ingest: its headers parsed now, its body read from the spool only if it is taken in. */
+  async function receive(session: SMTPServerSession, spooled: SpooledMessage): Promise<string> {
+    if (spooled.blank) {
+      throw reply(554, '5.6.0 Empty message');
+    }
+    let head: InboundHead;
+    try {
+      head = await parseInboundHead(spooled.head, derivedMessageId(spooled.sha256));
+    } catch (error) {
+      deps.log.warn({ err: error, smtpSession: session.id }, 'inbound message headers could not be parsed');
+      throw reply(554, '5.6.0 Message could not be parsed');
+    }
+    let reserved = 0;
+    let parsed: Promise<InboundMessage> | undefined;
+    const read = async () => {
+      await budget.acquire(spooled.size);
+      reserved = spooled.size;
+      try {
+        return await parseInboundMessage(await readFile(spooled.path));
+      } catch (error) {
+        throw new UnreadableMessageError('the message is not readable MIME', { cause: error });
+      }
+    };
+    try {
+      // Read once, whichever organization's delivery asks first.
+      return await deliver(session, { head, size: spooled.size, read: () => (parsed ??= read()) });
+    } finally {
+      if (reserved > 0) {
+        budget.release(reserved);
+      }
+    }
   }
 
   const server: SMTPServer = new Server({
@@ -158,15 +195,18 @@ export async function startSmtpReceiver(
       );
     },
     onData(stream, session, callback) {
-      readMessage(stream, limit)
-        .then((raw) => {
-          if (raw === null) {
+      const path = join(spoolDir, `${randomUUID()}.eml`);
+      spoolMessage(stream, path, limit)
+        .then(async (spooled) => {
+          if (spooled.kind === 'too_large') {
+            // Decided while the message is still arriving: nothing of it is kept, the rest is dropped.
             throw reply(552, `5.3.4 Message exceeds the maximum size of ${limit} bytes`);
           }
-          if (isBlank(raw)) {
-            throw reply(554, '5.6.0 Empty message');
+          try {
+            return await receive(session, spooled);
+          } finally {
+            await rm(path, { force: true });
           }
-          return deliver(session, raw);
         })
         .then(
           (text) => callback(null, text),
@@ -186,6 +226,11 @@ export async function startSmtpReceiver(
   deps.log.info({ port, host: options.host, starttls: Boolean(options.tls) }, 'SMTP receiver listening');
   return {
     port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!options.spoolDir) {
+        await rm(spoolDir, { recursive: true, force: true });
+      }
+    },
   };
 }
