@@ -97,6 +97,19 @@ export const ConfigSchema = Type.Object({
     description: 'Messages one sender address may send an organization per hour before the rest are stored as rate_limited',
   }),
   IMAP_POLL_MS: Type.Integer({ minimum: 100, description: 'How often each IMAP mailbox is polled for new messages' }),
+  INBOUND_MAX_BYTES: Type.Integer({
+    minimum: 1024,
+    description:
+      'Largest email received: the SMTP receiver refuses a bigger one with 552 as soon as it passes the limit, the IMAP poller keeps only its envelope',
+  }),
+  EMAIL_RETENTION_DAYS: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 36500,
+      description:
+        'Days after which the original (.eml) of an email of a closed ticket is deleted by a background job (its headers and the comment stay); unset: kept',
+    }),
+  ),
   MAILBOX_DNS_SERVERS: Type.Optional(
     Type.String({
       pattern: '^[0-9A-Fa-f.:\\[\\]]+(,\\s*[0-9A-Fa-f.:\\[\\]]+)*$',
@@ -210,6 +223,7 @@ const DEFAULTS = {
   TICKET_AGENT_POLL_MS: '1000',
   INBOUND_MAX_PER_SENDER_PER_HOUR: '30',
   IMAP_POLL_MS: '60000',
+  INBOUND_MAX_BYTES: String(25 * 1024 * 1024),
   EVENT_RETENTION_DAYS: '30',
   EVENT_STREAM_HEARTBEAT_MS: '15000',
   EVENT_STREAM_MAX_CONNECTIONS: '10000',

@@ -9,6 +9,7 @@ import { type Config, planListeners, publicBaseUrl } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { AppDeps } from './deps.js';
+import { createEmailRetentionWorker, type EmailRetentionWorker } from './email/email-retention.worker.js';
 import { createImapPoller, type ImapPoller } from './email/inbound/imap-poller.worker.js';
 import type { InboundDeps } from './email/inbound/inbound.service.js';
 import { type SmtpReceiver, startSmtpReceiver } from './email/inbound/smtp-receiver.js';
@@ -49,6 +50,7 @@ export async function startServer(config: Config, log: Logger, print: (line: str
   let outbox: OutboxWorker | undefined;
   let routing: RoutingWorker | undefined;
   let retention: EventRetentionWorker | undefined;
+  let emailRetention: EmailRetentionWorker | undefined;
   let webhooks: WebhookWorker | undefined;
   let recovery: AgentRunRecoveryWorker | undefined;
   let ticketAgents: TicketAgentWorker | undefined;
@@ -90,6 +92,14 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     const pruner = createEventRetentionWorker({ db: handle.db, clock, config, log });
     retention = pruner;
     pruner.start();
+    // And, with EMAIL_RETENTION_DAYS, an email pruner: likewise.
+    const days = config.EMAIL_RETENTION_DAYS;
+    const emailPruner =
+      days === undefined
+        ? undefined
+        : createEmailRetentionWorker({ db: handle.db, clock, config: { EMAIL_RETENTION_DAYS: days }, log });
+    emailRetention = emailPruner;
+    emailPruner?.start();
     // And a webhook worker: endpoints are dispatched under row locks, deliveries claimed under leases.
     const webhookWorker = createWebhookWorker({ db: handle.db, clock, ids, config, secretKey, log });
     webhooks = webhookWorker;
@@ -140,6 +150,7 @@ export async function startServer(config: Config, log: Logger, print: (line: str
       worker,
       router,
       pruner,
+      ...(emailPruner ? [emailPruner] : []),
       webhookWorker,
       runRecovery,
       ...(ticketAgentWorker ? [ticketAgentWorker] : []),
@@ -156,6 +167,7 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     await outbox?.stop();
     await routing?.stop();
     await retention?.stop();
+    await emailRetention?.stop();
     await webhooks?.stop();
     await recovery?.stop();
     await ticketAgents?.stop();

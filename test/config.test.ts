@@ -135,7 +135,12 @@ describe('ATTACHMENT_STORAGE', () => {
   it('receives no mail by default, and takes the inbound settings given', () => {
     const defaults = parseConfig({});
     expect(defaults.SMTP_INBOUND_PORT).toBeUndefined();
-    expect(defaults).toMatchObject({ INBOUND_MAX_PER_SENDER_PER_HOUR: 30, IMAP_POLL_MS: 60000 });
+    expect(defaults).toMatchObject({ INBOUND_MAX_PER_SENDER_PER_HOUR: 30, IMAP_POLL_MS: 60000, INBOUND_MAX_BYTES: 26214400 });
+    expect(defaults.EMAIL_RETENTION_DAYS).toBeUndefined();
+    expect(defaults.MAILBOX_DNS_SERVERS).toBeUndefined();
+    expect(
+      parseConfig({ INBOUND_MAX_BYTES: '10485760', EMAIL_RETENTION_DAYS: '90', MAILBOX_DNS_SERVERS: '127.0.0.1:5353, [::1]:53' }),
+    ).toMatchObject({ INBOUND_MAX_BYTES: 10485760, EMAIL_RETENTION_DAYS: 90, MAILBOX_DNS_SERVERS: '127.0.0.1:5353, [::1]:53' });
     const config = parseConfig({
       SMTP_INBOUND_PORT: '2525',
       SMTP_INBOUND_HOST: '0.0.0.0',
@@ -157,6 +162,10 @@ describe('ATTACHMENT_STORAGE', () => {
     expect(error.message).toMatch(/SMTP_INBOUND_PORT must be a whole number from 0 to 65535/);
     expect(error.message).toMatch(/INBOUND_MAX_PER_SENDER_PER_HOUR must be a whole number from 1/);
     expect(configError({ SMTP_INBOUND_TLS_KEY: '/etc/ssl/mx.key' }).message).toMatch(/go together/);
+    const limits = configError({ INBOUND_MAX_BYTES: '100', EMAIL_RETENTION_DAYS: '0', MAILBOX_DNS_SERVERS: 'dns.example' });
+    expect(limits.message).toMatch(/INBOUND_MAX_BYTES must be a whole number from 1024/);
+    expect(limits.message).toMatch(/EMAIL_RETENTION_DAYS must be a whole number from 1 to 36500/);
+    expect(limits.message).toMatch(/MAILBOX_DNS_SERVERS must be comma-separated IP addresses/);
   });
 
   it('refuses the database store on SQLite in one line', () => {

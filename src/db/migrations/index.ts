@@ -30,6 +30,7 @@ import * as createAgentRuntime from './2026-11-24T0600_create_agent_runtime.js';
 import * as commentAgentAuthors from './2026-11-24T0700_comment_agent_authors.js';
 import * as createTicketAgents from './2026-11-24T0800_create_ticket_agents.js';
 import * as mailboxVerification from './2026-11-28T2100_mailbox_verification.js';
+import * as emailRetention from './2026-11-28T2110_email_retention.js';
 import * as imapMessageAttempts from './2026-11-28T2200_imap_message_attempts.js';
 import * as agentPrincipals from './2026-11-29T0000_agent_principals.js';
 
@@ -69,6 +70,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0700_comment_agent_authors': commentAgentAuthors,
   '2026-11-24T0800_create_ticket_agents': createTicketAgents,
   '2026-11-28T2100_mailbox_verification': mailboxVerification,
+  '2026-11-28T2110_email_retention': emailRetention,
   '2026-11-28T2200_imap_message_attempts': imapMessageAttempts,
   '2026-11-29T0000_agent_principals': agentPrincipals,
 };
