@@ -21,6 +21,7 @@ import {
   VERIFICATION_PAGE_PATH,
 } from './mailbox-verification.service.js';
 
+const FORM = 'application/x-www-form-urlencoded';
 /** A form post is a few hundred bytes: the token and nothing else. */
 const FORM_LIMIT_BYTES = 4096;
 
@@ -42,10 +43,8 @@ export function mailboxVerificationRoutes(deps: AppDeps, options: { lookupTxt?: 
   const lookupTxt = options.lookupTxt ?? createTxtLookup(deps.config);
   return async (app) => {
     // This plugin's own: the page's form is the only urlencoded body the platform takes.
-    app.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES },
-      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
 
     app.post(
@@ -120,14 +119,26 @@ export function mailboxVerificationRoutes(deps: AppDeps, options: { lookupTxt?: 
           tags: ['mailboxes'],
           summary: "The verification page's confirm button (form post): verifies the mailbox, once",
           description:
-            'Takes application/x-www-form-urlencoded `token=…` (or JSON). Answers an HTML page: 200 verified, 404 unknown ' +
-            'token, 409 the address is verified by another organization, 410 a used, expired or replaced link, or a ' +
-            'mailbox changed or deleted since.',
+            "Takes the page's form, application/x-www-form-urlencoded `token=…` (other bodies are refused in the " +
+            "platform's error shape, 400 or 415). Answers an HTML page: 200 verified, 404 unknown token, 409 the address " +
+            'is verified by another organization, 410 a used, expired or replaced link, or a mailbox changed or deleted since.',
           body: ConfirmVerificationBodySchema,
-          response: { 200: pageResponses, 404: pageResponses, 409: pageResponses, 410: pageResponses },
+          response: {
+            200: pageResponses,
+            404: pageResponses,
+            409: pageResponses,
+            410: pageResponses,
+            ...platformErrorResponses([400, 415]),
+          },
         },
       },
-      async (request, reply) => sendPage(reply, await confirmVerificationLink(deps, request.body.token)),
+      async (request, reply) => {
+        // A person presses the page's button; an API client has nothing to confirm with JSON.
+        if ((request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() !== FORM) {
+          throw new AppError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: `Send the verification page's form (${FORM})` });
+        }
+        return sendPage(reply, await confirmVerificationLink(deps, request.body.token));
+      },
     );
   };
 }

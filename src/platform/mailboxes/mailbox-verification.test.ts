@@ -125,6 +125,14 @@ describe.each(DIALECTS)('mailbox verification on %s', (dialect) => {
       expect(page.body).toContain('This link is not valid');
     }
     expect((await confirmVerification(harness, 'A'.repeat(43))).statusCode).toBe(404);
+    // Only the page's form confirms; any other body is refused in the platform's shape.
+    const json = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/mailbox-verification',
+      payload: { token: 'A'.repeat(43) },
+    });
+    expect(json.statusCode).toBe(415);
+    expect(json.json()).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
     // Link-tracking parameters a mail client adds do not break the link.
     const mailbox = await create(address());
     const first = await verificationTokenOf(harness, mailbox.id);
