@@ -560,7 +560,7 @@ export interface paths {
         put?: never;
         /**
          * The verification page's confirm button (form post): verifies the mailbox, once
-         * @description Takes application/x-www-form-urlencoded `token=…` (or JSON). Answers an HTML page: 200 verified, 404 unknown token, 409 the address is verified by another organization, 410 a used, expired or replaced link, or a mailbox changed or deleted since.
+         * @description Takes the page's form, application/x-www-form-urlencoded `token=…` (other bodies are refused in the platform's error shape, 400 or 415). Answers an HTML page: 200 verified, 404 unknown token, 409 the address is verified by another organization, 410 a used, expired or replaced link, or a mailbox changed or deleted since.
          */
         post: operations["platform.mailboxes.confirmVerification"];
         delete?: never;
@@ -7262,6 +7262,32 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7286,6 +7312,32 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
                 };
             };
         };
