@@ -23,7 +23,7 @@ import {
   parseInboundMessage,
   plainAddress,
 } from './inbound-message.js';
-import { createByteBudget, type SpooledMessage, spoolMessage } from './smtp-spool.js';
+import { type ByteBudget, createByteBudget, type SpooledMessage, spoolMessage } from './smtp-spool.js';
 
 /** smtp-server, imported when the receiver starts (it runs only with `SMTP_INBOUND_PORT`). */
 const loadSmtpServer = loadOnce(() => import('smtp-server'));
@@ -67,6 +67,83 @@ async function mailboxOfRecipient(deps: InboundDeps, address: string): Promise<R
   return token ? findVerifiedMailboxByAddress(deps.db, token.mailboxAddress) : undefined;
 }
 
+type ReceiverDeps = InboundDeps & { log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'> };
+
+/** Files a message for each organization among its accepted recipients, one after the other; answers the 250's text. */
+async function deliver(
+  deps: ReceiverDeps,
+  session: SMTPServerSession,
+  accepted: ReadonlyMap<string, RoutingMailbox>,
+  message: ReceivedMessage,
+): Promise<string> {
+  const byOrganization = new Map<string, { mailbox: RoutingMailbox; addresses: string[] }>();
+  for (const [address, mailbox] of accepted) {
+    const entry = byOrganization.get(mailbox.organization_id) ?? { mailbox, addresses: [] };
+    entry.addresses.push(address);
+    byOrganization.set(mailbox.organization_id, entry);
+  }
+  const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address.toLowerCase() : '';
+  const stored: string[] = [];
+  for (const { mailbox, addresses } of byOrganization.values()) {
+    try {
+      const outcome = await ingestMessage(deps, { message, mailbox, recipients: addresses, envelopeFrom });
+      stored.push(outcome.duplicate ? 'duplicate' : outcome.disposition);
+    } catch (error) {
+      if (error instanceof UnreadableMessageError) {
+        deps.log.warn({ err: error.cause, smtpSession: session.id }, 'inbound message could not be parsed');
+        throw reply(554, '5.6.0 Message could not be parsed');
+      }
+      if (error instanceof MailboxUnavailableError) {
+        throw reply(451, '4.2.1 Mailbox temporarily unavailable, try again later');
+      }
+      deps.log.error({ err: error, smtpSession: session.id, mailboxId: mailbox.id }, 'inbound message could not be stored');
+      throw reply(451, '4.3.0 Message could not be stored, try again later');
+    }
+  }
+  return `Message accepted (${stored.join(', ')})`;
+}
+
+/**
+ * A spooled message to the ingest: its headers parsed now, its body read from the spool (once,
+ * within the byte budget) only if an organization takes it in.
+ */
+async function receive(
+  deps: ReceiverDeps & { budget: ByteBudget },
+  session: SMTPServerSession,
+  accepted: ReadonlyMap<string, RoutingMailbox>,
+  spooled: SpooledMessage,
+): Promise<string> {
+  if (spooled.blank) {
+    throw reply(554, '5.6.0 Empty message');
+  }
+  let head: InboundHead;
+  try {
+    head = await parseInboundHead(spooled.head, derivedMessageId(spooled.sha256));
+  } catch (error) {
+    deps.log.warn({ err: error, smtpSession: session.id }, 'inbound message headers could not be parsed');
+    throw reply(554, '5.6.0 Message could not be parsed');
+  }
+  let reserved = 0;
+  let parsed: Promise<InboundMessage> | undefined;
+  const read = async () => {
+    await deps.budget.acquire(spooled.size);
+    reserved = spooled.size;
+    try {
+      return await parseInboundMessage(await readFile(spooled.path));
+    } catch (error) {
+      throw new UnreadableMessageError('the message is not readable MIME', { cause: error });
+    }
+  };
+  try {
+    // Read once, whichever organization's delivery asks first.
+    return await deliver(deps, session, accepted, { head, size: spooled.size, read: () => (parsed ??= read()) });
+  } finally {
+    if (reserved > 0) {
+      deps.budget.release(reserved);
+    }
+  }
+}
+
 /**
  * The built-in receiver, an MX for the mailboxes' addresses (no authentication, as an MX takes
  * mail from anyone): unknown recipients, and addresses of unverified mailboxes, are refused at
@@ -78,78 +155,13 @@ async function mailboxOfRecipient(deps: InboundDeps, address: string): Promise<R
  * other; a failure before that is a 4xx, so the sender retries, and a retry of what was committed
  * is recognised by its Message-ID.
  */
-export async function startSmtpReceiver(
-  deps: InboundDeps & { log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'> },
-  options: SmtpReceiverOptions,
-): Promise<SmtpReceiver> {
+export async function startSmtpReceiver(deps: ReceiverDeps, options: SmtpReceiverOptions): Promise<SmtpReceiver> {
   const { SMTPServer: Server } = await loadSmtpServer();
   const limit = deps.config.INBOUND_MAX_BYTES;
   const spoolDir = options.spoolDir ?? (await mkdtemp(join(tmpdir(), 'switchboard-smtp-')));
-  const budget = createByteBudget(options.readBudgetBytes ?? 2 * limit);
+  const receiving = { ...deps, budget: createByteBudget(options.readBudgetBytes ?? 2 * limit) };
   // The mailbox of each accepted recipient of the message in progress on a connection.
   const recipients = new WeakMap<SMTPServerSession, Map<string, RoutingMailbox>>();
-
-  async function deliver(session: SMTPServerSession, message: ReceivedMessage): Promise<string> {
-    const accepted = recipients.get(session) ?? new Map<string, RoutingMailbox>();
-    const byOrganization = new Map<string, { mailbox: RoutingMailbox; addresses: string[] }>();
-    for (const [address, mailbox] of accepted) {
-      const entry = byOrganization.get(mailbox.organization_id) ?? { mailbox, addresses: [] };
-      entry.addresses.push(address);
-      byOrganization.set(mailbox.organization_id, entry);
-    }
-    const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address.toLowerCase() : '';
-    const stored: string[] = [];
-    for (const { mailbox, addresses } of byOrganization.values()) {
-      try {
-        const outcome = await ingestMessage(deps, { message, mailbox, recipients: addresses, envelopeFrom });
-        stored.push(outcome.duplicate ? 'duplicate' : outcome.disposition);
-      } catch (error) {
-        if (error instanceof UnreadableMessageError) {
-          deps.log.warn({ err: error.cause, smtpSession: session.id }, 'inbound message could not be parsed');
-          throw reply(554, '5.6.0 Message could not be parsed');
-        }
-        if (error instanceof MailboxUnavailableError) {
-          throw reply(451, '4.2.1 Mailbox temporarily unavailable, try again later');
-        }
-        deps.log.error({ err: error, smtpSession: session.id, mailboxId: mailbox.id }, 'inbound message could not be stored');
-        throw reply(451, '4.3.0 Message could not be stored, try again later');
-      }
-    }
-    return `Message accepted (${stored.join(', ')})`;
-  }
-
-  /** A spooled message to the ingest: its headers parsed now, its body read from the spool only if it is taken in. */
-  async function receive(session: SMTPServerSession, spooled: SpooledMessage): Promise<string> {
-    if (spooled.blank) {
-      throw reply(554, '5.6.0 Empty message');
-    }
-    let head: InboundHead;
-    try {
-      head = await parseInboundHead(spooled.head, derivedMessageId(spooled.sha256));
-    } catch (error) {
-      deps.log.warn({ err: error, smtpSession: session.id }, 'inbound message headers could not be parsed');
-      throw reply(554, '5.6.0 Message could not be parsed');
-    }
-    let reserved = 0;
-    let parsed: Promise<InboundMessage> | undefined;
-    const read = async () => {
-      await budget.acquire(spooled.size);
-      reserved = spooled.size;
-      try {
-        return await parseInboundMessage(await readFile(spooled.path));
-      } catch (error) {
-        throw new UnreadableMessageError('the message is not readable MIME', { cause: error });
-      }
-    };
-    try {
-      // Read once, whichever organization's delivery asks first.
-      return await deliver(session, { head, size: spooled.size, read: () => (parsed ??= read()) });
-    } finally {
-      if (reserved > 0) {
-        budget.release(reserved);
-      }
-    }
-  }
 
   const server: SMTPServer = new Server({
     name: undefined,
@@ -203,7 +215,7 @@ export async function startSmtpReceiver(
             throw reply(552, `5.3.4 Message exceeds the maximum size of ${limit} bytes`);
           }
           try {
-            return await receive(session, spooled);
+            return await receive(receiving, session, recipients.get(session) ?? new Map(), spooled);
           } finally {
             await rm(path, { force: true });
           }

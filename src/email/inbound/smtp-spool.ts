@@ -94,7 +94,13 @@ export function spoolMessage(stream: Readable, path: string, limit: number): Pro
  * for its turn on disk, so many large messages arriving together are read a budget's worth at a time.
  * A message larger than the whole budget is read alone.
  */
-export function createByteBudget(budget: number) {
+export interface ByteBudget {
+  /** Waits until `bytes` fit (or nothing else is read), then counts them. */
+  acquire(bytes: number): Promise<void>;
+  release(bytes: number): void;
+}
+
+export function createByteBudget(budget: number): ByteBudget {
   let used = 0;
   const waiting: { bytes: number; start: () => void }[] = [];
   const fits = (bytes: number) => used === 0 || used + bytes <= budget;
