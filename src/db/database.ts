@@ -55,11 +55,13 @@ import type { UserTable } from '../platform/users/user.table.js';
 import type { UserBusinessHoursTable } from '../platform/users/user-business-hours.table.js';
 import type { SavedViewTable } from '../platform/views/view.table.js';
 import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookTable } from '../platform/webhooks/webhook.table.js';
+import type { AttemptCounterTable } from './attempt-counter.table.js';
 import type { InstanceSettingTable } from './instance-setting.table.js';
 
 /** The database as Kysely sees it: one entry per table, each typed in its feature's `*.table.ts`. */
 export interface DB {
   instance_settings: InstanceSettingTable;
+  attempt_counters: AttemptCounterTable;
   organizations: OrganizationTable;
   users: UserTable;
   api_keys: ApiKeyTable;

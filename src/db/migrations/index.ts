@@ -32,6 +32,7 @@ import * as createTicketAgents from './2026-11-24T0800_create_ticket_agents.js';
 import * as mailboxVerification from './2026-11-28T2100_mailbox_verification.js';
 import * as emailRetention from './2026-11-28T2110_email_retention.js';
 import * as imapMessageAttempts from './2026-11-28T2200_imap_message_attempts.js';
+import * as createAttemptCounters from './2026-11-28T2300_create_attempt_counters.js';
 import * as agentPrincipals from './2026-11-29T0000_agent_principals.js';
 
 /**
@@ -72,5 +73,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T2100_mailbox_verification': mailboxVerification,
   '2026-11-28T2110_email_retention': emailRetention,
   '2026-11-28T2200_imap_message_attempts': imapMessageAttempts,
+  '2026-11-28T2300_create_attempt_counters': createAttemptCounters,
   '2026-11-29T0000_agent_principals': agentPrincipals,
 };
