@@ -45,7 +45,12 @@ describe.each(DIALECTS)('the SMTP receiver within INBOUND_MAX_BYTES on %s', (dia
   let acme: TestOrganization;
   const spoolDir = mkdtempSync(join(tmpdir(), 'switchboard-spool-test-'));
   const address = `support-${dialect}@acme.test`;
-  const spooled = () => readdirSync(spoolDir).map((name) => statSync(join(spoolDir, name)).size);
+  /** The sizes of the spool files (one removed between listing and looking is gone). */
+  const spooled = () =>
+    readdirSync(spoolDir).flatMap((name) => {
+      const stats = statSync(join(spoolDir, name), { throwIfNoEntry: false });
+      return stats ? [stats.size] : [];
+    });
 
   beforeAll(async () => {
     harness = await buildTestApp(dialect, { env: data.env });
