@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.js';
 import { PagedArraySchema, sendPage } from '../../http/pagination.js';
 import { agentStudioErrorResponses } from '../agent-studio.errors.js';
-import { resultMessageOf, startChatRun } from '../runtime/agent-run.service.js';
+import { resultMessageOf } from '../runtime/agent-run.lookup.js';
+import { startChatRun } from '../runtime/agent-run.service.js';
 import { agentRuntimeOf } from '../runtime/agent-runtime.js';
 import { streamRun, wantsEventStream } from '../runtime/run-answer.js';
 import {

@@ -4,7 +4,7 @@ import type { DB } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { createPollingLoop } from '../../lib/polling-loop.js';
-import { recoverAbandonedRuns } from './agent-run.service.js';
+import { recoverAbandonedRuns } from './agent-run.record.js';
 
 export interface AgentRunRecoveryWorker {
   start(): void;

@@ -3,8 +3,9 @@ import type { AppDeps } from '../../deps.js';
 import { PagedArraySchema, sendPage } from '../../http/pagination.js';
 import { agentStudioErrorResponses } from '../agent-studio.errors.js';
 import { AgentIdParamsSchema } from '../agents/agent.schemas.js';
+import { getAgentRun, listAgentRuns } from './agent-run.lookup.js';
 import { AgentRunSchema, ApprovalDecisionSchema, ListRunsQuerySchema, RunParamsSchema } from './agent-run.schemas.js';
-import { decideApproval, getAgentRun, listAgentRuns } from './agent-run.service.js';
+import { decideApproval } from './agent-run.service.js';
 import { agentRuntimeOf } from './agent-runtime.js';
 import { streamRun, wantsEventStream } from './run-answer.js';
 

@@ -1,99 +1,40 @@
 import type { Static } from '@sinclair/typebox';
 import type { ModelMessage } from 'ai';
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../db/database.js';
-import { readJson, writeJson } from '../../db/dialect.js';
+import { readJson } from '../../db/dialect.js';
 import type { AppDeps } from '../../deps.js';
 import type { Principal } from '../../http/api-key-auth.js';
 import { AppError } from '../../http/errors.js';
-import { keysetPage } from '../../lib/cursors.js';
-import { storableText } from '../../lib/storable-text.js';
-import { recordEvent } from '../../platform/events/event.recorder.js';
-import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
-import { canManageAgent, requireAgent } from '../agents/agent.lookup.js';
+import { requireAgent } from '../agents/agent.lookup.js';
 import { type AgentRow, findAgentById } from '../agents/agent.repository.js';
-import { findMessage, insertMessage, listMessagesOfThreads, touchThread } from '../chats/chat.repository.js';
+import { listMessagesOfThreads } from '../chats/chat.repository.js';
 import type { CreateMessageSchema } from '../chats/chat.schemas.js';
-import { addMessage, requireThread, toMessage } from '../chats/chat.service.js';
-import { costOf } from '../model-providers/model-client.js';
+import { addMessage, requireThread, type toMessage } from '../chats/chat.service.js';
+import { requireVisibleRun } from './agent-run.lookup.js';
+import { type FinishedRun, toRun } from './agent-run.presenter.js';
+import { failAbandoned, failRun, failRunIn, settle } from './agent-run.record.js';
 import {
   type AgentRunRow,
   findActiveRunOfThread,
   findRun,
-  findRunOfAgent,
   insertRun,
-  listAbandonedRuns,
   listQueuedRunsBefore,
   listQueuedUserMessageIds,
-  listRunsOfAgent,
   lockThread,
   updateRunIf,
 } from './agent-run.repository.js';
-import type { ListRunsQuerySchema } from './agent-run.schemas.js';
-import type { AgentRunStatus, AgentRunTrigger } from './agent-run.table.js';
+import type { AgentRunTrigger } from './agent-run.table.js';
 import { type AgentRuntime, agentRuntimeOf, LEASE_MS } from './agent-runtime.js';
-import { type AgentSettings, settingsOf } from './agent-settings.js';
-import { agentRuns, executeSegment, type PendingApproval, type SegmentOutcome } from './run-executor.js';
-import { presentPrincipal, principalColumns, principalOfRun, type RunPrincipal } from './run-principal.js';
-import type { ToolCallRecord } from './run-tools.js';
-import { settleTokens } from './token-budget.js';
+import { settingsOf } from './agent-settings.js';
+import { agentRuns, executeSegment, type PendingApproval } from './run-executor.js';
+import { principalColumns, type RunPrincipal } from './run-principal.js';
 
 /** How often a queued run looks whether its turn came, when no run of this process told it. */
 const QUEUE_POLL_MS = 500;
 /** The thread messages a run shows the model, at most (the latest). */
 const HISTORY_MESSAGES = 50;
 
-export const RUN_NOT_FOUND = 'Run not found';
-
-type StoredToolCall = Omit<ToolCallRecord, 'tool_call_id'>;
-
-const storedCall = ({ tool_call_id: _id, ...call }: ToolCallRecord): StoredToolCall => call;
-
-export function toRun(row: AgentRunRow) {
-  const pending = readJson<PendingApproval[]>(row.pending_approval);
-  return {
-    id: row.id,
-    agent_id: row.agent_id,
-    thread_id: row.thread_id,
-    ticket_id: row.ticket_id,
-    acting_user_id: row.acting_user_id,
-    principal: presentPrincipal(principalOfRun(row)),
-    trigger: row.trigger,
-    status: row.status,
-    input: row.input,
-    model_provider_id: row.model_provider_id,
-    model: row.model,
-    steps: row.steps,
-    input_tokens: row.input_tokens,
-    output_tokens: row.output_tokens,
-    total_tokens: row.input_tokens + row.output_tokens,
-    cost: row.cost,
-    latency_ms: row.latency_ms,
-    error: row.error,
-    final_text: row.final_text,
-    handoff_reason: row.handoff_reason,
-    tool_calls: readJson<StoredToolCall[]>(row.tool_calls) ?? [],
-    pending_approval: pending
-      ? {
-          tool_calls: pending.map((call) => ({
-            approval_id: call.approval_id,
-            tool_name: call.tool_name,
-            arguments: call.arguments,
-          })),
-        }
-      : null,
-    user_message_id: row.user_message_id,
-    result_message_id: row.result_message_id,
-    created_at: row.created_at,
-    started_at: row.started_at,
-    finished_at: row.finished_at,
-  };
-}
-
-export type FinishedRun = ReturnType<typeof toRun>;
-
 const nowOf = (runtime: AgentRuntime) => runtime.deps.clock.now();
-const budgetedRun = (run: AgentRunRow) => ({ runId: run.id, agentId: run.agent_id, organizationId: run.organization_id });
+const _budgetedRun = (run: AgentRunRow) => ({ runId: run.id, agentId: run.agent_id, organizationId: run.organization_id });
 const leaseUntil = (runtime: AgentRuntime) => new Date(nowOf(runtime).getTime() + LEASE_MS).toISOString();
 
 // ---------------------------------------------------------------------------------------------
@@ -373,15 +314,6 @@ async function claimTurn(runtime: AgentRuntime, runId: string): Promise<Claim> {
 const waitingForApproval = (runId: string) =>
   `The thread is waiting for a decision on a tool call of run ${runId}: approve or reject it, then send the message again`;
 
-const ABANDONED = 'The server process running this run stopped; the run was abandoned';
-
-async function failAbandoned(trx: Transaction<DB>, runtime: AgentRuntime, runId: string): Promise<void> {
-  const run = await findRun(trx, runId);
-  if (run) {
-    await failRunIn(trx, runtime, run, ['queued', 'running'], ABANDONED, { anyOwner: true });
-  }
-}
-
 /** Executes a run this process holds (`running`, its lease ours) until it ends or pauses, and records it. */
 async function executeClaimed(runtime: AgentRuntime, runId: string, options: { decision?: Decision; instructions?: string }) {
   const { db } = runtime.deps;
@@ -482,300 +414,6 @@ async function conversationOf(runtime: AgentRuntime, run: AgentRunRow, decision:
   return [...messages.slice(-(HISTORY_MESSAGES - 1)), { role: 'user', content: run.input }];
 }
 
-/** The chat message a stretch of a run leaves in its thread. */
-function resultMessage(
-  run: AgentRunRow,
-  outcome: SegmentOutcome,
-): { content: string; metadata: Record<string, unknown>; toolCalls: StoredToolCall[] } {
-  if (outcome.status === 'awaiting_approval') {
-    const pending = outcome.pending ?? [];
-    const asked = pending.map((call) => `${call.tool_name} ${JSON.stringify(call.arguments ?? {})}`).join(', ');
-    const pendingIds = new Set(pending.map((call) => call.tool_call_id));
-    const done = outcome.toolCalls.filter((record) => !pendingIds.has(record.tool_call_id)).map(storedCall);
-    const waiting = pending.map((call) => ({
-      tool_name: call.tool_name,
-      arguments: (call.arguments ?? null) as Record<string, unknown> | null,
-      result: null,
-      error: null,
-      start_time: null,
-      end_time: null,
-    }));
-    return {
-      content: `${outcome.text ? `${outcome.text}\n\n` : ''}Waiting for approval to call ${asked}.`,
-      metadata: {
-        run_id: run.id,
-        approval_request: {
-          run_id: run.id,
-          tool_calls: pending.map((call) => ({
-            approval_id: call.approval_id,
-            tool_name: call.tool_name,
-            arguments: call.arguments,
-          })),
-        },
-      },
-      toolCalls: [...done, ...waiting],
-    };
-  }
-  const calls = outcome.toolCalls.map(storedCall);
-  if (outcome.status === 'failed') {
-    return {
-      content: `The agent could not answer: ${outcome.error}`,
-      metadata: { run_id: run.id, run_error: outcome.error },
-      toolCalls: calls,
-    };
-  }
-  return { content: outcome.text, metadata: { run_id: run.id }, toolCalls: calls };
-}
-
-/**
- * Writes a stretch's outcome in one transaction: the thread's message, the run's totals and
- * status, the event. Only while this process still holds the run: one that lost its lease
- * writes nothing.
- */
-async function settle(
-  runtime: AgentRuntime,
-  run: AgentRunRow,
-  agent: AgentRow,
-  settings: AgentSettings,
-  outcome: SegmentOutcome,
-  latencyMs: number,
-): Promise<void> {
-  const at = nowOf(runtime).toISOString();
-  const previousCalls = (readJson<StoredToolCall[]>(run.tool_calls) ?? []).filter(
-    // A call paused for approval is recorded again once decided.
-    (call) => call.start_time !== null || call.error !== null,
-  );
-  const inputTokens = run.input_tokens + outcome.inputTokens;
-  const outputTokens = run.output_tokens + outcome.outputTokens;
-  const model = outcome.model ?? run.model;
-  const cost = outcome.endpoint && model ? costOf(outcome.endpoint, model, inputTokens, outputTokens) : run.cost;
-  const message = run.thread_id ? resultMessage(run, outcome) : null;
-  const messageId = message ? runtime.deps.ids.uuid() : null;
-  const wrote = await runtime.deps.db
-    .transaction()
-    .execute(async (trx) => {
-      if (run.thread_id && message && messageId) {
-        await insertMessage(trx, {
-          id: messageId,
-          organization_id: run.organization_id,
-          thread_id: run.thread_id,
-          sort_key: runtime.deps.ids.ulid(),
-          role: 'assistant',
-          // The model's words and a provider's errors are outside text: storable, whatever bytes they hold.
-          content: storableText(message.content),
-          content_html: null,
-          tool_calls: writeJson(message.toolCalls),
-          attachments: null,
-          metadata: writeJson(message.metadata),
-          created_at: at,
-        });
-        await touchThread(trx, run.thread_id, at);
-      }
-      const finished = outcome.status !== 'awaiting_approval';
-      // Counted before the run's totals change: a month's first count sums the runs' totals.
-      await settleTokens(trx, budgetedRun(run), outcome.inputTokens + outcome.outputTokens, nowOf(runtime));
-      const updated = await updateRunIf(
-        trx,
-        run.id,
-        { statuses: ['running'], leaseOwner: runtime.owner },
-        {
-          status: outcome.status,
-          model_provider_id: outcome.endpoint ? outcome.endpoint.providerId : run.model_provider_id,
-          model,
-          steps: run.steps + outcome.steps,
-          input_tokens: inputTokens,
-          output_tokens: outputTokens,
-          cost,
-          latency_ms: (run.latency_ms ?? 0) + latencyMs,
-          error: storableText(outcome.error),
-          final_text: outcome.status === 'succeeded' ? storableText(outcome.text) : null,
-          tool_calls: writeJson([...previousCalls, ...outcome.toolCalls.map(storedCall)]),
-          pending_approval: writeJson(outcome.pending),
-          conversation: writeJson(outcome.conversation),
-          result_message_id: messageId ?? run.result_message_id,
-          lease_owner: null,
-          lease_expires_at: null,
-          finished_at: finished ? at : null,
-          updated_at: at,
-        },
-      );
-      if (!updated) {
-        // Someone failed the run as abandoned meanwhile: their record stands, this one is dropped.
-        throw new LeaseLost();
-      }
-      if (run.thread_id && messageId) {
-        const stored = await findMessage(trx, run.thread_id, messageId);
-        if (stored) {
-          await recordEvent(trx, runtime.deps, run.organization_id, {
-            type: 'chat.message.created',
-            actor: { type: 'system', id: null, name: agent.name },
-            data: toMessage(stored),
-            privateToUserId: run.acting_user_id,
-          });
-          runtime.publish(run.id, { event: 'message', data: toMessage(stored) });
-        }
-      }
-      return true;
-    })
-    .catch((error: unknown) => {
-      if (error instanceof LeaseLost) {
-        return false;
-      }
-      throw error;
-    });
-  if (!wrote) {
-    return;
-  }
-  if (outcome.status === 'awaiting_approval') {
-    runtime.publish(run.id, {
-      event: 'approval_required',
-      data: {
-        run_id: run.id,
-        tool_calls: (outcome.pending ?? []).map((call) => ({
-          approval_id: call.approval_id,
-          tool_name: call.tool_name,
-          arguments: call.arguments,
-        })),
-      },
-    });
-  }
-  runtime.publish(run.id, {
-    event: 'usage',
-    data: { steps: run.steps + outcome.steps, input_tokens: inputTokens, output_tokens: outputTokens, cost },
-  });
-  runtime.deps.log.info(
-    {
-      runId: run.id,
-      agentId: agent.id,
-      status: outcome.status,
-      steps: outcome.steps,
-      model,
-      error: outcome.error ?? undefined,
-      maxSteps: settings.maxSteps,
-    },
-    'agent run',
-  );
-}
-
-class LeaseLost extends Error {}
-
-/** Fails a run that is in one of `statuses` (and ours), with its failure message in its thread. */
-async function failRun(runtime: AgentRuntime, runId: string, statuses: readonly AgentRunStatus[], error: string): Promise<void> {
-  await runtime.deps.db.transaction().execute(async (trx) => {
-    const run = await findRun(trx, runId);
-    if (run) {
-      await failRunIn(trx, runtime, run, statuses, error);
-    }
-  });
-}
-
-async function failRunIn(
-  trx: Transaction<DB>,
-  runtime: { deps: Pick<AppDeps, 'db' | 'clock' | 'ids'>; owner: string },
-  run: AgentRunRow,
-  statuses: readonly AgentRunStatus[],
-  error: string,
-  options: { anyOwner?: boolean } = {},
-): Promise<boolean> {
-  const at = runtime.deps.clock.now().toISOString();
-  const messageId = run.thread_id ? runtime.deps.ids.uuid() : null;
-  const failed = await updateRunIf(
-    trx,
-    run.id,
-    { statuses, ...(options.anyOwner ? {} : { leaseOwner: runtime.owner }) },
-    {
-      status: 'failed',
-      error,
-      lease_owner: null,
-      lease_expires_at: null,
-      pending_approval: null,
-      conversation: null,
-      result_message_id: messageId ?? run.result_message_id,
-      finished_at: at,
-      updated_at: at,
-    },
-  );
-  if (failed) {
-    // Whatever the run held of the budget is free again; what a dead process spent is not known.
-    await settleTokens(trx, budgetedRun(run), 0, runtime.deps.clock.now());
-  }
-  if (failed && run.thread_id && messageId) {
-    await insertMessage(trx, {
-      id: messageId,
-      organization_id: run.organization_id,
-      thread_id: run.thread_id,
-      sort_key: runtime.deps.ids.ulid(),
-      role: 'assistant',
-      content: `The agent could not answer: ${error}`,
-      content_html: null,
-      tool_calls: writeJson([]),
-      attachments: null,
-      metadata: writeJson({ run_id: run.id, run_error: error }),
-      created_at: at,
-    });
-    await touchThread(trx, run.thread_id, at);
-  }
-  return failed;
-}
-
-/**
- * Fails the runs whose process stopped renewing their lease (it crashed or lost its database):
- * a run is never executed twice, since a tool may have acted already. Any process may call it;
- * each run is failed once (the update is conditional). Answers how many it failed.
- */
-export async function recoverAbandonedRuns(deps: Pick<AppDeps, 'db' | 'clock' | 'ids'>, limit = 100): Promise<number> {
-  const runtime = { deps, owner: '' };
-  const now = deps.clock.now().toISOString();
-  let failed = 0;
-  for (const run of await listAbandonedRuns(deps.db, now, limit)) {
-    const done = await deps.db.transaction().execute(async (trx) => {
-      if (run.thread_id) {
-        await lockThread(trx, run.thread_id);
-      }
-      return failRunIn(trx, runtime, run, ['queued', 'running'], ABANDONED, { anyOwner: true });
-    });
-    failed += done ? 1 : 0;
-  }
-  return failed;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading runs, deciding approvals
-
-/** A run of the agent the caller may see: their own, or any when they manage the agent. */
-async function requireVisibleRun(db: Kysely<DB>, principal: Principal, agentId: string, runId: string) {
-  const agent = await requireAgent(db, principal, agentId);
-  const run = await findRunOfAgent(db, principal.organizationId, agent.id, runId);
-  if (!run || (run.acting_user_id !== principal.userId && !canManageAgent(principal))) {
-    throw AppError.notFound(RUN_NOT_FOUND);
-  }
-  return run;
-}
-
-/** Newest first (sort_key, then id): a keyset page; members see the runs they started, managers all. */
-export async function listAgentRuns(
-  db: Kysely<DB>,
-  principal: Principal,
-  agentId: string,
-  query: Static<typeof ListRunsQuerySchema>,
-) {
-  const agent = await requireAgent(db, principal, agentId);
-  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-  const after = readListCursor(query, ['text', 'text']);
-  const filter = {
-    actingUserId: canManageAgent(principal) ? undefined : principal.userId,
-    threadId: query.thread_id,
-    status: query.status,
-  };
-  const rows = await listRunsOfAgent(db, agent.id, filter, { after, limit: limit + 1 });
-  const page = keysetPage(rows, limit, (row) => [row.sort_key, row.id]);
-  return { items: page.items.map(toRun), nextCursor: page.nextCursor };
-}
-
-export async function getAgentRun(db: Kysely<DB>, principal: Principal, agentId: string, runId: string) {
-  return toRun(await requireVisibleRun(db, principal, agentId, runId));
-}
-
 /**
  * A person's decision on the tool calls a run paused for: the run continues in this process (the
  * approved call runs, a rejected one is reported to the model as declined). Only one decision
@@ -805,29 +443,4 @@ export async function decideApproval(
   runtime.reopen(run.id);
   runtime.publish(run.id, { event: 'run', data: { run_id: run.id, status: 'running' } });
   return { runId: run.id, finished: track(runtime, driveRun(runtime, run.id, { decision })) };
-}
-
-/** A run as `GET …/runs/{run_id}` shows it, by id alone: for the work that started it (a ticket's job). */
-export async function findRunById(db: Kysely<DB>, runId: string): Promise<FinishedRun | null> {
-  const row = await findRun(db, runId);
-  return row ? toRun(row) : null;
-}
-
-/** Records on an ended run why its answer went to a person rather than to the customer. */
-export async function recordRunHandoff(deps: Pick<AppDeps, 'db' | 'clock'>, runId: string, reason: string): Promise<void> {
-  await updateRunIf(
-    deps.db,
-    runId,
-    { statuses: ['succeeded', 'failed'] },
-    { handoff_reason: reason, updated_at: deps.clock.now().toISOString() },
-  );
-}
-
-/** The thread message a finished chat run answers with: its result message. */
-export async function resultMessageOf(db: Kysely<DB>, run: FinishedRun) {
-  if (!run.thread_id || !run.result_message_id) {
-    return null;
-  }
-  const row = await findMessage(db, run.thread_id, run.result_message_id);
-  return row ? toMessage(row) : null;
 }

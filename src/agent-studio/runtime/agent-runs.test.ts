@@ -8,7 +8,8 @@ import { closeServer, listen } from '../../../test/mcp/authorization-server.js';
 import { startPublicMcpServer, type TestMcpServer } from '../../../test/mcp/mcp-servers.js';
 import { type ModelRequest, startModelServer, type TestModelServer } from '../../../test/model-server.js';
 import type { AppDeps } from '../../deps.js';
-import { recoverAbandonedRuns, startRun } from './agent-run.service.js';
+import { recoverAbandonedRuns } from './agent-run.record.js';
+import { startRun } from './agent-run.service.js';
 
 type Headers = { 'x-api-key': string };
 const UNKNOWN = '3f1c2b9e-8a4d-4c7e-9b1a-2d3e4f5a6b7c';

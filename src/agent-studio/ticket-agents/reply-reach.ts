@@ -5,7 +5,7 @@ import type { Principal } from '../../http/api-key-auth.js';
 import { listMailboxesOf } from '../../platform/mailboxes/mailbox.service.js';
 import { listRecentComments } from '../../platform/tickets/comment.service.js';
 import { getTicket, type Ticket } from '../../platform/tickets/ticket.service.js';
-import type { FinishedRun } from '../runtime/agent-run.service.js';
+import type { FinishedRun } from '../runtime/agent-run.presenter.js';
 import { KNOWLEDGE_BASE_TOOLS } from '../runtime/run-tools.js';
 
 /**
