@@ -77,57 +77,35 @@ export function createValidatorCompiler(options: { compileOnFirstUse?: boolean }
   };
 }
 
-/** The JSON pointer of the first number that is not finite (Infinity, NaN), or null; like `pathOfNulCharacter`. */
-export function pathOfNonFiniteNumber(value: unknown): string | null {
-  const path = nonFinitePath(value);
-  return path === null ? null : path.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
-
-function nonFinitePath(value: unknown): string[] | null {
-  if (typeof value === 'number') {
-    return Number.isFinite(value) ? null : [];
-  }
-  if (value === null || typeof value !== 'object') {
-    return null;
-  }
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      const inner = nonFinitePath(value[index]);
-      if (inner !== null) {
-        return [String(index), ...inner];
-      }
-    }
-    return null;
-  }
-  for (const key in value) {
-    const inner = nonFinitePath((value as Record<string, unknown>)[key]);
-    if (inner !== null) {
-      return [key, ...inner];
-    }
-  }
-  return null;
-}
-
 /**
  * The JSON pointer of the first string or key holding U+0000, or null. Recursive: request bodies
  * are at most `MAX_JSON_DEPTH` deep (the JSON parser refuses deeper ones), query strings and path
  * parameters are flat. Nothing is allocated unless a NUL is found: this runs on every request.
  */
 export function pathOfNulCharacter(value: unknown): string | null {
-  const path = nulPath(value);
+  return pointerOf(pathWhere(value, hasNul, hasNul));
+}
+
+/** The JSON pointer of the first number that is not finite (Infinity, NaN), or null; walked as `pathOfNulCharacter`. */
+export function pathOfNonFiniteNumber(value: unknown): string | null {
+  return pointerOf(pathWhere(value, isNonFiniteNumber, () => false));
+}
+
+const hasNul = (value: unknown) => typeof value === 'string' && value.includes('\u0000');
+const isNonFiniteNumber = (value: unknown) => typeof value === 'number' && !Number.isFinite(value);
+
+function pointerOf(path: string[] | null): string | null {
   return path === null ? null : path.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
-function nulPath(value: unknown): string[] | null {
-  if (typeof value === 'string') {
-    return value.includes('\u0000') ? [] : null;
-  }
+/** The path of the first leaf `badLeaf` flags, or of the first key `badKey` flags, depth first. */
+function pathWhere(value: unknown, badLeaf: (leaf: unknown) => boolean, badKey: (key: string) => boolean): string[] | null {
   if (value === null || typeof value !== 'object') {
-    return null;
+    return badLeaf(value) ? [] : null;
   }
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
-      const inner = nulPath(value[index]);
+      const inner = pathWhere(value[index], badLeaf, badKey);
       if (inner !== null) {
         return [String(index), ...inner];
       }
@@ -135,10 +113,10 @@ function nulPath(value: unknown): string[] | null {
     return null;
   }
   for (const key in value) {
-    if (key.includes('\u0000')) {
+    if (badKey(key)) {
       return [key];
     }
-    const inner = nulPath((value as Record<string, unknown>)[key]);
+    const inner = pathWhere((value as Record<string, unknown>)[key], badLeaf, badKey);
     if (inner !== null) {
       return [key, ...inner];
     }
