@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forUpdate } from '../../db/dialect.js';
 import { inKeysetOrder } from '../../db/keyset.js';
@@ -122,15 +122,4 @@ export async function listAbandonedRuns(db: Db, now: string, limit: number): Pro
     .orderBy('lease_expires_at')
     .limit(limit)
     .execute();
-}
-
-/** Input plus output tokens of the agent's runs created since `since`. */
-export async function tokensUsedSince(db: Db, agentId: string, since: string): Promise<number> {
-  const row = await db
-    .selectFrom('agent_runs')
-    .select(sql<string | number | null>`sum(input_tokens + output_tokens)`.as('used'))
-    .where('agent_id', '=', agentId)
-    .where('created_at', '>=', since)
-    .executeTakeFirst();
-  return Number(row?.used ?? 0);
 }

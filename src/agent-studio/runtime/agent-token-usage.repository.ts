@@ -59,9 +59,14 @@ export async function reserveIfRoom(db: Db, key: UsageKey, amount: number, budge
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** What a stretch of a run came to: `spent` counted as used, `released` no longer held. */
-export async function settleUsage(db: Db, key: UsageKey, change: { spent: number; released: number }, now: string) {
-  await db
+/** What a stretch of a run came to: `spent` counted as used, `released` no longer held; false when the month has no row. */
+export async function settleUsage(
+  db: Db,
+  key: UsageKey,
+  change: { spent: number; released: number },
+  now: string,
+): Promise<boolean> {
+  const result = await db
     .updateTable('agent_token_usage')
     .set((eb) => ({
       used_tokens: eb('used_tokens', '+', change.spent),
@@ -70,7 +75,8 @@ export async function settleUsage(db: Db, key: UsageKey, change: { spent: number
     }))
     .where('agent_id', '=', key.agentId)
     .where('period_start', '=', key.periodStart)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Adds to what a run holds (and from which month), in the transaction of the month's reservation. */

@@ -59,7 +59,10 @@ export async function reserveTokens(
 ): Promise<Reservation> {
   const key = keyOf(run, periodStart);
   const now = () => deps.clock.now().toISOString();
-  await ensureUsageRow(deps.db, key, now());
+  // The month's first reservation makes its row (summing the month's runs so far): once a month.
+  if (!(await findUsage(deps.db, key))) {
+    await ensureUsageRow(deps.db, key, now());
+  }
   for (let attempt = 0; attempt < RESERVE_TRIES; attempt++) {
     const usage = (await findUsage(deps.db, key)) ?? { used: 0, reserved: 0 };
     const room = budget - usage.used - usage.reserved;
@@ -93,8 +96,12 @@ export async function settleTokens(trx: Transaction<DB> | Kysely<DB>, run: Budge
   if (spent === 0 && !held?.reserved_tokens) {
     return;
   }
-  await ensureUsageRow(trx, key, now.toISOString());
-  await settleUsage(trx, key, { spent, released: Number(held?.reserved_tokens ?? 0) }, now.toISOString());
+  const change = { spent, released: Number(held?.reserved_tokens ?? 0) };
+  if (!(await settleUsage(trx, key, change, now.toISOString()))) {
+    // The month's first count: its row sums the month's runs so far, then counts this stretch.
+    await ensureUsageRow(trx, key, now.toISOString());
+    await settleUsage(trx, key, change, now.toISOString());
+  }
   if (held?.reserved_tokens) {
     await clearRunReservation(trx, run.runId);
   }
