@@ -1,8 +1,14 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Kysely } from 'kysely';
+import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { vi } from 'vitest';
+import type { DB } from '../src/db/database.js';
 import type { Clock } from '../src/lib/clock.js';
+import type { IdFactory } from '../src/lib/ids.js';
+import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '../src/platform/webhooks/webhook.worker.js';
+import type { TestApp } from './harness.js';
 
 /** A request as the receiver got it, and which of the secrets it trusts verified it. */
 export interface ReceivedWebhook {
@@ -109,4 +115,25 @@ function verifies(secret: string, body: string, headers: IncomingHttpHeaders, at
   } finally {
     vi.useRealTimers();
   }
+}
+
+/**
+ * The webhook worker of a test app: on its database (or another pool of it, as a second process),
+ * its clock and its key, logging nothing.
+ */
+export function webhookWorkerOf(
+  harness: Pick<TestApp, 'db' | 'clock' | 'ids' | 'config' | 'secretKey'>,
+  options: { db?: Kysely<DB>; ids?: IdFactory; worker?: WebhookWorkerOptions } = {},
+): WebhookWorker {
+  return createWebhookWorker(
+    {
+      db: options.db ?? harness.db,
+      clock: harness.clock,
+      ids: options.ids ?? harness.ids,
+      config: harness.config,
+      secretKey: harness.secretKey,
+      log: pino({ level: 'silent' }),
+    },
+    options.worker,
+  );
 }

@@ -1,15 +1,13 @@
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { refuseWrites } from '../../../test/refusing-trigger.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.js';
-import { decodeSecretKey } from '../../lib/secret-box.js';
+import { startWebhookReceiver, type WebhookReceiver, webhookWorkerOf } from '../../../test/webhook-receiver.js';
 import { DELIVERY_LEASE_MS, MAX_UNRECORDED_ATTEMPTS } from './webhook.delivery.js';
 import { dispatchEvents } from './webhook.dispatcher.js';
 import { claimDueDeliveries } from './webhook.repository.js';
-import { createWebhookWorker, type WebhookWorker } from './webhook.worker.js';
+import type { WebhookWorker } from './webhook.worker.js';
 
 const SECRET_KEY = 'c4'.repeat(32);
 const HOUR = 3_600_000;
@@ -42,14 +40,7 @@ describe.each(DIALECTS)('webhook queue on %s', (dialect) => {
     harness = await buildTestApp(dialect, { env: { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', SECRET_KEY } });
     acme = await makeOrganization(harness, { name: 'Acme' });
     receiver = await startWebhookReceiver(harness.clock);
-    worker = createWebhookWorker({
-      db: harness.db,
-      clock: harness.clock,
-      ids: harness.ids,
-      config: harness.config,
-      secretKey: decodeSecretKey(SECRET_KEY),
-      log: pino({ level: 'silent' }),
-    });
+    worker = webhookWorkerOf(harness);
   });
   afterEach(async () => {
     harness.clock.set(TEST_NOW);

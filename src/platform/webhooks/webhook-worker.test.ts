@@ -1,15 +1,13 @@
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver, webhookWorkerOf } from '../../../test/webhook-receiver.js';
 import { connectPostgres } from '../../db/connect.js';
 import type { DB } from '../../db/database.js';
 import { createIdFactory } from '../../lib/ids.js';
-import { decodeSecretKey } from '../../lib/secret-box.js';
 import { RETRY_DELAYS_MS } from './webhook.delivery.js';
-import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './webhook.worker.js';
+import type { WebhookWorker, WebhookWorkerOptions } from './webhook.worker.js';
 
 const SECRET_KEY = 'c3'.repeat(32);
 const ENV = { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', SECRET_KEY };
@@ -29,13 +27,9 @@ describe.each(DIALECTS)('webhook worker on %s', (dialect) => {
   let acme: TestOrganization;
   let receiver: WebhookReceiver;
   let worker: WebhookWorker;
-  const log = pino({ level: 'silent' });
 
   const workerOn = (db: import('kysely').Kysely<DB>, options: WebhookWorkerOptions = {}, ids = harness.ids) =>
-    createWebhookWorker(
-      { db, clock: harness.clock, ids, config: harness.config, secretKey: decodeSecretKey(SECRET_KEY), log },
-      options,
-    );
+    webhookWorkerOf(harness, { db, ids, worker: options });
 
   beforeAll(async () => {
     harness = await buildTestApp(dialect, { env: ENV });

@@ -1,14 +1,12 @@
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { startPublicMcpServer, type TestMcpServer } from '../../../test/mcp/mcp-servers.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver, webhookWorkerOf } from '../../../test/webhook-receiver.js';
 import { encodeCursor } from '../../lib/cursors.js';
-import { decodeSecretKey } from '../../lib/secret-box.js';
 import { EVENT_TYPES } from '../events/event.table.js';
-import { createWebhookWorker, type WebhookWorker } from './webhook.worker.js';
+import type { WebhookWorker } from './webhook.worker.js';
 
 const SECRET_KEY = '5a'.repeat(32);
 const ENV = { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', SECRET_KEY };
@@ -32,14 +30,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     member = await makeUser(harness, acme.organizationId, { name: 'Mia' });
     receiver = await startWebhookReceiver(harness.clock);
     mcp = await startPublicMcpServer();
-    worker = createWebhookWorker({
-      db: harness.db,
-      clock: harness.clock,
-      ids: harness.ids,
-      config: harness.config,
-      secretKey: decodeSecretKey(SECRET_KEY),
-      log: pino({ level: 'silent' }),
-    });
+    worker = webhookWorkerOf(harness);
   });
   afterEach(async () => {
     harness.clock.set(TEST_NOW);
