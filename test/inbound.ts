@@ -92,3 +92,23 @@ export async function verifyMailbox(harness: TestApp, mailboxId: string): Promis
     throw new Error(`mailbox ${mailboxId} was not verified: ${response.statusCode} ${response.body}`);
   }
 }
+
+/** A mailbox of the organization that receives by SMTP, made through the API and verified by its link. */
+export async function makeVerifiedMailbox(
+  harness: TestApp,
+  organization: { headers: Record<string, string> },
+  mailbox: { address: string; teamId: string; displayName?: string },
+): Promise<{ id: string; address: string }> {
+  const created = await harness.app.inject({
+    method: 'POST',
+    url: '/v1/mailboxes',
+    headers: organization.headers,
+    payload: { displayName: 'Support', delivery: 'smtp', ...mailbox },
+  });
+  if (created.statusCode !== 201) {
+    throw new Error(`mailbox ${mailbox.address} was not created: ${created.statusCode} ${created.body}`);
+  }
+  const { id, address } = created.json().data as { id: string; address: string };
+  await verifyMailbox(harness, id);
+  return { id, address };
+}

@@ -9,7 +9,7 @@ import { replyAddressFor } from '../src/email/reply-address.js';
 import { decodeSecretKey } from '../src/lib/secret-box.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from './factories.js';
 import { buildTestApp, type TestApp } from './harness.js';
-import { composeMail, INBOUND_SECRET_KEY, inboundDepsOf, inboundEnv, verifyMailbox } from './inbound.js';
+import { composeMail, INBOUND_SECRET_KEY, inboundDepsOf, inboundEnv, makeVerifiedMailbox } from './inbound.js';
 import { type ModelRequest, startModelServer, type TestModelServer } from './model-server.js';
 import { sendRaw } from './smtp-client.js';
 
@@ -76,13 +76,7 @@ export async function openTicketAgentDesk(dialect: Dialect, name: string): Promi
   // A teammate for routing to hand tickets to.
   const teammate = await makeUser(harness, acme.organizationId, { name: 'Tess Teammate' });
   await call('POST', `/v1/teams/${desk.teamId}/members`, { userId: teammate.userId });
-  const mailbox = await call('POST', '/v1/mailboxes', {
-    address: support,
-    teamId: desk.teamId,
-    displayName: 'Acme Support',
-    delivery: 'smtp',
-  });
-  await verifyMailbox(harness, mailbox.data.id);
+  await makeVerifiedMailbox(harness, acme, { address: support, teamId: desk.teamId, displayName: 'Acme Support' });
   const receiver = await startSmtpReceiver(inboundDepsOf(harness), { port: 0, host: '127.0.0.1' });
   const model = await startModelServer();
 

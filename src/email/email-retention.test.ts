@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
 import { makeOrganization, makeTeam, type TestOrganization } from '../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../test/harness.js';
-import { composeMail, inboundDepsOf, inboundEnv, verifyMailbox } from '../../test/inbound.js';
+import { composeMail, inboundDepsOf, inboundEnv, makeVerifiedMailbox } from '../../test/inbound.js';
 import { sendRaw } from '../../test/smtp-client.js';
 import { connectPostgres } from '../db/connect.js';
 import { createEmailRetentionWorker } from './email-retention.worker.js';
@@ -24,13 +24,7 @@ describe.each(DIALECTS)('EMAIL_RETENTION_DAYS on %s', (dialect) => {
     harness = await buildTestApp(dialect, { env: data.env });
     acme = await makeOrganization(harness);
     const team = await makeTeam(harness, acme);
-    const created = await harness.app.inject({
-      method: 'POST',
-      url: '/v1/mailboxes',
-      headers: acme.headers,
-      payload: { address, teamId: team.teamId, displayName: 'Support', delivery: 'smtp' },
-    });
-    await verifyMailbox(harness, created.json().data.id);
+    await makeVerifiedMailbox(harness, acme, { address, teamId: team.teamId });
     receiver = await startSmtpReceiver(inboundDepsOf(harness), { port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../test/harness.js';
-import { composeMail, inboundDepsOf, inboundEnv, verifyMailbox } from '../../test/inbound.js';
+import { composeMail, inboundDepsOf, inboundEnv, makeVerifiedMailbox } from '../../test/inbound.js';
 import { startSmtp } from '../../test/smtp.js';
 import { sendRaw } from '../../test/smtp-client.js';
 import { type SmtpReceiver, startSmtpReceiver } from './inbound/smtp-receiver.js';
@@ -32,14 +32,7 @@ describe.each(DIALECTS)('the email round trip on %s', (dialect) => {
     harness = await buildTestApp(dialect, { env: data.env });
     acme = await makeOrganization(harness, { name: 'Acme' });
     desk = await makeTeam(harness, acme, { name: 'Desk', identifier: 'DESK' });
-    const mailbox = await harness.app.inject({
-      method: 'POST',
-      url: '/v1/mailboxes',
-      headers: acme.headers,
-      payload: { address: support, teamId: desk.teamId, displayName: 'Acme Support', delivery: 'smtp' },
-    });
-    expect(mailbox.statusCode, mailbox.body).toBe(201);
-    await verifyMailbox(harness, mailbox.json().data.id);
+    await makeVerifiedMailbox(harness, acme, { address: support, teamId: desk.teamId, displayName: 'Acme Support' });
     receiver = await startSmtpReceiver(inboundDepsOf(harness), { port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../test/harness.js';
-import { composeMail, inboundDepsOf, inboundEnv, verifyMailbox } from '../../test/inbound.js';
+import { composeMail, inboundDepsOf, inboundEnv, makeVerifiedMailbox } from '../../test/inbound.js';
 import { envelopePage, expectCursorPagedList } from '../../test/platform-list-pages.js';
 import { sendRaw } from '../../test/smtp-client.js';
 import { type SmtpReceiver, startSmtpReceiver } from './inbound/smtp-receiver.js';
@@ -50,14 +50,7 @@ describe.each(DIALECTS)("a ticket's emails on %s", (dialect) => {
       [acme, support.teamId, address],
       [globex, globexTeam.teamId, globexAddress],
     ] as const) {
-      const response = await harness.app.inject({
-        method: 'POST',
-        url: '/v1/mailboxes',
-        headers: org.headers,
-        payload: { address: mailbox, teamId, displayName: 'Support', delivery: 'smtp' },
-      });
-      expect(response.statusCode).toBe(201);
-      await verifyMailbox(harness, response.json().data.id);
+      await makeVerifiedMailbox(harness, org, { address: mailbox, teamId });
     }
     receiver = await startSmtpReceiver(inboundDepsOf(harness), { port: 0, host: '127.0.0.1' });
   });

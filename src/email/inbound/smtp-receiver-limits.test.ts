@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../test/harness.js';
-import { composeMail, inboundDepsOf, inboundEnv, verifyMailbox } from '../../../test/inbound.js';
+import { composeMail, inboundDepsOf, inboundEnv, makeVerifiedMailbox } from '../../../test/inbound.js';
 import { SmtpClient, sendRaw } from '../../../test/smtp-client.js';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.js';
 
@@ -56,13 +56,7 @@ describe.each(DIALECTS)('the SMTP receiver within INBOUND_MAX_BYTES on %s', (dia
     harness = await buildTestApp(dialect, { env: data.env });
     acme = await makeOrganization(harness);
     const team = await makeTeam(harness, acme);
-    const created = await harness.app.inject({
-      method: 'POST',
-      url: '/v1/mailboxes',
-      headers: acme.headers,
-      payload: { address, teamId: team.teamId, displayName: 'Support', delivery: 'smtp' },
-    });
-    await verifyMailbox(harness, created.json().data.id);
+    await makeVerifiedMailbox(harness, acme, { address, teamId: team.teamId });
     receiver = await startSmtpReceiver(inboundDepsOf(harness), { port: 0, host: '127.0.0.1', spoolDir });
     // A first message through, so that what a first message loads is not counted as held by the large one.
     const raw = await composeMail({ from: 'jane@customer.test', to: address, subject: 'Warm-up', text: 'hello' });
