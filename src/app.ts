@@ -22,6 +22,7 @@ import { loadOnce } from './lib/load-once.js';
 import { decodeSecretKey } from './lib/secret-box.js';
 import { authenticateSession } from './platform/auth/session.service.js';
 import { platformPlugin } from './platform/platform.plugin.js';
+import { apiKeyLookup } from './platform/users/api-key.service.js';
 import { consolePlugin } from './web-console/console.plugin.js';
 
 export interface BuildAppOptions {
@@ -113,7 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerJsonBodyParser(app);
   registerRequestLog(app);
 
-  const auth = options.auth ?? createApiKeyAuth({ db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
+  const auth = options.auth ?? createApiKeyAuth({ lookup: apiKeyLookup(db), ttlSeconds: config.API_KEY_CACHE_SECONDS });
   const limits = await registerRateLimits(app, config, { db, clock });
   deps = {
     config,

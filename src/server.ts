@@ -22,6 +22,7 @@ import { createAttachmentStorage } from './platform/attachments/attachment.stora
 import { createEventRetentionWorker, type EventRetentionWorker } from './platform/events/event-retention.worker.js';
 import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
 import { createRoutingWorker, type RoutingWorker } from './platform/routing/routing.worker.js';
+import { apiKeyLookup } from './platform/users/api-key.service.js';
 import { createWebhookWorker, type WebhookWorker } from './platform/webhooks/webhook.worker.js';
 
 export const SMTP_URL_MISSING =
@@ -118,7 +119,7 @@ export async function startServer(config: Config, log: Logger, print: (line: str
     }
     const smtpReceiver = receiver;
 
-    const auth = createApiKeyAuth({ db: handle.db, clock, ttlSeconds: config.API_KEY_CACHE_SECONDS });
+    const auth = createApiKeyAuth({ lookup: apiKeyLookup(handle.db), ttlSeconds: config.API_KEY_CACHE_SECONDS });
     const addresses: string[] = [];
     let agentStudioDeps: AppDeps | undefined;
     for (const listener of planListeners(config)) {

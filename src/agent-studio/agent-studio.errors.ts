@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { NormalizedError, ValidationIssue } from '../http/errors.js';
+import type { NormalizedError } from '../http/errors.js';
+import type { ValidationIssue } from '../lib/errors.js';
 import { HTTP_URL_FORMAT } from '../lib/http-url.js';
 
 /** FastAPI's 422 body: one entry per bad value. */

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../http/errors.js';
 import { type CursorKeyKind, CursorSchema, NEXT_CURSOR_HEADER, readTypedCursor } from '../http/pagination.js';
 import { MAX_OFFSET } from '../http/shared-schemas.js';
 import type { CursorKey } from '../lib/cursors.js';
+import { AppError } from '../lib/errors.js';
 
 export const DEFAULT_LIST_LIMIT = 50;
 

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
 import { createTestDatabase } from '../../test/harness.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../lib/errors.js';
 import { connectPostgres } from './connect.js';
 import type { DB } from './database.js';
 import { columnTypes, escapeLike, forUpdate, inJsonArray, likeOperator, readBoolean, readJson, writeJson } from './dialect.js';

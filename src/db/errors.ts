@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../lib/errors.js';
 
 interface DriverError {
   code?: string;

@@ -1,11 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/database.js';
-import type { Principal } from '../http/api-key-auth.js';
-import { AppError } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { keysetPage } from '../lib/cursors.js';
+import { AppError } from '../lib/errors.js';
 import type { IdFactory } from '../lib/ids.js';
+import type { Principal } from '../lib/principal.js';
 import { requireOrgAdmin } from '../platform/authorization.js';
 import { readListPage } from '../platform/platform.pagination.js';
 import {

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/database.js';
 import { readBoolean, readJson } from '../db/dialect.js';
-import type { Principal } from '../http/api-key-auth.js';
-import { AppError } from '../http/errors.js';
 import { keysetPage } from '../lib/cursors.js';
+import { AppError } from '../lib/errors.js';
+import type { Principal } from '../lib/principal.js';
 import { readListPage } from '../platform/platform.pagination.js';
 import { requireTicketAccess } from '../platform/tickets/ticket.service.js';
 import { deliveryOfJoinedOutbox } from './outbox.service.js';

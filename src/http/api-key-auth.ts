@@ -1,29 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import type { DB } from '../db/database.js';
-import type { Clock } from '../lib/clock.js';
-import { findPrincipalByKeyHash } from '../platform/users/api-key.repository.js';
-import { hashApiKey, looksLikeApiKey } from '../platform/users/api-key.service.js';
-import type { UserType } from '../platform/users/user.table.js';
-import { AppError } from './errors.js';
+import { AppError } from '../lib/errors.js';
+import type { Principal } from '../lib/principal.js';
 import type { RequestLimits } from './rate-limits.js';
 import { checkCsrf, clearSessionCookies, isWrite, sessionTokenOf } from './session-auth.js';
-
-/**
- * Who is calling: the user (of the API key, or signed in with a session cookie) and the
- * organization every query is scoped to. Services see the same three fields either way.
- */
-export interface Principal {
-  organizationId: string;
-  userId: string;
-  userType: UserType;
-  /** Set when the caller authenticated with an API key. */
-  apiKeyId?: string;
-  apiKeyPrefix?: string;
-  /** Set when the caller is a browser signed in with a session cookie. */
-  sessionId?: string;
-}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,6 +13,14 @@ declare module 'fastify' {
     /** Served without an API key (health, docs). */
     public?: boolean;
   }
+}
+
+/** How a raw key is found: the platform's users feature answers it (`apiKeyLookup`), app.ts passes it in. */
+export interface ApiKeyLookup {
+  /** The key's stored hash, or null when the text cannot be a key (so garbage never reaches the database). */
+  keyHashOf(rawKey: string): string | null;
+  /** The live key's caller, or undefined when no live key of a live user has that hash. */
+  findPrincipal(keyHash: string): Promise<Principal | undefined>;
 }
 
 export interface ApiKeyAuth {
@@ -49,21 +37,21 @@ const MAX_CACHED_KEYS = 10_000;
  * not one per request; a revoked key therefore stops working within that interval on every
  * process. Unknown keys are not cached: they are random, so caching them only grows memory.
  */
-export function createApiKeyAuth(deps: { db: Kysely<DB>; clock: Clock; ttlSeconds: number }): ApiKeyAuth {
+export function createApiKeyAuth(deps: { lookup: ApiKeyLookup; ttlSeconds: number }): ApiKeyAuth {
   const cache = new Map<string, { principal: Principal; expiresAt: number }>();
 
   async function verify(rawKey: string): Promise<Principal | null> {
-    if (!looksLikeApiKey(rawKey)) {
+    const keyHash = deps.lookup.keyHashOf(rawKey);
+    if (keyHash === null) {
       return null;
     }
-    const keyHash = hashApiKey(rawKey);
     const now = Date.now();
     const cached = cache.get(keyHash);
     if (cached && cached.expiresAt > now) {
       return cached.principal;
     }
     cache.delete(keyHash);
-    const principal = (await findPrincipalByKeyHash(deps.db, keyHash)) ?? null;
+    const principal = (await deps.lookup.findPrincipal(keyHash)) ?? null;
     if (principal && deps.ttlSeconds > 0) {
       if (cache.size >= MAX_CACHED_KEYS) {
         const oldest = cache.keys().next().value;

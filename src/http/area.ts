@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaName } from '../config.js';
 import { publicBaseUrl } from '../config.js';
 import type { AppDeps } from '../deps.js';
-import { AppError, type NormalizedError, normalizeError } from './errors.js';
+import { AppError } from '../lib/errors.js';
+import { type NormalizedError, normalizeError } from './errors.js';
 
 /** Renders a failure as an area's status and body. */
 export type ErrorRenderer = (error: NormalizedError, request: FastifyRequest) => { status: number; body: unknown };

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaName } from '../config.js';
+import { AppError } from '../lib/errors.js';
 import type { Authenticate } from './api-key-auth.js';
 import { type ErrorRenderer, replyWithError } from './area.js';
-import { AppError } from './errors.js';
 
 /** Longest path parameter the router accepts; longer ones are refused before any route runs. */
 export const MAX_PARAM_LENGTH = 1_000;

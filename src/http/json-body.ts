@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ParseError, printParseErrorCode, visit } from 'jsonc-parser';
 import secureJson from 'secure-json-parse';
-import { AppError } from './errors.js';
+import { AppError } from '../lib/errors.js';
 
 /**
  * How deep a request body may nest. Every document the three APIs take is a handful of levels

@@ -1,7 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { type CursorKey, decodeCursor } from '../lib/cursors.js';
-import { AppError } from './errors.js';
+import { AppError } from '../lib/errors.js';
 
 /** `cursor` of a keyset-paged list: the `nextCursor` of the page before. */
 export const CursorSchema = Type.String({

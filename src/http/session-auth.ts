@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { AppError } from '../lib/errors.js';
 import { csrfTokenFor } from '../lib/secret-token.js';
 import { parseCookies, serializeCookie } from './cookies.js';
-import { AppError } from './errors.js';
 
 /**
  * How a browser carries a session: an `HttpOnly` cookie with the session's token (the server keeps

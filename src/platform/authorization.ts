@@ -1,5 +1,5 @@
-import type { Principal } from '../http/api-key-auth.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../lib/errors.js';
+import type { Principal } from '../lib/principal.js';
 
 export const ACCESS_DENIED = 'User does not have access to this resource!';
 

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { type NormalizedError, reasonPhrase } from '../http/errors.js';
+import type { NormalizedError } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
+import { reasonPhrase } from '../lib/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../http/errors.js';
 import { CursorSchema, readCursor } from '../http/pagination.js';
 import { MAX_PAGE, PageQuerySchema } from '../http/shared-schemas.js';
 import type { CursorKey } from '../lib/cursors.js';
+import { AppError } from '../lib/errors.js';
 
 /**
  * `page` of a platform list that also takes `cursor`: 0-based, 0 when omitted. No schema default,

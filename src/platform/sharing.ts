@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/database.js';
-import type { Principal } from '../http/api-key-auth.js';
+import type { Principal } from '../lib/principal.js';
 import { isOrgAdmin } from './authorization.js';
 import { findTeamMember } from './teams/team.repository.js';
 import { requireManagedTeam } from './teams/team.service.js';

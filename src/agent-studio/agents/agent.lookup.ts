@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
+import type { Principal } from '../../lib/principal.js';
 import { isOrgAdmin } from '../../platform/authorization.js';
 import { type AgentRow, findAgentById } from './agent.repository.js';
 

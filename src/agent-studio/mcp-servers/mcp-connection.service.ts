@@ -1,9 +1,9 @@
 import type { Static } from '@sinclair/typebox';
 import type { Updateable } from 'kysely';
 import { writeJson } from '../../db/dialect.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { defaultPort, trackingFetch, urlAllowed } from '../../lib/guarded-fetch.js';
+import type { Principal } from '../../lib/principal.js';
 import { requireManageableAgent } from '../agents/agent.service.js';
 import { describeFailure, type FailureDescription, MESSAGES, type ProbeResult, probeServer } from './connect.js';
 import { type McpRuntime, requireServer, type ServerAuth, serverAuth } from './mcp-runtime.js';

@@ -1,9 +1,9 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import { keysetPage } from '../../lib/cursors.js';
+import { AppError } from '../../lib/errors.js';
+import type { Principal } from '../../lib/principal.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { canManageAgent, requireAgent } from '../agents/agent.lookup.js';
 import { findMessage } from '../chats/chat.repository.js';

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps.js';
 import { getArticle } from '../../help-center/articles/article.service.js';
 import { publicCollectionIds } from '../../help-center/collections/collection.visibility.js';
-import type { Principal } from '../../http/api-key-auth.js';
+import type { Principal } from '../../lib/principal.js';
 import { listMailboxesOf } from '../../platform/mailboxes/mailbox.service.js';
 import { listRecentComments } from '../../platform/tickets/comment.service.js';
 import { getTicket, type Ticket } from '../../platform/tickets/ticket.service.js';

@@ -1,6 +1,6 @@
 import { readJson } from '../../db/dialect.js';
 import type { AppDeps } from '../../deps.js';
-import type { Principal } from '../../http/api-key-auth.js';
+import type { Principal } from '../../lib/principal.js';
 import { getTicket, type Ticket } from '../../platform/tickets/ticket.service.js';
 import { findAgentById } from '../agents/agent.repository.js';
 import { findRunById } from '../runtime/agent-run.lookup.js';

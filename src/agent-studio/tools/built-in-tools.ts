@@ -1,8 +1,9 @@
 import { type TObject, Type } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { issuesFromAjv, type ValidationIssue } from '../../http/errors.js';
+import { issuesFromAjv } from '../../http/errors.js';
 import { StringEnum } from '../../http/shared-schemas.js';
+import type { ValidationIssue } from '../../lib/errors.js';
 import { OBJECT_ID_PATTERN, ULID_PATTERN } from '../../lib/ids.js';
 
 // ajv-formats is CommonJS with a default export.

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { loadOnce } from '../../lib/load-once.js';
 import { loadHtmlConverters } from '../../platform/tickets/comment-content.js';
 

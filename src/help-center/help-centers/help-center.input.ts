@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 
 /** The trimmed text of a body field; only spaces is a 400, like an empty one. */
 export function nonBlank(value: string, field: string): string {

@@ -1,10 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import type { Principal } from '../../lib/principal.js';
 import { requireOrgAdmin } from '../authorization.js';
 import { requireIdParam } from './account.input.js';
 import { ACCOUNT_ATTRIBUTE_DEFAULTS } from './account-attribute.defaults.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { requireWebUrl } from '../attachments/attachment.service.js';
 
 /**

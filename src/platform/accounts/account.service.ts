@@ -1,11 +1,11 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
+import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import type { Principal } from '../../lib/principal.js';
 import {
   type CustomFieldValueEntry,
   mergeCustomFieldValues,

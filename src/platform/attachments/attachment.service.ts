@@ -2,11 +2,11 @@ import type { Readable } from 'node:stream';
 import type { Kysely, Transaction } from 'kysely';
 import { type Config, publicBaseUrl } from '../../config.js';
 import type { DB } from '../../db/database.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { AppError } from '../../lib/errors.js';
 import { isHttpUrl } from '../../lib/http-url.js';
 import type { IdFactory } from '../../lib/ids.js';
+import type { Principal } from '../../lib/principal.js';
 import { isOrgAdmin } from '../authorization.js';
 import {
   type AttachmentRow,

@@ -12,7 +12,7 @@ import { buildTestApp, TEST_NOW, type TestApp, testConfig } from '../../../test/
 import { buildApp } from '../../app.js';
 import type { AttachmentStorageKind } from '../../config.js';
 import { connectPostgres } from '../../db/connect.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { contentDisposition } from './attachment.routes.js';
 import { cleanContentType, cleanFileName, requireAttachments } from './attachment.service.js';
 import { CHUNK_BYTES } from './attachment-database.storage.js';

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { AppError } from '../../http/errors.js';
 import { checkOrigin, clearSessionCookies, sessionTokenOf, setSessionCookies } from '../../http/session-auth.js';
+import { AppError } from '../../lib/errors.js';
 import { csrfTokenFor } from '../../lib/secret-token.js';
 import {
   PlatformEnvelopeSchema,

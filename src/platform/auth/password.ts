@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { loadOnce } from '../../lib/load-once.js';
 
 export const MIN_PASSWORD_LENGTH = 12;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { businessHoursStatus, type HoursInput, isWithinHours, type Schedule, validateHours } from './hours.js';
 import type { DailyConfig, Slot } from './hours.schemas.js';
 

@@ -1,5 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { type DailyConfig, type DayConfig, type Slot, WEEKDAYS, type Weekday } from './hours.schemas.js';
 
 /**

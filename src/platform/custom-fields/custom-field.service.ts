@@ -1,12 +1,12 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError, type IssueLocation } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
+import { AppError, type IssueLocation } from '../../lib/errors.js';
 import { firstFreeValue, insertUnderFreeValue } from '../../lib/free-value.js';
 import type { IdFactory } from '../../lib/ids.js';
+import type { Principal } from '../../lib/principal.js';
 import { isOrgAdmin, requireOrgAdmin } from '../authorization.js';
 import { readListPage } from '../platform.pagination.js';
 import { requireTeam } from '../teams/team.lookup.js';

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
-import { AppError, type IssueLocation } from '../../http/errors.js';
+import { AppError, type IssueLocation } from '../../lib/errors.js';
 import { isHttpUrl } from '../../lib/http-url.js';
 import { type CustomFieldRow, findCustomFieldsByUids, findMandatoryCustomFields } from './custom-field.repository.js';
 import type { CustomFieldSource, CustomFieldType } from './custom-field.table.js';

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
-import type { Principal } from '../../http/api-key-auth.js';
+import type { Principal } from '../../lib/principal.js';
 import { isOrgAdmin } from '../authorization.js';
 import type { EventTable } from './event.table.js';
 

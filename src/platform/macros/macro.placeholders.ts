@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 
 /**
  * The placeholders a macro's reply may use, with what each stands for. Values come from the

@@ -1,8 +1,8 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
-import type { Principal } from '../../http/api-key-auth.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Principal } from '../../lib/principal.js';
 import {
   findNotificationPreferences,
   type NotificationPreferenceRow,

@@ -1,10 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { conflictAs } from '../../db/errors.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import type { Principal } from '../../lib/principal.js';
 import { recordTicketsTagLeftEvents } from '../events/ticket-events.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { requireManagedTeam } from '../teams/team.service.js';

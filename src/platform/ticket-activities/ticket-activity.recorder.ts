@@ -1,10 +1,10 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import type { Principal } from '../../lib/principal.js';
 import { findCustomFieldsByUids } from '../custom-fields/custom-field.repository.js';
 import { recordTicketChangeEvents, recordTicketCreatedEvents } from '../events/ticket-events.js';
 import { byTagName, type TicketTagView, tagsOfTicket, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';

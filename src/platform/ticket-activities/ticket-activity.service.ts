@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson } from '../../db/dialect.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import { readCursor } from '../../http/pagination.js';
 import { keysetPage } from '../../lib/cursors.js';
+import { AppError } from '../../lib/errors.js';
+import type { Principal } from '../../lib/principal.js';
 import { requireTicket } from '../tickets/ticket.service.js';
 import { listActivities, type TicketActivityRow } from './ticket-activity.repository.js';
 import type { ListTicketActivitiesQuery } from './ticket-activity.schemas.js';

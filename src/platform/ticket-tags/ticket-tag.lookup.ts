@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson } from '../../db/dialect.js';
-import { AppError, type IssueLocation } from '../../http/errors.js';
+import { AppError, type IssueLocation } from '../../lib/errors.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
 import {
   deleteTicketTags,

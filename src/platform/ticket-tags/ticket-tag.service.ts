@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
-import type { Principal } from '../../http/api-key-auth.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
+import type { Principal } from '../../lib/principal.js';
 import { beginTicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { presentTicket, requireTicket, type Ticket } from '../tickets/ticket.service.js';
 import { addTicketTags, removeTicketTags, resolveTicketTags } from './ticket-tag.lookup.js';

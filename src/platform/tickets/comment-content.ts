@@ -1,7 +1,7 @@
 import type { convert } from 'html-to-text';
 import type sanitizeHtml from 'sanitize-html';
 import type TurndownService from 'turndown';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { loadOnce } from '../../lib/load-once.js';
 
 /** What a stored comment carries: every form derived from whichever the client sent. */

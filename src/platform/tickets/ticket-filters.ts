@@ -4,12 +4,12 @@ import { type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transacti
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
 import { afterKeys } from '../../db/keyset.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import { CursorSchema } from '../../http/pagination.js';
 import { PageNumberSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { type CursorKey, decodeCursor } from '../../lib/cursors.js';
+import { AppError } from '../../lib/errors.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
+import type { Principal } from '../../lib/principal.js';
 import { findAccountById } from '../accounts/account.repository.js';
 import { findContactById } from '../contacts/customer-contact.repository.js';
 import { findCustomFieldsByUids } from '../custom-fields/custom-field.repository.js';

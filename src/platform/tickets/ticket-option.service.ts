@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
-import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { TicketOptionKind } from './ticket.table.js';
 import {

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
+import type { ApiKeyLookup } from '../../http/api-key-auth.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
-import { insertApiKey, revokeApiKeyByPrefix } from './api-key.repository.js';
+import { findPrincipalByKeyHash, insertApiKey, revokeApiKeyByPrefix } from './api-key.repository.js';
 
 const KEY_PATTERN = /^sbk_[a-z2-7]{8}_[A-Za-z0-9_-]{43}$/;
 const PREFIX_LENGTH = 'sbk_'.length + 8;
@@ -59,4 +60,12 @@ export async function revokeApiKey(
   scope: { organizationId?: string; userId?: string } = {},
 ): Promise<boolean> {
   return (await revokeApiKeyByPrefix(db, prefix, clock.now().toISOString(), scope)) > 0;
+}
+
+/** The lookup the API-key hook of http/ is handed: the key's hash, and the live caller holding it. */
+export function apiKeyLookup(db: Kysely<DB>): ApiKeyLookup {
+  return {
+    keyHashOf: (rawKey) => (looksLikeApiKey(rawKey) ? hashApiKey(rawKey) : null),
+    findPrincipal: (keyHash) => findPrincipalByKeyHash(db, keyHash),
+  };
 }

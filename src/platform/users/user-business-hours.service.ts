@@ -1,9 +1,9 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { AppError } from '../../lib/errors.js';
+import type { Principal } from '../../lib/principal.js';
 import { effectiveWeek, validateHours } from '../business-hours/hours.js';
 import type { DailyConfig, Slot, UpdateUserBusinessHours, UserBusinessHours } from '../business-hours/hours.schemas.js';
 import { DEFAULT_DAILY_CONFIG } from '../team-configurations/team-configuration.defaults.js';

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { UserType } from '../../lib/principal.js';
 
-export type UserType = 'ORG_ADMIN' | 'ORG_MEMBER';
+export type { UserType };
 export type UserStatus = 'online' | 'away' | 'offline';
 
 /** A nullable column that inserts may leave out. */

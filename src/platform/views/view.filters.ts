@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import { StringEnum } from '../../http/shared-schemas.js';
+import { AppError } from '../../lib/errors.js';
+import type { Principal } from '../../lib/principal.js';
 import { isOrgAdmin } from '../authorization.js';
 import { countVisibleTickets } from '../tickets/ticket.repository.js';
 import { listVisibleTickets } from '../tickets/ticket.service.js';

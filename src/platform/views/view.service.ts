@@ -1,12 +1,12 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson } from '../../db/dialect.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import { readCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
+import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import type { Principal } from '../../lib/principal.js';
 import { isOrgAdmin } from '../authorization.js';
 import { canSeeShareable, requireManageableScope } from '../sharing.js';
 import { checkViewFilters, countViewTickets, pageViewTickets, type ViewFilters, type ViewSort } from './view.filters.js';

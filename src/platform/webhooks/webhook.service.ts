@@ -1,13 +1,13 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forUpdate, readBoolean, readJson, writeJson } from '../../db/dialect.js';
-import type { Principal } from '../../http/api-key-auth.js';
-import { AppError } from '../../http/errors.js';
 import { readTypedCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
+import { AppError } from '../../lib/errors.js';
 import { type OutboundPolicy, staticUrlProblem, urlAllowed } from '../../lib/guarded-fetch.js';
 import type { IdFactory } from '../../lib/ids.js';
+import type { Principal } from '../../lib/principal.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { requireOrgAdmin } from '../authorization.js';
 import { findLastEventSeq } from '../events/event.repository.js';

@@ -1,8 +1,9 @@
 import type { Static, TObject } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { Principal } from '../../../http/api-key-auth.js';
-import { AppError, issuesFromAjv, type ValidationIssue } from '../../../http/errors.js';
+import { issuesFromAjv } from '../../../http/errors.js';
+import { AppError, type ValidationIssue } from '../../../lib/errors.js';
+import type { Principal } from '../../../lib/principal.js';
 import type { AgentAuthor } from '../../../platform/tickets/comment.service.js';
 import { findUserById } from '../../../platform/users/user.repository.js';
 import { findAgentById } from '../../agents/agent.repository.js';

@@ -8,6 +8,7 @@ import { buildTestApp, type TestApp } from '../../../../test/harness.js';
 import type { AppDeps } from '../../../deps.js';
 import { createApiKeyAuth, createAuthenticate } from '../../../http/api-key-auth.js';
 import { registerRateLimits } from '../../../http/rate-limits.js';
+import { apiKeyLookup } from '../../../platform/users/api-key.service.js';
 import { BUILT_IN_TOOLS } from '../../tools/built-in-tools.js';
 import { builtInRuntimeTool } from '../built-in-runtime-tools.js';
 import type { ToolCallContext } from '../runtime-tool.js';
@@ -21,7 +22,7 @@ type ToolResult = Record<string, any>;
 async function appDepsOf(harness: TestApp): Promise<{ deps: AppDeps; close(): Promise<void> }> {
   const scratch = Fastify();
   const limits = await registerRateLimits(scratch, harness.config, harness);
-  const auth = createApiKeyAuth({ db: harness.db, clock: harness.clock, ttlSeconds: 0 });
+  const auth = createApiKeyAuth({ lookup: apiKeyLookup(harness.db), ttlSeconds: 0 });
   const deps: AppDeps = {
     config: harness.config,
     db: harness.db,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/database.js';
-import type { Principal } from '../../../http/api-key-auth.js';
+import type { Principal } from '../../../lib/principal.js';
 import { CONTACT_NOT_FOUND, getContact, getContactByEmail } from '../../../platform/contacts/customer-contact.service.js';
 import { listVisibleTickets } from '../../../platform/tickets/ticket.service.js';
 import type { CustomerReach } from '../run-principal.js';
