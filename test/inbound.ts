@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { pino } from 'pino';
-import type { InboundDeps } from '../src/email/inbound/inbound.service.js';
+import type { InboundDeps } from '../src/channels/email/inbound.service.js';
 import { decodeSecretKey } from '../src/lib/secret-box.js';
 import { createAttachmentStorage } from '../src/platform/attachments/attachment.storage.js';
 import type { TestApp } from './harness.js';

@@ -3,11 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { renderAgentStudioError } from '../src/agent-studio/agent-studio.errors.js';
 import { renderHelpCenterError } from '../src/help-center/help-center.envelope.js';
-import { type AjvLikeError, normalizeError } from '../src/http/errors.js';
+import { normalizeError } from '../src/http/errors.js';
 import { Nullable, StringEnum, UuidSchema } from '../src/http/shared-schemas.js';
 import { createValidatorCompiler } from '../src/http/validation.js';
 import { fixedClock } from '../src/lib/clock.js';
 import { AppError } from '../src/lib/errors.js';
+import type { AjvLikeError } from '../src/lib/validation-issues.js';
 import { renderPlatformError } from '../src/platform/platform.errors.js';
 
 const ToolSchema = Type.Object(

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { type CursorKeyKind, CursorSchema, NEXT_CURSOR_HEADER, readTypedCursor } from '../http/pagination.js';
+import { CursorSchema, NEXT_CURSOR_HEADER } from '../http/pagination.js';
 import { MAX_OFFSET } from '../http/shared-schemas.js';
 import type { CursorKey } from '../lib/cursors.js';
+import { type CursorKeyKind, readTypedCursor } from '../lib/cursors.js';
 import { AppError } from '../lib/errors.js';
 
 export const DEFAULT_LIST_LIMIT = 50;

@@ -10,9 +10,9 @@ import type { AgentRunTable } from '../agent-studio/runtime/agent-run.table.js';
 import type { AgentTokenUsageTable } from '../agent-studio/runtime/agent-token-usage.table.js';
 import type { TicketAgentCursorTable, TicketAgentJobTable } from '../agent-studio/ticket-agents/ticket-agent.table.js';
 import type { AgentToolTable } from '../agent-studio/tools/agent-tool.table.js';
-import type { EmailMessageTable } from '../email/email-message.table.js';
-import type { ImapMessageAttemptTable } from '../email/inbound/imap-message-attempt.table.js';
-import type { EmailOutboxTable } from '../email/outbox.table.js';
+import type { ImapMessageAttemptTable } from '../channels/email/imap-message-attempt.table.js';
+import type { EmailMessageTable } from '../delivery/email-messages/email-message.table.js';
+import type { EmailOutboxTable } from '../delivery/outbox/outbox.table.js';
 import type {
   ArticleCollectionTable,
   ArticleSearchTable,

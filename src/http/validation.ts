@@ -2,7 +2,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { HTTP_URL_FORMAT, isHttpUrl } from '../lib/http-url.js';
-import type { AjvLikeError } from './errors.js';
+import type { AjvLikeError } from '../lib/validation-issues.js';
 
 // ajv-formats is CommonJS with a default export.
 const addFormatsModuleDefault = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

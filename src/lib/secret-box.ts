@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Config } from '../config.js';
 
 /**
  * AES-256-GCM for secrets at rest (OAuth tokens, client secrets, PKCE verifiers, static headers).
@@ -67,7 +66,14 @@ export function decodeSecretKey(text: string): Buffer {
  * PostgreSQL may be shared by several hosts that must agree on it; otherwise (the embedded
  * default) read from `DATA_DIR/secret.key`, written with mode 0600 on first start.
  */
-export function resolveSecretKey(config: Pick<Config, 'SECRET_KEY' | 'DATABASE_URL' | 'DATA_DIR'>): Buffer {
+/** The settings `resolveSecretKey` reads (a slice of `Config`, named here so lib/ imports nothing above it). */
+export interface SecretKeySettings {
+  SECRET_KEY?: string;
+  DATABASE_URL?: string;
+  DATA_DIR: string;
+}
+
+export function resolveSecretKey(config: SecretKeySettings): Buffer {
   if (config.SECRET_KEY) {
     return decodeSecretKey(config.SECRET_KEY);
   }

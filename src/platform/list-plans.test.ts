@@ -12,12 +12,12 @@ import { connectPostgres, connectSqlite, type DatabaseHandle } from '../db/conne
 import type { DB } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { migrations } from '../db/migrations/index.js';
-import { listOutboxMessages } from '../email/outbox.repository.js';
+import { listOutboxMessages } from '../delivery/outbox/outbox.repository.js';
+import type { ListPage } from '../lib/cursors.js';
 import { listAccounts } from './accounts/account.repository.js';
 import { listContacts } from './contacts/customer-contact.repository.js';
 import { listCustomFields } from './custom-fields/custom-field.repository.js';
 import { listNotesOfAccount } from './notes/account-note.repository.js';
-import type { ListPage } from './platform.pagination.js';
 import { listRoutingDecisions, listTeamsWithWaitingTickets } from './routing/routing.repository.js';
 import { listTeamMembers, listTeams } from './teams/team.repository.js';
 import { listApiKeysOfUser } from './users/api-key.repository.js';

@@ -1,8 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { CursorSchema, readCursor } from '../http/pagination.js';
+import { CursorSchema } from '../http/pagination.js';
 import { MAX_PAGE, PageQuerySchema } from '../http/shared-schemas.js';
-import type { CursorKey } from '../lib/cursors.js';
-import { AppError } from '../lib/errors.js';
 
 /**
  * `page` of a platform list that also takes `cursor`: 0-based, 0 when omitted. No schema default,
@@ -17,26 +15,3 @@ export const PageOrCursorQueryProperties = {
   limit: PageQuerySchema.properties.limit,
   cursor: Type.Optional(CursorSchema),
 };
-
-/**
- * Where a page of a list starts: after the row whose sort keys `after` holds (a cursor), or past
- * `offset` rows (a page number). Repositories fetch `limit + 1` rows, the extra one only telling
- * that a next page exists.
- */
-export interface ListPage {
-  after?: CursorKey[];
-  offset: number;
-  limit: number;
-}
-
-/** The page a list request asks for; `keyCount` is how many sort keys (the id last) the list's cursor holds. */
-export function readListPage(query: { cursor?: string; page?: number }, limit: number, keyCount: number): ListPage {
-  const after = readCursor(query.cursor, keyCount);
-  if (after === undefined) {
-    return { offset: (query.page ?? 0) * limit, limit };
-  }
-  if (query.page !== undefined) {
-    throw AppError.invalid('cursor and page cannot be combined', { location: 'query', path: ['cursor'], rule: 'cursor' });
-  }
-  return { after, offset: 0, limit };
-}

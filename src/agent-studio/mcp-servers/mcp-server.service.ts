@@ -1,11 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import type { Updateable } from 'kysely';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
-import { describeIssue } from '../../http/errors.js';
 import { keysetPage } from '../../lib/cursors.js';
 import { AppError, type ValidationIssue } from '../../lib/errors.js';
 import { staticUrlProblem } from '../../lib/guarded-fetch.js';
 import type { Principal } from '../../lib/principal.js';
+import { describeIssue } from '../../lib/validation-issues.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { requireAgent, requireManageableAgent } from '../agents/agent.service.js';
 import type { DiscoveredTool } from './connect.js';

@@ -3,13 +3,13 @@ import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
 import { conflictAs } from '../../db/errors.js';
-import { describeIssue } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import { AppError, type ValidationIssue } from '../../lib/errors.js';
 import { staticUrlProblem } from '../../lib/guarded-fetch.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
+import { describeIssue } from '../../lib/validation-issues.js';
 import { isOrgAdmin } from '../../platform/authorization.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import {

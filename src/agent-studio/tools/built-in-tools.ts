@@ -1,10 +1,10 @@
 import { type TObject, Type } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { issuesFromAjv } from '../../http/errors.js';
 import { StringEnum } from '../../http/shared-schemas.js';
 import type { ValidationIssue } from '../../lib/errors.js';
 import { OBJECT_ID_PATTERN, ULID_PATTERN } from '../../lib/ids.js';
+import { issuesFromAjv } from '../../lib/validation-issues.js';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

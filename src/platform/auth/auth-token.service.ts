@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction } from 'kysely';
 import { type Config, publicBaseUrl } from '../../config.js';
 import type { DB } from '../../db/database.js';
-import { enqueueEmail } from '../../email/outbox.service.js';
+import { enqueueEmail } from '../../delivery/outbox/outbox.service.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';

@@ -5,7 +5,7 @@ import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, serverProcesses, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { decodeQuotedPrintable, startSmtp } from '../../../test/smtp.js';
-import { createOutboxWorker } from '../../email/outbox.worker.js';
+import { createOutboxWorker } from '../../delivery/outbox/outbox.worker.js';
 
 const HOUR = 60 * 60_000;
 const NEW_PASSWORD = 'a long and private passphrase';

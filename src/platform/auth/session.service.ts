@@ -1,9 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { readCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
-import { keysetPage } from '../../lib/cursors.js';
+import { keysetPage, readCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';

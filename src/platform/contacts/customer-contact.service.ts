@@ -2,7 +2,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
-import { keysetPage } from '../../lib/cursors.js';
+import { keysetPage, readListPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
@@ -16,7 +16,6 @@ import {
   validateCustomFieldValues,
 } from '../custom-fields/custom-field.values.js';
 import { deferEvent, type EventActor, recordEvent } from '../events/event.recorder.js';
-import { readListPage } from '../platform.pagination.js';
 import {
   type ContactRow,
   type ContactSummaryRow,

@@ -3,7 +3,7 @@ import { prepareQueryByShape } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { escapeLike, likeOperator } from '../../db/dialect.js';
 import { afterKeys } from '../../db/keyset.js';
-import type { ListPage } from '../platform.pagination.js';
+import type { ListPage } from '../../lib/cursors.js';
 import type { CustomFieldSource, CustomFieldTable } from './custom-field.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;

@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forUpdate, forUpdateSkipLocked } from '../../db/dialect.js';
 import { inKeysetOrder } from '../../db/keyset.js';
-import type { ListPage } from '../platform.pagination.js';
+import type { ListPage } from '../../lib/cursors.js';
 import type { MailboxTable } from './mailbox.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;

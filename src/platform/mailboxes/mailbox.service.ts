@@ -3,17 +3,16 @@ import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
 import { conflictAs } from '../../db/errors.js';
-import { imapHostProblem } from '../../email/inbound/imap-target.js';
-import { parseReplyAddress } from '../../email/reply-address.js';
+import { parseReplyAddress } from '../../delivery/outbound/reply-address.js';
 import type { Clock } from '../../lib/clock.js';
-import { keysetPage } from '../../lib/cursors.js';
+import { keysetPage, readListPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import { parseOutboundPolicy } from '../../lib/guarded-fetch.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { imapHostProblem } from '../../lib/imap-target.js';
 import type { Principal } from '../../lib/principal.js';
 import { createSecretBox } from '../../lib/secret-box.js';
 import { requireOrgAdmin } from '../authorization.js';
-import { readListPage } from '../platform.pagination.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import {
   clearDefaultMailbox,

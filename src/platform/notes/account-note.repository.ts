@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { inKeysetOrder } from '../../db/keyset.js';
-import type { ListPage } from '../platform.pagination.js';
+import type { ListPage } from '../../lib/cursors.js';
 import type { AccountNoteAttachmentTable, AccountNoteTable } from './account-note.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;

@@ -2,7 +2,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
-import { keysetPage } from '../../lib/cursors.js';
+import { keysetPage, readListPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
@@ -12,7 +12,6 @@ import { loadAttributeValues, resolveAttributeValue, toAttributeConfiguration } 
 import { recordLinkAttachments, requireWebUrl } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import { recordEvent } from '../events/event.recorder.js';
-import { readListPage } from '../platform.pagination.js';
 import {
   deleteNoteAttachment,
   deleteNoteAttachments,

@@ -5,7 +5,7 @@ import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { decodeQuotedPrintable, startSmtp } from '../../../test/smtp.js';
-import { createOutboxWorker } from '../../email/outbox.worker.js';
+import { createOutboxWorker } from '../../delivery/outbox/outbox.worker.js';
 import { setUserPassword } from '../auth/credential.repository.js';
 import { hashPassword } from '../auth/password.js';
 import { createRoutingWorker } from '../routing/routing.worker.js';

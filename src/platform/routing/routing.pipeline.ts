@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
-import type { TicketEmailDeps } from '../../email/outbound/outbound-email.service.js';
+import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
 import type { DailyConfig, Slot } from '../business-hours/hours.schemas.js';
 import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
 import type { RoutingTicket, TicketFieldValue } from '../routing-rules/routing-rule.conditions.js';

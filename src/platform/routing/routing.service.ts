@@ -1,12 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
-import type { TicketEmailDeps } from '../../email/outbound/outbound-email.service.js';
-import { keysetPage } from '../../lib/cursors.js';
+import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
+import { keysetPage, readListPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
 import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
-import { readListPage } from '../platform.pagination.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { beginTicketChange, routingActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { resolveTicketTags, tagsOfTicket } from '../ticket-tags/ticket-tag.lookup.js';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
-import type { TicketEmailDeps } from '../../email/outbound/outbound-email.service.js';
+import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
 import { createPollingLoop } from '../../lib/polling-loop.js';
 import { assignAllWaitingTickets } from './routing.pipeline.js';
 

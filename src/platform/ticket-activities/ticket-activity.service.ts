@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson } from '../../db/dialect.js';
-import { readCursor } from '../../http/pagination.js';
-import { keysetPage } from '../../lib/cursors.js';
+import { keysetPage, readCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
 import { requireTicket } from '../tickets/ticket.service.js';

@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
-import type { TicketEmailDeps } from '../../email/outbound/outbound-email.service.js';
+import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
 import { type CustomFieldValueEntry, requireMandatoryValues } from '../custom-fields/custom-field.values.js';

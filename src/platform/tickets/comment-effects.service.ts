@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson } from '../../db/dialect.js';
-import type { TicketEmailDeps } from '../../email/outbound/outbound-email.service.js';
+import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
 import type { Principal } from '../../lib/principal.js';
 import { mayMention } from '../notifications/mentions.js';
 import { mentionedUserIds, notifyTicketChange } from '../notifications/ticket-notification.service.js';

@@ -2,7 +2,7 @@ import { type CompiledQuery, type Kysely, sql, type Transaction, type Updateable
 import { prepareQuery, prepareQueryByShape } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { afterKeys } from '../../db/keyset.js';
-import { JOINED_OUTBOX_COLUMNS } from '../../email/outbox.repository.js';
+import { JOINED_OUTBOX_COLUMNS } from '../../delivery/outbox/outbox.repository.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { TicketCommentTable } from './ticket.table.js';
 

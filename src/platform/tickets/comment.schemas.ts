@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { EmailDeliverySchema } from '../../email/outbox.schemas.js';
 import { CursorSchema } from '../../http/pagination.js';
 import { HttpUrlSchema, Nullable, PageNumberSchema, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
+import { EmailDeliverySchema } from '../email-outbox/email-outbox.schemas.js';
 
 const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object (mentions, reactions, …)' });
 export const CommentVisibilitySchema = StringEnum(['public', 'private'] as const, {

@@ -6,7 +6,7 @@ import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { startSmtp } from '../../../test/smtp.js';
 import { buildApp } from '../../app.js';
 import { connectPostgres } from '../../db/connect.js';
-import { createOutboxWorker } from '../../email/outbox.worker.js';
+import { createOutboxWorker } from '../../delivery/outbox/outbox.worker.js';
 
 describe.each(DIALECTS)('ticket comments on %s', (dialect) => {
   let harness: TestApp;

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
-import type { TicketEmailDeps } from '../../email/outbound/outbound-email.service.js';
+import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
 import { notifyTicketChange } from '../notifications/ticket-notification.service.js';
 import { type Actor, recordActivities } from '../ticket-activities/ticket-activity.recorder.js';
 import { listMergeEntries } from '../ticket-merges/ticket-merge.repository.js';

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
-import type { TicketEmailDeps } from '../../email/outbound/outbound-email.service.js';
+import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
 import { keysetPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import { ULID_PATTERN } from '../../lib/ids.js';

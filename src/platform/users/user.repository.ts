@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { inKeysetOrder } from '../../db/keyset.js';
-import type { ListPage } from '../platform.pagination.js';
+import type { ListPage } from '../../lib/cursors.js';
 import type { UserTable } from './user.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;

@@ -1,9 +1,8 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson } from '../../db/dialect.js';
-import { readCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
-import { keysetPage } from '../../lib/cursors.js';
+import { keysetPage, readCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';

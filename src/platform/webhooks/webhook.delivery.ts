@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forNoKeyUpdate, readBoolean } from '../../db/dialect.js';
-import { enqueueEmail } from '../../email/outbox.service.js';
+import { enqueueEmail } from '../../delivery/outbox/outbox.service.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';

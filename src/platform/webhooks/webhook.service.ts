@@ -1,9 +1,8 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forUpdate, readBoolean, readJson, writeJson } from '../../db/dialect.js';
-import { readTypedCursor } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
-import { keysetPage } from '../../lib/cursors.js';
+import { keysetPage, readTypedCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import { type OutboundPolicy, staticUrlProblem, urlAllowed } from '../../lib/guarded-fetch.js';
 import type { IdFactory } from '../../lib/ids.js';

@@ -1,9 +1,9 @@
 import type { Static, TObject } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { issuesFromAjv } from '../../../http/errors.js';
 import { AppError, type ValidationIssue } from '../../../lib/errors.js';
 import type { Principal } from '../../../lib/principal.js';
+import { issuesFromAjv } from '../../../lib/validation-issues.js';
 import type { AgentAuthor } from '../../../platform/tickets/comment.service.js';
 import { findUserById } from '../../../platform/users/user.repository.js';
 import { findAgentById } from '../../agents/agent.repository.js';

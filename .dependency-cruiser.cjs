@@ -1,0 +1,132 @@
+// The layers of ARCHITECTURE.md ("Layers"), checked by `npm run check:layers`, which `npm test` runs.
+// A rule names what may not be imported; a violation names the file and the rule. Exceptions are
+// written out here with their reason, and listed in ARCHITECTURE.md. Tests are wiring: they may
+// build the app or reach any layer, so the layer rules look at the sources only (cycles everywhere).
+
+const TESTS = '\\.test\\.tsx?$';
+const DOMAIN = '^src/(platform|help-center|agent-studio)/';
+/** The parsed environment: a leaf (it imports nothing of src/), handed to every layer. */
+const CONFIG = '^src/config\\.ts$';
+const TOP = '^src/(web-console|demo)/|^src/(app|server|cli)\\.ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      severity: 'error',
+      comment: 'Modules that import each other, directly or round a loop: move what both need (a presenter, a type) below both.',
+      from: { path: '^(src|web/src)/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'config-is-a-leaf',
+      severity: 'error',
+      comment: 'config.ts is the schema of the environment; every layer may read its type, so it imports nothing of src/.',
+      from: { path: CONFIG },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'lib-is-the-bottom',
+      severity: 'error',
+      comment: 'lib/ holds pure helpers and errors; it imports only lib/ and shared/.',
+      from: { path: '^src/lib/', pathNot: TESTS },
+      to: { path: '^src/', pathNot: '^src/(lib|shared)/' },
+    },
+    {
+      name: 'shared-imports-nothing-server-only',
+      severity: 'error',
+      comment: 'shared/ holds rules the server and the console both use: it imports only shared/, no Node module.',
+      from: { path: '^src/shared/', pathNot: TESTS },
+      to: { pathNot: '^src/shared/' },
+    },
+    {
+      name: 'db-below-domain',
+      severity: 'error',
+      comment: 'db/ (connection, dialect, migrations, job queue) imports lib/ and shared/ only.',
+      from: { path: '^src/db/', pathNot: [TESTS, '^src/db/database\\.ts$'] },
+      to: { path: '^src/', pathNot: `^src/(lib|shared|db)/|${CONFIG}` },
+    },
+    {
+      name: 'db-below-domain',
+      severity: 'error',
+      comment:
+        'database.ts joins the tables of every feature into the DB type: type-only imports of *.table.ts, erased at build.',
+      from: { path: '^src/db/database\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(lib|shared|db)/|\\.table\\.ts$' },
+    },
+    {
+      name: 'delivery-below-domain',
+      severity: 'error',
+      comment:
+        'delivery/ (the outbox, SMTP, threading headers) is infrastructure the domain uses: it imports lib/, db/ and itself only.',
+      from: { path: '^src/delivery/', pathNot: TESTS },
+      to: { path: '^src/', pathNot: `^src/(lib|shared|db|delivery)/|${CONFIG}` },
+    },
+    {
+      name: 'domain-below-channels',
+      severity: 'error',
+      comment: 'The domain areas never import a channel, the app or the CLI.',
+      from: { path: DOMAIN, pathNot: TESTS },
+      to: { path: `^src/channels/|${TOP}` },
+    },
+    {
+      name: 'services-know-no-http',
+      severity: 'error',
+      comment:
+        'Services, repositories and workers throw AppError and take a principal; only routes, plugins, envelopes and schemas import http/.',
+      from: {
+        path: `${DOMAIN}|^src/channels/`,
+        pathNot: [
+          TESTS,
+          '\\.(routes|plugin|envelope|errors|pagination|schemas|filters|meta)\\.ts$',
+          // The live streams' halves that write Server-Sent Events frames for their routes.
+          '^src/platform/events/event-stream\\.hub\\.ts$',
+          '^src/agent-studio/runtime/run-answer\\.ts$',
+        ],
+      },
+      // TypeBox building blocks (shared-schemas.ts, the cursor schema) are schemas, not plumbing.
+      to: { path: '^src/http/', pathNot: '^src/http/(shared-schemas|pagination)\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'channels-below-http',
+      severity: 'error',
+      comment: 'A channel calls the domain and delivery; it never imports the app or the CLI.',
+      from: { path: '^src/channels/', pathNot: TESTS },
+      to: { path: TOP },
+    },
+    {
+      name: 'http-imports-no-feature',
+      severity: 'error',
+      comment: 'http/ is Fastify plumbing: lookups it needs (API keys, sessions) are passed in by app.ts.',
+      from: { path: '^src/http/', pathNot: [TESTS, '^src/http/openapi\\.ts$'] },
+      to: { path: `${DOMAIN}|^src/(channels|delivery|demo|web-console)/|^src/(app|server|cli)\\.ts$` },
+    },
+    {
+      name: 'no-reach-into-another-feature-repository',
+      severity: 'error',
+      comment:
+        "A feature uses another through its service (or a narrow exported interface), never through that feature's repository or table. Where one transaction must span both, the import is listed in ARCHITECTURE.md and below.",
+      from: { path: '^src/(platform|help-center|agent-studio|channels|delivery)/([^/]+)/', pathNot: TESTS },
+      to: {
+        path: '^src/(platform|help-center|agent-studio|channels|delivery)/[^/]+/.+\\.(repository|table)\\.ts$',
+        pathNot: ['^src/$1/$2/'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'console-imports-only-console-and-shared',
+      severity: 'error',
+      comment: 'The console is a client of the public API: it imports web/src/ and src/shared/ only.',
+      from: { path: '^web/src/' },
+      to: { path: '^(src|test|bench|scripts)/', pathNot: '^src/shared/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|web/dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+  },
+};
