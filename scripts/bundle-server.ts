@@ -16,7 +16,7 @@ import { build, type Plugin } from 'esbuild';
  *   tests, so the start neither reads nor compiles them;
  * - better-sqlite3, whose native addon is found relative to its own files;
  * - pg-native, which pg names but only requires when asked for (it is not installed).
- * The project's own `import()`s (the demo seed, the common-password list) become chunks beside
+ * The project's own `import()`s (the demo seed) become chunks beside
  * the bundle, loaded on first use too. Chunks sit in `dist/` itself, as the entry does, because
  * `src/project-root.ts` finds the project one folder above the module it is in.
  */

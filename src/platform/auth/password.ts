@@ -1,6 +1,8 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { AppError } from '../../lib/errors.js';
 import { loadOnce } from '../../lib/load-once.js';
+import { PROJECT_ROOT } from '../../project-root.js';
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -85,9 +87,26 @@ export function needsRehash(stored: string): boolean {
 /** A hash of no one's password, verified when an email has no account so that both answers take as long. */
 export const hashOfNoPassword = loadOnce(() => hashPassword(randomBytes(32).toString('base64')));
 
+/**
+ * The 10,000 most common passwords, most common first, one a line, in `common-passwords.txt`: what
+ * a new password is checked against (case-insensitively) before it is accepted. Read on first use
+ * only, from the sources' folder whether this runs from `src/` or bundled into `dist/` (a data
+ * file beside the code, as the console's build is), and kept as a Set.
+ *
+ * Source: the first 10,000 entries of `src/passwords.json` in the npm package
+ * `@zxcvbn-ts/language-common` 4.1.3 (https://github.com/zxcvbn-ts/zxcvbn), a list ranked by
+ * frequency in Mark Burnett's "10 million passwords" data set (xato.net, 2015), which SecLists'
+ * common-password lists also come from. Licence: MIT, Copyright (c) 2012-2016 Dan Wheeler and
+ * Dropbox, Inc.; Copyright (c) 2021 @zxcvbn-ts.
+ *
+ * Kept here rather than as a dependency: the package ships 49,000 entries behind a decompressor
+ * (two packages, 1.4 MB) where these 10,000 are wanted.
+ */
+const COMMON_PASSWORDS_FILE = new URL('src/platform/auth/common-passwords.txt', PROJECT_ROOT);
+
 const commonPasswords = loadOnce(async () => {
-  const { COMMON_PASSWORDS } = await import('./common-passwords.js');
-  return new Set(COMMON_PASSWORDS.split('\n'));
+  const list = await readFile(COMMON_PASSWORDS_FILE, 'utf8');
+  return new Set(list.split(/\r?\n/).filter((line) => line !== ''));
 });
 
 const passwordIssue = (message: string) => AppError.invalid(message, { location: 'body', path: ['password'], rule: 'password' });
