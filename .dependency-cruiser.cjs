@@ -7,7 +7,7 @@ const TESTS = '\\.test\\.tsx?$';
 const DOMAIN = '^src/(platform|help-center|agent-studio)/';
 /** The parsed environment: a leaf (it imports nothing of src/), handed to every layer. */
 const CONFIG = '^src/config\\.ts$';
-const TOP = '^src/(web-console|demo)/|^src/(app|server|cli)\\.ts$';
+const TOP = '^src/(web-console|demo|cli)/|^src/(app|server|cli)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -100,7 +100,7 @@ module.exports = {
       severity: 'error',
       comment: 'http/ is Fastify plumbing: lookups it needs (API keys, sessions) are passed in by app.ts.',
       from: { path: '^src/http/', pathNot: [TESTS, '^src/http/openapi\\.ts$'] },
-      to: { path: `${DOMAIN}|^src/(channels|delivery|demo|web-console)/|^src/(app|server|cli)\\.ts$` },
+      to: { path: `${DOMAIN}|^src/(channels|delivery|demo|web-console|cli)/|^src/(app|server|cli)\\.ts$` },
     },
     {
       name: 'no-reach-into-another-feature-repository',
