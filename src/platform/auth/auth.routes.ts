@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { checkOrigin, clearSessionCookies, sessionTokenOf, setSessionCookies } from '../../http/session-auth.js';
+import type { TypeBoxApp } from '../../http/typebox-app.js';
 import { AppError } from '../../lib/errors.js';
 import { csrfTokenFor } from '../../lib/secret-token.js';
 import {
@@ -45,6 +46,17 @@ const tags = ['auth'];
  * browser in to an account of its choosing.
  */
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const helpers = authHelpersOf(deps);
+  return async (app) => {
+    registerSignInRoutes(app, deps, helpers);
+    registerSessionRoutes(app, deps, helpers);
+    registerInvitationRoutes(app, deps, helpers);
+    registerPasswordResetRoutes(app, deps, helpers);
+  };
+}
+
+/** What the auth routes share: the envelope, the Origin check, the client's description, a new session's answer, sign-in attempts. */
+function authHelpersOf(deps: AppDeps) {
   const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
   const sameOrigin = async (request: FastifyRequest) => checkOrigin(request, deps.config);
   const clientOf = (request: FastifyRequest): ClientInfo => ({ userAgent: request.headers['user-agent'], ipAddress: request.ip });
@@ -74,184 +86,204 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       giveBack: async () => counted?.giveBack(),
     };
   };
+  return { ok, sameOrigin, clientOf, signedIn, attemptsOf };
+}
 
-  return async (app) => {
-    app.post(
-      '/auth/login',
-      {
-        config: { public: true },
-        preHandler: sameOrigin,
-        schema: {
-          operationId: 'platform.auth.login',
-          tags,
-          summary: 'Sign in with email and password: sets the session cookie',
-          description:
-            'Answers the user, the organization, the session and its CSRF token, and sets two cookies: `sb_session` (HttpOnly) ' +
-            'and `sb_csrf`. A wrong password and an unknown email get the same 401. Failed sign-ins are limited per client ' +
-            'address and per email (429 with retry-after).',
-          body: SignInSchema,
-          response: { 200: PlatformEnvelopeSchema(SignedInSchema), ...platformErrorResponses([400, 403, 409, 429]) },
-        },
-      },
-      async (request, reply) =>
-        signedIn(
-          request,
-          reply,
-          await signIn(deps, attemptsOf(request, reply, request.body.email), request.body, clientOf(request)),
-        ),
-    );
+type AuthHelpers = ReturnType<typeof authHelpersOf>;
 
-    app.post(
-      '/auth/logout',
-      {
-        schema: {
-          operationId: 'platform.auth.logout',
-          tags,
-          summary: 'Sign out: ends the session of the request and clears its cookies',
-          response: { 200: PlatformEnvelopeSchema(SignedOutSchema), ...platformErrorResponses([403]) },
-        },
-      },
-      async (request, reply) => {
-        const signedOut = await signOut(deps.db, request.principal);
-        if (signedOut.sessionId) {
-          clearSessionCookies(reply, request, deps.config);
-        }
-        return ok(signedOut);
-      },
-    );
+/** Signing in and out, and the session the caller holds. */
+function registerSignInRoutes(app: TypeBoxApp, deps: AppDeps, helpers: AuthHelpers): void {
+  const { ok, sameOrigin, clientOf, signedIn, attemptsOf } = helpers;
 
-    app.get(
-      '/auth/session',
-      {
-        schema: {
-          operationId: 'platform.auth.session',
-          tags,
-          summary: 'The signed-in user, organization and session, with the CSRF token',
-          description: 'For a request made with an API key, `session` and `csrfToken` are null.',
-          response: { 200: PlatformEnvelopeSchema(CurrentSessionSchema), ...platformErrorResponses([]) },
-        },
+  app.post(
+    '/auth/login',
+    {
+      config: { public: true },
+      preHandler: sameOrigin,
+      schema: {
+        operationId: 'platform.auth.login',
+        tags,
+        summary: 'Sign in with email and password: sets the session cookie',
+        description:
+          'Answers the user, the organization, the session and its CSRF token, and sets two cookies: `sb_session` (HttpOnly) ' +
+          'and `sb_csrf`. A wrong password and an unknown email get the same 401. Failed sign-ins are limited per client ' +
+          'address and per email (429 with retry-after).',
+        body: SignInSchema,
+        response: { 200: PlatformEnvelopeSchema(SignedInSchema), ...platformErrorResponses([400, 403, 409, 429]) },
       },
-      async (request) => {
-        const token = request.principal.sessionId ? sessionTokenOf(request) : undefined;
-        return ok({ ...(await getCurrentSession(deps, request.principal)), csrfToken: token ? csrfTokenFor(token) : null });
-      },
-    );
+    },
+    async (request, reply) =>
+      signedIn(
+        request,
+        reply,
+        await signIn(deps, attemptsOf(request, reply, request.body.email), request.body, clientOf(request)),
+      ),
+  );
 
-    app.get(
-      '/auth/sessions',
-      {
-        schema: {
-          operationId: 'platform.auth.listSessions',
-          tags,
-          summary: "The caller's sessions still in force, newest first, the current one marked",
-          description: 'Newest first (then by id), `limit` at a time; `cursor` takes the `nextCursor` of the page before.',
-          querystring: ListSessionsQuerySchema,
-          response: { 200: PlatformListEnvelopeSchema(Type.Array(SessionSchema)), ...platformErrorResponses([400]) },
-        },
+  app.post(
+    '/auth/logout',
+    {
+      schema: {
+        operationId: 'platform.auth.logout',
+        tags,
+        summary: 'Sign out: ends the session of the request and clears its cookies',
+        response: { 200: PlatformEnvelopeSchema(SignedOutSchema), ...platformErrorResponses([403]) },
       },
-      async (request) => {
-        const page = await listSessions(deps, request.principal, request.query);
-        return platformListEnvelope(deps.clock, page.items, page.nextCursor);
-      },
-    );
+    },
+    async (request, reply) => {
+      const signedOut = await signOut(deps.db, request.principal);
+      if (signedOut.sessionId) {
+        clearSessionCookies(reply, request, deps.config);
+      }
+      return ok(signedOut);
+    },
+  );
 
-    app.delete(
-      '/auth/sessions/:sessionId',
-      {
-        schema: {
-          operationId: 'platform.auth.revokeSession',
-          tags,
-          summary: "End one of the caller's sessions at once (the current one signs out)",
-          params: SessionParamsSchema,
-          response: { 200: PlatformEnvelopeSchema(SessionSchema), ...platformErrorResponses([400, 403, 404]) },
-        },
+  app.get(
+    '/auth/session',
+    {
+      schema: {
+        operationId: 'platform.auth.session',
+        tags,
+        summary: 'The signed-in user, organization and session, with the CSRF token',
+        description: 'For a request made with an API key, `session` and `csrfToken` are null.',
+        response: { 200: PlatformEnvelopeSchema(CurrentSessionSchema), ...platformErrorResponses([]) },
       },
-      async (request, reply) => {
-        const revoked = await revokeSession(deps.db, request.principal, request.params.sessionId);
-        if (revoked.current) {
-          clearSessionCookies(reply, request, deps.config);
-        }
-        return ok(revoked);
-      },
-    );
+    },
+    async (request) => {
+      const token = request.principal.sessionId ? sessionTokenOf(request) : undefined;
+      return ok({ ...(await getCurrentSession(deps, request.principal)), csrfToken: token ? csrfTokenFor(token) : null });
+    },
+  );
+}
 
-    app.post(
-      '/users/:userId/invite',
-      {
-        schema: {
-          operationId: 'platform.users.invite',
-          tags: ['users'],
-          summary: 'Email a user a link to choose a password and sign in (admins only)',
-          description:
-            'The link (PUBLIC_BASE_URL/app/accept-invite?token=…) works once, for 7 days; a newer invitation or reset link ' +
-            'replaces it. A disabled user cannot be invited (409).',
-          params: UserIdParamsSchema,
-          response: { 201: PlatformEnvelopeSchema(InvitationSchema), ...platformErrorResponses([400, 403, 404, 409]) },
-        },
-      },
-      async (request, reply) => reply.code(201).send(ok(await inviteUser(deps, request.principal, request.params.userId))),
-    );
+/** The caller's sessions: listed, one ended. */
+function registerSessionRoutes(app: TypeBoxApp, deps: AppDeps, helpers: AuthHelpers): void {
+  const { ok } = helpers;
 
-    app.post(
-      '/auth/invitations/accept',
-      {
-        config: { public: true },
-        preHandler: sameOrigin,
-        schema: {
-          operationId: 'platform.auth.acceptInvitation',
-          tags,
-          summary: "Choose a password with an invitation link's token, and sign in",
-          description:
-            'Sets the session cookies as sign-in does. The link works once; an expired, used or replaced one is a 400.',
-          body: SetPasswordWithTokenSchema,
-          response: { 200: PlatformEnvelopeSchema(SignedInSchema), ...platformErrorResponses([400, 403]) },
-        },
+  app.get(
+    '/auth/sessions',
+    {
+      schema: {
+        operationId: 'platform.auth.listSessions',
+        tags,
+        summary: "The caller's sessions still in force, newest first, the current one marked",
+        description: 'Newest first (then by id), `limit` at a time; `cursor` takes the `nextCursor` of the page before.',
+        querystring: ListSessionsQuerySchema,
+        response: { 200: PlatformListEnvelopeSchema(Type.Array(SessionSchema)), ...platformErrorResponses([400]) },
       },
-      async (request, reply) => signedIn(request, reply, await acceptInvitation(deps, request.body, clientOf(request))),
-    );
+    },
+    async (request) => {
+      const page = await listSessions(deps, request.principal, request.query);
+      return platformListEnvelope(deps.clock, page.items, page.nextCursor);
+    },
+  );
 
-    app.post(
-      '/auth/password-reset',
-      {
-        config: { public: true },
-        preHandler: sameOrigin,
-        schema: {
-          operationId: 'platform.auth.requestPasswordReset',
-          tags,
-          summary: 'Email a password-reset link',
-          description:
-            'Answers the same whether or not the address belongs to someone who can sign in. The link ' +
-            '(PUBLIC_BASE_URL/app/reset-password?token=…) works once, for an hour. Requests are limited per client address and per email.',
-          body: PasswordResetRequestSchema,
-          response: { 202: PlatformEnvelopeSchema(PasswordResetRequestedSchema), ...platformErrorResponses([400, 429]) },
-        },
+  app.delete(
+    '/auth/sessions/:sessionId',
+    {
+      schema: {
+        operationId: 'platform.auth.revokeSession',
+        tags,
+        summary: "End one of the caller's sessions at once (the current one signs out)",
+        params: SessionParamsSchema,
+        response: { 200: PlatformEnvelopeSchema(SessionSchema), ...platformErrorResponses([400, 403, 404]) },
       },
-      async (request, reply) => {
-        const verdict = await deps.limits.countPasswordResetRequest(request, request.body.email);
-        if (verdict.exceeded) {
-          reply.header('retry-after', String(verdict.retryAfterSeconds));
-          throw new AppError({ code: 'RATE_LIMITED', message: 'Too many password-reset requests; retry later' });
-        }
-        await requestPasswordReset(deps, request.body.email);
-        return reply.code(202).send(ok({ email: request.body.email }));
-      },
-    );
+    },
+    async (request, reply) => {
+      const revoked = await revokeSession(deps.db, request.principal, request.params.sessionId);
+      if (revoked.current) {
+        clearSessionCookies(reply, request, deps.config);
+      }
+      return ok(revoked);
+    },
+  );
+}
 
-    app.post(
-      '/auth/password-reset/confirm',
-      {
-        config: { public: true },
-        preHandler: sameOrigin,
-        schema: {
-          operationId: 'platform.auth.confirmPasswordReset',
-          tags,
-          summary: "Choose a new password with a reset link's token, and sign in",
-          description: "Ends the user's other sessions and sets the session cookies as sign-in does. The link works once.",
-          body: SetPasswordWithTokenSchema,
-          response: { 200: PlatformEnvelopeSchema(SignedInSchema), ...platformErrorResponses([400, 403]) },
-        },
+/** Invitations: sent to a user, accepted with a password. */
+function registerInvitationRoutes(app: TypeBoxApp, deps: AppDeps, helpers: AuthHelpers): void {
+  const { ok, sameOrigin, clientOf, signedIn } = helpers;
+
+  app.post(
+    '/users/:userId/invite',
+    {
+      schema: {
+        operationId: 'platform.users.invite',
+        tags: ['users'],
+        summary: 'Email a user a link to choose a password and sign in (admins only)',
+        description:
+          'The link (PUBLIC_BASE_URL/app/accept-invite?token=…) works once, for 7 days; a newer invitation or reset link ' +
+          'replaces it. A disabled user cannot be invited (409).',
+        params: UserIdParamsSchema,
+        response: { 201: PlatformEnvelopeSchema(InvitationSchema), ...platformErrorResponses([400, 403, 404, 409]) },
       },
-      async (request, reply) => signedIn(request, reply, await confirmPasswordReset(deps, request.body, clientOf(request))),
-    );
-  };
+    },
+    async (request, reply) => reply.code(201).send(ok(await inviteUser(deps, request.principal, request.params.userId))),
+  );
+
+  app.post(
+    '/auth/invitations/accept',
+    {
+      config: { public: true },
+      preHandler: sameOrigin,
+      schema: {
+        operationId: 'platform.auth.acceptInvitation',
+        tags,
+        summary: "Choose a password with an invitation link's token, and sign in",
+        description: 'Sets the session cookies as sign-in does. The link works once; an expired, used or replaced one is a 400.',
+        body: SetPasswordWithTokenSchema,
+        response: { 200: PlatformEnvelopeSchema(SignedInSchema), ...platformErrorResponses([400, 403]) },
+      },
+    },
+    async (request, reply) => signedIn(request, reply, await acceptInvitation(deps, request.body, clientOf(request))),
+  );
+}
+
+/** Password resets: asked for by email, confirmed with a new password. */
+function registerPasswordResetRoutes(app: TypeBoxApp, deps: AppDeps, helpers: AuthHelpers): void {
+  const { ok, sameOrigin, clientOf, signedIn } = helpers;
+
+  app.post(
+    '/auth/password-reset',
+    {
+      config: { public: true },
+      preHandler: sameOrigin,
+      schema: {
+        operationId: 'platform.auth.requestPasswordReset',
+        tags,
+        summary: 'Email a password-reset link',
+        description:
+          'Answers the same whether or not the address belongs to someone who can sign in. The link ' +
+          '(PUBLIC_BASE_URL/app/reset-password?token=…) works once, for an hour. Requests are limited per client address and per email.',
+        body: PasswordResetRequestSchema,
+        response: { 202: PlatformEnvelopeSchema(PasswordResetRequestedSchema), ...platformErrorResponses([400, 429]) },
+      },
+    },
+    async (request, reply) => {
+      const verdict = await deps.limits.countPasswordResetRequest(request, request.body.email);
+      if (verdict.exceeded) {
+        reply.header('retry-after', String(verdict.retryAfterSeconds));
+        throw new AppError({ code: 'RATE_LIMITED', message: 'Too many password-reset requests; retry later' });
+      }
+      await requestPasswordReset(deps, request.body.email);
+      return reply.code(202).send(ok({ email: request.body.email }));
+    },
+  );
+
+  app.post(
+    '/auth/password-reset/confirm',
+    {
+      config: { public: true },
+      preHandler: sameOrigin,
+      schema: {
+        operationId: 'platform.auth.confirmPasswordReset',
+        tags,
+        summary: "Choose a new password with a reset link's token, and sign in",
+        description: "Ends the user's other sessions and sets the session cookies as sign-in does. The link works once.",
+        body: SetPasswordWithTokenSchema,
+        response: { 200: PlatformEnvelopeSchema(SignedInSchema), ...platformErrorResponses([400, 403]) },
+      },
+    },
+    async (request, reply) => signedIn(request, reply, await confirmPasswordReset(deps, request.body, clientOf(request))),
+  );
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
+import type { TypeBoxApp } from '../../http/typebox-app.js';
 import {
   PlatformEnvelopeSchema,
   PlatformListEnvelopeSchema,
@@ -34,133 +35,147 @@ import {
 const tags = ['users'];
 
 export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    registerUserRoutes(app, deps);
+    registerApiKeyRoutes(app, deps);
+  };
+}
+
+/** The caller, and the organization's users: create, list, read, change. */
+function registerUserRoutes(app: TypeBoxApp, deps: AppDeps): void {
   const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
   const list = <T>(page: { items: T; nextCursor: string | null }) =>
     platformListEnvelope(deps.clock, page.items, page.nextCursor);
-  return async (app) => {
-    app.get(
-      '/users/me',
-      {
-        schema: {
-          operationId: 'platform.users.me',
-          tags,
-          summary: "The caller's user and organization",
-          response: { 200: PlatformEnvelopeSchema(MeSchema), ...platformErrorResponses([]) },
-        },
-      },
-      async (request) => ok(await getMe(deps.db, request.principal)),
-    );
 
-    app.post(
-      '/users',
-      {
-        schema: {
-          operationId: 'platform.users.create',
-          tags,
-          summary: 'Add a user to the organization (admins only)',
-          body: CreateUserSchema,
-          response: { 201: PlatformEnvelopeSchema(UserSchema), ...platformErrorResponses([400, 403, 409]) },
-        },
+  app.get(
+    '/users/me',
+    {
+      schema: {
+        operationId: 'platform.users.me',
+        tags,
+        summary: "The caller's user and organization",
+        response: { 200: PlatformEnvelopeSchema(MeSchema), ...platformErrorResponses([]) },
       },
-      async (request, reply) => reply.code(201).send(ok(await createUser(deps, request.principal, request.body))),
-    );
+    },
+    async (request) => ok(await getMe(deps.db, request.principal)),
+  );
 
-    app.get(
-      '/users/list',
-      {
-        schema: {
-          operationId: 'platform.users.list',
-          tags,
-          summary: "The organization's users, oldest first",
-          description:
-            'Ordered by creation time, then id. Page by `page` (0-based) or by `cursor` (the `nextCursor` of the page before), not both.',
-          querystring: ListUsersQuerySchema,
-          response: { 200: PlatformListEnvelopeSchema(Type.Array(UserSchema)), ...platformErrorResponses([400]) },
-        },
+  app.post(
+    '/users',
+    {
+      schema: {
+        operationId: 'platform.users.create',
+        tags,
+        summary: 'Add a user to the organization (admins only)',
+        body: CreateUserSchema,
+        response: { 201: PlatformEnvelopeSchema(UserSchema), ...platformErrorResponses([400, 403, 409]) },
       },
-      async (request) => list(await listOrganizationUsers(deps.db, request.principal, request.query)),
-    );
+    },
+    async (request, reply) => reply.code(201).send(ok(await createUser(deps, request.principal, request.body))),
+  );
 
-    app.get(
-      '/users/:userId',
-      {
-        schema: {
-          operationId: 'platform.users.get',
-          summary: 'One user of the organization',
-          tags,
-          params: UserIdParamsSchema,
-          response: { 200: PlatformEnvelopeSchema(UserSchema), ...platformErrorResponses([400, 404]) },
-        },
+  app.get(
+    '/users/list',
+    {
+      schema: {
+        operationId: 'platform.users.list',
+        tags,
+        summary: "The organization's users, oldest first",
+        description:
+          'Ordered by creation time, then id. Page by `page` (0-based) or by `cursor` (the `nextCursor` of the page before), not both.',
+        querystring: ListUsersQuerySchema,
+        response: { 200: PlatformListEnvelopeSchema(Type.Array(UserSchema)), ...platformErrorResponses([400]) },
       },
-      async (request) => ok(await getUser(deps.db, request.principal, request.params.userId)),
-    );
+    },
+    async (request) => list(await listOrganizationUsers(deps.db, request.principal, request.query)),
+  );
 
-    app.patch(
-      '/users/:userId',
-      {
-        schema: {
-          operationId: 'platform.users.update',
-          tags,
-          summary: 'Change name, availability, capacity or timezone (admins, or the user themself); disable or enable (admins)',
-          description:
-            "`disabled: true` ends the user's sessions at once, voids its open invitation or reset link, and refuses its " +
-            'sign-in and its API keys (within API_KEY_CACHE_SECONDS) until `disabled: false`. Admins cannot disable themselves.',
-          params: UserIdParamsSchema,
-          body: UpdateUserSchema,
-          response: { 200: PlatformEnvelopeSchema(UserSchema), ...platformErrorResponses([400, 403, 404]) },
-        },
+  app.get(
+    '/users/:userId',
+    {
+      schema: {
+        operationId: 'platform.users.get',
+        summary: 'One user of the organization',
+        tags,
+        params: UserIdParamsSchema,
+        response: { 200: PlatformEnvelopeSchema(UserSchema), ...platformErrorResponses([400, 404]) },
       },
-      async (request) => ok(await updateUserProfile(deps, request.principal, request.params.userId, request.body)),
-    );
+    },
+    async (request) => ok(await getUser(deps.db, request.principal, request.params.userId)),
+  );
 
-    app.post(
-      '/users/:userId/api-keys',
-      {
-        schema: {
-          operationId: 'platform.users.createApiKey',
-          tags,
-          summary: 'Issue an API key for a user (admins, or the user themself); the key is shown only in this answer',
-          params: UserIdParamsSchema,
-          response: { 201: PlatformEnvelopeSchema(IssuedApiKeySchema), ...platformErrorResponses([400, 403, 404]) },
-        },
+  app.patch(
+    '/users/:userId',
+    {
+      schema: {
+        operationId: 'platform.users.update',
+        tags,
+        summary: 'Change name, availability, capacity or timezone (admins, or the user themself); disable or enable (admins)',
+        description:
+          "`disabled: true` ends the user's sessions at once, voids its open invitation or reset link, and refuses its " +
+          'sign-in and its API keys (within API_KEY_CACHE_SECONDS) until `disabled: false`. Admins cannot disable themselves.',
+        params: UserIdParamsSchema,
+        body: UpdateUserSchema,
+        response: { 200: PlatformEnvelopeSchema(UserSchema), ...platformErrorResponses([400, 403, 404]) },
       },
-      async (request, reply) => reply.code(201).send(ok(await createUserApiKey(deps, request.principal, request.params.userId))),
-    );
+    },
+    async (request) => ok(await updateUserProfile(deps, request.principal, request.params.userId, request.body)),
+  );
+}
 
-    app.get(
-      '/users/:userId/api-keys',
-      {
-        schema: {
-          operationId: 'platform.users.listApiKeys',
-          tags,
-          summary: "A user's keys by prefix (admins, or the user themself)",
-          description: 'Oldest first (then by id), `limit` at a time; `cursor` takes the `nextCursor` of the page before.',
-          params: UserIdParamsSchema,
-          querystring: ListApiKeysQuerySchema,
-          response: {
-            200: PlatformListEnvelopeSchema(Type.Array(ApiKeySummarySchema)),
-            ...platformErrorResponses([400, 403, 404]),
-          },
-        },
-      },
-      async (request) => list(await listUserApiKeys(deps.db, request.principal, request.params.userId, request.query)),
-    );
+/** A user's API keys: issue, list, revoke. */
+function registerApiKeyRoutes(app: TypeBoxApp, deps: AppDeps): void {
+  const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
+  const list = <T>(page: { items: T; nextCursor: string | null }) =>
+    platformListEnvelope(deps.clock, page.items, page.nextCursor);
 
-    app.delete(
-      '/users/:userId/api-keys/:prefix',
-      {
-        schema: {
-          operationId: 'platform.users.revokeApiKey',
-          tags,
-          summary: 'Revoke a key; it stops working within API_KEY_CACHE_SECONDS',
-          params: ApiKeyParamsSchema,
-          response: {
-            200: PlatformEnvelopeSchema(Type.Object({ prefix: Type.String(), revokedAt: Type.String({ format: 'date-time' }) })),
-            ...platformErrorResponses([400, 403, 404]),
-          },
+  app.post(
+    '/users/:userId/api-keys',
+    {
+      schema: {
+        operationId: 'platform.users.createApiKey',
+        tags,
+        summary: 'Issue an API key for a user (admins, or the user themself); the key is shown only in this answer',
+        params: UserIdParamsSchema,
+        response: { 201: PlatformEnvelopeSchema(IssuedApiKeySchema), ...platformErrorResponses([400, 403, 404]) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(ok(await createUserApiKey(deps, request.principal, request.params.userId))),
+  );
+
+  app.get(
+    '/users/:userId/api-keys',
+    {
+      schema: {
+        operationId: 'platform.users.listApiKeys',
+        tags,
+        summary: "A user's keys by prefix (admins, or the user themself)",
+        description: 'Oldest first (then by id), `limit` at a time; `cursor` takes the `nextCursor` of the page before.',
+        params: UserIdParamsSchema,
+        querystring: ListApiKeysQuerySchema,
+        response: {
+          200: PlatformListEnvelopeSchema(Type.Array(ApiKeySummarySchema)),
+          ...platformErrorResponses([400, 403, 404]),
         },
       },
-      async (request) => ok(await revokeUserApiKey(deps, request.principal, request.params.userId, request.params.prefix)),
-    );
-  };
+    },
+    async (request) => list(await listUserApiKeys(deps.db, request.principal, request.params.userId, request.query)),
+  );
+
+  app.delete(
+    '/users/:userId/api-keys/:prefix',
+    {
+      schema: {
+        operationId: 'platform.users.revokeApiKey',
+        tags,
+        summary: 'Revoke a key; it stops working within API_KEY_CACHE_SECONDS',
+        params: ApiKeyParamsSchema,
+        response: {
+          200: PlatformEnvelopeSchema(Type.Object({ prefix: Type.String(), revokedAt: Type.String({ format: 'date-time' }) })),
+          ...platformErrorResponses([400, 403, 404]),
+        },
+      },
+    },
+    async (request) => ok(await revokeUserApiKey(deps, request.principal, request.params.userId, request.params.prefix)),
+  );
 }
