@@ -15,8 +15,8 @@ import { createEmailRetentionWorker, type EmailRetentionWorker } from './deliver
 import { createOutboxWorker, type OutboxWorker } from './delivery/outbox/outbox.worker.js';
 import type { AppDeps } from './deps.js';
 import { createApiKeyAuth } from './http/api-key-auth.js';
-import { systemClock } from './lib/clock.js';
-import { createIdFactory } from './lib/ids.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { createIdFactory, type IdFactory } from './lib/ids.js';
 import { resolveSecretKey } from './lib/secret-box.js';
 import { createAttachmentStorage } from './platform/attachments/attachment.storage.js';
 import { createEventRetentionWorker, type EventRetentionWorker } from './platform/events/event-retention.worker.js';
@@ -47,94 +47,24 @@ export async function startServer(config: Config, log: Logger, print: (line: str
   const handle: DatabaseHandle = createDb(config);
   const clock = systemClock;
   const ids = createIdFactory(clock);
+  const processDeps: ProcessDeps = { db: handle.db, clock, ids, config, secretKey, log };
   const apps: FastifyInstance[] = [];
-  let outbox: OutboxWorker | undefined;
-  let routing: RoutingWorker | undefined;
-  let retention: EventRetentionWorker | undefined;
-  let emailRetention: EmailRetentionWorker | undefined;
-  let webhooks: WebhookWorker | undefined;
-  let recovery: AgentRunRecoveryWorker | undefined;
-  let ticketAgents: TicketAgentWorker | undefined;
-  let imap: ImapPoller | undefined;
-  let receiver: SmtpReceiver | undefined;
+  const workers: Workers = {};
   try {
     const applied = await migrateToLatest(handle.db);
     log.info({ database: handle.target, applied }, 'database ready');
     const firstOrganization = await createFirstStartOrganization({ db: handle.db, clock, ids });
     // Shown before listening: the key is committed now, and a failed listen must not lose it.
     if (firstOrganization) {
-      const base = publicBaseUrl(config, 'platform');
-      print(
-        [
-          '',
-          'Switchboard made a first organization on this empty database.',
-          `Admin API key (shown only this once): ${firstOrganization.apiKey}`,
-          `Try it: curl -H "x-api-key: ${firstOrganization.apiKey}" ${base}/v1/users/me`,
-          `API reference: ${base}/docs`,
-          '',
-        ].join('\n'),
-      );
+      printFirstStart(config, firstOrganization.apiKey, print);
     }
-
-    // Once per process, however many listeners: without it, comments with shouldSendEmail look
-    // fine to their authors while every email quietly ends as undeliverable.
-    if (!config.SMTP_URL) {
-      log.warn(SMTP_URL_MISSING);
-    }
-    // Every process runs one: messages are claimed atomically, so any number of them is safe.
-    const worker = createOutboxWorker({ db: handle.db, clock, config, log });
-    outbox = worker;
-    worker.start();
-    // Likewise: waiting tickets are claimed with row locks, so every process runs a routing worker.
-    const router = createRoutingWorker({ db: handle.db, clock, ids, config, secretKey, log });
-    routing = router;
-    router.start();
-    // And an event pruner: its batches skip rows another process is deleting.
-    const pruner = createEventRetentionWorker({ db: handle.db, clock, config, log });
-    retention = pruner;
-    pruner.start();
-    // And, with EMAIL_RETENTION_DAYS, an email pruner: likewise.
-    const days = config.EMAIL_RETENTION_DAYS;
-    const emailPruner =
-      days === undefined
-        ? undefined
-        : createEmailRetentionWorker({ db: handle.db, clock, config: { EMAIL_RETENTION_DAYS: days }, log });
-    emailRetention = emailPruner;
-    emailPruner?.start();
-    // And a webhook worker: endpoints are dispatched under row locks, deliveries claimed under leases.
-    const webhookWorker = createWebhookWorker({ db: handle.db, clock, ids, config, secretKey, log });
-    webhooks = webhookWorker;
-    webhookWorker.start();
-    // And an agent-run sweep: runs whose process stopped are failed by a conditional update, once.
-    const runRecovery = createAgentRunRecoveryWorker({ db: handle.db, clock, ids, log });
-    recovery = runRecovery;
-    runRecovery.start();
-    const inbound: InboundDeps = { db: handle.db, clock, ids, config, secretKey, storage: createAttachmentStorage(config) };
-    // And an IMAP poller: mailboxes are leased one poller at a time, and a message stored twice is caught by its Message-ID.
-    const poller = createImapPoller({ ...inbound, log });
-    imap = poller;
-    poller.start();
-    if (config.SMTP_INBOUND_PORT !== undefined) {
-      receiver = await startSmtpReceiver({ ...inbound, log }, inboundSmtpOptions(config, config.SMTP_INBOUND_PORT));
-    }
-    const smtpReceiver = receiver;
-
-    const auth = createApiKeyAuth({ lookup: apiKeyLookup(handle.db), ttlSeconds: config.API_KEY_CACHE_SECONDS });
-    const addresses: string[] = [];
-    let agentStudioDeps: AppDeps | undefined;
-    for (const listener of planListeners(config)) {
-      const app = await buildApp({ config, db: handle.db, clock, log, ids, auth, secretKey, areas: listener.areas });
-      apps.push(app);
-      if (listener.areas.includes('agentStudio')) {
-        agentStudioDeps = depsOfApp(app);
-      }
-      addresses.push(await app.listen({ port: listener.port, host: config.HOST }));
-    }
+    await startBackgroundWorkers(processDeps, workers);
+    const { addresses, agentStudioDeps } = await listen(processDeps, apps);
     // And a ticket-agent worker: each event becomes one job (a unique constraint), claimed under a
     // lease; its runs go through the agent studio app's runtime, which closes with that app.
     const studio = agentStudioDeps;
     if (studio) {
-      ticketAgents = createTicketAgentWorker({
+      workers.ticketAgents = createTicketAgentWorker({
         db: handle.db,
         clock,
         ids,
@@ -142,41 +72,139 @@ export async function startServer(config: Config, log: Logger, print: (line: str
         respond: (job, signal) => respondToTicket(studio, job, signal),
         log,
       });
-      ticketAgents.start();
+      workers.ticketAgents.start();
     }
-    const ticketAgentWorker = ticketAgents;
-    // The receiver stops taking mail first; a message in progress is answered before the database closes.
-    const stoppables = [
-      ...(smtpReceiver ? [{ stop: () => smtpReceiver.close() }] : []),
-      worker,
-      router,
-      pruner,
-      ...(emailPruner ? [emailPruner] : []),
-      webhookWorker,
-      runRecovery,
-      ...(ticketAgentWorker ? [ticketAgentWorker] : []),
-      poller,
-    ];
+    const stoppables = inStoppingOrder(workers);
     return {
       apps,
       addresses,
-      inboundSmtpPort: smtpReceiver?.port ?? null,
+      inboundSmtpPort: workers.receiver?.port ?? null,
       close: () => closeAll(apps, handle, stoppables, config.SHUTDOWN_TIMEOUT_MS, log),
     };
   } catch (error) {
     await Promise.allSettled(apps.map((app) => app.close()));
-    await outbox?.stop();
-    await routing?.stop();
-    await retention?.stop();
-    await emailRetention?.stop();
-    await webhooks?.stop();
-    await recovery?.stop();
-    await ticketAgents?.stop();
-    await imap?.stop();
-    await receiver?.close();
+    await workers.outbox?.stop();
+    await workers.routing?.stop();
+    await workers.retention?.stop();
+    await workers.emailRetention?.stop();
+    await workers.webhooks?.stop();
+    await workers.recovery?.stop();
+    await workers.ticketAgents?.stop();
+    await workers.imap?.stop();
+    await workers.receiver?.close();
     await handle.close();
     throw error;
   }
+}
+
+/** What the process's workers and apps are built from. */
+interface ProcessDeps {
+  db: DatabaseHandle['db'];
+  clock: Clock;
+  ids: IdFactory;
+  config: Config;
+  secretKey: Buffer;
+  log: Logger;
+}
+
+/** The background work of a process, each set once started, so that a start that fails stops what it began. */
+interface Workers {
+  outbox?: OutboxWorker;
+  routing?: RoutingWorker;
+  retention?: EventRetentionWorker;
+  emailRetention?: EmailRetentionWorker;
+  webhooks?: WebhookWorker;
+  recovery?: AgentRunRecoveryWorker;
+  ticketAgents?: TicketAgentWorker;
+  imap?: ImapPoller;
+  receiver?: SmtpReceiver;
+}
+
+function printFirstStart(config: Config, apiKey: string, print: (line: string) => void): void {
+  const base = publicBaseUrl(config, 'platform');
+  print(
+    [
+      '',
+      'Switchboard made a first organization on this empty database.',
+      `Admin API key (shown only this once): ${apiKey}`,
+      `Try it: curl -H "x-api-key: ${apiKey}" ${base}/v1/users/me`,
+      `API reference: ${base}/docs`,
+      '',
+    ].join('\n'),
+  );
+}
+
+/** The workers every process runs, whatever it listens for; each is safe beside the same worker in other processes. */
+async function startBackgroundWorkers(deps: ProcessDeps, workers: Workers): Promise<void> {
+  const { db, clock, ids, config, secretKey, log } = deps;
+  // Once per process, however many listeners: without it, comments with shouldSendEmail look
+  // fine to their authors while every email quietly ends as undeliverable.
+  if (!config.SMTP_URL) {
+    log.warn(SMTP_URL_MISSING);
+  }
+  // Every process runs one: messages are claimed atomically, so any number of them is safe.
+  workers.outbox = createOutboxWorker({ db, clock, config, log });
+  workers.outbox.start();
+  // Likewise: waiting tickets are claimed with row locks, so every process runs a routing worker.
+  workers.routing = createRoutingWorker({ db, clock, ids, config, secretKey, log });
+  workers.routing.start();
+  // And an event pruner: its batches skip rows another process is deleting.
+  workers.retention = createEventRetentionWorker({ db, clock, config, log });
+  workers.retention.start();
+  // And, with EMAIL_RETENTION_DAYS, an email pruner: likewise.
+  const days = config.EMAIL_RETENTION_DAYS;
+  workers.emailRetention =
+    days === undefined ? undefined : createEmailRetentionWorker({ db, clock, config: { EMAIL_RETENTION_DAYS: days }, log });
+  workers.emailRetention?.start();
+  // And a webhook worker: endpoints are dispatched under row locks, deliveries claimed under leases.
+  workers.webhooks = createWebhookWorker({ db, clock, ids, config, secretKey, log });
+  workers.webhooks.start();
+  // And an agent-run sweep: runs whose process stopped are failed by a conditional update, once.
+  workers.recovery = createAgentRunRecoveryWorker({ db, clock, ids, log });
+  workers.recovery.start();
+  const inbound: InboundDeps = { db, clock, ids, config, secretKey, storage: createAttachmentStorage(config) };
+  // And an IMAP poller: mailboxes are leased one poller at a time, and a message stored twice is caught by its Message-ID.
+  workers.imap = createImapPoller({ ...inbound, log });
+  workers.imap.start();
+  if (config.SMTP_INBOUND_PORT !== undefined) {
+    workers.receiver = await startSmtpReceiver({ ...inbound, log }, inboundSmtpOptions(config, config.SMTP_INBOUND_PORT));
+  }
+}
+
+/** Builds an app per listener and listens; `apps` receives each as it is built, so a failed listen closes those before it. */
+async function listen(
+  deps: ProcessDeps,
+  apps: FastifyInstance[],
+): Promise<{ addresses: string[]; agentStudioDeps: AppDeps | undefined }> {
+  const { db, clock, ids, config, secretKey, log } = deps;
+  const auth = createApiKeyAuth({ lookup: apiKeyLookup(db), ttlSeconds: config.API_KEY_CACHE_SECONDS });
+  const addresses: string[] = [];
+  let agentStudioDeps: AppDeps | undefined;
+  for (const listener of planListeners(config)) {
+    const app = await buildApp({ config, db, clock, log, ids, auth, secretKey, areas: listener.areas });
+    apps.push(app);
+    if (listener.areas.includes('agentStudio')) {
+      agentStudioDeps = depsOfApp(app);
+    }
+    addresses.push(await app.listen({ port: listener.port, host: config.HOST }));
+  }
+  return { addresses, agentStudioDeps };
+}
+
+/** The receiver stops taking mail first; a message in progress is answered before the database closes. */
+function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
+  const { outbox, routing, retention, emailRetention, webhooks, recovery, ticketAgents, imap, receiver } = workers;
+  return [
+    ...(receiver ? [{ stop: () => receiver.close() }] : []),
+    ...(outbox ? [outbox] : []),
+    ...(routing ? [routing] : []),
+    ...(retention ? [retention] : []),
+    ...(emailRetention ? [emailRetention] : []),
+    ...(webhooks ? [webhooks] : []),
+    ...(recovery ? [recovery] : []),
+    ...(ticketAgents ? [ticketAgents] : []),
+    ...(imap ? [imap] : []),
+  ];
 }
 
 /** Where the SMTP receiver listens (`SMTP_INBOUND_HOST`, else `HOST`), with STARTTLS when a certificate is given. */
