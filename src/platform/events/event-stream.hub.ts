@@ -123,68 +123,75 @@ function sends(stream: Stream, frame: Frame, audience: EventAudience): boolean {
   return (stream.plan.types === null || stream.plan.types.has(frame.row.type)) && audience.canSee(stream.viewer, frame.row);
 }
 
-export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
-  const { db, log } = deps;
-  const streams = new Set<Stream>();
-  const feeds = new Map<string, Feed>();
-  let unsubscribe: (() => void) | null = null;
-  let heartbeat: NodeJS.Timeout | undefined;
-  let verifying = false;
-  let closed = false;
+function readPage(db: Kysely<DB>, organizationId: string, after: number, types?: readonly EventType[]) {
+  return listEvents(db, organizationId, { types, afterSeq: after, order: 'asc', limit: PAGE_SIZE });
+}
 
-  const readPage = (organizationId: string, after: number, types?: readonly EventType[]) =>
-    listEvents(db, organizationId, { types, afterSeq: after, order: 'asc', limit: PAGE_SIZE });
+function write(stream: Stream, chunk: string | Buffer): boolean {
+  return writeUnlessBehind(stream.response, chunk, MAX_BACKLOG_BYTES);
+}
 
-  function write(stream: Stream, chunk: string | Buffer): boolean {
-    return writeUnlessBehind(stream.response, chunk, MAX_BACKLOG_BYTES);
-  }
-
-  /**
-   * Hands a batch read by the feed to each of its streams. Streams that send the same events (same
-   * types; admins, or any viewer when the batch holds nothing restricted) share one buffer, built
-   * once and written to each of their sockets: a thousand streams do not build a thousand copies.
-   */
-  function dispatch(feed: Feed, rows: readonly EventRow[], audience: EventAudience): void {
-    const frames = rows.map(frameOf);
-    const first = frames[0]?.seq ?? feed.lastSeq + 1;
-    const last = frames[frames.length - 1]?.seq ?? feed.lastSeq;
-    const restricted = !rows.every(isSeenByEveryone);
-    const shared = new Map<string, Buffer | null>();
-    for (const stream of feed.streams) {
-      const aside = stream.asideFromFeed;
-      if (aside !== null) {
-        for (const frame of frames) {
-          if (sends(stream, frame, audience)) {
-            aside.push({ seq: frame.seq, text: frame.text() });
-          }
-        }
-        if (aside.length > MAX_KEPT_ASIDE) {
-          stream.response.destroy();
-        }
-        continue;
-      }
-      // A stream that has already sent part of this batch (it has just caught up) takes its own share.
-      const alone = stream.position >= first;
-      const key = `${stream.typesKey}|${stream.viewer.seeAll || !restricted ? '*' : stream.viewer.userId}`;
-      let chunk = alone ? undefined : shared.get(key);
-      if (chunk === undefined) {
-        let text = '';
-        for (const frame of frames) {
-          if (frame.seq > stream.position && sends(stream, frame, audience)) {
-            text += frame.text();
-          }
-        }
-        chunk = text === '' ? null : Buffer.from(text);
-        if (!alone) {
-          shared.set(key, chunk);
+/**
+ * Hands a batch read by the feed to each of its streams. Streams that send the same events (same
+ * types; admins, or any viewer when the batch holds nothing restricted) share one buffer, built
+ * once and written to each of their sockets: a thousand streams do not build a thousand copies.
+ */
+function dispatch(feed: Feed, rows: readonly EventRow[], audience: EventAudience): void {
+  const frames = rows.map(frameOf);
+  const first = frames[0]?.seq ?? feed.lastSeq + 1;
+  const last = frames[frames.length - 1]?.seq ?? feed.lastSeq;
+  const restricted = !rows.every(isSeenByEveryone);
+  const shared = new Map<string, Buffer | null>();
+  for (const stream of feed.streams) {
+    const aside = stream.asideFromFeed;
+    if (aside !== null) {
+      for (const frame of frames) {
+        if (sends(stream, frame, audience)) {
+          aside.push({ seq: frame.seq, text: frame.text() });
         }
       }
-      stream.position = Math.max(stream.position, last);
-      if (chunk !== null) {
-        write(stream, chunk);
+      if (aside.length > MAX_KEPT_ASIDE) {
+        stream.response.destroy();
+      }
+      continue;
+    }
+    // A stream that has already sent part of this batch (it has just caught up) takes its own share.
+    const alone = stream.position >= first;
+    const key = `${stream.typesKey}|${stream.viewer.seeAll || !restricted ? '*' : stream.viewer.userId}`;
+    let chunk = alone ? undefined : shared.get(key);
+    if (chunk === undefined) {
+      let text = '';
+      for (const frame of frames) {
+        if (frame.seq > stream.position && sends(stream, frame, audience)) {
+          text += frame.text();
+        }
+      }
+      chunk = text === '' ? null : Buffer.from(text);
+      if (!alone) {
+        shared.set(key, chunk);
       }
     }
+    stream.position = Math.max(stream.position, last);
+    if (chunk !== null) {
+      write(stream, chunk);
+    }
   }
+}
+
+/** The feeds of the organizations with open streams: each reads the log when poked, and hands what it read to its streams. */
+interface Feeds {
+  /** The organization's feed, made (and looking at the log once) if it has none. */
+  feedOf(plan: EventStreamPlan): Feed;
+  /** The signal says the log of this organization (or of any, for null) grew. */
+  wake(organizationId: string | null): void;
+  /** A stream has gone: its feed stops once it has none left. */
+  remove(stream: Stream): void;
+  /** Stops every feed. */
+  clear(): void;
+}
+
+function createFeeds(db: Kysely<DB>, log: EventStreamHubDeps['log']): Feeds {
+  const feeds = new Map<string, Feed>();
 
   /** Reads the log after the feed's last number until it is read out, then again if signalled meanwhile. */
   async function read(feed: Feed): Promise<void> {
@@ -196,7 +203,7 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
           if (feeds.get(feed.organizationId) !== feed) {
             return;
           }
-          const rows = await readPage(feed.organizationId, feed.lastSeq);
+          const rows = await readPage(db, feed.organizationId, feed.lastSeq);
           const page = rows.slice(0, PAGE_SIZE);
           const last = page[page.length - 1];
           if (last === undefined) {
@@ -228,95 +235,181 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
     read(feed).catch(() => undefined);
   }
 
-  function feedOf(plan: EventStreamPlan): Feed {
-    let feed = feeds.get(plan.organizationId);
-    if (!feed) {
-      // Everything up to `logEnd` was committed when the plan was made; a signal for what came
-      // after may have passed before this feed existed, so it looks once at once.
-      feed = {
-        organizationId: plan.organizationId,
-        streams: new Set(),
-        lastSeq: plan.logEnd,
-        reading: false,
-        again: false,
-        retry: undefined,
-      };
-      feeds.set(plan.organizationId, feed);
-      poke(feed);
-    }
-    return feed;
+  return {
+    feedOf(plan) {
+      let feed = feeds.get(plan.organizationId);
+      if (!feed) {
+        // Everything up to `logEnd` was committed when the plan was made; a signal for what came
+        // after may have passed before this feed existed, so it looks once at once.
+        feed = {
+          organizationId: plan.organizationId,
+          streams: new Set(),
+          lastSeq: plan.logEnd,
+          reading: false,
+          again: false,
+          retry: undefined,
+        };
+        feeds.set(plan.organizationId, feed);
+        poke(feed);
+      }
+      return feed;
+    },
+    wake(organizationId) {
+      if (organizationId === null) {
+        for (const feed of feeds.values()) {
+          poke(feed);
+        }
+        return;
+      }
+      const feed = feeds.get(organizationId);
+      if (feed) {
+        poke(feed);
+      }
+    },
+    remove(stream) {
+      const feed = feeds.get(stream.plan.organizationId);
+      if (feed?.streams.delete(stream) && feed.streams.size === 0) {
+        clearTimeout(feed.retry);
+        feeds.delete(feed.organizationId);
+      }
+    },
+    clear() {
+      for (const feed of feeds.values()) {
+        clearTimeout(feed.retry);
+      }
+      feeds.clear();
+    },
+  };
+}
+
+/** Writes and, when the socket's buffer is full, waits for it to drain (or for the client to leave). */
+function writeAndWait(stream: Stream, text: string): Promise<boolean> {
+  if (!write(stream, text)) {
+    return Promise.resolve(false);
   }
+  const { response } = stream;
+  if (!response.writableNeedDrain) {
+    return Promise.resolve(true);
+  }
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve(!response.destroyed);
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
+}
+
+/** Sends the log after the stream's number, then what the feed handed it meanwhile; then it is live. */
+async function catchUp(db: Kysely<DB>, stream: Stream): Promise<void> {
+  const { organizationId, types } = stream.plan;
+  const wanted = types === null ? undefined : [...types];
+  for (;;) {
+    const rows = await readPage(db, organizationId, stream.position, wanted);
+    const page = rows.slice(0, PAGE_SIZE);
+    const last = page[page.length - 1];
+    if (stream.response.destroyed || last === undefined) {
+      break;
+    }
+    const audience = await loadEventAudience(db, organizationId, page);
+    let text = '';
+    for (const row of page) {
+      if (audience.canSee(stream.viewer, row)) {
+        text += frameOf(row).text();
+      }
+    }
+    stream.position = Number(last.seq);
+    if (text !== '' && !(await writeAndWait(stream, text))) {
+      return;
+    }
+    if (rows.length <= PAGE_SIZE) {
+      break;
+    }
+  }
+  const aside = stream.asideFromFeed ?? [];
+  stream.asideFromFeed = null;
+  let text = '';
+  for (const kept of aside) {
+    if (kept.seq > stream.position) {
+      text += kept.text;
+      stream.position = kept.seq;
+    }
+  }
+  if (text !== '') {
+    write(stream, text);
+  }
+}
+
+/**
+ * A stream lasts hours: a key revoked, a session ended, a user removed or demoted meanwhile must
+ * not keep it seeing what it could see when it connected. The key cache makes this one lookup per
+ * key per API_KEY_CACHE_SECONDS, and streams sharing a key or a session share the check.
+ */
+async function verifyCallers(streams: Iterable<Stream>, deps: Pick<EventStreamHubDeps, 'auth' | 'verifySession'>): Promise<void> {
+  const byCredential = new Map<string, Stream[]>();
+  for (const stream of streams) {
+    const credential = stream.caller.credential;
+    const id = 'apiKey' in credential ? `key:${credential.apiKey}` : `session:${credential.sessionToken}`;
+    const group = byCredential.get(id);
+    if (group) {
+      group.push(stream);
+    } else {
+      byCredential.set(id, [stream]);
+    }
+  }
+  for (const group of byCredential.values()) {
+    const credential = group[0]?.caller.credential;
+    if (!credential) {
+      continue;
+    }
+    const principal =
+      'apiKey' in credential ? await deps.auth.verify(credential.apiKey) : await deps.verifySession(credential.sessionToken);
+    for (const stream of group) {
+      if (!principal || principal.userId !== stream.caller.userId || principal.organizationId !== stream.plan.organizationId) {
+        stream.response.end();
+      } else {
+        stream.viewer = eventViewerOf(principal);
+      }
+    }
+  }
+}
+
+/** What a stream sends first: `reset` when the log no longer holds what it asked for, then `ready`. */
+function openingFrames(plan: EventStreamPlan): string {
+  const position = eventId(plan.after);
+  let head = '';
+  if (plan.reset) {
+    head += eventFrame(
+      position,
+      'reset',
+      JSON.stringify({
+        lastEventId: position,
+        message:
+          'The events after your Last-Event-ID are no longer kept: reload what you show, then follow this stream from here.',
+      }),
+    );
+  }
+  head += eventFrame(position, 'ready', JSON.stringify({ lastEventId: position }));
+  return head;
+}
+
+export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
+  const { db, log } = deps;
+  const streams = new Set<Stream>();
+  const feeds = createFeeds(db, log);
+  let unsubscribe: (() => void) | null = null;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let verifying = false;
+  let closed = false;
 
   function drop(stream: Stream): void {
     streams.delete(stream);
-    const feed = feeds.get(stream.plan.organizationId);
-    if (feed?.streams.delete(stream) && feed.streams.size === 0) {
-      clearTimeout(feed.retry);
-      feeds.delete(feed.organizationId);
-    }
+    feeds.remove(stream);
     if (streams.size === 0) {
       clearInterval(heartbeat);
       heartbeat = undefined;
-    }
-  }
-
-  /** Writes and, when the socket's buffer is full, waits for it to drain (or for the client to leave). */
-  function writeAndWait(stream: Stream, text: string): Promise<boolean> {
-    if (!write(stream, text)) {
-      return Promise.resolve(false);
-    }
-    const { response } = stream;
-    if (!response.writableNeedDrain) {
-      return Promise.resolve(true);
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        response.off('drain', done);
-        response.off('close', done);
-        resolve(!response.destroyed);
-      };
-      response.on('drain', done);
-      response.on('close', done);
-    });
-  }
-
-  /** Sends the log after the stream's number, then what the feed handed it meanwhile; then it is live. */
-  async function catchUp(stream: Stream): Promise<void> {
-    const { organizationId, types } = stream.plan;
-    const wanted = types === null ? undefined : [...types];
-    for (;;) {
-      const rows = await readPage(organizationId, stream.position, wanted);
-      const page = rows.slice(0, PAGE_SIZE);
-      const last = page[page.length - 1];
-      if (stream.response.destroyed || last === undefined) {
-        break;
-      }
-      const audience = await loadEventAudience(db, organizationId, page);
-      let text = '';
-      for (const row of page) {
-        if (audience.canSee(stream.viewer, row)) {
-          text += frameOf(row).text();
-        }
-      }
-      stream.position = Number(last.seq);
-      if (text !== '' && !(await writeAndWait(stream, text))) {
-        return;
-      }
-      if (rows.length <= PAGE_SIZE) {
-        break;
-      }
-    }
-    const aside = stream.asideFromFeed ?? [];
-    stream.asideFromFeed = null;
-    let text = '';
-    for (const kept of aside) {
-      if (kept.seq > stream.position) {
-        text += kept.text;
-        stream.position = kept.seq;
-      }
-    }
-    if (text !== '') {
-      write(stream, text);
     }
   }
 
@@ -333,7 +426,7 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
     }
     if (!verifying) {
       verifying = true;
-      verifyCallers()
+      verifyCallers(streams, deps)
         .catch((error: unknown) => log.warn({ err: error }, 'checking the keys of event streams failed'))
         .finally(() => {
           verifying = false;
@@ -341,53 +434,8 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
     }
   }
 
-  /**
-   * A stream lasts hours: a key revoked, a session ended, a user removed or demoted meanwhile must
-   * not keep it seeing what it could see when it connected. The key cache makes this one lookup per
-   * key per API_KEY_CACHE_SECONDS, and streams sharing a key or a session share the check.
-   */
-  async function verifyCallers(): Promise<void> {
-    const byCredential = new Map<string, Stream[]>();
-    for (const stream of streams) {
-      const credential = stream.caller.credential;
-      const id = 'apiKey' in credential ? `key:${credential.apiKey}` : `session:${credential.sessionToken}`;
-      const group = byCredential.get(id);
-      if (group) {
-        group.push(stream);
-      } else {
-        byCredential.set(id, [stream]);
-      }
-    }
-    for (const group of byCredential.values()) {
-      const credential = group[0]?.caller.credential;
-      if (!credential) {
-        continue;
-      }
-      const principal =
-        'apiKey' in credential ? await deps.auth.verify(credential.apiKey) : await deps.verifySession(credential.sessionToken);
-      for (const stream of group) {
-        if (!principal || principal.userId !== stream.caller.userId || principal.organizationId !== stream.plan.organizationId) {
-          stream.response.end();
-        } else {
-          stream.viewer = eventViewerOf(principal);
-        }
-      }
-    }
-  }
-
   function listen(): void {
-    unsubscribe ??= deps.signal.subscribe((organizationId) => {
-      if (organizationId === null) {
-        for (const feed of feeds.values()) {
-          poke(feed);
-        }
-        return;
-      }
-      const feed = feeds.get(organizationId);
-      if (feed) {
-        poke(feed);
-      }
-    });
+    unsubscribe ??= deps.signal.subscribe((organizationId) => feeds.wake(organizationId));
     if (heartbeat === undefined) {
       heartbeat = setInterval(beat, deps.config.EVENT_STREAM_HEARTBEAT_MS);
       heartbeat.unref();
@@ -405,7 +453,7 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
         response.end();
         return;
       }
-      const feed = feedOf(plan);
+      const feed = feeds.feedOf(plan);
       // A feed that has not passed the stream's number yet hands it everything after it: no log to read.
       const live = feed.lastSeq <= plan.after;
       const stream: Stream = {
@@ -421,23 +469,9 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
       feed.streams.add(stream);
       response.on('close', () => drop(stream));
       listen();
-      const position = eventId(plan.after);
-      let head = '';
-      if (plan.reset) {
-        head += eventFrame(
-          position,
-          'reset',
-          JSON.stringify({
-            lastEventId: position,
-            message:
-              'The events after your Last-Event-ID are no longer kept: reload what you show, then follow this stream from here.',
-          }),
-        );
-      }
-      head += eventFrame(position, 'ready', JSON.stringify({ lastEventId: position }));
-      write(stream, head);
+      write(stream, openingFrames(plan));
       if (!live) {
-        catchUp(stream).catch((error: unknown) => {
+        catchUp(db, stream).catch((error: unknown) => {
           log.error({ err: error, organizationId: plan.organizationId }, 'resuming an event stream failed');
           response.destroy();
         });
@@ -450,9 +484,6 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
       for (const stream of [...streams]) {
         // Ended, then closed once flushed: an idle keep-alive connection would hold the server's close.
         stream.response.end(() => stream.response.socket?.destroy());
-      }
-      for (const feed of feeds.values()) {
-        clearTimeout(feed.retry);
       }
       feeds.clear();
       await deps.signal.close();
