@@ -115,6 +115,21 @@ module.exports = {
       },
     },
     {
+      name: 'console-areas-stay-apart',
+      severity: 'error',
+      comment:
+        "A console area (inbox/ and ticket/, the agent's screens; auth/; settings/<area>/, knowledge/, agents/, reports/) imports the shared pieces (ui/, api/, live/), the signed-in user (auth/session.ts) and src/shared/, never another area: what two areas need moves to ui/, api/ or live/. The shell and the router put areas together.",
+      from: { path: '^web/src/(inbox|ticket|auth|knowledge|agents|reports|settings/[^/]+)/' },
+      to: { path: '^web/src/', pathNot: ['^web/src/$1/', '^web/src/(ui|api|live)/', '^web/src/auth/session\\.ts$'] },
+    },
+    {
+      name: 'console-shared-pieces-import-no-area',
+      severity: 'error',
+      comment: 'ui/, api/ and live/ serve every area of the console, so they import only each other (and src/shared/).',
+      from: { path: '^web/src/(ui|api|live)/' },
+      to: { path: '^web/src/', pathNot: '^web/src/(ui|api|live)/' },
+    },
+    {
       name: 'console-imports-only-console-and-shared',
       severity: 'error',
       comment: 'The console is a client of the public API: it imports web/src/ and src/shared/ only.',

@@ -32,7 +32,7 @@ interface Violation {
 
 /** The rule names the project's layer check reports on a tree, by "from -> to". */
 async function violationsOf(base: string): Promise<Map<string, string[]>> {
-  const args = [depcruise, 'src', '--config', join(root, '.dependency-cruiser.cjs'), '--output-type', 'json'];
+  const args = [depcruise, 'src', 'web/src', '--config', join(root, '.dependency-cruiser.cjs'), '--output-type', 'json'];
   const output = await run(process.execPath, args, { cwd: base, maxBuffer: 64 * 1024 * 1024 }).catch(
     (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
   );
@@ -69,6 +69,12 @@ describe('the layer check', () => {
       'src/channels/email/inbound.service.ts': ['src/platform/users/user.repository.ts', 'src/platform/users/user.service.ts'],
       'src/http/errors.ts': ['src/platform/users/user.service.ts'],
       'src/shared/sorts.ts': ['src/lib/clock.ts'],
+      'web/src/inbox/InboxPage.ts': ['web/src/ticket/TicketPage.ts', 'web/src/ui/Button.ts', 'web/src/auth/session.ts'],
+      'web/src/ticket/TicketPage.ts': ['web/src/auth/SignInPage.ts', 'src/shared/sorts.ts'],
+      'web/src/auth/session.ts': [],
+      'web/src/auth/SignInPage.ts': [],
+      'web/src/ui/Button.ts': ['web/src/ticket/TicketPage.ts'],
+      'web/src/shell/AppShell.ts': ['web/src/inbox/InboxPage.ts', 'web/src/ticket/TicketPage.ts'],
     });
     found = await violationsOf(base);
   }, 60_000);
@@ -93,17 +99,24 @@ describe('the layer check', () => {
     ],
     ['src/http/errors.ts -> src/platform/users/user.service.ts', 'http-imports-no-feature'],
     ['src/shared/sorts.ts -> src/lib/clock.ts', 'shared-imports-nothing-server-only'],
+    ['web/src/inbox/InboxPage.ts -> web/src/ticket/TicketPage.ts', 'console-areas-stay-apart'],
+    ['web/src/ticket/TicketPage.ts -> web/src/auth/SignInPage.ts', 'console-areas-stay-apart'],
+    ['web/src/ui/Button.ts -> web/src/ticket/TicketPage.ts', 'console-shared-pieces-import-no-area'],
   ])('refuses %s (%s)', (edge, rule) => {
     expect(found.get(edge)).toContain(rule);
   });
 
-  it('lets a feature use another through its service, its own repository, and lib/', () => {
+  it('lets a feature use another through its service, its own repository, and lib/, and a console area the shared pieces', () => {
     for (const edge of [
       'src/platform/tickets/ticket.service.ts -> src/platform/users/user.service.ts',
       'src/platform/users/user.service.ts -> src/platform/users/user.repository.ts',
       'src/platform/tickets/ticket.service.ts -> src/lib/clock.ts',
       'src/db/dialect.ts -> src/lib/clock.ts',
       'src/channels/email/inbound.service.ts -> src/platform/users/user.service.ts',
+      'web/src/inbox/InboxPage.ts -> web/src/ui/Button.ts',
+      'web/src/inbox/InboxPage.ts -> web/src/auth/session.ts',
+      'web/src/ticket/TicketPage.ts -> src/shared/sorts.ts',
+      'web/src/shell/AppShell.ts -> web/src/inbox/InboxPage.ts',
     ]) {
       expect(found.get(edge), edge).toBeUndefined();
     }

@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { CursorSchema } from '../../http/pagination.js';
 import { Nullable, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/password-rules.js';
 import { MeSchema } from '../users/user.schemas.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.js';
 
 const EmailSchema = Type.String({ format: 'email', maxLength: 320 });
 

@@ -3,9 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { AppError } from '../../lib/errors.js';
 import { loadOnce } from '../../lib/load-once.js';
 import { PROJECT_ROOT } from '../../project-root.js';
-
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 256;
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/password-rules.js';
 
 /** scrypt's cost: N = 2^logN, block size r, parallelism p. */
 interface ScryptParameters {

@@ -2,9 +2,8 @@ import type { CompiledQuery, Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
-import type { ActorType } from '../ticket-activities/ticket-activity.table.js';
+import type { ActorType, EventType } from '../../shared/event-types.js';
 import { insertEvents, insertNumberedEvent, insertWithEvent, takeEventSeqs, type UnnumberedEvent } from './event.repository.js';
-import type { EventType } from './event.table.js';
 
 /**
  * Writes events into the organization's log, in the caller's transaction, so an event exists

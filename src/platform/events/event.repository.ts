@@ -3,7 +3,8 @@ import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { forUpdateSkipLocked, writesInOneStatement } from '../../db/dialect.js';
 import { type TurnBatches, turnBatches } from '../../lib/turn-batches.js';
-import type { EventTable, EventType } from './event.table.js';
+import type { EventType } from '../../shared/event-types.js';
+import type { EventTable } from './event.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 

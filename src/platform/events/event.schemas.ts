@@ -1,8 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CursorSchema } from '../../http/pagination.js';
 import { Nullable, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
-import { ACTOR_TYPES } from '../ticket-activities/ticket-activity.table.js';
-import { EVENT_TYPES } from './event.table.js';
+import { ACTOR_TYPES, EVENT_TYPES } from '../../shared/event-types.js';
 
 export const EventIdSchema = Type.String({
   pattern: '^[0-9]{16}$',

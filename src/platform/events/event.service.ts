@@ -5,10 +5,10 @@ import { readJson } from '../../db/dialect.js';
 import { keysetPage, readTypedCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
+import { EVENT_TYPES, type EventType } from '../../shared/event-types.js';
 import { requireOrgAdmin } from '../authorization.js';
 import { type EventRow, findLastEventSeq, findOldestEventSeq, listEvents } from './event.repository.js';
 import type { ListEventsQuerySchema, StreamEventsQuerySchema } from './event.schemas.js';
-import { EVENT_TYPES, type EventType } from './event.table.js';
 import { eventViewerOf } from './event.visibility.js';
 import type { EventStreamPlan } from './event-stream.hub.js';
 

@@ -1,28 +1,4 @@
-import type { ActorType } from '../ticket-activities/ticket-activity.table.js';
-
-/**
- * Every event type the log holds. A new kind of change adds its type here (and `GET /v1/events`
- * accepts it as a filter at once).
- */
-export const EVENT_TYPES = [
-  'ticket.created',
-  'ticket.updated',
-  'ticket.assigned',
-  'ticket.status_changed',
-  'ticket.deleted',
-  'comment.created',
-  'comment.updated',
-  'contact.created',
-  'contact.deleted',
-  'account.created',
-  'note.created',
-  'article.published',
-  'article.unpublished',
-  'chat.message.created',
-  'mcp_server.connected',
-  'mcp_server.disconnected',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import type { ActorType, EventType } from '../../shared/event-types.js';
 
 /** One thing that happened in an organization, written in the transaction of the change. */
 export interface EventTable {

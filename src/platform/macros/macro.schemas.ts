@@ -1,9 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CursorSchema } from '../../http/pagination.js';
 import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { MACRO_PLACEHOLDERS } from '../../shared/macro-placeholders.js';
 import { CommentSchema } from '../tickets/comment.schemas.js';
 import { TicketSchema } from '../tickets/ticket.schemas.js';
-import { MACRO_PLACEHOLDERS } from './macro.placeholders.js';
 
 const OptionName = Type.String({ minLength: 1, maxLength: 100 });
 

@@ -9,6 +9,7 @@ import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { loadOnce } from '../../lib/load-once.js';
 import type { Principal } from '../../lib/principal.js';
+import { type MacroPlaceholderValues, macroPlaceholderValues } from '../../shared/macro-placeholders.js';
 import { isOrgAdmin } from '../authorization.js';
 import { flushDeferredEvents } from '../events/event.recorder.js';
 import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
@@ -21,7 +22,7 @@ import { loadHtmlConverters } from '../tickets/comment-content.js';
 import type { TicketRow } from '../tickets/ticket.repository.js';
 import { applyTicketFieldChanges, presentTicket, requireTicket, requireTicketAccess } from '../tickets/ticket.service.js';
 import { findUserById } from '../users/user.repository.js';
-import { checkPlaceholders, type MacroPlaceholder, renderPlaceholders } from './macro.placeholders.js';
+import { checkPlaceholders, renderPlaceholders } from './macro.placeholders.js';
 import {
   deleteMacro,
   findMacroById,
@@ -310,28 +311,21 @@ export async function applyMacro(deps: Deps, principal: Principal, ticketIdParam
   return { applied: { comment: result.comment, ticket }, created: result.created };
 }
 
-async function placeholderValues(
-  db: Db,
-  principal: Principal,
-  ticket: TicketRow,
-): Promise<Record<MacroPlaceholder, string | null>> {
+async function placeholderValues(db: Db, principal: Principal, ticket: TicketRow): Promise<MacroPlaceholderValues> {
   const agent = await findUserById(db, principal.organizationId, principal.userId);
-  const requestorName = [ticket.contact_first_name, ticket.contact_last_name].filter(Boolean).join(' ');
-  return {
-    'ticket.id': ticket.id,
-    'ticket.identifier': ticket.ticket_identifier,
-    'ticket.title': ticket.title,
-    'ticket.status': ticket.status_name,
-    'ticket.priority': ticket.priority_name,
-    'ticket.team': ticket.team_name,
-    'ticket.assignee': ticket.agent_name,
-    'requestor.firstName': ticket.contact_first_name,
-    'requestor.lastName': ticket.contact_last_name,
-    'requestor.name': requestorName || ticket.requestor_email,
-    'requestor.email': ticket.requestor_email,
-    'agent.name': agent?.name ?? null,
-    'agent.email': agent?.email ?? null,
-  };
+  return macroPlaceholderValues({
+    ticket: {
+      id: ticket.id,
+      identifier: ticket.ticket_identifier,
+      title: ticket.title,
+      status: ticket.status_name,
+      priority: ticket.priority_name,
+      team: ticket.team_name,
+      assignee: ticket.agent_name,
+    },
+    requestor: { firstName: ticket.contact_first_name, lastName: ticket.contact_last_name, email: ticket.requestor_email },
+    agent: { name: agent?.name ?? null, email: agent?.email ?? null },
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
 import { enqueueTicketEmail, type TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
-import { findMentionCandidates, resolveMentions } from './mentions.js';
+import { findMentionCandidates, resolveMentions } from '../../shared/mentions.js';
 import { excerptOf, type NotificationKind, type NotificationReason, renderTicketEmail } from './ticket-notification.email.js';
 import {
   findMentionableUsers,

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
+import type { ActorType } from '../../shared/event-types.js';
 import { findCustomFieldsByUids } from '../custom-fields/custom-field.repository.js';
 import { recordTicketChangeEvents, recordTicketCreatedEvents } from '../events/ticket-events.js';
 import { byTagName, type TicketTagView, tagsOfTicket, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
@@ -17,7 +18,6 @@ import {
   lockTicketForChange,
   lockTicketsWithTag,
 } from './ticket-activity.repository.js';
-import type { ActorType } from './ticket-activity.table.js';
 
 /**
  * Writes a ticket's timeline, in the transaction of each change. Every path that changes a ticket

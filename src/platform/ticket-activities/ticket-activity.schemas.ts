@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CursorSchema } from '../../http/pagination.js';
 import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
-import { ACTOR_TYPES, TICKET_ACTIVITY_FIELDS } from './ticket-activity.table.js';
+import { ACTOR_TYPES } from '../../shared/event-types.js';
+import { TICKET_ACTIVITY_FIELDS } from './ticket-activity.table.js';
 
 const Value = Type.Unknown({
   description:

@@ -1,5 +1,4 @@
-export const ACTOR_TYPES = ['user', 'customer_contact', 'system', 'routing'] as const;
-export type ActorType = (typeof ACTOR_TYPES)[number];
+import type { ActorType } from '../../shared/event-types.js';
 
 /** What an entry records: a field of the ticket, or an event (`created`, `merged`, `deleted`). */
 export const TICKET_ACTIVITY_FIELDS = [

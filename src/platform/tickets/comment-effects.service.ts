@@ -3,7 +3,7 @@ import type { DB } from '../../db/database.js';
 import { readJson } from '../../db/dialect.js';
 import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
 import type { Principal } from '../../lib/principal.js';
-import { mayMention } from '../notifications/mentions.js';
+import { mayMention } from '../../shared/mentions.js';
 import { mentionedUserIds, notifyTicketChange } from '../notifications/ticket-notification.service.js';
 import type { CommentRow } from './comment.repository.js';
 import { applyCustomerReply } from './customer-reply.service.js';

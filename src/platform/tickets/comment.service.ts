@@ -11,11 +11,11 @@ import { keysetPage, readPageCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
+import type { EventType } from '../../shared/event-types.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import { deferEvent, flushDeferredEvents, insertRecordingEvent, type NewEvent, recordEvent } from '../events/event.recorder.js';
-import type { EventType } from '../events/event.table.js';
 import {
   COMMENT_EMAIL_KEY_PREFIX,
   type CommentRow,

@@ -10,6 +10,7 @@ import { type CursorKey, decodeCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
+import { TICKET_SORTS, type TicketSortName } from '../../shared/ticket-sorts.js';
 import { findAccountById } from '../accounts/account.repository.js';
 import { findContactById } from '../contacts/customer-contact.repository.js';
 import { findCustomFieldsByUids } from '../custom-fields/custom-field.repository.js';
@@ -85,18 +86,6 @@ export const TicketFilterProperties = {
     }),
   ),
 };
-
-export const TICKET_SORTS = [
-  '-createdAt',
-  'createdAt',
-  '-updatedAt',
-  'updatedAt',
-  '-priority',
-  'priority',
-  '-status',
-  'status',
-] as const;
-export type TicketSortName = (typeof TICKET_SORTS)[number];
 
 export const TicketSortProperties = {
   sort: Type.Optional(

@@ -4,16 +4,15 @@ import type { DB } from '../../db/database.js';
 import { StringEnum } from '../../http/shared-schemas.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
+import { TICKET_SORTS, type TicketSortName } from '../../shared/ticket-sorts.js';
 import { isOrgAdmin } from '../authorization.js';
 import { countVisibleTickets } from '../tickets/ticket.repository.js';
 import { listVisibleTickets } from '../tickets/ticket.service.js';
 import {
   CUSTOM_FIELD_FILTER_PATTERN,
   resolveTicketQuery,
-  TICKET_SORTS,
   TicketFilterProperties,
   type TicketFilterQuery,
-  type TicketSortName,
 } from '../tickets/ticket-filters.js';
 
 /**

@@ -6,6 +6,7 @@ import { keysetPage, readCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
+import { DEFAULT_TICKET_SORT } from '../../shared/ticket-sorts.js';
 import { isOrgAdmin } from '../authorization.js';
 import { canSeeShareable, requireManageableScope } from '../sharing.js';
 import { checkViewFilters, countViewTickets, pageViewTickets, type ViewFilters, type ViewSort } from './view.filters.js';
@@ -33,8 +34,6 @@ type Db = Kysely<DB> | Transaction<DB>;
 
 /** Counts stop here: a view's count costs at most this many index entries, however many tickets match. */
 export const VIEW_COUNT_CAP = 10_000;
-
-const DEFAULT_SORT: ViewSort = '-createdAt';
 
 /** A view as the service runs it: saved, or built in (no owner, no times). */
 interface ViewDefinition {
@@ -232,7 +231,7 @@ export async function createView(deps: Deps, principal: Principal, input: Create
     await requireManageableScope(trx, principal, teamId);
     const name = checkName(input.name);
     const filters = input.filters ?? {};
-    const sort = input.sort ?? DEFAULT_SORT;
+    const sort = input.sort ?? DEFAULT_TICKET_SORT;
     await checkFilters(trx, principal, filters, sort);
     const at = deps.clock.now().toISOString();
     await insertView(trx, {

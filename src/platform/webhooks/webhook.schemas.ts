@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CursorSchema } from '../../http/pagination.js';
 import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
-import { EVENT_TYPES } from '../events/event.table.js';
+import { EVENT_TYPES } from '../../shared/event-types.js';
 import { DELIVERY_STATUSES, DISABLED_REASONS } from './webhook.table.js';
 
 const UrlSchema = Type.String({

@@ -5,7 +5,7 @@ import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { startPublicMcpServer, type TestMcpServer } from '../../../test/mcp/mcp-servers.js';
 import { startWebhookReceiver, type WebhookReceiver, webhookWorkerOf } from '../../../test/webhook-receiver.js';
 import { encodeCursor } from '../../lib/cursors.js';
-import { EVENT_TYPES } from '../events/event.table.js';
+import { EVENT_TYPES } from '../../shared/event-types.js';
 import type { WebhookWorker } from './webhook.worker.js';
 
 const SECRET_KEY = '5a'.repeat(32);

@@ -1,14 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { MIN_PASSWORD_LENGTH } from '../../../src/shared/password-rules';
 import { api, unwrap } from '../api/client';
 import { Button } from '../ui/Button';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { TextField } from '../ui/TextField';
 import { AuthLayout } from './AuthLayout';
 import { sessionQuery } from './session';
-
-const MIN_PASSWORD_LENGTH = 12;
 
 /**
  * Where an emailed link lands: accepting an invitation or resetting a password both set a

@@ -1,11 +1,13 @@
 import { SlidersHorizontal } from 'lucide-react';
 import { useState } from 'react';
+import { TICKET_SORTS, type TicketSortName } from '../../../src/shared/ticket-sorts';
 import { Button } from '../ui/Button';
 import { Select } from '../ui/Select';
 import type { InboxOptions } from './inbox-options';
-import { filterCount, type InboxSearch, TICKET_SORTS, withFilter, withoutFilters } from './inbox-search';
+import { filterCount, type InboxSearch, withFilter, withoutFilters } from './inbox-search';
 
-const SORT_LABELS: Record<(typeof TICKET_SORTS)[number], string> = {
+/** What the sort menu calls each sort, in the order of `TICKET_SORTS`. */
+const SORT_LABELS: Record<TicketSortName, string> = {
   '-createdAt': 'Newest',
   createdAt: 'Oldest',
   '-updatedAt': 'Recently updated',

@@ -1,16 +1,5 @@
+import { TICKET_SORTS } from '../../../src/shared/ticket-sorts';
 import type { TicketSort } from '../api/types';
-
-/** Every sort of `GET /v1/tickets`, in the order the sort menu offers them. */
-export const TICKET_SORTS: readonly TicketSort[] = [
-  '-createdAt',
-  'createdAt',
-  '-updatedAt',
-  'updatedAt',
-  '-priority',
-  'priority',
-  '-status',
-  'status',
-];
 
 /**
  * The inbox's place in the URL: the open view (absent: the first built-in one) and the filter

@@ -1,3 +1,4 @@
+import { DEFAULT_TICKET_SORT } from '../../../src/shared/ticket-sorts';
 import type { PlatformEvent, Ticket } from '../api/types';
 import type { TicketQuery } from './ticket-query';
 
@@ -65,11 +66,11 @@ export function matchesQuery(ticket: Ticket, query: TicketQuery, meId: string): 
  * `undefined` for the sorts the browser cannot order (priority and status follow each team's options).
  */
 export function insertionIndex(items: readonly Ticket[], ticket: Ticket, sort: TicketQuery['sort'], complete: boolean) {
-  const field = sort?.replace('-', '') ?? 'createdAt';
+  const field = (sort ?? DEFAULT_TICKET_SORT).replace('-', '');
   if (field !== 'createdAt' && field !== 'updatedAt') {
     return undefined;
   }
-  const descending = (sort ?? '-createdAt').startsWith('-');
+  const descending = (sort ?? DEFAULT_TICKET_SORT).startsWith('-');
   // Ties break on the id, in the sort's direction, as the API's keyset does.
   const key = (item: Ticket) => `${new Date(item[field]).toISOString()}|${item.id}`;
   const own = key(ticket);

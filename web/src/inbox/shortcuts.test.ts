@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { highlightParts } from './search-highlight';
-import { inboxShortcut, isSearchShortcut, type KeyPress } from './shortcuts';
+import type { KeyPress } from '../ui/keyboard';
+import { inboxShortcut } from './shortcuts';
 
 const element = (tagName: string, options: { editable?: boolean; inDialog?: boolean; type?: string } = {}) =>
   ({
@@ -51,28 +51,5 @@ describe('inbox shortcuts', () => {
     expect(inboxShortcut(press('Enter', element('A')))).toBeNull();
     expect(inboxShortcut(press('Enter', element('BUTTON')))).toBeNull();
     expect(inboxShortcut(press('Enter', element('DIV')))).toBe('open');
-  });
-});
-
-describe('the command bar shortcut', () => {
-  it('is / outside fields and Ctrl-K or ⌘K anywhere', () => {
-    expect(isSearchShortcut(press('/'))).toBe(true);
-    expect(isSearchShortcut(press('/', element('INPUT')))).toBe(false);
-    expect(isSearchShortcut(press('k', element('INPUT'), { ctrlKey: true }))).toBe(true);
-    expect(isSearchShortcut(press('K', null, { metaKey: true }))).toBe(true);
-    expect(isSearchShortcut(press('k'))).toBe(false);
-  });
-});
-
-describe('search highlights', () => {
-  it('become text parts, marked where they matched, entities decoded and no HTML kept', () => {
-    expect(highlightParts('Refund &lt;b&gt;for&lt;/b&gt; <mark>invoice</mark> &amp; <mark>tax</mark>&#39;s')).toEqual([
-      { text: 'Refund <b>for</b> ', marked: false },
-      { text: 'invoice', marked: true },
-      { text: ' & ', marked: false },
-      { text: 'tax', marked: true },
-      { text: "'s", marked: false },
-    ]);
-    expect(highlightParts('')).toEqual([]);
   });
 });

@@ -1,3 +1,5 @@
+import { isTypingTarget, type KeyPress } from '../ui/keyboard';
+
 /** The inbox's keyboard shortcuts, as the `?` dialog lists them. */
 export const INBOX_SHORTCUTS = [
   { keys: ['j'], action: 'next', label: 'Move to the next ticket' },
@@ -12,38 +14,12 @@ export const INBOX_SHORTCUTS = [
 
 export type ShortcutAction = (typeof INBOX_SHORTCUTS)[number]['action'];
 
-/** The parts of a key press a shortcut depends on (a `KeyboardEvent` has them all). */
-export interface KeyPress {
-  key: string;
-  ctrlKey: boolean;
-  metaKey: boolean;
-  altKey: boolean;
-  target: EventTarget | null;
-}
-
 interface TargetLike {
   tagName?: string;
-  type?: string;
-  isContentEditable?: boolean;
   closest?: (selector: string) => unknown;
 }
 
-/** Inputs that take no text: a shortcut pressed while one has the focus (a row's checkbox) still counts. */
-const NOT_TYPED = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file']);
-
-/** Typing in a field, or working in a dialog or menu: keys belong to it, not to the inbox. */
-export function isTypingTarget(target: EventTarget | null): boolean {
-  const element = target as TargetLike | null;
-  if (!element || typeof element.tagName !== 'string') {
-    return false;
-  }
-  const tag = element.tagName.toUpperCase();
-  if (tag === 'INPUT') {
-    return !NOT_TYPED.has(String(element.type ?? 'text').toLowerCase());
-  }
-  return tag === 'TEXTAREA' || tag === 'SELECT' || element.isContentEditable === true;
-}
-
+/** Working in a dialog or menu: keys belong to it, not to the inbox. */
 function inOverlay(target: EventTarget | null): boolean {
   const element = target as TargetLike | null;
   return typeof element?.closest === 'function' && Boolean(element.closest('[role="dialog"],[role="menu"],[role="listbox"]'));
@@ -53,14 +29,6 @@ function isActivatable(target: EventTarget | null): boolean {
   const element = target as TargetLike | null;
   const tag = element?.tagName?.toUpperCase();
   return tag === 'A' || tag === 'BUTTON';
-}
-
-/** Opens the command bar from anywhere in the console: `/` or Ctrl-K (⌘K), unless typing. */
-export function isSearchShortcut(press: KeyPress): boolean {
-  if ((press.ctrlKey || press.metaKey) && !press.altKey && press.key.toLowerCase() === 'k') {
-    return true;
-  }
-  return press.key === '/' && !press.ctrlKey && !press.metaKey && !press.altKey && !isTypingTarget(press.target);
 }
 
 /** The inbox action of a key press, or null: modified keys, typing and open dialogs are left alone. */

@@ -1,10 +1,9 @@
+import { DEFAULT_TICKET_SORT } from '../../../src/shared/ticket-sorts';
 import type { TicketListQuery, TicketSort } from '../api/types';
 import type { InboxSearch } from './inbox-search';
 
 /** `GET /v1/tickets`'s parameters, custom-field filters (`cf.<fieldId>`) included, as a view may hold them. */
 export type TicketQuery = Omit<TicketListQuery, 'cursor' | 'page' | 'limit'> & { [key: `cf.${string}`]: string };
-
-const DEFAULT_SORT: TicketSort = '-createdAt';
 
 /** What a view (`GET /v1/views`) holds: the filters of `GET /v1/tickets` as a JSON object, and a sort. */
 export interface ViewDefinition {
@@ -23,7 +22,7 @@ export function ticketQueryOf(view: ViewDefinition | undefined, search: InboxSea
   if (Array.isArray(filters.teamId) && filters.teamId.length === 0) {
     return null;
   }
-  const query: TicketQuery = { ...filters, sort: search.sort ?? view?.sort ?? DEFAULT_SORT };
+  const query: TicketQuery = { ...filters, sort: search.sort ?? view?.sort ?? DEFAULT_TICKET_SORT };
   if (search.status !== undefined) {
     delete query.statusId;
     query.statusName = search.status;

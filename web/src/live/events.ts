@@ -1,21 +1,18 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { EVENT_TYPES } from '../../../src/shared/event-types';
 import type { PlatformEvent } from '../api/types';
 
 export type { PlatformEvent };
 export type PlatformEventType = PlatformEvent['type'];
 
-/** Every type the console reacts to; the stream sends each as its SSE event name. */
-const WATCHED_TYPES: readonly PlatformEventType[] = [
-  'ticket.created',
-  'ticket.updated',
-  'ticket.assigned',
-  'ticket.status_changed',
-  'ticket.deleted',
-  'comment.created',
-  'comment.updated',
-  'contact.created',
-  'note.created',
-];
+/**
+ * Every type the console reacts to, taken from the API's list so a type can only be one the
+ * stream sends: what happens to tickets and their comments, and new contacts and notes. The
+ * stream sends each as its SSE event name.
+ */
+const WATCHED_TYPES: readonly PlatformEventType[] = EVENT_TYPES.filter(
+  (type) => type.startsWith('ticket.') || type.startsWith('comment.') || type === 'contact.created' || type === 'note.created',
+);
 
 type Listener = (event: PlatformEvent) => void;
 export type StreamState = 'connecting' | 'live' | 'offline';

@@ -5,10 +5,10 @@ import { LogOut, Menu, Radio, Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { useMe } from '../auth/session';
-import { CommandBar } from '../inbox/CommandBar';
 import { InboxRail } from '../inbox/InboxRail';
-import { isSearchShortcut } from '../inbox/shortcuts';
 import { useStreamState } from '../live/events';
+import { CommandBar } from './CommandBar';
+import { isSearchShortcut } from './search-shortcut';
 
 /** The signed-in frame: top bar, the views rail (a drawer on phones) and the page. */
 export function AppShell() {

@@ -11,6 +11,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { fillPlaceholders } from '../../../src/shared/macro-placeholders';
 import { api, unwrap } from '../api/client';
 import type { CommentCreate, Macro, OrganizationUser, Ticket, TicketComment } from '../api/types';
 import type { Me } from '../auth/session';
@@ -23,7 +24,7 @@ import { DraftAttachments } from './DraftAttachments';
 import type { ComposerMode, DraftAttachment } from './draft-storage';
 import { MacroPicker } from './MacroPicker';
 import { MentionList } from './MentionList';
-import { fillPlaceholders, placeholderValues } from './macro-placeholders';
+import { placeholderValues } from './macro-placeholders';
 import {
   activeMentionQuery,
   insertMention,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMarkdownText, fillPlaceholders, placeholderValues } from './macro-placeholders';
+import { escapeMarkdownText, fillPlaceholders } from '../../../src/shared/macro-placeholders';
+import { placeholderValues } from './macro-placeholders';
 
 const ticket = {
   id: '01JTICKET0000000000000000',

@@ -1,10 +1,11 @@
 /**
- * @mentions in the composer, in the syntax the API reads in internal notes
- * (src/platform/notifications/mentions.ts): `@Ada Lovelace` (a user's name, up to four words) or
+ * @mentions in the composer, in the syntax the API reads in internal notes, by its own rules
+ * (`src/shared/mentions.ts`): `@Ada Lovelace` (a user's name, up to four words) or
  * `@ada@acme.test`. The ids of the users picked from the list also go in `metadata.mentions`,
  * which the API reads too, so a picked user is notified even when a name is ambiguous.
  */
 
+import { MAX_MENTION_NAME_WORDS, startsMention } from '../../../src/shared/mentions';
 import type { DraftMention } from './draft-storage';
 
 export interface MentionableUser {
@@ -19,11 +20,6 @@ export interface MentionQuery {
   query: string;
 }
 
-/** The API reads at most four words of a name after `@`. */
-const MAX_NAME_WORDS = 4;
-/** An `@` that starts a mention, as the API sees it: not inside a word or an email address. */
-const WORD_BEFORE = /[\p{L}\p{N}._%+\-@]/u;
-
 /** The mention being typed when the caret sits right after `@` and a few characters (no line break, at most two spaces). */
 export function activeMentionQuery(text: string, caret: number): MentionQuery | null {
   const before = text.slice(0, caret);
@@ -31,8 +27,8 @@ export function activeMentionQuery(text: string, caret: number): MentionQuery | 
   if (at < 0) {
     return null;
   }
-  const previous = at > 0 ? before.charAt(at - 1) : '';
-  if (previous !== '' && WORD_BEFORE.test(previous)) {
+  // Only an `@` the API reads as a mention: not inside a word or an email address.
+  if (!startsMention(before, at)) {
     return null;
   }
   const query = before.slice(at + 1);
@@ -77,7 +73,7 @@ export function mentionToken(user: MentionableUser, users: readonly MentionableU
   const shared = users.some(
     (other) => other.id !== user.id && other.name.trim().replace(/\s+/g, ' ').toLowerCase() === name.toLowerCase(),
   );
-  if (name === '' || name.includes('@') || words.length > MAX_NAME_WORDS || shared) {
+  if (name === '' || name.includes('@') || words.length > MAX_MENTION_NAME_WORDS || shared) {
     return `@${user.email}`;
   }
   return `@${name}`;

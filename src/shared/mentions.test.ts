@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findMentionCandidates, MAX_MENTIONS, mayMention, resolveMentions } from './mentions.js';
-import { excerptOf, renderTicketEmail } from './ticket-notification.email.js';
+import { findMentionCandidates, MAX_MENTIONS, mayMention, resolveMentions, startsMention } from './mentions.js';
 
 const users = [
   { id: 'U1', name: 'Ada Lovelace', email: 'Ada@Acme.test' },
@@ -40,37 +39,12 @@ describe('mentions in a note', () => {
   });
 });
 
-describe('ticket email text', () => {
-  const ticket = { ticket_identifier: 'BILL-12', title: 'Refund\nnot received', team_name: 'Billing' };
-
-  it('subject names what happened, the identifier and the title on one line', () => {
-    const assigned = renderTicketEmail(ticket, [{ kind: 'assigned', viaTeam: false, excerpt: 'Paid twice' }], 'Ada');
-    expect(assigned.subject).toBe('[BILL-12] Assigned to you: Refund not received');
-    expect(assigned.text).toContain('Ada assigned BILL-12 to you.');
-    expect(assigned.text).toContain('> Paid twice');
-    expect(assigned.text).toContain('PATCH /v1/users/me/notifications');
-    const both = renderTicketEmail(
-      ticket,
-      [
-        { kind: 'mentioned', viaTeam: false, excerpt: 'see <this>' },
-        { kind: 'assigned', viaTeam: false, excerpt: null },
-      ],
-      'Ada',
-    );
-    expect(both.subject).toBe('[BILL-12] Assigned to you: Refund not received');
-    expect(both.text).toContain('Ada mentioned you in an internal note on BILL-12.');
-    expect(both.html).toContain('see &#60;this&#62;');
-    expect(renderTicketEmail(ticket, [{ kind: 'assigned', viaTeam: true, excerpt: null }], 'Routing').subject).toBe(
-      '[BILL-12] New ticket for Billing: Refund not received',
-    );
-  });
-
-  it('an excerpt is one line of at most 280 characters, cut at a word', () => {
-    const long = `${'word '.repeat(100)}end`;
-    const excerpt = excerptOf(long) ?? '';
-    expect(excerpt.length).toBeLessThanOrEqual(281);
-    expect(excerpt.endsWith('word…')).toBe(true);
-    expect(excerptOf('  a\n\nb ')).toBe('a b');
-    expect(excerptOf(null)).toBeNull();
+describe('where a mention starts', () => {
+  it('an @ at the start or after a space or punctuation starts one; inside a word or an address it does not', () => {
+    expect(startsMention('@ada', 0)).toBe(true);
+    expect(startsMention('Hi (@ada', 4)).toBe(true);
+    expect(startsMention('pat@customer.test', 3)).toBe(false);
+    expect(startsMention('x.@ada', 2)).toBe(false);
+    expect(startsMention('Hi ada', 2)).toBe(false);
   });
 });

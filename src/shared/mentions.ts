@@ -1,15 +1,20 @@
 /**
  * Who an internal note mentions: `@ada@acme.test` (an email) or `@Ada Lovelace` (a user's name,
  * up to four words, the longest name that fits), and the ids or emails an editor put in
- * `metadata.mentions`. Pure text work; the service resolves the candidates to users.
+ * `metadata.mentions`. Pure text work, written once for the API, whose notification service
+ * resolves the candidates to users (`platform/notifications/`), and the console, whose composer
+ * offers a mention where the API will read one and writes it so the API finds the user.
  */
 
 /** Mentions read per note: a note pasting a mailing list does not mail the whole organization. */
 export const MAX_MENTIONS = 20;
-const MAX_NAME_WORDS = 4;
+/** The API reads at most this many words of a name after `@`. */
+export const MAX_MENTION_NAME_WORDS = 4;
 
 /** An `@` that starts a mention: not inside a word or an email address (`pat@customer.test`). */
-const MENTION_START = /(?<![\p{L}\p{N}._%+\-@])@/gu;
+const MENTION_START_PATTERN = '(?<![\\p{L}\\p{N}._%+\\-@])@';
+const MENTION_START = new RegExp(MENTION_START_PATTERN, 'gu');
+const MENTION_START_HERE = new RegExp(MENTION_START_PATTERN, 'uy');
 const EMAIL = /^[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/u;
 // The closing quotes ’ and ” as escapes, so that the bundle stays Latin-1 (scripts/bundle-server.ts).
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"\u2019\u201d]+$/u;
@@ -23,13 +28,19 @@ export interface MentionCandidates {
   ids: string[];
 }
 
+/** Whether the `@` at `index` of `text` starts a mention, as the API reads it. */
+export function startsMention(text: string, index: number): boolean {
+  MENTION_START_HERE.lastIndex = index;
+  return MENTION_START_HERE.test(text);
+}
+
 /** Whether a note may mention anyone at all: the cheap test before any parsing or query. */
 export function mayMention(text: string, metadata: Record<string, unknown> | null | undefined): boolean {
   return text.includes('@') || (Array.isArray(metadata?.mentions) && metadata.mentions.length > 0);
 }
 
 function nameCandidates(rest: string): string[] {
-  const words = (rest.match(/^[^\s@]+(?:[ \t]+[^\s@]+)*/u)?.[0] ?? '').split(/[ \t]+/u).slice(0, MAX_NAME_WORDS);
+  const words = (rest.match(/^[^\s@]+(?:[ \t]+[^\s@]+)*/u)?.[0] ?? '').split(/[ \t]+/u).slice(0, MAX_MENTION_NAME_WORDS);
   const names: string[] = [];
   for (let count = words.length; count > 0; count--) {
     const name = words.slice(0, count).join(' ').replace(TRAILING_PUNCTUATION, '').toLowerCase();
