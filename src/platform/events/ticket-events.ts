@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import type { ActivityChange } from '../ticket-activities/ticket-activity.changes.js';
+import { presentTicket, type Ticket } from '../tickets/ticket.presenter.js';
 import { findTicketIncludingDeleted } from '../tickets/ticket.repository.js';
-import { presentTicket, type Ticket } from '../tickets/ticket.service.js';
 import { type EventActor, type EventDeps, type NewEvent, recordEvents } from './event.recorder.js';
 
 /**

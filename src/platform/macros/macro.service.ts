@@ -18,8 +18,9 @@ import { addTicketTags, resolveTicketTags } from '../ticket-tags/ticket-tag.look
 import { findCommentByDedupeKey } from '../tickets/comment.repository.js';
 import { addCommentInTransaction, prepareComment, toCommentOf } from '../tickets/comment.service.js';
 import { loadHtmlConverters } from '../tickets/comment-content.js';
+import { presentTicket } from '../tickets/ticket.presenter.js';
 import type { TicketRow } from '../tickets/ticket.repository.js';
-import { applyTicketFieldChanges, presentTicket, requireTicket, requireTicketAccess } from '../tickets/ticket.service.js';
+import { applyTicketFieldChanges, requireTicket, requireTicketAccess } from '../tickets/ticket.service.js';
 import { findUserById } from '../users/user.repository.js';
 import { checkPlaceholders, type MacroPlaceholder, renderPlaceholders } from './macro.placeholders.js';
 import {

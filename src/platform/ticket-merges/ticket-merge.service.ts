@@ -13,8 +13,9 @@ import {
 } from '../ticket-activities/ticket-activity.recorder.js';
 import { insertCommentOnce } from '../tickets/comment.repository.js';
 import { deriveCommentContent } from '../tickets/comment-content.js';
+import { presentTickets } from '../tickets/ticket.presenter.js';
 import { findTicketById, type TicketRow, updateTicket } from '../tickets/ticket.repository.js';
-import { presentTickets, requireTicket } from '../tickets/ticket.service.js';
+import { requireTicket } from '../tickets/ticket.service.js';
 import { listTeamOptions } from '../tickets/ticket-option.service.js';
 import { listMergeEntries, moveComments } from './ticket-merge.repository.js';
 

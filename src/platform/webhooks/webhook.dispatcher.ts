@@ -3,8 +3,8 @@ import type { DB } from '../../db/database.js';
 import { readJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { toEvent } from '../events/event.presenter.js';
 import { findLastEventSeq, listEvents } from '../events/event.repository.js';
-import { toEvent } from '../events/event.service.js';
 import type { EventType } from '../events/event.table.js';
 import { type EventViewer, loadEventAudience } from '../events/event.visibility.js';
 import {
