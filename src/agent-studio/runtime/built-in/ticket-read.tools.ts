@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { searchTickets } from '../../../platform/ticket-search/ticket-search.service.js';
-import { listRecentComments } from '../../../platform/tickets/comment.service.js';
+import { listRecentComments } from '../../../platform/tickets/comment-threads.service.js';
 import type { Ticket } from '../../../platform/tickets/ticket.presenter.js';
 import { getTicket, listVisibleTickets } from '../../../platform/tickets/ticket.service.js';
 import type { TicketFilterQuery } from '../../../platform/tickets/ticket-filters.js';

@@ -1,4 +1,4 @@
-import type { Comment } from '../../../platform/tickets/comment.service.js';
+import type { Comment } from '../../../platform/tickets/comment.presenter.js';
 import type { Ticket } from '../../../platform/tickets/ticket.presenter.js';
 
 /** Longest text of one field handed to the model; the run caps the whole result too, this keeps one long field from crowding out the rest. */
