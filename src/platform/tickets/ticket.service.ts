@@ -44,14 +44,9 @@ import {
 } from './ticket.repository.js';
 import type { CreateTicketSchema, UpdateTicketSchema } from './ticket.schemas.js';
 import type { TicketTable } from './ticket.table.js';
-import {
-  readTicketCursor,
-  requireTeams,
-  resolveTicketQuery,
-  type TicketFilterQuery,
-  ticketCursorKeys,
-  writeTicketCustomFieldValues,
-} from './ticket-filters.js';
+import { readTicketCursor, ticketCursorKeys } from './ticket-cursors.js';
+import { writeTicketCustomFieldValues } from './ticket-custom-field-filters.js';
+import { requireTeams, resolveTicketQuery, type TicketFilterQuery } from './ticket-filters.js';
 import type { TicketOptionRow } from './ticket-option.repository.js';
 import { listTeamOptions, resolveTicketOption, toTicketOption } from './ticket-option.service.js';
 
