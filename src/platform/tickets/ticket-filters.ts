@@ -8,10 +8,10 @@ import { PageNumberSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { AppError } from '../../lib/errors.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
-import { findAccountById } from '../accounts/account.repository.js';
-import { findContactById } from '../contacts/customer-contact.repository.js';
+import { accountExists } from '../accounts/account.lookup.js';
+import { contactExists } from '../contacts/customer-contact.service.js';
 import { requireTeam } from '../teams/team.lookup.js';
-import { findUserById } from '../users/user.repository.js';
+import { findOrganizationUserId } from '../users/user.lookup.js';
 import { customFieldFilters } from './ticket-custom-field-filters.js';
 
 /**
@@ -217,20 +217,20 @@ export async function resolveTicketQuery(
   } else if (query.assignedAgentId === 'me') {
     filters.assignedAgentId = principal.userId;
   } else if (query.assignedAgentId) {
-    if (!(await findUserById(db, organizationId, query.assignedAgentId))) {
+    if (!(await findOrganizationUserId(db, organizationId, { id: query.assignedAgentId }))) {
       throw AppError.notFound('User not found!');
     }
     filters.assignedAgentId = query.assignedAgentId;
   }
   filters.requestorEmail = query.requestorEmail?.trim().toLowerCase();
   if (query.customerContactId) {
-    if (!(await findContactById(db, organizationId, query.customerContactId))) {
+    if (!(await contactExists(db, organizationId, query.customerContactId))) {
       throw AppError.notFound('Customer contact not found!');
     }
     filters.customerContactId = query.customerContactId;
   }
   if (query.accountId) {
-    if (!(await findAccountById(db, organizationId, query.accountId))) {
+    if (!(await accountExists(db, organizationId, query.accountId))) {
       throw AppError.notFound('Account not found!');
     }
     filters.accountId = query.accountId;
