@@ -21,7 +21,8 @@ import { createTag } from '../platform/team-tags/team-tag.service.js';
 import { findTeamByIdentifier } from '../platform/teams/team.repository.js';
 import { addTeamMember, createTeam } from '../platform/teams/team.service.js';
 import { type AgentAuthor, addComment } from '../platform/tickets/comment.service.js';
-import { createTicket, updateTicketFields } from '../platform/tickets/ticket.service.js';
+import { updateTicketFields } from '../platform/tickets/ticket.service.js';
+import { createTicket } from '../platform/tickets/ticket-create.service.js';
 import { findUsersByEmail, listUsers } from '../platform/users/user.repository.js';
 import { addUserToOrganization, updateUserProfile } from '../platform/users/user.service.js';
 import {

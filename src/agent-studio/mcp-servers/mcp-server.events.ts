@@ -3,8 +3,8 @@ import type { DB } from '../../db/database.js';
 import { forUpdate } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordEvent } from '../../platform/events/event.recorder.js';
+import { toMcpServer } from './mcp-server.presenter.js';
 import { findMcpServer, type McpServerRow } from './mcp-server.repository.js';
-import { toMcpServer } from './mcp-server.service.js';
 import type { McpConnectionState } from './mcp-server.table.js';
 
 /**

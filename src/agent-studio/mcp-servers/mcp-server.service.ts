@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Updateable } from 'kysely';
-import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
+import { readJson, writeJson } from '../../db/dialect.js';
 import { keysetPage } from '../../lib/cursors.js';
 import { AppError, type ValidationIssue } from '../../lib/errors.js';
 import { staticUrlProblem } from '../../lib/guarded-fetch.js';
@@ -18,6 +18,7 @@ import {
   storedAuthConfig,
 } from './mcp-runtime.js';
 import { lockMcpServerState, recordMcpConnectionChange } from './mcp-server.events.js';
+import { toMcpServer } from './mcp-server.presenter.js';
 import {
   deleteCredentials,
   deleteFlowsOfServer,
@@ -52,38 +53,6 @@ const RESERVED_HEADERS = new Set([
   'mcp-protocol-version',
   'last-event-id',
 ]);
-
-export function toMcpServer(row: McpServerRow) {
-  const config = storedAuthConfig(row);
-  return {
-    id: row.id,
-    agent_id: row.agent_id,
-    name: row.name,
-    url: row.url,
-    auth_config: config
-      ? {
-          type: config.type,
-          ...(config.client_id ? { client_id: config.client_id } : {}),
-          ...(config.scope ? { scope: config.scope } : {}),
-          ...(config.assume_pkce_s256 !== undefined ? { assume_pkce_s256: config.assume_pkce_s256 } : {}),
-          ...(config.header_name ? { header_name: config.header_name } : {}),
-        }
-      : null,
-    tool_discovery_endpoint: row.tool_discovery_endpoint,
-    health_check_url: row.health_check_url,
-    status: row.status,
-    connection_state: row.connection_state,
-    status_message: row.status_message,
-    transport: row.transport as 'streamable_http' | 'sse' | null,
-    is_enabled: readBoolean(row.is_enabled),
-    tools_count: readJson<DiscoveredTool[]>(row.discovered_tools)?.length ?? 0,
-    last_connected_at: row.last_connected_at,
-    last_health_check: row.last_health_check,
-    token_expires_at: row.token_expires_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 const valueError = (path: string[], message: string): ValidationIssue => ({
   location: 'body',

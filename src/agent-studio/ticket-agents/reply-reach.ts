@@ -3,8 +3,9 @@ import { getArticle } from '../../help-center/articles/article.service.js';
 import { publicCollectionIds } from '../../help-center/collections/collection.visibility.js';
 import type { Principal } from '../../lib/principal.js';
 import { listMailboxesOf } from '../../platform/mailboxes/mailbox.service.js';
-import { listRecentComments } from '../../platform/tickets/comment.service.js';
-import { getTicket, type Ticket } from '../../platform/tickets/ticket.service.js';
+import { listRecentComments } from '../../platform/tickets/comment-threads.service.js';
+import type { Ticket } from '../../platform/tickets/ticket.presenter.js';
+import { getTicket } from '../../platform/tickets/ticket.service.js';
 import type { FinishedRun } from '../runtime/agent-run.presenter.js';
 import { KNOWLEDGE_BASE_TOOLS } from '../runtime/run-tools.js';
 

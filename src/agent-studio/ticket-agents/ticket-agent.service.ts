@@ -1,7 +1,8 @@
 import { readJson } from '../../db/dialect.js';
 import type { AppDeps } from '../../deps.js';
 import type { Principal } from '../../lib/principal.js';
-import { getTicket, type Ticket } from '../../platform/tickets/ticket.service.js';
+import type { Ticket } from '../../platform/tickets/ticket.presenter.js';
+import { getTicket } from '../../platform/tickets/ticket.service.js';
 import { findAgentById } from '../agents/agent.repository.js';
 import { findRunById } from '../runtime/agent-run.lookup.js';
 import type { FinishedRun } from '../runtime/agent-run.presenter.js';

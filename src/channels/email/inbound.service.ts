@@ -17,9 +17,9 @@ import {
 } from '../../platform/mailboxes/mailbox.repository.js';
 import { findTeamById } from '../../platform/teams/team.repository.js';
 import { mergedInto } from '../../platform/ticket-merges/ticket-merge.service.js';
-import { addInboundEmailComment } from '../../platform/tickets/comment.service.js';
 import { type CommentContent, deriveCommentContent, loadHtmlConverters } from '../../platform/tickets/comment-content.js';
-import { createTicketInTransaction } from '../../platform/tickets/ticket.service.js';
+import { addInboundEmailComment } from '../../platform/tickets/comment-inbound.service.js';
+import { createTicketInTransaction } from '../../platform/tickets/ticket-create.service.js';
 import { findUsersByEmail } from '../../platform/users/user.repository.js';
 import {
   countMessagesFromSender,

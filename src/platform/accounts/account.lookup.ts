@@ -21,3 +21,8 @@ export async function requireAccount(
   }
   return account;
 }
+
+/** Whether `id` names a live account of the organization: a ticket's `accountId`, or a list's filter. */
+export async function accountExists(db: Kysely<DB> | Transaction<DB>, organizationId: string, id: string): Promise<boolean> {
+  return (await findAccountById(db, organizationId, id)) !== undefined;
+}

@@ -318,3 +318,8 @@ export async function deleteContact(deps: ContactDeps, principal: Principal, id:
     });
   });
 }
+
+/** Whether `id` names a live customer contact of the organization: a ticket list's contact filter. */
+export async function contactExists(db: Kysely<DB> | Transaction<DB>, organizationId: string, id: string): Promise<boolean> {
+  return (await findContactById(db, organizationId, id)) !== undefined;
+}

@@ -318,3 +318,24 @@ export function mergeCustomFieldValues(
   }
   return [...merged].map(([fieldId, value]) => ({ fieldId, value }));
 }
+
+/**
+ * The organization's custom fields of these uids, by uid (another organization's are missing, as
+ * unknown ones are): what a ticket list's `cf.<fieldId>` filters are checked against.
+ */
+export async function customFieldsByUid(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  uids: readonly string[],
+): Promise<Map<string, CustomFieldRow>> {
+  return new Map((await findCustomFieldsByUids(db, organizationId, uids)).map((field) => [field.uid, field]));
+}
+
+/** The current names of these custom fields, by uid: how a ticket's timeline names the field of a changed value. */
+export async function customFieldNames(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  uids: readonly string[],
+): Promise<Map<string, string>> {
+  return new Map((await findCustomFieldsByUids(db, organizationId, uids)).map((field) => [field.uid, field.name]));
+}

@@ -7,8 +7,8 @@ import type { ApiKeyAuth } from '../../http/api-key-auth.js';
 import { eventFrame, HEARTBEAT_FRAME, writeUnlessBehind } from '../../http/sse.js';
 import type { Principal } from '../../lib/principal.js';
 import type { EventType } from '../../shared/event-types.js';
+import { eventId, toEvent } from './event.presenter.js';
 import { type EventRow, listEvents } from './event.repository.js';
-import { eventId, toEvent } from './event.service.js';
 import type { EventSignal } from './event.signal.js';
 import { type EventAudience, type EventViewer, eventViewerOf, isSeenByEveryone, loadEventAudience } from './event.visibility.js';
 

@@ -1,36 +1,18 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { readJson } from '../../db/dialect.js';
 import { keysetPage, readTypedCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
 import { EVENT_TYPES, type EventType } from '../../shared/event-types.js';
 import { requireOrgAdmin } from '../authorization.js';
-import { type EventRow, findLastEventSeq, findOldestEventSeq, listEvents } from './event.repository.js';
+import { toEvent } from './event.presenter.js';
+import { findLastEventSeq, findOldestEventSeq, listEvents } from './event.repository.js';
 import type { ListEventsQuerySchema, StreamEventsQuerySchema } from './event.schemas.js';
 import { eventViewerOf } from './event.visibility.js';
 import type { EventStreamPlan } from './event-stream.hub.js';
 
 const KNOWN_TYPES = new Set<string>(EVENT_TYPES);
-
-export function eventId(seq: number): string {
-  return String(seq).padStart(16, '0');
-}
-
-export function toEvent(row: EventRow) {
-  return {
-    id: eventId(Number(row.seq)),
-    type: row.type,
-    organizationId: row.organization_id,
-    occurredAt: row.occurred_at,
-    actor: { type: row.actor_type, id: row.actor_id, name: row.actor_name },
-    data: readJson<unknown>(row.data),
-    changes: readJson<{ field: string; oldValue: unknown; newValue: unknown }[]>(row.changes),
-  };
-}
-
-export type Event = ReturnType<typeof toEvent>;
 
 /** The requested types, each a known one: an unknown type is a 400 naming it. */
 function requireKnownTypes(types: readonly string[] | undefined): EventType[] | undefined {

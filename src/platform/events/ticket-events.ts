@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import type { ActivityChange } from '../ticket-activities/ticket-activity.changes.js';
-import { findTicketIncludingDeleted } from '../tickets/ticket.repository.js';
-import { presentTicket, type Ticket } from '../tickets/ticket.service.js';
+import { presentTicketIncludingDeleted } from '../tickets/ticket.lookup.js';
+import type { Ticket } from '../tickets/ticket.presenter.js';
 import { type EventActor, type EventDeps, type NewEvent, recordEvents } from './event.recorder.js';
 
 /**
@@ -65,11 +65,7 @@ export async function recordTicketCreatedEvents(
 }
 
 async function readTicket(trx: Transaction<DB>, organizationId: string, ticketId: string): Promise<Ticket> {
-  const row = await findTicketIncludingDeleted(trx, organizationId, ticketId);
-  if (!row) {
-    throw new Error(`ticket ${ticketId} cannot be read back for its event`);
-  }
-  return presentTicket(trx, row);
+  return presentTicketIncludingDeleted(trx, organizationId, ticketId);
 }
 
 export function ticketVisibility(ticket: Pick<Ticket, 'id' | 'teamId' | 'isPrivate'>) {

@@ -16,11 +16,13 @@ import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { canSeeShareable, requireManageableScope } from '../sharing.js';
 import { beginTicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { addTicketTags, resolveTicketTags } from '../ticket-tags/ticket-tag.lookup.js';
+import { toCommentOf } from '../tickets/comment.presenter.js';
 import { findCommentByDedupeKey } from '../tickets/comment.repository.js';
-import { addCommentInTransaction, prepareComment, toCommentOf } from '../tickets/comment.service.js';
+import { addCommentInTransaction, prepareComment } from '../tickets/comment.service.js';
 import { loadHtmlConverters } from '../tickets/comment-content.js';
+import { presentTicket } from '../tickets/ticket.presenter.js';
 import type { TicketRow } from '../tickets/ticket.repository.js';
-import { applyTicketFieldChanges, presentTicket, requireTicket, requireTicketAccess } from '../tickets/ticket.service.js';
+import { applyTicketFieldChanges, requireTicket, requireTicketAccess } from '../tickets/ticket.service.js';
 import { findUserById } from '../users/user.repository.js';
 import { checkPlaceholders, renderPlaceholders } from './macro.placeholders.js';
 import {

@@ -9,8 +9,9 @@ import { notifyTicketAssigned } from '../notifications/ticket-notification.servi
 import { requireTeam } from '../teams/team.lookup.js';
 import { beginTicketChange, routingActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { resolveTicketTags, tagsOfTicket } from '../ticket-tags/ticket-tag.lookup.js';
+import { presentTicket } from '../tickets/ticket.presenter.js';
 import { findTicketById, type TicketRow, updateTicket } from '../tickets/ticket.repository.js';
-import { currentOptions, moveTicketToTeam, presentTicket, requireTicket } from '../tickets/ticket.service.js';
+import { currentOptions, moveTicketToTeam, requireTicket } from '../tickets/ticket.service.js';
 import { listTeamOptions, resolveTicketOption } from '../tickets/ticket-option.service.js';
 import { type RoutingExplanation, recordRoutingDecision, routeTicket, type TicketFacts } from './routing.pipeline.js';
 import { findRoutingDecision, listRoutingDecisions, lockTicketRow, type RoutingDecisionRow } from './routing.repository.js';

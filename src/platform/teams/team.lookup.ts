@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
-import { findTeamById, type TeamRow } from './team.repository.js';
+import { findTeamById, findTeamMember, type TeamRow } from './team.repository.js';
 
 /**
  * The active team `teamId` of the organization, or the 404 every team-scoped route answers
@@ -13,4 +13,9 @@ export async function requireTeam(db: Kysely<DB> | Transaction<DB>, organization
     throw AppError.notFound('Team not found!');
   }
   return team;
+}
+
+/** Whether the user is a member of the team: members see its private tickets. */
+export async function isTeamMember(db: Kysely<DB> | Transaction<DB>, teamId: string, userId: string): Promise<boolean> {
+  return (await findTeamMember(db, teamId, userId)) !== undefined;
 }

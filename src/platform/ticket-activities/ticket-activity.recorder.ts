@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import type { ActorType } from '../../shared/event-types.js';
-import { findCustomFieldsByUids } from '../custom-fields/custom-field.repository.js';
+import { customFieldNames } from '../custom-fields/custom-field.values.js';
 import { recordTicketChangeEvents, recordTicketCreatedEvents } from '../events/ticket-events.js';
 import { byTagName, type TicketTagView, tagsOfTicket, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
 import { type ActivityChange, createdValue, diffStates, stateOf, type TicketState } from './ticket-activity.changes.js';
@@ -112,7 +112,7 @@ async function namedChanges(trx: Transaction<DB>, organizationId: string, before
   if (fieldIds.length === 0) {
     return changes;
   }
-  const names = new Map((await findCustomFieldsByUids(trx, organizationId, fieldIds)).map((field) => [field.uid, field.name]));
+  const names = await customFieldNames(trx, organizationId, fieldIds);
   const named = (value: unknown) => {
     const entry = value as { fieldId: string; value: unknown };
     return { fieldId: entry.fieldId, name: names.get(entry.fieldId) ?? null, value: entry.value };

@@ -11,8 +11,9 @@ import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { beginTicketChange, type TicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { addTicketTags, removeTicketTags, resolveTicketTags } from '../ticket-tags/ticket-tag.lookup.js';
-import { findTicketById, type TicketRow, updateTicket } from '../tickets/ticket.repository.js';
-import { moveTicketToTeam, presentTickets, requireTicket, resolveAgent } from '../tickets/ticket.service.js';
+import { presentTicketsById } from '../tickets/ticket.lookup.js';
+import { type TicketRow, updateTicket } from '../tickets/ticket.repository.js';
+import { moveTicketToTeam, requireTicket, resolveAgent } from '../tickets/ticket.service.js';
 import type { TicketTable } from '../tickets/ticket.table.js';
 import { listTeamOptions, resolveTicketOption } from '../tickets/ticket-option.service.js';
 import type { BulkChangeSchema, BulkUpdateSchema } from './ticket-bulk.schemas.js';
@@ -122,15 +123,9 @@ export async function bulkUpdateTickets(deps: Deps, principal: Principal, body: 
   for (const agentId of new Set(outcome.freed)) {
     await assignWaitingTicketsServedBy(deps, organizationId, agentId, 'ticket_closed');
   }
-  const rows: TicketRow[] = [];
-  for (const id of outcome.refs.keys()) {
-    // Read without the visibility check: a move to a private team must not turn the answer into a 404.
-    const row = await findTicketById(deps.db, organizationId, id);
-    if (row) {
-      rows.push(row);
-    }
-  }
-  const tickets = new Map((await presentTickets(deps.db, rows)).map((ticket) => [ticket.id, ticket]));
+  // Read without the visibility check: a move to a private team must not turn the answer into a 404.
+  const changedTickets = await presentTicketsById(deps.db, organizationId, [...outcome.refs.keys()]);
+  const tickets = new Map(changedTickets.map((ticket) => [ticket.id, ticket]));
   const results = [...outcome.refs.entries()].flatMap(([id, { ref }]) => {
     const ticket = tickets.get(id);
     return ticket ? [{ ref, id, changed: outcome.changed.has(id), ticket }] : [];

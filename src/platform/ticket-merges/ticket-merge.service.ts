@@ -11,10 +11,10 @@ import {
   type TicketChange,
   userActor,
 } from '../ticket-activities/ticket-activity.recorder.js';
-import { insertCommentOnce } from '../tickets/comment.repository.js';
-import { deriveCommentContent } from '../tickets/comment-content.js';
-import { findTicketById, type TicketRow, updateTicket } from '../tickets/ticket.repository.js';
-import { presentTickets, requireTicket } from '../tickets/ticket.service.js';
+import { addQuietInternalNote } from '../tickets/comment-notes.service.js';
+import { presentTicketsById } from '../tickets/ticket.lookup.js';
+import { type TicketRow, updateTicket } from '../tickets/ticket.repository.js';
+import { requireTicket } from '../tickets/ticket.service.js';
 import { listTeamOptions } from '../tickets/ticket-option.service.js';
 import { listMergeEntries, moveComments } from './ticket-merge.repository.js';
 
@@ -95,13 +95,7 @@ export async function mergeTicket(deps: Deps, principal: Principal, id: string, 
   if (outcome.freed) {
     await assignWaitingTicketsServedBy(deps, organizationId, outcome.freed, 'ticket_closed');
   }
-  const rows = await Promise.all(
-    [outcome.sourceId, outcome.targetId].map((ticketId) => findTicketById(deps.db, organizationId, ticketId)),
-  );
-  const [source, target] = await presentTickets(
-    deps.db,
-    rows.filter((row): row is TicketRow => row !== undefined),
-  );
+  const [source, target] = await presentTicketsById(deps.db, organizationId, [outcome.sourceId, outcome.targetId]);
   if (!source || !target) {
     throw AppError.notFound('Ticket not found!');
   }
@@ -141,34 +135,11 @@ async function closeAsMerged(trx: Transaction<DB>, deps: Deps, source: TicketRow
 
 /** An internal note by the person merging, on one of the two tickets. */
 async function addNote(trx: Transaction<DB>, deps: Deps, principal: Principal, ticketId: string, text: string, at: string) {
-  const content = await deriveCommentContent({ content: text });
-  await insertCommentOnce(trx, {
-    id: deps.ids.ulid(),
-    organization_id: principal.organizationId,
-    ticket_id: ticketId,
-    parent_comment_id: null,
-    content: content.content,
-    content_html: content.contentHtml,
-    content_markdown: content.contentMarkdown,
-    content_json: null,
-    thread_name: null,
-    comment_visibility: 'private',
-    comment_type: 'note',
-    is_edited: false,
-    is_pinned: false,
-    source_email_id: null,
-    metadata: null,
-    author_id: principal.userId,
-    author_agent_id: null,
-    customer_contact_id: null,
-    impersonated_user_email: null,
-    impersonated_user_name: null,
-    impersonated_user_avatar: null,
-    attachment_ids: '[]',
-    dedupe_key: null,
-    dedupe_fingerprint: null,
-    created_at: at,
-    updated_at: at,
-    deleted_at: null,
+  await addQuietInternalNote(trx, deps, {
+    organizationId: principal.organizationId,
+    ticketId,
+    authorId: principal.userId,
+    text,
+    at,
   });
 }

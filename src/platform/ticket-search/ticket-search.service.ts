@@ -8,9 +8,10 @@ import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
 import { parseSearchQuery, type SearchQuery, SearchQueryError } from '../../lib/search-query.js';
 import { isOrgAdmin } from '../authorization.js';
+import { presentTickets, type Ticket } from '../tickets/ticket.presenter.js';
 import { findTicketsByIds, visibleTickets } from '../tickets/ticket.repository.js';
-import { presentTickets, type Ticket } from '../tickets/ticket.service.js';
-import { applyTicketFilters, resolveTicketQuery, type TicketFilterQuery } from '../tickets/ticket-filters.js';
+import { resolveTicketQuery, type TicketFilterQuery } from '../tickets/ticket-filters.js';
+import { applyTicketFilters } from '../tickets/ticket-list-queries.js';
 import { MAX_SEARCH_DEPTH, type SearchTicketsQuerySchema } from './ticket-search.schemas.js';
 
 type SearchTicketsQuery = Static<typeof SearchTicketsQuerySchema> & TicketFilterQuery;

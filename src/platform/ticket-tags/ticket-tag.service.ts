@@ -4,7 +4,8 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { beginTicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
-import { presentTicket, requireTicket, type Ticket } from '../tickets/ticket.service.js';
+import { presentTicket, type Ticket } from '../tickets/ticket.presenter.js';
+import { requireTicket } from '../tickets/ticket.service.js';
 import { addTicketTags, removeTicketTags, resolveTicketTags } from './ticket-tag.lookup.js';
 
 interface Deps {

@@ -246,3 +246,13 @@ export async function deriveCommentContent(input: {
   const markdown = contentHtml ? converters.toMarkdown(html) : textToMarkdown(converters, content ?? jsonText);
   return { content: text, contentHtml: html, contentMarkdown: markdown, contentJson: contentJson ?? null };
 }
+
+/** The columns of a comment row that hold its content. */
+export function contentColumns(content: CommentContent) {
+  return {
+    content: content.content,
+    content_html: content.contentHtml,
+    content_markdown: content.contentMarkdown,
+    content_json: content.contentJson,
+  };
+}

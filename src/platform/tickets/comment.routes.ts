@@ -15,7 +15,8 @@ import {
   ListCommentsQuerySchema,
   UpdateCommentSchema,
 } from './comment.schemas.js';
-import { addComment, deleteComment, editComment, listComments } from './comment.service.js';
+import { addComment } from './comment.service.js';
+import { deleteComment, editComment, listComments } from './comment-threads.service.js';
 import { TicketIdParamsSchema } from './ticket.schemas.js';
 
 const tags = ['tickets'];

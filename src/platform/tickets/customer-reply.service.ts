@@ -1,10 +1,10 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { readBoolean, readJson } from '../../db/dialect.js';
+import { readBoolean } from '../../db/dialect.js';
 import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
 import { notifyTicketChange } from '../notifications/ticket-notification.service.js';
 import { type Actor, recordActivities } from '../ticket-activities/ticket-activity.recorder.js';
-import { listMergeEntries } from '../ticket-merges/ticket-merge.repository.js';
+import { mergedInto } from '../ticket-merges/ticket-merge.service.js';
 import { lockTicketStatus } from './customer-reply.repository.js';
 import { updateTicket } from './ticket.repository.js';
 import type { TicketOptionRow } from './ticket-option.repository.js';
@@ -42,8 +42,7 @@ function openStatusOf(statuses: TicketOptionRow[]): TicketOptionRow | undefined 
 
 /** A ticket merged into another lives on there: its timeline's `merged` entry names where it went. */
 async function wasMergedAway(trx: Transaction<DB>, ticketId: string): Promise<boolean> {
-  const entries = await listMergeEntries(trx, ticketId);
-  return entries.some((entry) => readJson<{ into?: unknown }>(entry.new_value)?.into !== undefined);
+  return (await mergedInto(trx, ticketId)) !== null;
 }
 
 /**

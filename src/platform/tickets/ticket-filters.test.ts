@@ -5,7 +5,8 @@ import { buildTestApp, type TestApp } from '../../../test/harness.js';
 import { backfillCustomFieldValues } from '../../db/migrations/2026-11-24T0200_ticket_filters.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import { countVisibleTickets, listTickets } from './ticket.repository.js';
-import { resolveTicketQuery, ticketCursorKeys } from './ticket-filters.js';
+import { ticketCursorKeys } from './ticket-cursors.js';
+import { resolveTicketQuery } from './ticket-filters.js';
 
 interface ApiTicket {
   id: string;

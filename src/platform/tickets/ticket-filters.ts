@@ -1,27 +1,19 @@
 import { createHash } from 'node:crypto';
 import { type Static, type TProperties, Type } from '@sinclair/typebox';
-import { type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
-import { afterKeys } from '../../db/keyset.js';
 import { CursorSchema } from '../../http/pagination.js';
 import { PageNumberSchema, UlidSchema } from '../../http/shared-schemas.js';
-import { type CursorKey, decodeCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { TICKET_SORTS, type TicketSortName } from '../../shared/ticket-sorts.js';
-import { findAccountById } from '../accounts/account.repository.js';
-import { findContactById } from '../contacts/customer-contact.repository.js';
-import { findCustomFieldsByUids } from '../custom-fields/custom-field.repository.js';
-import {
-  type CustomFieldValueEntry,
-  checkCustomFieldValue,
-  MULTI_CHOICE_TYPES,
-  valueRulesOf,
-} from '../custom-fields/custom-field.values.js';
+import { accountExists } from '../accounts/account.lookup.js';
+import { contactExists } from '../contacts/customer-contact.service.js';
 import { requireTeam } from '../teams/team.lookup.js';
-import { findUserById } from '../users/user.repository.js';
+import { findOrganizationUserId } from '../users/user.lookup.js';
+import { customFieldFilters } from './ticket-custom-field-filters.js';
 
 /**
  * The filters and sorts of ticket lists, in one place so that every list of tickets (`GET
@@ -32,9 +24,11 @@ import { findUserById } from '../users/user.repository.js';
  * - `resolveTicketQuery`: checks the values against the organization (404 for another one's ids,
  *   400 naming the field for unknown names) and answers `TicketFilters`, a `TicketSort` and the
  *   fingerprint a cursor carries, so a cursor of one filter set is refused by another;
- * - `applyTicketFilters(query, filters)`: the conditions, on any query over `tickets`;
- * - `ticketPageIds`: one page of ids in the sort's order, by keyset (or offset for `page`);
- * - `writeTicketCustomFieldValues`: keeps the index table of custom-field values in step.
+ * - `applyTicketFilters(query, filters)`: the conditions, on any query over `tickets`, and
+ *   `ticketPageIds`: one page of ids in the sort's order, by keyset (or offset for `page`), both
+ *   in `ticket-list-queries.ts`; the cursors they read and write in `ticket-cursors.ts`;
+ * - the `cf.<fieldId>` filters and the index table of custom-field values they read, kept in step
+ *   by `writeTicketCustomFieldValues`, in `ticket-custom-field-filters.ts`.
  */
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -212,20 +206,20 @@ export async function resolveTicketQuery(
   } else if (query.assignedAgentId === 'me') {
     filters.assignedAgentId = principal.userId;
   } else if (query.assignedAgentId) {
-    if (!(await findUserById(db, organizationId, query.assignedAgentId))) {
+    if (!(await findOrganizationUserId(db, organizationId, { id: query.assignedAgentId }))) {
       throw AppError.notFound('User not found!');
     }
     filters.assignedAgentId = query.assignedAgentId;
   }
   filters.requestorEmail = query.requestorEmail?.trim().toLowerCase();
   if (query.customerContactId) {
-    if (!(await findContactById(db, organizationId, query.customerContactId))) {
+    if (!(await contactExists(db, organizationId, query.customerContactId))) {
       throw AppError.notFound('Customer contact not found!');
     }
     filters.customerContactId = query.customerContactId;
   }
   if (query.accountId) {
-    if (!(await findAccountById(db, organizationId, query.accountId))) {
+    if (!(await accountExists(db, organizationId, query.accountId))) {
       throw AppError.notFound('Account not found!');
     }
     filters.accountId = query.accountId;
@@ -313,40 +307,6 @@ function pickOptions(
   return picked.map((option) => option.id);
 }
 
-async function customFieldFilters(db: Db, organizationId: string, query: TicketFilterQuery) {
-  const entries = Object.entries(query).filter(([key]) => key.startsWith('cf.'));
-  if (entries.length === 0) {
-    return undefined;
-  }
-  const fields = new Map(
-    (
-      await findCustomFieldsByUids(
-        db,
-        organizationId,
-        entries.map(([key]) => key.slice(3)),
-      )
-    ).map((field) => [field.uid, field]),
-  );
-  return entries
-    .map(([key, raw]) => {
-      const field = fields.get(key.slice(3));
-      if (!field) {
-        throw AppError.notFound('Custom field not found!');
-      }
-      if (field.source !== 'ticket') {
-        throw invalid(key, `is a custom field of ${field.source} records, not of tickets`, 'source');
-      }
-      const text = String(raw);
-      const checked = checkCustomFieldValue(valueRulesOf(field), MULTI_CHOICE_TYPES.includes(field.field_type) ? [text] : text);
-      const [valueKey] = checked.ok ? customFieldValueKeys(checked.value) : [];
-      if (!checked.ok || valueKey === undefined) {
-        throw invalid(key, checked.ok ? 'must not be blank' : checked.problem, 'customFieldValue');
-      }
-      return { fieldId: field.uid, valueKey };
-    })
-    .sort((a, b) => a.fieldId.localeCompare(b.fieldId) || a.valueKey.localeCompare(b.valueKey));
-}
-
 /**
  * The tags `tag` names: an id must be a ticket tag of the organization (else 404, as another
  * organization's), a name matches the ticket tags of that name in every team (none: a 400).
@@ -406,316 +366,4 @@ function fingerprintOf(sort: TicketSortName, filters: TicketFilters): string {
       .sort(),
   ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
-}
-
-/** The columns a sort orders by, as the page query selects them (then the id). */
-const TIME_COLUMN = { createdAt: 'tickets.created_at', updatedAt: 'tickets.updated_at' } as const;
-
-/** The keys of a cursor for `sort`: the sort values of a page's last row, then the fingerprint. */
-export function ticketCursorKeys(
-  sort: TicketSort,
-  fingerprint: string,
-  row: { id: string; created_at: string; updated_at: string; status_id: string; priority_id: string },
-): CursorKey[] {
-  if (sort.field === 'createdAt' || sort.field === 'updatedAt') {
-    return [sort.field === 'createdAt' ? row.created_at : row.updated_at, row.id, fingerprint];
-  }
-  const optionId = sort.field === 'status' ? row.status_id : row.priority_id;
-  const rank = sort.ranks?.find((group) => group.optionIds.includes(optionId))?.rank ?? null;
-  return [rank, row.created_at, row.id, fingerprint];
-}
-
-/**
- * The sort keys of a request's cursor: one this list handed out for the same sort and filters,
- * else a 400 naming `cursor`. A cursor cannot be combined with `page`.
- */
-export function readTicketCursor(
-  query: { cursor?: string; page?: number },
-  resolved: ResolvedTicketQuery,
-): CursorKey[] | undefined {
-  if (query.cursor === undefined) {
-    return undefined;
-  }
-  if (query.page) {
-    throw invalid('cursor', 'and page cannot be combined', 'exclusive');
-  }
-  const timeSort = resolved.sort.field === 'createdAt' || resolved.sort.field === 'updatedAt';
-  const keys = decodeCursor(query.cursor, timeSort ? 3 : 4);
-  const wellFormed =
-    keys !== null &&
-    (timeSort || typeof keys[0] === 'number') &&
-    keys.slice(timeSort ? 0 : 1, -1).every((key, index) => typeof key === 'string' && (index > 0 || isInstant(key)));
-  if (!keys || !wellFormed) {
-    throw AppError.invalid('cursor is not a nextCursor this list returned', {
-      location: 'query',
-      path: ['cursor'],
-      rule: 'cursor',
-    });
-  }
-  if (keys.at(-1) !== resolved.fingerprint) {
-    throw AppError.invalid('cursor was made for another sort or other filters; start again without it', {
-      location: 'query',
-      path: ['cursor'],
-      rule: 'cursor',
-    });
-  }
-  return keys.slice(0, -1);
-}
-
-function isInstant(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value));
-}
-
-const NOTHING = sql<SqlBool>`1 = 0`;
-
-/**
- * Adds the filters' conditions to a query over `tickets` (which may join other tables). Each
- * condition has an index that starts with it (see migration 2026-11-24T0200_ticket_filters).
- */
-// biome-ignore lint/suspicious/noExplicitAny: any query that reads `tickets`
-export function applyTicketFilters<QB extends SelectQueryBuilder<DB, any, any>>(query: QB, filters: TicketFilters): QB {
-  // biome-ignore lint/suspicious/noExplicitAny: the conditions name `tickets` columns only
-  let q = query as unknown as SelectQueryBuilder<DB, 'tickets', any>;
-  const inList = (column: 'tickets.team_id' | 'tickets.status_id' | 'tickets.priority_id', ids: string[] | undefined) => {
-    if (ids !== undefined) {
-      q = ids.length === 0 ? q.where(NOTHING) : q.where(column, 'in', ids);
-    }
-  };
-  inList('tickets.team_id', filters.teamIds);
-  inList('tickets.status_id', filters.statusIds);
-  inList('tickets.priority_id', filters.priorityIds);
-  if (filters.assignedAgentId !== undefined) {
-    q =
-      filters.assignedAgentId === null
-        ? q.where('tickets.assigned_agent_id', 'is', null)
-        : q.where('tickets.assigned_agent_id', '=', filters.assignedAgentId);
-  }
-  if (filters.requestorEmail !== undefined) {
-    const email = filters.requestorEmail;
-    q = q.where((eb) => eb(eb.fn('lower', ['tickets.requestor_email']), '=', email));
-  }
-  if (filters.customerContactId !== undefined) {
-    q = q.where('tickets.customer_contact_id', '=', filters.customerContactId);
-  }
-  if (filters.accountId !== undefined) {
-    q = q.where('tickets.account_id', '=', filters.accountId);
-  }
-  for (const [key, column, op] of [
-    ['createdAfter', 'tickets.created_at', '>='],
-    ['createdBefore', 'tickets.created_at', '<'],
-    ['updatedAfter', 'tickets.updated_at', '>='],
-    ['updatedBefore', 'tickets.updated_at', '<'],
-  ] as const) {
-    const value = filters[key];
-    if (value !== undefined) {
-      q = q.where(column, op, value);
-    }
-  }
-  if (filters.isPrivate !== undefined) {
-    q = q.where('tickets.is_private', '=', filters.isPrivate);
-  }
-  for (const { fieldId, valueKey } of filters.customFields ?? []) {
-    q = q.where('tickets.id', 'in', (eb) =>
-      eb
-        .selectFrom('ticket_custom_field_values as cfv')
-        .select('cfv.ticket_id')
-        .where('cfv.organization_id', '=', filters.organizationId)
-        .where('cfv.field_id', '=', fieldId)
-        .where('cfv.value_key', '=', valueKey),
-    );
-  }
-  if (filters.tagIds !== undefined) {
-    const tagIds = filters.tagIds;
-    q = q.where('tickets.id', 'in', (eb) =>
-      eb.selectFrom('ticket_tags').select('ticket_tags.ticket_id').where('ticket_tags.tag_id', 'in', tagIds),
-    );
-  }
-  return q as unknown as QB;
-}
-
-/** More ranges than this are not merged (SQLite allows 500 members in a UNION); see `ticketPageIds`. */
-const MAX_MERGED_RANGES = 100;
-
-interface Range {
-  column: 'tickets.status_id' | 'tickets.priority_id';
-  optionIds: string[];
-  /** The rank of a `status`/`priority` sort, the same for the whole range; null for a time sort. */
-  rank: number | null;
-}
-
-/**
- * One page of ids from `base` (a query over `tickets` with its conditions), in the sort's order,
- * with the sort values: after `after` (a cursor's keys), or skipping `offset` rows (a `page`).
- *
- * A time sort is one index range. A range of several statuses or priorities cannot come in order
- * from one index, so a page reads each option as its own range of `(status_id|priority_id,
- * created_at, id)`, at most `limit` rows each, and merges them (UNION ALL, then a sort of those few
- * rows): a `priority` or `status` sort (each option taking its rank), and a newest-first list
- * filtered on several statuses or priorities (say, `statusName=open` across teams). A deep cursor
- * page then reads as many rows as the first. `filters` are the ones applied to `base`.
- */
-// Page sizes are written into the statements (`sql.lit`), not bound: PostgreSQL's generic plan
-// of a prepared statement guesses a bound LIMIT at a tenth of the table, and then joins the page
-// to the read model by reading every ticket (1.3 s at a million), so it planned each request
-// afresh instead (~5 ms for these joins). With a literal the generic plan is the page's plan,
-// planned once per connection. (A merged range of a `page` reads `offset + limit` rows, the offset
-// bound: a literal would make a statement per page number.)
-export function ticketPageIds(
-  db: Db,
-  // biome-ignore lint/suspicious/noExplicitAny: any query over `tickets`
-  base: SelectQueryBuilder<DB, 'tickets', any>,
-  sort: TicketSort,
-  page: { limit: number; offset?: number; after?: readonly CursorKey[] },
-  filters?: TicketFilters,
-) {
-  const direction = sort.direction;
-  const offset = page.offset ?? 0;
-  const ranges = rangesOf(sort, filters, page.after);
-  if (ranges === null && sort.ranks) {
-    // Too many ranks to merge: the rank as a CASE over the options, sorted by the database.
-    const rank = rankExpression(sort);
-    let query = base.select(['tickets.id', 'tickets.created_at as sort_time']).select(rank.as('sort_rank'));
-    if (page.after) {
-      const [afterRank, time, id] = page.after;
-      const op = sql.raw(direction === 'asc' ? '>' : '<');
-      query = query.where(
-        sql<SqlBool>`(${rank}, ${sql.ref('tickets.created_at')}, ${sql.ref('tickets.id')}) ${op} (${afterRank}, ${time}, ${id})`,
-      );
-    }
-    query = query
-      .orderBy(rank, direction)
-      .orderBy('tickets.created_at', direction)
-      .orderBy('tickets.id', direction)
-      .limit(sql.lit(page.limit));
-    return offset ? query.offset(offset) : query;
-  }
-  if (ranges === null) {
-    const column = sort.field === 'updatedAt' ? TIME_COLUMN.updatedAt : TIME_COLUMN.createdAt;
-    let query = base.select(['tickets.id', `${column} as sort_time`]).select(sql<number | null>`null`.as('sort_rank'));
-    if (page.after) {
-      query = query.where(afterKeys([column, 'tickets.id'], page.after, direction));
-    }
-    query = query.orderBy(column, direction).orderBy('tickets.id', direction).limit(sql.lit(page.limit));
-    return offset ? query.offset(offset) : query;
-  }
-  const afterRank = page.after && sort.ranks ? page.after[0] : undefined;
-  const branches = ranges.map((range, index) => {
-    let branch = base
-      .where(range.column, 'in', range.optionIds)
-      .select(['tickets.id', 'tickets.created_at as sort_time'])
-      .select(sql<number | null>`${range.rank === null ? sql`null` : sql.lit(range.rank)}`.as('sort_rank'));
-    if (page.after && (afterRank === undefined || range.rank === afterRank)) {
-      branch = branch.where(afterKeys(['tickets.created_at', 'tickets.id'], page.after.slice(-2), direction));
-    }
-    branch = branch
-      .orderBy('tickets.created_at', direction)
-      .orderBy('tickets.id', direction)
-      .limit(offset ? sql<number>`${offset} + ${sql.lit(page.limit)}` : sql.lit(page.limit));
-    // Wrapped: SQLite allows no ORDER BY or LIMIT on the members of a UNION.
-    return db.selectFrom(branch.as(`range${index}`)).selectAll();
-  });
-  const [first, ...rest] = branches;
-  if (!first) {
-    return base
-      .where(NOTHING)
-      .select(['tickets.id', 'tickets.created_at as sort_time'])
-      .select(sql<number | null>`null`.as('sort_rank'));
-  }
-  const union = rest.reduce((all, branch) => all.unionAll(branch), first);
-  let query = db.selectFrom(union.as('ranked')).select(['ranked.id', 'ranked.sort_time', 'ranked.sort_rank']);
-  if (sort.ranks) {
-    query = query.orderBy('ranked.sort_rank', direction);
-  }
-  query = query.orderBy('ranked.sort_time', direction).orderBy('ranked.id', direction).limit(sql.lit(page.limit));
-  return offset ? query.offset(offset) : query;
-}
-
-/**
- * The ranges a page merges, or null when it reads one index range (or, past MAX_MERGED_RANGES
- * options, one sorted query): for a rank sort, each option still ahead of the cursor; for a
- * newest-first list filtered on 2 to MAX_MERGED_RANGES statuses (else priorities), each of them.
- */
-function rangesOf(sort: TicketSort, filters: TicketFilters | undefined, after: readonly CursorKey[] | undefined): Range[] | null {
-  if (sort.ranks) {
-    const column = sort.field === 'status' ? 'tickets.status_id' : 'tickets.priority_id';
-    const afterRank = after?.[0];
-    const ahead = sort.ranks.filter(
-      (group) => typeof afterRank !== 'number' || (sort.direction === 'asc' ? group.rank >= afterRank : group.rank <= afterRank),
-    );
-    const count = ahead.reduce((total, group) => total + group.optionIds.length, 0);
-    if (count > MAX_MERGED_RANGES) {
-      return ahead.length > MAX_MERGED_RANGES
-        ? null
-        : ahead.map((group) => ({ column, optionIds: group.optionIds, rank: group.rank }));
-    }
-    return ahead.flatMap((group) => group.optionIds.map((id) => ({ column, optionIds: [id], rank: group.rank })));
-  }
-  if (sort.field !== 'createdAt') {
-    return null;
-  }
-  for (const [column, ids] of [
-    ['tickets.status_id', filters?.statusIds],
-    ['tickets.priority_id', filters?.priorityIds],
-  ] as const) {
-    if (ids && ids.length > 1 && ids.length <= MAX_MERGED_RANGES) {
-      return ids.map((id) => ({ column, optionIds: [id], rank: null }));
-    }
-  }
-  return null;
-}
-
-/** The rank of a ticket's option as a CASE over the options (the fallback for very many options). */
-function rankExpression(sort: TicketSort) {
-  const column = sort.field === 'status' ? 'tickets.status_id' : 'tickets.priority_id';
-  const cases = (sort.ranks ?? []).map(
-    (group) => sql`when ${sql.ref(column)} in (${sql.join(group.optionIds)}) then ${sql.lit(group.rank)}`,
-  );
-  return sql<number | null>`case ${sql.join(cases, sql` `)} end`;
-}
-
-/**
- * The normal forms of a custom-field value that filters match: text in lower case, numbers in
- * JavaScript's shortest form, one per option of a multiple choice. A text too long for an index
- * entry becomes its SHA-256 (a filter for the same text computes the same). The migration that
- * filled the table holds a copy of this: change both or neither.
- */
-export function customFieldValueKeys(value: unknown): string[] {
-  const one = (item: unknown): string | null => {
-    if (typeof item === 'number' && Number.isFinite(item)) {
-      return String(item);
-    }
-    if (typeof item !== 'string' || item.trim() === '') {
-      return null;
-    }
-    const text = item.trim().toLowerCase();
-    return text.length <= 200 ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`;
-  };
-  const keys = (Array.isArray(value) ? value : [value]).map(one).filter((key): key is string => key !== null);
-  return [...new Set(keys)];
-}
-
-/**
- * Rewrites a ticket's rows in `ticket_custom_field_values` from its values, in the caller's
- * transaction, so a filter sees what the ticket holds as soon as the change commits.
- */
-export async function writeTicketCustomFieldValues(
-  trx: Transaction<DB>,
-  ticket: { id: string; organization_id: string },
-  values: readonly CustomFieldValueEntry[],
-  options: { replace: boolean } = { replace: true },
-): Promise<void> {
-  if (options.replace) {
-    await trx.deleteFrom('ticket_custom_field_values').where('ticket_id', '=', ticket.id).execute();
-  }
-  const rows = values.flatMap((entry) =>
-    customFieldValueKeys(entry.value).map((valueKey) => ({
-      ticket_id: ticket.id,
-      field_id: entry.fieldId,
-      value_key: valueKey,
-      organization_id: ticket.organization_id,
-    })),
-  );
-  if (rows.length > 0) {
-    await trx.insertInto('ticket_custom_field_values').values(rows).execute();
-  }
 }

@@ -134,3 +134,52 @@ export function resolveTicketOption(
   }
   return field.required ? (options.find((option) => readBoolean(option.is_default)) ?? options[0] ?? null) : null;
 }
+
+export interface TeamOptions {
+  statuses: TicketOptionRow[];
+  priorities: TicketOptionRow[];
+  types: TicketOptionRow[];
+}
+
+export async function loadTeamOptions(
+  trx: Transaction<DB>,
+  deps: Deps,
+  team: { id: string; organization_id: string },
+): Promise<TeamOptions> {
+  return {
+    statuses: await listTeamOptions(trx, deps, team, 'status'),
+    priorities: await listTeamOptions(trx, deps, team, 'priority'),
+    types: await listTeamOptions(trx, deps, team, 'type'),
+  };
+}
+
+/** A status, priority and type picked among a team's options. */
+export interface ChosenOptions {
+  status: TicketOptionRow;
+  priority: TicketOptionRow;
+  type: TicketOptionRow | null;
+}
+
+export type OptionName = Pick<TicketOptionRow, 'name' | 'display_name'>;
+
+/**
+ * The options of another team that stand for the ticket's: same key, else same display name,
+ * else that team's default (a type with no counterpart is dropped).
+ */
+export function remapOptions(
+  target: TeamOptions,
+  current: { status: OptionName | null; priority: OptionName | null; type: OptionName | null },
+): ChosenOptions {
+  const same = (options: TicketOptionRow[], option: OptionName | null) =>
+    option
+      ? (options.find((candidate) => candidate.name === option.name) ??
+        options.find((candidate) => candidate.display_name.toLowerCase() === option.display_name.toLowerCase()))
+      : undefined;
+  const fallback = (options: TicketOptionRow[]) => options.find((option) => readBoolean(option.is_default)) ?? options[0];
+  const status = same(target.statuses, current.status) ?? fallback(target.statuses);
+  const priority = same(target.priorities, current.priority) ?? fallback(target.priorities);
+  if (!status || !priority) {
+    throw new Error('the team has no statuses or priorities');
+  }
+  return { status, priority, type: same(target.types, current.type) ?? null };
+}

@@ -5,7 +5,8 @@ import { jsonArrayOf } from '../../db/dialect.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import { tagsOfEnclosingTicket } from '../ticket-tags/ticket-tag.repository.js';
 import type { TicketTable } from './ticket.table.js';
-import { applyTicketFilters, type TicketFilters, type TicketSort, ticketPageIds } from './ticket-filters.js';
+import type { TicketFilters, TicketSort } from './ticket-filters.js';
+import { applyTicketFilters, ticketPageIds } from './ticket-list-queries.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 

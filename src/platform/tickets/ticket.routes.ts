@@ -17,14 +17,8 @@ import {
   TicketSchema,
   UpdateTicketSchema,
 } from './ticket.schemas.js';
-import {
-  createTicket,
-  deleteTicket,
-  getTicket,
-  listTeamTicketOptions,
-  listVisibleTickets,
-  updateTicketFields,
-} from './ticket.service.js';
+import { deleteTicket, getTicket, listTeamTicketOptions, listVisibleTickets, updateTicketFields } from './ticket.service.js';
+import { createTicket } from './ticket-create.service.js';
 
 const tags = ['tickets'];
 

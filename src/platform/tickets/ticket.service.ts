@@ -8,9 +8,8 @@ import { keysetPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
-import { findAccountById } from '../accounts/account.repository.js';
+import { accountExists } from '../accounts/account.lookup.js';
 import { isOrgAdmin } from '../authorization.js';
-import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import {
   type CustomFieldValueEntry,
   mergeCustomFieldValues,
@@ -18,46 +17,36 @@ import {
   validateCustomFieldValues,
 } from '../custom-fields/custom-field.values.js';
 import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
-import { assignWaitingTicketsServedBy, recordRoutingDecision, routeTicket } from '../routing/routing.pipeline.js';
-import { requireTeam } from '../teams/team.lookup.js';
-import { findTeamMember } from '../teams/team.repository.js';
-import { type Actor, beginTicketChange, recordTicketCreated, userActor } from '../ticket-activities/ticket-activity.recorder.js';
-import {
-  addTicketTags,
-  counterpartTags,
-  moveTicketTags,
-  replaceTicketTags,
-  resolveTicketTags,
-  type TicketTagRow,
-  type TicketTagView,
-  tagsFromJson,
-  tagsOfTickets,
-} from '../ticket-tags/ticket-tag.lookup.js';
-import { findUserById, findUsersByEmail } from '../users/user.repository.js';
+import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
+import { isTeamMember, requireTeam } from '../teams/team.lookup.js';
+import { beginTicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
+import { moveTicketTags, replaceTicketTags, resolveTicketTags } from '../ticket-tags/ticket-tag.lookup.js';
+import { findOrganizationUserId } from '../users/user.lookup.js';
+import { presentTicket, presentTickets, type Ticket } from './ticket.presenter.js';
 import {
   findTicketAccess,
   findTicketById,
-  insertTicket,
   listTickets,
   nextTicketNumber,
   type TicketAccessRow,
   type TicketRow,
   updateTicket,
 } from './ticket.repository.js';
-import type { CreateTicketSchema, UpdateTicketSchema } from './ticket.schemas.js';
+import type { UpdateTicketSchema } from './ticket.schemas.js';
 import type { TicketTable } from './ticket.table.js';
-import {
-  readTicketCursor,
-  requireTeams,
-  resolveTicketQuery,
-  type TicketFilterQuery,
-  ticketCursorKeys,
-  writeTicketCustomFieldValues,
-} from './ticket-filters.js';
+import { readTicketCursor, ticketCursorKeys } from './ticket-cursors.js';
+import { writeTicketCustomFieldValues } from './ticket-custom-field-filters.js';
+import { requireTeams, resolveTicketQuery, type TicketFilterQuery } from './ticket-filters.js';
 import type { TicketOptionRow } from './ticket-option.repository.js';
-import { listTeamOptions, resolveTicketOption, toTicketOption } from './ticket-option.service.js';
+import {
+  listTeamOptions,
+  loadTeamOptions,
+  type OptionName,
+  remapOptions,
+  resolveTicketOption,
+  toTicketOption,
+} from './ticket-option.service.js';
 
-type CreateTicket = Static<typeof CreateTicketSchema>;
 type UpdateTicket = Static<typeof UpdateTicketSchema>;
 
 interface Deps extends TicketEmailDeps {
@@ -66,68 +55,6 @@ interface Deps extends TicketEmailDeps {
 }
 
 const ULID = new RegExp(ULID_PATTERN);
-
-/** A ticket as the API answers it; `tags` from `tagsOfTickets` (one statement for a page). */
-export function toTicket(row: TicketRow, tags: readonly TicketTagView[]) {
-  return {
-    id: row.id,
-    ticketId: row.ticket_number,
-    ticketIdentifier: row.ticket_identifier,
-    title: row.title,
-    description: row.description,
-    source: row.source,
-    accountId: row.account_id,
-    account: row.account_name,
-    statusId: row.status_id,
-    status: row.status_name,
-    isClosed: readBoolean(row.status_is_closed),
-    priorityId: row.priority_id,
-    priority: row.priority_name,
-    typeId: row.type_id,
-    type: row.type_name,
-    teamId: row.team_id,
-    teamName: row.team_name,
-    teamIdentifier: row.team_identifier,
-    isPrivate: readBoolean(row.is_private),
-    assignedAgent: row.agent_name,
-    assignedAgentId: row.assigned_agent_id,
-    assignedAgentEmail: row.agent_email,
-    assignedAgentAvatar: row.agent_avatar,
-    requestorEmail: row.requestor_email,
-    customerContactId: row.customer_contact_id,
-    customerContactFirstName: row.contact_first_name,
-    customerContactLastName: row.contact_last_name,
-    customerContactEmail: row.contact_email,
-    submitterEmail: row.submitter_email,
-    metadata: readJson<Record<string, unknown>>(row.metadata),
-    customFieldValues: readJson<{ fieldId: string; value: unknown }[]>(row.custom_field_values) ?? [],
-    tags: [...tags],
-    dueDate: row.due_date,
-    closedAt: row.closed_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    deletedAt: row.deleted_at,
-  };
-}
-
-export type Ticket = ReturnType<typeof toTicket>;
-
-/** Tickets as the API answers them, with their tags read in one statement. */
-export async function presentTickets(db: Kysely<DB> | Transaction<DB>, rows: readonly TicketRow[]): Promise<Ticket[]> {
-  const tags = await tagsOfTickets(
-    db,
-    rows.filter((row) => row.tags_json === undefined).map((row) => row.id),
-  );
-  return rows.map((row) => toTicket(row, row.tags_json === undefined ? (tags.get(row.id) ?? []) : tagsFromJson(row.tags_json)));
-}
-
-export async function presentTicket(db: Kysely<DB> | Transaction<DB>, row: TicketRow): Promise<Ticket> {
-  const [ticket] = await presentTickets(db, [row]);
-  if (!ticket) {
-    throw new Error('presentTickets answered nothing for one row');
-  }
-  return ticket;
-}
 
 /**
  * The ticket named by a path id, as every ticket route and the comment endpoint see it: a blank id
@@ -192,7 +119,7 @@ async function canSee(db: Kysely<DB> | Transaction<DB>, principal: Principal, ti
   if (!readBoolean(ticket.is_private) || isOrgAdmin(principal) || ticket.assigned_agent_id === principal.userId) {
     return true;
   }
-  return (await findTeamMember(db, ticket.team_id, principal.userId)) !== undefined;
+  return isTeamMember(db, ticket.team_id, principal.userId);
 }
 
 /**
@@ -205,283 +132,43 @@ export async function resolveAgent(
   input: { assignedAgentId?: string | null; assignedAgentEmail?: string | null },
 ) {
   if (input.assignedAgentId) {
-    const user = await findUserById(db, organizationId, input.assignedAgentId);
-    if (!user) {
+    const userId = await findOrganizationUserId(db, organizationId, { id: input.assignedAgentId });
+    if (!userId) {
       throw AppError.invalid('assignedAgentId must be a user of the organization', {
         location: 'body',
         path: ['assignedAgentId'],
         rule: 'reference',
       });
     }
-    return user.id;
+    return userId;
   }
   if (input.assignedAgentEmail) {
-    const [user] = await findUsersByEmail(db, input.assignedAgentEmail, organizationId);
-    if (!user) {
+    const userId = await findOrganizationUserId(db, organizationId, { email: input.assignedAgentEmail });
+    if (!userId) {
       throw AppError.invalid('assignedAgentEmail must be a user of the organization', {
         location: 'body',
         path: ['assignedAgentEmail'],
         rule: 'reference',
       });
     }
-    return user.id;
+    return userId;
   }
   return null;
 }
 
 /** A ticket's `accountId` must name a live account of the organization. */
-async function checkAccount(db: Kysely<DB> | Transaction<DB>, organizationId: string, accountId: string | null | undefined) {
-  if (accountId && !(await findAccountById(db, organizationId, accountId))) {
+export async function checkAccount(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  accountId: string | null | undefined,
+) {
+  if (accountId && !(await accountExists(db, organizationId, accountId))) {
     throw AppError.invalid('accountId must be an account of the organization', {
       location: 'body',
       path: ['accountId'],
       rule: 'reference',
     });
   }
-}
-
-interface TeamOptions {
-  statuses: TicketOptionRow[];
-  priorities: TicketOptionRow[];
-  types: TicketOptionRow[];
-}
-
-async function loadTeamOptions(
-  trx: Transaction<DB>,
-  deps: Deps,
-  team: { id: string; organization_id: string },
-): Promise<TeamOptions> {
-  return {
-    statuses: await listTeamOptions(trx, deps, team, 'status'),
-    priorities: await listTeamOptions(trx, deps, team, 'priority'),
-    types: await listTeamOptions(trx, deps, team, 'type'),
-  };
-}
-
-export async function createTicket(deps: Deps, principal: Principal, input: CreateTicket): Promise<Ticket> {
-  const creator: TicketCreator = {
-    organizationId: principal.organizationId,
-    userId: principal.userId,
-    createdById: principal.userId,
-    actor: userActor(principal),
-  };
-  const id = await deps.db.transaction().execute((trx) => createTicketInTransaction(trx, deps, creator, input));
-  return presentTicket(deps.db, await requireTicket(deps.db, principal, id));
-}
-
-/** Who a new ticket comes from: an API caller, or a customer's email received for a mailbox. */
-export interface TicketCreator {
-  organizationId: string;
-  /** The user who asked for it, never emailed about it; null for a ticket from an email. */
-  userId: string | null;
-  /** Recorded as `created_by_id`: the user, or for email the admin who set the mailbox up. */
-  createdById: string;
-  /**
-   * Who the timeline and the event log name as its creator, and as the maker of the requestor's
-   * contact if new: the user; for email the customer contact, made by the caller beforehand.
-   */
-  actor: Actor;
-  /**
-   * An email cannot fill in the team's mandatory custom fields: its tickets are made without them
-   * (agents complete them; those mandatory on close are still asked for then).
-   */
-  skipMandatoryFields?: boolean;
-}
-
-/**
- * `POST /v1/tickets` in the caller's transaction: the team's options, routing rules and round
- * robin, the requestor's contact, the timeline and events. Answers the new ticket's id. The email
- * channel creates tickets so, in the transaction that stores the message.
- */
-export async function createTicketInTransaction(
-  trx: Transaction<DB>,
-  deps: Deps,
-  creator: TicketCreator,
-  input: CreateTicket,
-): Promise<string> {
-  const team = await requireTeam(trx, creator.organizationId, input.teamId);
-  const chosen = resolveCreationOptions(await loadTeamOptions(trx, deps, team), input);
-  const agentId = await resolveAgent(trx, creator.organizationId, input);
-  await checkAccount(trx, creator.organizationId, input.accountId);
-  const customFieldValues = await validateCustomFieldValues(
-    trx,
-    creator.organizationId,
-    'ticket',
-    input.customFieldValues ?? [],
-    {
-      onCreate: !creator.skipMandatoryFields,
-      teamId: team.id,
-    },
-  );
-  const tags = await resolveTicketTags(trx, creator.organizationId, team.id, input.tagIds ?? [], {
-    location: 'body',
-    field: 'tagIds',
-  });
-  const contact = await findOrCreateContactByEmail(trx, deps, creator.organizationId, input.requestorEmail, creator.actor);
-  const now = deps.clock.now();
-  const at = now.toISOString();
-  const ticketId = deps.ids.ulid();
-  const routed = await routeOnCreation(trx, creator.organizationId, team, input, chosen, agentId, tags, now);
-  // Routing decides before the ticket exists, so it is numbered in the team it lands in.
-  const home = routed?.team ?? team;
-  if (home.id !== team.id && !creator.skipMandatoryFields) {
-    // The ticket lands in another team: that team's mandatory fields apply too.
-    await requireMandatoryValues(trx, creator.organizationId, 'ticket', customFieldValues, {
-      teamId: home.id,
-      on: 'creation',
-    });
-  }
-  const options = home.id === team.id ? chosen : remapOptions(await loadTeamOptions(trx, deps, home), chosen);
-  const assignee = agentId ?? routed?.agentId ?? null;
-  const number = await nextTicketNumber(trx, home.id);
-  await insertTicket(trx, {
-    id: ticketId,
-    organization_id: creator.organizationId,
-    team_id: home.id,
-    ticket_number: number,
-    ticket_identifier: `${home.identifier}-${number}`,
-    title: input.title.trim(),
-    description: input.description ?? null,
-    source: input.source ?? 'api',
-    account_id: input.accountId ?? null,
-    status_id: options.status.id,
-    priority_id: options.priority.id,
-    type_id: options.type?.id ?? null,
-    is_private: input.isPrivate ?? false,
-    assigned_agent_id: assignee,
-    requestor_email: input.requestorEmail,
-    customer_contact_id: contact.id,
-    submitter_email: input.submitterEmail ?? null,
-    metadata: writeJson(input.metadata),
-    custom_field_values: JSON.stringify(customFieldValues),
-    due_date: input.dueDate ? new Date(input.dueDate).toISOString() : null,
-    created_by_id: creator.createdById,
-    assigned_at: assignee ? at : null,
-    awaiting_assignment_since: routed?.waiting ? at : null,
-    closed_at: readBoolean(options.status.is_closed) ? at : null,
-    created_at: at,
-    updated_at: at,
-    deleted_at: null,
-  });
-  await writeTicketCustomFieldValues(trx, { id: ticketId, organization_id: creator.organizationId }, customFieldValues, {
-    replace: false,
-  });
-  // Tags are the requested team's; a ticket routed elsewhere takes that team's tags of the same names.
-  const homeTags = home.id === team.id ? tags : await counterpartTags(trx, creator.organizationId, home.id, tags);
-  await addTicketTags(trx, { id: ticketId, organizationId: creator.organizationId }, homeTags, at);
-  const decisionId = routed
-    ? await recordRoutingDecision(trx, deps, {
-        organizationId: creator.organizationId,
-        ticketId,
-        trigger: 'create',
-        fromTeamId: team.id,
-        explanation: routed.explanation,
-        decidedById: creator.userId,
-      })
-    : null;
-  await recordTicketCreated(trx, deps, {
-    organizationId: creator.organizationId,
-    ticketId,
-    actor: creator.actor,
-    requested: { team, ...chosen, agentNamed: agentId !== null, tags },
-    routing: decisionId ? { decisionId, ruleName: routed?.explanation.matchedRule?.name ?? null } : null,
-    tags: homeTags,
-  });
-  await notifyTicketAssigned(trx, deps, {
-    organizationId: creator.organizationId,
-    ticketId,
-    actorUserId: creator.userId,
-    byRouting: agentId === null,
-    created: true,
-  });
-  return ticketId;
-}
-
-/**
- * Routing of a new ticket: the team's rules, then its agent step (an explicit agent wins). A
- * ticket created closed is filed as it is, and `performRouting: false` skips routing.
- */
-async function routeOnCreation(
-  trx: Transaction<DB>,
-  organizationId: string,
-  team: { id: string },
-  input: CreateTicket,
-  chosen: ChosenOptions,
-  agentId: string | null,
-  tags: readonly TicketTagRow[],
-  now: Date,
-) {
-  if (input.performRouting === false || readBoolean(chosen.status.is_closed)) {
-    return null;
-  }
-  return routeTicket(trx, {
-    organizationId,
-    startTeamId: team.id,
-    facts: {
-      title: input.title,
-      description: input.description ?? null,
-      source: input.source ?? 'api',
-      requestorEmail: input.requestorEmail,
-      accountId: input.accountId ?? null,
-      customFieldValues: input.customFieldValues ?? [],
-      tags,
-      ...chosen,
-    },
-    at: now,
-    explicitAgentId: agentId,
-  });
-}
-
-interface ChosenOptions {
-  status: TicketOptionRow;
-  priority: TicketOptionRow;
-  type: TicketOptionRow | null;
-}
-
-function resolveCreationOptions(options: TeamOptions, input: CreateTicket): ChosenOptions {
-  const status = resolveTicketOption(
-    options.statuses,
-    { id: input.statusId, name: input.statusName },
-    { idField: 'statusId', nameField: 'statusName', required: true },
-  );
-  const priority = resolveTicketOption(
-    options.priorities,
-    { id: input.priorityId, name: input.priorityName },
-    { idField: 'priorityId', nameField: 'priorityName', required: true },
-  );
-  const type = resolveTicketOption(
-    options.types,
-    { id: input.typeId },
-    { idField: 'typeId', nameField: 'typeId', required: false },
-  );
-  if (!status || !priority) {
-    throw new Error('the team has no statuses or priorities');
-  }
-  return { status, priority, type };
-}
-
-type OptionName = Pick<TicketOptionRow, 'name' | 'display_name'>;
-
-/**
- * The options of another team that stand for the ticket's: same key, else same display name,
- * else that team's default (a type with no counterpart is dropped).
- */
-function remapOptions(
-  target: TeamOptions,
-  current: { status: OptionName | null; priority: OptionName | null; type: OptionName | null },
-): ChosenOptions {
-  const same = (options: TicketOptionRow[], option: OptionName | null) =>
-    option
-      ? (options.find((candidate) => candidate.name === option.name) ??
-        options.find((candidate) => candidate.display_name.toLowerCase() === option.display_name.toLowerCase()))
-      : undefined;
-  const fallback = (options: TicketOptionRow[]) => options.find((option) => readBoolean(option.is_default)) ?? options[0];
-  const status = same(target.statuses, current.status) ?? fallback(target.statuses);
-  const priority = same(target.priorities, current.priority) ?? fallback(target.priorities);
-  if (!status || !priority) {
-    throw new Error('the team has no statuses or priorities');
-  }
-  return { status, priority, type: same(target.types, current.type) ?? null };
 }
 
 /** The status, priority and type of a ticket as keys and display names, for routing rules and for moves. */
@@ -590,34 +277,8 @@ export async function applyTicketFieldChanges(
   ticket: TicketRow,
   input: UpdateTicket,
 ): Promise<string | null> {
-  const team = { id: ticket.team_id, organization_id: ticket.organization_id };
   const at = deps.clock.now().toISOString();
-  const changes: Updateable<TicketTable> = { updated_at: at };
-  if (input.statusId || input.statusName) {
-    const options = await listTeamOptions(trx, deps, team, 'status');
-    const status = resolveTicketOption(
-      options,
-      { id: input.statusId, name: input.statusName },
-      { idField: 'statusId', nameField: 'statusName', required: true },
-    );
-    if (status && status.id !== ticket.status_id) {
-      changes.status_id = status.id;
-      changes.closed_at = readBoolean(status.is_closed) ? at : null;
-    }
-  }
-  if (input.priorityId || input.priorityName) {
-    const options = await listTeamOptions(trx, deps, team, 'priority');
-    changes.priority_id = resolveTicketOption(
-      options,
-      { id: input.priorityId, name: input.priorityName },
-      { idField: 'priorityId', nameField: 'priorityName', required: true },
-    )?.id;
-  }
-  if (input.typeId !== undefined) {
-    const options = await listTeamOptions(trx, deps, team, 'type');
-    changes.type_id =
-      resolveTicketOption(options, { id: input.typeId }, { idField: 'typeId', nameField: 'typeId', required: false })?.id ?? null;
-  }
+  const changes: Updateable<TicketTable> = { updated_at: at, ...(await optionChanges(trx, deps, ticket, input, at)) };
   if (input.assignedAgentId !== undefined || input.assignedAgentEmail !== undefined) {
     const agentId = await resolveAgent(trx, principal.organizationId, input);
     if (agentId !== ticket.assigned_agent_id) {
@@ -685,6 +346,44 @@ export async function applyTicketFieldChanges(
   }
   const closes = typeof changes.closed_at === 'string' && ticket.closed_at === null;
   return closes ? ticket.assigned_agent_id : null;
+}
+
+/** The status, priority and type a change names, as columns; a status that closes the ticket sets `closed_at`. */
+async function optionChanges(
+  trx: Transaction<DB>,
+  deps: Deps,
+  ticket: TicketRow,
+  input: UpdateTicket,
+  at: string,
+): Promise<Updateable<TicketTable>> {
+  const team = { id: ticket.team_id, organization_id: ticket.organization_id };
+  const changes: Updateable<TicketTable> = {};
+  if (input.statusId || input.statusName) {
+    const options = await listTeamOptions(trx, deps, team, 'status');
+    const status = resolveTicketOption(
+      options,
+      { id: input.statusId, name: input.statusName },
+      { idField: 'statusId', nameField: 'statusName', required: true },
+    );
+    if (status && status.id !== ticket.status_id) {
+      changes.status_id = status.id;
+      changes.closed_at = readBoolean(status.is_closed) ? at : null;
+    }
+  }
+  if (input.priorityId || input.priorityName) {
+    const options = await listTeamOptions(trx, deps, team, 'priority');
+    changes.priority_id = resolveTicketOption(
+      options,
+      { id: input.priorityId, name: input.priorityName },
+      { idField: 'priorityId', nameField: 'priorityName', required: true },
+    )?.id;
+  }
+  if (input.typeId !== undefined) {
+    const options = await listTeamOptions(trx, deps, team, 'type');
+    changes.type_id =
+      resolveTicketOption(options, { id: input.typeId }, { idField: 'typeId', nameField: 'typeId', required: false })?.id ?? null;
+  }
+  return changes;
 }
 
 /** Soft delete: the ticket and its comments stay in the database, and every read answers 404. */

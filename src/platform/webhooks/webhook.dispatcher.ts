@@ -4,8 +4,8 @@ import { readJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { EventType } from '../../shared/event-types.js';
+import { toEvent } from '../events/event.presenter.js';
 import { findLastEventSeq, listEvents } from '../events/event.repository.js';
-import { toEvent } from '../events/event.service.js';
 import { type EventViewer, loadEventAudience } from '../events/event.visibility.js';
 import {
   advanceDispatchCursor,

@@ -10,8 +10,8 @@ import type { Principal } from '../../lib/principal.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { EVENT_TYPES, type EventType } from '../../shared/event-types.js';
 import { requireOrgAdmin } from '../authorization.js';
+import { eventId } from '../events/event.presenter.js';
 import { findLastEventSeq } from '../events/event.repository.js';
-import { eventId } from '../events/event.service.js';
 import { findUserById } from '../users/user.repository.js';
 import { attemptDelivery, DELIVERY_LEASE_MS } from './webhook.delivery.js';
 import {

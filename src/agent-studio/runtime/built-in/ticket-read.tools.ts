@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { searchTickets } from '../../../platform/ticket-search/ticket-search.service.js';
-import { listRecentComments } from '../../../platform/tickets/comment.service.js';
-import { getTicket, listVisibleTickets, type Ticket } from '../../../platform/tickets/ticket.service.js';
+import { listRecentComments } from '../../../platform/tickets/comment-threads.service.js';
+import type { Ticket } from '../../../platform/tickets/ticket.presenter.js';
+import { getTicket, listVisibleTickets } from '../../../platform/tickets/ticket.service.js';
 import type { TicketFilterQuery } from '../../../platform/tickets/ticket-filters.js';
 import type { RuntimeTool } from '../runtime-tool.js';
 import { type BuiltInCall, makeBuiltInTool, requireAllowedTeam, requireCustomersTicket, ticketOfCall } from './built-in-tool.js';

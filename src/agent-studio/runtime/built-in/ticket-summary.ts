@@ -1,5 +1,5 @@
-import type { Comment } from '../../../platform/tickets/comment.service.js';
-import type { Ticket } from '../../../platform/tickets/ticket.service.js';
+import type { Comment } from '../../../platform/tickets/comment.presenter.js';
+import type { Ticket } from '../../../platform/tickets/ticket.presenter.js';
 
 /** Longest text of one field handed to the model; the run caps the whole result too, this keeps one long field from crowding out the rest. */
 const MAX_TEXT = 4000;

@@ -1,0 +1,67 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { readBoolean, readJson } from '../../db/dialect.js';
+import { type TicketTagView, tagsFromJson, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
+import type { TicketRow } from './ticket.repository.js';
+
+/** A ticket as the API answers it; `tags` from `tagsOfTickets` (one statement for a page). */
+export function toTicket(row: TicketRow, tags: readonly TicketTagView[]) {
+  return {
+    id: row.id,
+    ticketId: row.ticket_number,
+    ticketIdentifier: row.ticket_identifier,
+    title: row.title,
+    description: row.description,
+    source: row.source,
+    accountId: row.account_id,
+    account: row.account_name,
+    statusId: row.status_id,
+    status: row.status_name,
+    isClosed: readBoolean(row.status_is_closed),
+    priorityId: row.priority_id,
+    priority: row.priority_name,
+    typeId: row.type_id,
+    type: row.type_name,
+    teamId: row.team_id,
+    teamName: row.team_name,
+    teamIdentifier: row.team_identifier,
+    isPrivate: readBoolean(row.is_private),
+    assignedAgent: row.agent_name,
+    assignedAgentId: row.assigned_agent_id,
+    assignedAgentEmail: row.agent_email,
+    assignedAgentAvatar: row.agent_avatar,
+    requestorEmail: row.requestor_email,
+    customerContactId: row.customer_contact_id,
+    customerContactFirstName: row.contact_first_name,
+    customerContactLastName: row.contact_last_name,
+    customerContactEmail: row.contact_email,
+    submitterEmail: row.submitter_email,
+    metadata: readJson<Record<string, unknown>>(row.metadata),
+    customFieldValues: readJson<{ fieldId: string; value: unknown }[]>(row.custom_field_values) ?? [],
+    tags: [...tags],
+    dueDate: row.due_date,
+    closedAt: row.closed_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  };
+}
+
+export type Ticket = ReturnType<typeof toTicket>;
+
+/** Tickets as the API answers them, with their tags read in one statement. */
+export async function presentTickets(db: Kysely<DB> | Transaction<DB>, rows: readonly TicketRow[]): Promise<Ticket[]> {
+  const tags = await tagsOfTickets(
+    db,
+    rows.filter((row) => row.tags_json === undefined).map((row) => row.id),
+  );
+  return rows.map((row) => toTicket(row, row.tags_json === undefined ? (tags.get(row.id) ?? []) : tagsFromJson(row.tags_json)));
+}
+
+export async function presentTicket(db: Kysely<DB> | Transaction<DB>, row: TicketRow): Promise<Ticket> {
+  const [ticket] = await presentTickets(db, [row]);
+  if (!ticket) {
+    throw new Error('presentTickets answered nothing for one row');
+  }
+  return ticket;
+}
