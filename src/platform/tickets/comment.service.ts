@@ -9,7 +9,6 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
-import type { EventType } from '../../shared/event-types.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import { flushDeferredEvents, insertRecordingEvent } from '../events/event.recorder.js';
