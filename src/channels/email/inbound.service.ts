@@ -20,7 +20,7 @@ import { mergedInto } from '../../platform/ticket-merges/ticket-merge.service.js
 import { addInboundEmailComment } from '../../platform/tickets/comment.service.js';
 import { type CommentContent, deriveCommentContent, loadHtmlConverters } from '../../platform/tickets/comment-content.js';
 import { createTicketInTransaction } from '../../platform/tickets/ticket.service.js';
-import { findUsersByEmail } from '../../platform/users/user.repository.js';
+import { findLiveUserByEmail } from '../../platform/users/user.lookup.js';
 import {
   countMessagesFromSender,
   findLiveTicket,
@@ -363,7 +363,7 @@ async function takeIn(
   const { mailbox } = delivery;
   const organizationId = mailbox.organization_id;
   const ticket = await findRepliedTicket(trx, deps, delivery);
-  if (ticket && (await findUsersByEmail(trx, from.address, organizationId)).length > 0) {
+  if (ticket && (await findLiveUserByEmail(trx, organizationId, from.address)) !== undefined) {
     // One of the organization's people answering by email (their notifications carry the ticket's
     // reply address). `From` proves nothing, so it is not posted as theirs, and it is not the
     // customer's either: kept beside the ticket, where the ticket's emails show it.

@@ -20,7 +20,7 @@ import { addCommentInTransaction, prepareComment, toCommentOf } from '../tickets
 import { loadHtmlConverters } from '../tickets/comment-content.js';
 import type { TicketRow } from '../tickets/ticket.repository.js';
 import { applyTicketFieldChanges, presentTicket, requireTicket, requireTicketAccess } from '../tickets/ticket.service.js';
-import { findUserById } from '../users/user.repository.js';
+import { findLiveUser } from '../users/user.lookup.js';
 import { checkPlaceholders, type MacroPlaceholder, renderPlaceholders } from './macro.placeholders.js';
 import {
   deleteMacro,
@@ -233,7 +233,7 @@ async function checkMacro(
     }
   }
   if (typeof actions.assignedAgentId === 'string' && actions.assignedAgentId !== 'me') {
-    if (!(await findUserById(db, principal.organizationId, actions.assignedAgentId))) {
+    if (!(await findLiveUser(db, principal.organizationId, actions.assignedAgentId))) {
       throw invalid(['actions', 'assignedAgentId'], 'actions.assignedAgentId must be a user of the organization');
     }
   }
@@ -315,7 +315,7 @@ async function placeholderValues(
   principal: Principal,
   ticket: TicketRow,
 ): Promise<Record<MacroPlaceholder, string | null>> {
-  const agent = await findUserById(db, principal.organizationId, principal.userId);
+  const agent = await findLiveUser(db, principal.organizationId, principal.userId);
   const requestorName = [ticket.contact_first_name, ticket.contact_last_name].filter(Boolean).join(' ');
   return {
     'ticket.id': ticket.id,

@@ -12,7 +12,7 @@ import { requireOrgAdmin } from '../authorization.js';
 import { findLastEventSeq } from '../events/event.repository.js';
 import { eventId } from '../events/event.service.js';
 import { EVENT_TYPES, type EventType } from '../events/event.table.js';
-import { findUserById } from '../users/user.repository.js';
+import { findLiveUser } from '../users/user.lookup.js';
 import { attemptDelivery, DELIVERY_LEASE_MS } from './webhook.delivery.js';
 import {
   type AttemptRow,
@@ -328,7 +328,7 @@ export async function sendTestEvent(runtime: WebhookRuntime, principal: Principa
   requireOrgAdmin(principal);
   const webhook = await requireWebhook(runtime.db, principal, id);
   const [target] = await findSendTargets(runtime.db, [webhook.id]);
-  const actor = await findUserById(runtime.db, principal.organizationId, principal.userId);
+  const actor = await findLiveUser(runtime.db, principal.organizationId, principal.userId);
   if (!target) {
     throw AppError.notFound(WEBHOOK_NOT_FOUND);
   }

@@ -1,0 +1,24 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { findUserById, findUsersByEmail, type UserRow } from './user.repository.js';
+
+// How other features look up a user: in their own transaction, and without user.service (which
+// reaches the routing engine, so importing it from below routing would make a cycle).
+
+/** The live (not deleted) user `userId` of the organization, or undefined. */
+export async function findLiveUser(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  userId: string,
+): Promise<UserRow | undefined> {
+  return findUserById(db, organizationId, userId);
+}
+
+/** The live user of the organization with this email (compared case-insensitively), or undefined. */
+export async function findLiveUserByEmail(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  email: string,
+): Promise<UserRow | undefined> {
+  return (await findUsersByEmail(db, email, organizationId))[0];
+}
