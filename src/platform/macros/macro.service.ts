@@ -15,9 +15,9 @@ import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { canSeeShareable, requireManageableScope } from '../sharing.js';
 import { beginTicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { addTicketTags, resolveTicketTags } from '../ticket-tags/ticket-tag.lookup.js';
-import { findCommentByDedupeKey } from '../tickets/comment.repository.js';
 import { addCommentInTransaction, prepareComment, toCommentOf } from '../tickets/comment.service.js';
 import { loadHtmlConverters } from '../tickets/comment-content.js';
+import { findCommentOfDedupeKey } from '../tickets/ticket-rows.service.js';
 import type { TicketRow } from '../tickets/ticket.repository.js';
 import { applyTicketFieldChanges, presentTicket, requireTicket, requireTicketAccess } from '../tickets/ticket.service.js';
 import { findLiveUser } from '../users/user.lookup.js';
@@ -269,7 +269,7 @@ export async function applyMacro(deps: Deps, principal: Principal, ticketIdParam
     const timeline = await beginTicketChange(trx, deps, principal.organizationId, ticketId);
     const access = await requireTicketAccess(trx, principal, ticketId);
     const key = input.deDuplicationKey;
-    const replayed = key ? await findCommentByDedupeKey(trx, ticketId, key) : undefined;
+    const replayed = key ? await findCommentOfDedupeKey(trx, ticketId, key) : undefined;
     if (replayed) {
       if (readJson<{ macroId?: unknown }>(replayed.metadata)?.macroId !== macro.id) {
         throw AppError.conflict(`deDuplicationKey "${key}" was already used for a different comment on this ticket`);

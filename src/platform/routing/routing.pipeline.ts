@@ -11,7 +11,7 @@ import { DEFAULT_DAILY_CONFIG, defaultTeamConfiguration } from '../team-configur
 import { findTeamConfiguration } from '../team-configurations/team-configuration.repository.js';
 import { findTeamById, type TeamRow } from '../teams/team.repository.js';
 import { beginTicketChange, routingActor } from '../ticket-activities/ticket-activity.recorder.js';
-import { updateTicket } from '../tickets/ticket.repository.js';
+import { writeTicketAssignment } from '../tickets/ticket-rows.service.js';
 import {
   type Candidate,
   chooseTeam,
@@ -379,7 +379,7 @@ export async function assignWaitingTickets(
       }
       const iso = at.toISOString();
       const change = await beginTicketChange(trx, deps, team.organization_id, ticket.id);
-      await updateTicket(trx, team.organization_id, ticket.id, {
+      await writeTicketAssignment(trx, team.organization_id, ticket.id, {
         assigned_agent_id: agent.agentId,
         assigned_at: iso,
         awaiting_assignment_since: null,
