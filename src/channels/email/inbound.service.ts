@@ -15,7 +15,7 @@ import {
   isMailboxAddress,
   type RoutingMailbox,
 } from '../../platform/mailboxes/mailbox.repository.js';
-import { findTeamById } from '../../platform/teams/team.repository.js';
+import { findTeam } from '../../platform/teams/team.lookup.js';
 import { mergedInto } from '../../platform/ticket-merges/ticket-merge.service.js';
 import { addInboundEmailComment } from '../../platform/tickets/comment.service.js';
 import { type CommentContent, deriveCommentContent, loadHtmlConverters } from '../../platform/tickets/comment-content.js';
@@ -370,7 +370,7 @@ async function takeIn(
     await updateEmailMessage(trx, emailMessageId, { disposition: 'from_agent', ticket_id: ticket.id });
     return outcome('from_agent', ticket.id);
   }
-  const team = ticket ? null : await findTeamById(trx, organizationId, mailbox.team_id);
+  const team = ticket ? null : await findTeam(trx, organizationId, mailbox.team_id);
   if (!ticket && !team) {
     throw new MailboxUnavailableError(`the team of mailbox ${mailbox.address} is archived or gone`);
   }
