@@ -9,9 +9,9 @@ import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { requireOrgAdmin } from '../authorization.js';
-import { findLastEventSeq } from '../events/event.repository.js';
 import { eventId } from '../events/event.service.js';
 import { EVENT_TYPES, type EventType } from '../events/event.table.js';
+import { lastEventSeq } from '../events/event-log.service.js';
 import { findLiveUser } from '../users/user.lookup.js';
 import { attemptDelivery, DELIVERY_LEASE_MS } from './webhook.delivery.js';
 import {
@@ -175,7 +175,7 @@ export async function createWebhook(runtime: WebhookRuntime, principal: Principa
     description: input.description ?? null,
     enabled,
     secret_encrypted: sealWebhookSecret(runtime.box, id, secret),
-    dispatched_seq: await findLastEventSeq(runtime.db, principal.organizationId),
+    dispatched_seq: await lastEventSeq(runtime.db, principal.organizationId),
     disabled_reason: enabled ? null : 'manual',
     disabled_at: enabled ? null : at,
     created_at: at,
