@@ -12,11 +12,10 @@ import {
   advanceImapCursor,
   type ClaimedImapMailbox,
   claimDueImapMailbox,
-  findRoutingMailboxById,
   finishImapPoll,
-  type RoutingMailbox,
   resetImapCursor,
 } from '../../platform/mailboxes/mailbox.repository.js';
+import { findRoutingMailbox, type RoutingMailbox } from '../../platform/mailboxes/mailbox.lookup.js';
 import { imapPasswordAad } from '../../platform/mailboxes/mailbox.service.js';
 import { countImapMessageAttempt, forgetImapMessageAttempts } from './imap-message-attempt.repository.js';
 import { type InboundDeps, ingestMessage, recordUnreadableMessage, UnreadableMessageError } from './inbound.service.js';
@@ -195,7 +194,7 @@ export function createImapPoller(deps: ImapPollerDeps, options: ImapPollerOption
   /** Takes up to `messagesPerPoll` new messages; answers whether more were waiting. */
   async function take(client: ImapFlow, mailbox: ClaimedImapMailbox, lease: { lockedUntil: string }): Promise<boolean> {
     const folder = mailbox.imap_folder ?? 'INBOX';
-    const routing = await findRoutingMailboxById(deps.db, mailbox.id);
+    const routing = await findRoutingMailbox(deps.db, mailbox.id);
     if (!routing) {
       return false;
     }

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { requireIdParam } from './account.input.js';
-import { type AccountRow, findAccountById } from './account.repository.js';
+import { type AccountRow, findAccountByDomain, findAccountById, findLiveAccountIds } from './account.repository.js';
 
 export const ACCOUNT_NOT_FOUND = 'Account not found!';
 
@@ -20,4 +20,21 @@ export async function requireAccount(
     throw AppError.notFound(ACCOUNT_NOT_FOUND);
   }
   return account;
+}
+
+/** The organization's live accounts among `ids`; unknown ids are left out. */
+export async function findLiveAccountIdsAmong(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  ids: readonly string[],
+): Promise<string[]> {
+  return findLiveAccountIds(db, organizationId, ids);
+}
+
+/**
+ * The live account a customer writing from `domain` belongs to (its primary domain, else its
+ * secondary one), or undefined.
+ */
+export async function findAccountOfDomain(db: Kysely<DB> | Transaction<DB>, organizationId: string, domain: string) {
+  return findAccountByDomain(db, organizationId, domain);
 }
