@@ -58,7 +58,12 @@ export type ModelChoice = { ok: true; endpoint: ModelEndpoint; model: string } |
 export async function chooseModel(runtime: AgentRuntime, agent: AgentRow, settings: AgentSettings): Promise<ModelChoice> {
   let endpoint: ModelEndpoint | null;
   if (settings.modelProviderId) {
-    endpoint = await endpointOfOrganizationProvider(runtime.deps.db, runtime.access, agent.organization_id, settings.modelProviderId);
+    endpoint = await endpointOfOrganizationProvider(
+      runtime.deps.db,
+      runtime.access,
+      agent.organization_id,
+      settings.modelProviderId,
+    );
     if (!endpoint) {
       return {
         ok: false,

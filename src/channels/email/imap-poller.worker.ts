@@ -8,6 +8,7 @@ import { loadOnce } from '../../lib/load-once.js';
 import { createPollingLoop } from '../../lib/polling-loop.js';
 import { createSecretBox } from '../../lib/secret-box.js';
 import { storableText } from '../../lib/storable-text.js';
+import { findRoutingMailbox, type RoutingMailbox } from '../../platform/mailboxes/mailbox.lookup.js';
 import {
   advanceImapCursor,
   type ClaimedImapMailbox,
@@ -15,7 +16,6 @@ import {
   finishImapPoll,
   resetImapCursor,
 } from '../../platform/mailboxes/mailbox.repository.js';
-import { findRoutingMailbox, type RoutingMailbox } from '../../platform/mailboxes/mailbox.lookup.js';
 import { imapPasswordAad } from '../../platform/mailboxes/mailbox.service.js';
 import { countImapMessageAttempt, forgetImapMessageAttempts } from './imap-message-attempt.repository.js';
 import { type InboundDeps, ingestMessage, recordUnreadableMessage, UnreadableMessageError } from './inbound.service.js';

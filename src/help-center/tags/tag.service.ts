@@ -10,7 +10,16 @@ import type { Principal } from '../../lib/principal.js';
 import { dropTagFromArticles } from '../articles/article-membership.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank } from '../help-centers/help-center.input.js';
-import { deleteTag, findTagById, findTagByLowerName, findTagsByIds, insertTag, listTags, type TagRow, updateTag } from './tag.repository.js';
+import {
+  deleteTag,
+  findTagById,
+  findTagByLowerName,
+  findTagsByIds,
+  insertTag,
+  listTags,
+  type TagRow,
+  updateTag,
+} from './tag.repository.js';
 import type { CreateTagSchema, ListTagsQuerySchema, UpdateTagSchema } from './tag.schemas.js';
 
 interface Deps {
@@ -35,7 +44,11 @@ export function toTag(row: TagRow) {
 }
 
 /** Every id must be a tag of the organization (404 otherwise), as an article's tags and a tag filter must. */
-export async function requireTagsExist(db: Kysely<DB> | Transaction<DB>, organizationId: string, ids: readonly string[]): Promise<void> {
+export async function requireTagsExist(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  ids: readonly string[],
+): Promise<void> {
   if ((await findTagsByIds(db, organizationId, ids)).length !== ids.length) {
     throw AppError.notFound(TAG_NOT_FOUND);
   }

@@ -17,9 +17,9 @@ import { beginTicketChange, userActor } from '../ticket-activities/ticket-activi
 import { addTicketTags, resolveTicketTags } from '../ticket-tags/ticket-tag.lookup.js';
 import { addCommentInTransaction, prepareComment, toCommentOf } from '../tickets/comment.service.js';
 import { loadHtmlConverters } from '../tickets/comment-content.js';
-import { findCommentOfDedupeKey } from '../tickets/ticket-rows.service.js';
 import type { TicketRow } from '../tickets/ticket.repository.js';
 import { applyTicketFieldChanges, presentTicket, requireTicket, requireTicketAccess } from '../tickets/ticket.service.js';
+import { findCommentOfDedupeKey } from '../tickets/ticket-rows.service.js';
 import { findLiveUser } from '../users/user.lookup.js';
 import { checkPlaceholders, type MacroPlaceholder, renderPlaceholders } from './macro.placeholders.js';
 import {

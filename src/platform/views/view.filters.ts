@@ -5,7 +5,6 @@ import { StringEnum } from '../../http/shared-schemas.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
 import { listVisibleTickets } from '../tickets/ticket.service.js';
-import { countVisibleTicketsUpTo } from '../tickets/ticket-rows.service.js';
 import {
   CUSTOM_FIELD_FILTER_PATTERN,
   resolveTicketQuery,
@@ -14,6 +13,7 @@ import {
   type TicketFilterQuery,
   type TicketSortName,
 } from '../tickets/ticket-filters.js';
+import { countVisibleTicketsUpTo } from '../tickets/ticket-rows.service.js';
 
 /**
  * What a saved view stores and runs, taken from the ticket list (`ticket-filters.ts`) rather than

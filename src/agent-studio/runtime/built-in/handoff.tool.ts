@@ -3,8 +3,8 @@ import type { RoutingExplanation } from '../../../platform/routing/routing.pipel
 import { findDecision, rerouteTicketInTransaction } from '../../../platform/routing/routing.service.js';
 import { addCommentInTransaction, prepareComment } from '../../../platform/tickets/comment.service.js';
 import { loadHtmlConverters } from '../../../platform/tickets/comment-content.js';
-import { findTicketAccessOfViewer, findTicketOfOrganization } from '../../../platform/tickets/ticket-rows.service.js';
 import { getTicket } from '../../../platform/tickets/ticket.service.js';
+import { findTicketAccessOfViewer, findTicketOfOrganization } from '../../../platform/tickets/ticket-rows.service.js';
 import type { RuntimeTool } from '../runtime-tool.js';
 import { type BuiltInCall, makeBuiltInTool, requireAllowedTeam, ticketOfCall } from './built-in-tool.js';
 import { TicketIdArgument } from './ticket-read.tools.js';
