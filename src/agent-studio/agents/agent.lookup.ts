@@ -22,6 +22,18 @@ export async function requireAgent(db: Kysely<DB> | Transaction<DB>, principal: 
 }
 
 /**
+ * The live agent `agentId` of the organization, or undefined once it is deleted: for work done
+ * without a caller (a run, a ticket's job) that decides for itself what a missing agent means.
+ */
+export async function findLiveAgent(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  agentId: string,
+): Promise<AgentRow | undefined> {
+  return findAgentById(db, organizationId, agentId);
+}
+
+/**
  * Whether the caller may set up agents: create them, change them, their tools and their MCP
  * servers, and see every run. Only organization admins: an agent acts for the organization (it
  * answers a team's customers, with the tools and keys it is given), whoever made it.

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
-import { findModelProvider } from '../model-providers/model-provider.repository.js';
+import { modelProviderExists } from '../model-providers/model-provider.service.js';
 import { requireAgent, requireAgentManager, requireManageableAgent } from './agent.lookup.js';
 import { type AgentRow, insertAgent, listAgents, updateAgent } from './agent.repository.js';
 import type { CreateAgentSchema, ListAgentsQuerySchema, UpdateAgentSchema } from './agent.schemas.js';
@@ -47,7 +47,7 @@ export function toAgent(row: AgentRow) {
 /** A model provider named in the configuration must be one of the caller's organization. */
 async function checkConfiguration(db: Kysely<DB>, principal: Principal, configuration: Record<string, unknown> | undefined) {
   const providerId = configuration?.model_provider_id;
-  if (typeof providerId === 'string' && !(await findModelProvider(db, principal.organizationId, providerId))) {
+  if (typeof providerId === 'string' && !(await modelProviderExists(db, principal.organizationId, providerId))) {
     throw AppError.invalid('Value error, model_provider_id must name a model provider of this organization', {
       location: 'body',
       path: ['configuration', 'model_provider_id'],

@@ -27,6 +27,7 @@ import {
   touchThread,
 } from './chat.repository.js';
 import type { ChatHistoryQuerySchema, ChatPageQuerySchema, CreateMessageSchema, CreateThreadSchema } from './chat.schemas.js';
+import type { ChatMessageTable } from './chat.table.js';
 
 interface Deps {
   db: Kysely<DB>;
@@ -268,4 +269,24 @@ export async function getChatHistory(db: Kysely<DB>, principal: Principal, query
     items: page.map(({ thread, messages }) => toThread(thread, messages)),
     next_cursor: threads.length > limit && last ? encodeHistoryCursor(last) : null,
   };
+}
+
+/**
+ * Writes a message a run answers with into its thread and moves the thread to the top of its
+ * owner's history, in the caller's transaction (the run's own record is written in it too).
+ */
+export async function appendThreadMessage(trx: Transaction<DB>, row: ChatMessageTable): Promise<void> {
+  await insertMessage(trx, row);
+  await touchThread(trx, row.thread_id, row.created_at);
+}
+
+/** A message of the thread as the API shows it, or undefined when there is none. */
+export async function findThreadMessage(db: Kysely<DB> | Transaction<DB>, threadId: string, messageId: string) {
+  const row = await findMessage(db, threadId, messageId);
+  return row ? toMessage(row) : undefined;
+}
+
+/** Every message of the thread, oldest first: the conversation a run of the thread continues. */
+export async function listConversationOfThread(db: Kysely<DB>, threadId: string): Promise<ChatMessageRow[]> {
+  return listMessagesOfThreads(db, [threadId]);
 }

@@ -100,6 +100,11 @@ export class RateLimiter {
 
 export const SERVER_NOT_FOUND = 'MCP server not found';
 
+/** The agent's MCP server as stored now, or undefined once it is deleted: a run reads it afresh before each call. */
+export async function findServerOfAgent(db: Kysely<DB>, agentId: string, serverId: string): Promise<McpServerRow | undefined> {
+  return findMcpServer(db, agentId, serverId);
+}
+
 export async function requireServer(db: Kysely<DB>, agentId: string, serverId: string): Promise<McpServerRow> {
   const server = await findMcpServer(db, agentId, serverId);
   if (!server) {

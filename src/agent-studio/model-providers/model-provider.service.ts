@@ -19,6 +19,7 @@ import {
   languageModelOf,
   loadAiSdk,
   type ModelAccess,
+  type ModelEndpoint,
   type ModelPrice,
 } from './model-client.js';
 import {
@@ -110,6 +111,22 @@ function checkKeyFollowsUrl(row: ModelProviderRow, input: Static<typeof UpdateMo
     };
     throw new AppError({ code: 'VALIDATION', message: describeIssue(issue), issues: [issue] });
   }
+}
+
+/** Whether the organization has the model provider `providerId` (an agent's configuration may name only those). */
+export async function modelProviderExists(db: Kysely<DB>, organizationId: string, providerId: string): Promise<boolean> {
+  return (await findModelProvider(db, organizationId, providerId)) !== undefined;
+}
+
+/** Where a run reaches the organization's model provider `providerId`, or null once the provider is deleted. */
+export async function endpointOfOrganizationProvider(
+  db: Kysely<DB>,
+  access: ModelAccess,
+  organizationId: string,
+  providerId: string,
+): Promise<ModelEndpoint | null> {
+  const row = await findModelProvider(db, organizationId, providerId);
+  return row ? endpointOfProvider(row, access.box, access.outbound.fetch) : null;
 }
 
 export async function createModelProvider(

@@ -6,8 +6,7 @@ import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { canManageAgent, requireAgent } from '../agents/agent.lookup.js';
-import { findMessage } from '../chats/chat.repository.js';
-import { toMessage } from '../chats/chat.service.js';
+import { findThreadMessage } from '../chats/chat.service.js';
 import { type FinishedRun, toRun } from './agent-run.presenter.js';
 import { findRun, findRunOfAgent, listRunsOfAgent } from './agent-run.repository.js';
 import type { ListRunsQuerySchema } from './agent-run.schemas.js';
@@ -59,6 +58,5 @@ export async function resultMessageOf(db: Kysely<DB>, run: FinishedRun) {
   if (!run.thread_id || !run.result_message_id) {
     return null;
   }
-  const row = await findMessage(db, run.thread_id, run.result_message_id);
-  return row ? toMessage(row) : null;
+  return (await findThreadMessage(db, run.thread_id, run.result_message_id)) ?? null;
 }

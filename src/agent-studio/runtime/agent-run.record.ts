@@ -5,8 +5,7 @@ import type { AppDeps } from '../../deps.js';
 import { storableText } from '../../lib/storable-text.js';
 import { recordEvent } from '../../platform/events/event.recorder.js';
 import type { AgentRow } from '../agents/agent.repository.js';
-import { findMessage, insertMessage, touchThread } from '../chats/chat.repository.js';
-import { toMessage } from '../chats/chat.service.js';
+import { appendThreadMessage, findThreadMessage } from '../chats/chat.service.js';
 import { costOf } from '../model-providers/model-client.js';
 import { type StoredToolCall, storedCall } from './agent-run.presenter.js';
 import { type AgentRunRow, findRun, listAbandonedRuns, lockThread, updateRunIf } from './agent-run.repository.js';
@@ -141,15 +140,15 @@ export async function settle(
         throw new LeaseLost();
       }
       if (run.thread_id && messageId) {
-        const stored = await findMessage(trx, run.thread_id, messageId);
+        const stored = await findThreadMessage(trx, run.thread_id, messageId);
         if (stored) {
           await recordEvent(trx, runtime.deps, run.organization_id, {
             type: 'chat.message.created',
             actor: { type: 'system', id: null, name: agent.name },
-            data: toMessage(stored),
+            data: stored,
             privateToUserId: run.acting_user_id,
           });
-          runtime.publish(run.id, { event: 'message', data: toMessage(stored) });
+          runtime.publish(run.id, { event: 'message', data: stored });
         }
       }
       return true;
@@ -173,7 +172,7 @@ async function insertResultMessage(
   message: ReturnType<typeof resultMessage> & { id: string },
   at: string,
 ): Promise<void> {
-  await insertMessage(trx, {
+  await appendThreadMessage(trx, {
     id: message.id,
     organization_id: run.organization_id,
     thread_id: run.thread_id,
@@ -187,7 +186,6 @@ async function insertResultMessage(
     metadata: writeJson(message.metadata),
     created_at: at,
   });
-  await touchThread(trx, run.thread_id, at);
 }
 
 /** After a stretch was recorded: its approval request and usage to the run's listeners, and its log line. */
@@ -281,7 +279,7 @@ export async function failRunIn(
     await settleTokens(trx, budgetedRun(run), 0, runtime.deps.clock.now());
   }
   if (failed && run.thread_id && messageId) {
-    await insertMessage(trx, {
+    await appendThreadMessage(trx, {
       id: messageId,
       organization_id: run.organization_id,
       thread_id: run.thread_id,
@@ -294,7 +292,6 @@ export async function failRunIn(
       metadata: writeJson({ run_id: run.id, run_error: error }),
       created_at: at,
     });
-    await touchThread(trx, run.thread_id, at);
   }
   return failed;
 }

@@ -4,11 +4,10 @@ import { readJson } from '../../db/dialect.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
-import { requireAgent } from '../agents/agent.lookup.js';
-import { type AgentRow, findAgentById } from '../agents/agent.repository.js';
-import { listMessagesOfThreads } from '../chats/chat.repository.js';
+import { findLiveAgent, requireAgent } from '../agents/agent.lookup.js';
+import type { AgentRow } from '../agents/agent.repository.js';
 import type { CreateMessageSchema } from '../chats/chat.schemas.js';
-import { addMessage, requireThread, type toMessage } from '../chats/chat.service.js';
+import { addMessage, listConversationOfThread, requireThread, type toMessage } from '../chats/chat.service.js';
 import { requireVisibleRun } from './agent-run.lookup.js';
 import { type FinishedRun, toRun } from './agent-run.presenter.js';
 import { failAbandoned, failRun, failRunIn, settle } from './agent-run.record.js';
@@ -73,7 +72,7 @@ export interface StartRunInput {
  */
 export async function startRun(deps: AppDeps, input: StartRunInput): Promise<FinishedRun> {
   const runtime = agentRuntimeOf(deps);
-  const agent = await findAgentById(deps.db, input.organizationId, input.agentId);
+  const agent = await findLiveAgent(deps.db, input.organizationId, input.agentId);
   if (!agent) {
     throw AppError.notFound('Agent not found');
   }
@@ -322,7 +321,7 @@ async function executeClaimed(runtime: AgentRuntime, runId: string, options: { d
     return;
   }
   runtime.publish(runId, { event: 'run', data: { run_id: runId, status: 'running' } });
-  const agent = await findAgentById(db, run.organization_id, run.agent_id);
+  const agent = await findLiveAgent(db, run.organization_id, run.agent_id);
   if (!agent) {
     await failRun(runtime, runId, ['running'], 'The agent was deleted');
     return;
@@ -396,7 +395,7 @@ async function conversationOf(runtime: AgentRuntime, run: AgentRunRow, decision:
   if (!run.thread_id) {
     return [{ role: 'user', content: run.input }];
   }
-  const rows = await listMessagesOfThreads(runtime.deps.db, [run.thread_id]);
+  const rows = await listConversationOfThread(runtime.deps.db, run.thread_id);
   // Messages still waiting for their own runs are not part of this one's conversation.
   const later = new Set(await listQueuedUserMessageIds(runtime.deps.db, run.thread_id));
   const messages: ModelMessage[] = [];

@@ -4,12 +4,11 @@ import {
   type AiSdk,
   defaultEndpoint,
   describeModelError,
-  endpointOfProvider,
   languageModelOf,
   loadAiSdk,
   type ModelEndpoint,
 } from '../model-providers/model-client.js';
-import { findModelProvider } from '../model-providers/model-provider.repository.js';
+import { endpointOfOrganizationProvider } from '../model-providers/model-provider.service.js';
 import type { AgentRunRow } from './agent-run.repository.js';
 import type { AgentRuntime } from './agent-runtime.js';
 import { type AgentSettings, SAFETY_PROMPT } from './agent-settings.js';
@@ -59,14 +58,18 @@ export type ModelChoice = { ok: true; endpoint: ModelEndpoint; model: string } |
 export async function chooseModel(runtime: AgentRuntime, agent: AgentRow, settings: AgentSettings): Promise<ModelChoice> {
   let endpoint: ModelEndpoint | null;
   if (settings.modelProviderId) {
-    const row = await findModelProvider(runtime.deps.db, agent.organization_id, settings.modelProviderId);
-    if (!row) {
+    endpoint = await endpointOfOrganizationProvider(
+      runtime.deps.db,
+      runtime.access,
+      agent.organization_id,
+      settings.modelProviderId,
+    );
+    if (!endpoint) {
       return {
         ok: false,
         error: 'The model provider in the agent’s configuration no longer exists; set configuration.model_provider_id to another',
       };
     }
-    endpoint = endpointOfProvider(row, runtime.access.box, runtime.access.outbound.fetch);
   } else {
     endpoint = defaultEndpoint(runtime.deps.config);
   }

@@ -7,11 +7,10 @@ import { readBoolean, readJson } from '../../db/dialect.js';
 import type { AppDeps } from '../../deps.js';
 import type { FetchLike, OutboundPolicy } from '../../lib/guarded-fetch.js';
 import type { DiscoveredTool } from '../mcp-servers/connect.js';
-import type { McpRuntime } from '../mcp-servers/mcp-runtime.js';
-import { findMcpServer } from '../mcp-servers/mcp-server.repository.js';
+import { findServerOfAgent, type McpRuntime } from '../mcp-servers/mcp-runtime.js';
 import { callMcpServerTool } from '../mcp-servers/mcp-tool-call.js';
 import type { AiSdk } from '../model-providers/model-client.js';
-import { listAgentTools } from '../tools/agent-tool.repository.js';
+import { listEnabledToolsOfAgent } from '../tools/agent-tool.service.js';
 import type { ToolType } from '../tools/agent-tool.table.js';
 import type { AgentRunTrigger } from './agent-run.table.js';
 import { builtInRuntimeTool } from './built-in-runtime-tools.js';
@@ -86,7 +85,7 @@ export async function loadOfferedTools(
   outbound: { mcp: McpRuntime; policy: OutboundPolicy; externalFetch: FetchLike },
   policy: RunToolPolicy,
 ): Promise<OfferedTool[]> {
-  const rows = await listAgentTools(db, agentId, { isEnabled: true }, { limit: MAX_AGENT_TOOLS });
+  const rows = await listEnabledToolsOfAgent(db, agentId, MAX_AGENT_TOOLS);
   const offered: OfferedTool[] = [];
   for (const row of rows) {
     const configuration = readJson<Record<string, unknown>>(row.configuration);
@@ -185,7 +184,7 @@ async function mcpServerTools(
   serverId: string,
   configuration: Record<string, unknown> | null,
 ): Promise<RuntimeTool[]> {
-  const server = await findMcpServer(db, agentId, serverId);
+  const server = await findServerOfAgent(db, agentId, serverId);
   if (!server || !readBoolean(server.is_enabled)) {
     return [];
   }
@@ -199,7 +198,7 @@ async function mcpServerTools(
       parameters: tool.input_schema,
       async execute(args: unknown, context: ToolCallContext) {
         // Read again: the connect may have changed its transport or credentials since the run began.
-        const current = (await findMcpServer(db, agentId, serverId)) ?? server;
+        const current = (await findServerOfAgent(db, agentId, serverId)) ?? server;
         return callMcpServerTool(mcp, current, tool.name, (args ?? {}) as Record<string, unknown>, context.signal);
       },
     }));

@@ -3,7 +3,8 @@ import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
-import { type EventRow, findLastEventSeq, listEvents } from '../../platform/events/event.repository.js';
+import type { EventRow } from '../../platform/events/event.repository.js';
+import { readEventBatch } from '../../platform/events/event-log.service.js';
 import { advanceCursor, findTeamsWithAgents, insertJobs, lockCursorBehindLog } from './ticket-agent.repository.js';
 
 /**
@@ -59,17 +60,11 @@ async function dispatchBatch(trx: Transaction<DB>, deps: DispatchDeps, exclude: 
     return undefined;
   }
   const organizationId = cursor.organization_id;
-  // Read before the events: every event up to it has committed (see the webhook dispatcher).
-  const lastSeq = await findLastEventSeq(trx, organizationId);
-  const rows = await listEvents(trx, organizationId, {
+  const { events: batch, nextSeq } = await readEventBatch(trx, organizationId, {
     types: ['ticket.created', 'comment.created'],
     afterSeq: Number(cursor.dispatched_seq),
-    order: 'asc',
     limit: EVENTS_PER_BATCH,
   });
-  const batch = rows.slice(0, EVENTS_PER_BATCH);
-  const lastRead = batch.length > 0 ? Number(batch[batch.length - 1]?.seq) : 0;
-  const nextSeq = rows.length > EVENTS_PER_BATCH ? lastRead : Math.max(lastSeq, lastRead);
 
   const answerable = batch.filter(isAnswerable);
   const teams = new Map(

@@ -2,7 +2,6 @@ import type { ExpressionBuilder, Insertable, Kysely, Transaction } from 'kysely'
 import type { DB } from '../../db/database.js';
 import { forUpdateSkipLocked } from '../../db/dialect.js';
 import { storableJsonText, storableText } from '../../lib/storable-text.js';
-import { findLastEventSeq } from '../../platform/events/event.repository.js';
 import type { TicketAgentJobTable } from './ticket-agent.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -19,12 +18,13 @@ export async function findLiveAgentId(db: Db, organizationId: string, agentId: s
   return row?.id;
 }
 
-/**
- * The organization's cursor, made at the end of its log if it has none; an existing one is kept
- * (a team switching its agent on while another team's runs must not skip that team's events).
- */
-export async function startTicketAgentCursor(trx: Transaction<DB>, organizationId: string, now: string): Promise<void> {
-  const lastSeq = await findLastEventSeq(trx, organizationId);
+/** The organization's cursor at `lastSeq`, made if it has none; an existing one is kept. */
+export async function insertTicketAgentCursor(
+  trx: Transaction<DB>,
+  organizationId: string,
+  lastSeq: number,
+  now: string,
+): Promise<void> {
   await trx
     .insertInto('ticket_agent_cursors')
     .values({ organization_id: organizationId, dispatched_seq: lastSeq, updated_at: now })

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import type { Principal } from '../../lib/principal.js';
 import type { Ticket } from '../../platform/tickets/ticket.presenter.js';
 import { getTicket } from '../../platform/tickets/ticket.service.js';
-import { findAgentById } from '../agents/agent.repository.js';
+import { findLiveAgent } from '../agents/agent.lookup.js';
 import { findRunById } from '../runtime/agent-run.lookup.js';
 import type { FinishedRun } from '../runtime/agent-run.presenter.js';
 import { recordRunHandoff } from '../runtime/agent-run.record.js';
@@ -71,7 +71,7 @@ function principalOf(mode: TicketAgentJobRow['mode'], ticket: Ticket, creatorId:
  * worked again and acts on it (`job.run_id` is then set).
  */
 export async function respondToTicket(deps: AppDeps, job: TicketAgentJobRow, signal: AbortSignal): Promise<TicketAgentOutcome> {
-  const agent = await findAgentById(deps.db, job.organization_id, job.agent_id);
+  const agent = await findLiveAgent(deps.db, job.organization_id, job.agent_id);
   if (!agent) {
     throw new Error('The team’s agent no longer exists');
   }

@@ -1,6 +1,4 @@
-/** How a team's agent works its tickets: not at all, suggesting replies as internal notes, or replying itself. */
-export const TICKET_AGENT_MODES = ['off', 'draft', 'auto'] as const;
-export type TicketAgentMode = (typeof TICKET_AGENT_MODES)[number];
+import type { TicketAgentMode } from './ticket-agent.modes.js';
 
 /** How far in an organization's event log new tickets and customer replies have become jobs. */
 export interface TicketAgentCursorTable {

@@ -206,6 +206,11 @@ export async function createAgentTool(
 }
 
 /** In creation order (created_at, then id): a keyset page. */
+/** The agent's enabled tools in creation order, at most `limit` of them: what a run offers the model. */
+export async function listEnabledToolsOfAgent(db: Kysely<DB>, agentId: string, limit: number): Promise<AgentToolRow[]> {
+  return listAgentTools(db, agentId, { isEnabled: true }, { limit });
+}
+
 export async function listToolsOfAgent(
   db: Kysely<DB>,
   principal: Principal,

@@ -8,13 +8,12 @@ import { loadOnce } from '../../lib/load-once.js';
 import { createPollingLoop } from '../../lib/polling-loop.js';
 import { createSecretBox } from '../../lib/secret-box.js';
 import { storableText } from '../../lib/storable-text.js';
+import { findRoutingMailbox, type RoutingMailbox } from '../../platform/mailboxes/mailbox.lookup.js';
 import {
   advanceImapCursor,
   type ClaimedImapMailbox,
   claimDueImapMailbox,
-  findRoutingMailboxById,
   finishImapPoll,
-  type RoutingMailbox,
   resetImapCursor,
 } from '../../platform/mailboxes/mailbox.repository.js';
 import { imapPasswordAad } from '../../platform/mailboxes/mailbox.service.js';
@@ -195,7 +194,7 @@ export function createImapPoller(deps: ImapPollerDeps, options: ImapPollerOption
   /** Takes up to `messagesPerPoll` new messages; answers whether more were waiting. */
   async function take(client: ImapFlow, mailbox: ClaimedImapMailbox, lease: { lockedUntil: string }): Promise<boolean> {
     const folder = mailbox.imap_folder ?? 'INBOX';
-    const routing = await findRoutingMailboxById(deps.db, mailbox.id);
+    const routing = await findRoutingMailbox(deps.db, mailbox.id);
     if (!routing) {
       return false;
     }

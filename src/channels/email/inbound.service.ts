@@ -5,22 +5,22 @@ import { isReplyTokenOf, parseReplyAddress } from '../../delivery/outbound/reply
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { storableText } from '../../lib/storable-text.js';
-import { findAccountByDomain } from '../../platform/accounts/account.repository.js';
+import { findAccountOfDomain } from '../../platform/accounts/account.lookup.js';
 import { storeReceivedFiles } from '../../platform/attachments/attachment.service.js';
 import type { AttachmentStorage } from '../../platform/attachments/attachment.storage.js';
 import { findOrCreateContactByEmail } from '../../platform/contacts/customer-contact.service.js';
 import {
-  findAnyAdminId,
-  findVerifiedMailboxByAddress,
-  isMailboxAddress,
+  findVerifiedMailbox,
+  isOwnMailboxAddress,
+  mailboxActingUserId,
   type RoutingMailbox,
-} from '../../platform/mailboxes/mailbox.repository.js';
-import { findTeamById } from '../../platform/teams/team.repository.js';
+} from '../../platform/mailboxes/mailbox.lookup.js';
+import { findTeam } from '../../platform/teams/team.lookup.js';
 import { mergedInto } from '../../platform/ticket-merges/ticket-merge.service.js';
 import { type CommentContent, deriveCommentContent, loadHtmlConverters } from '../../platform/tickets/comment-content.js';
 import { addInboundEmailComment } from '../../platform/tickets/comment-inbound.service.js';
 import { createTicketInTransaction } from '../../platform/tickets/ticket-create.service.js';
-import { findUsersByEmail } from '../../platform/users/user.repository.js';
+import { findLiveUserByEmail } from '../../platform/users/user.lookup.js';
 import {
   countMessagesFromSender,
   findLiveTicket,
@@ -112,11 +112,11 @@ const CONTACT_NAME_MAX = 100;
 /** Whether an address is one of Switchboard's own: a mailbox, a ticket's reply address, the outgoing sender. */
 async function isOwnAddress(db: Kysely<DB>, config: Pick<Config, 'SMTP_FROM'>, address: string): Promise<boolean> {
   const sender = plainAddress(/<([^<>]+)>/.exec(config.SMTP_FROM)?.[1] ?? config.SMTP_FROM);
-  if (address === sender || (await isMailboxAddress(db, address))) {
+  if (address === sender || (await isOwnMailboxAddress(db, address))) {
     return true;
   }
   const token = parseReplyAddress(address);
-  return token !== null && (await isMailboxAddress(db, token.mailboxAddress));
+  return token !== null && (await isOwnMailboxAddress(db, token.mailboxAddress));
 }
 
 /** The subject as a ticket title: one line, within the ticket API's 500 characters. */
@@ -199,7 +199,7 @@ async function findRepliedTicket(
   let ticketId: string | null = null;
   for (const recipient of new Set([...delivery.recipients, ...delivery.message.head.headerRecipients])) {
     const token = parseReplyAddress(recipient);
-    const mailbox = token ? await findVerifiedMailboxByAddress(trx, token.mailboxAddress) : undefined;
+    const mailbox = token ? await findVerifiedMailbox(trx, token.mailboxAddress) : undefined;
     if (!token || mailbox?.organization_id !== organizationId) {
       continue;
     }
@@ -363,18 +363,18 @@ async function takeIn(
   const { mailbox } = delivery;
   const organizationId = mailbox.organization_id;
   const ticket = await findRepliedTicket(trx, deps, delivery);
-  if (ticket && (await findUsersByEmail(trx, from.address, organizationId)).length > 0) {
+  if (ticket && (await findLiveUserByEmail(trx, organizationId, from.address)) !== undefined) {
     // One of the organization's people answering by email (their notifications carry the ticket's
     // reply address). `From` proves nothing, so it is not posted as theirs, and it is not the
     // customer's either: kept beside the ticket, where the ticket's emails show it.
     await updateEmailMessage(trx, emailMessageId, { disposition: 'from_agent', ticket_id: ticket.id });
     return outcome('from_agent', ticket.id);
   }
-  const team = ticket ? null : await findTeamById(trx, organizationId, mailbox.team_id);
+  const team = ticket ? null : await findTeam(trx, organizationId, mailbox.team_id);
   if (!ticket && !team) {
     throw new MailboxUnavailableError(`the team of mailbox ${mailbox.address} is archived or gone`);
   }
-  const account = await findAccountByDomain(trx, organizationId, from.address.split('@')[1] ?? '');
+  const account = await findAccountOfDomain(trx, organizationId, from.address.split('@')[1] ?? '');
   const contact = await findOrCreateContactByEmail(
     trx,
     deps,
@@ -383,7 +383,7 @@ async function takeIn(
     { type: 'system', id: null, name: `Email to ${mailbox.address}` },
     { ...contactNames(from.name), accountId: account?.id ?? null },
   );
-  const uploadedById = mailbox.created_by_id ?? (await findAnyAdminId(trx, organizationId));
+  const uploadedById = await mailboxActingUserId(trx, organizationId, mailbox);
   if (!uploadedById) {
     throw new Error(`organization ${organizationId} has no admin to file mail as`);
   }

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { SMTPServer, SMTPServerSession } from 'smtp-server';
 import { parseReplyAddress } from '../../delivery/outbound/reply-address.js';
 import { loadOnce } from '../../lib/load-once.js';
-import { findVerifiedMailboxByAddress, type RoutingMailbox } from '../../platform/mailboxes/mailbox.repository.js';
+import { findVerifiedMailbox, type RoutingMailbox } from '../../platform/mailboxes/mailbox.lookup.js';
 import {
   type InboundDeps,
   ingestMessage,
@@ -59,12 +59,12 @@ function reply(code: number, text: string): Error {
  * (`support+bill-1.<signature>@…`; its signature is checked when the message is filed).
  */
 async function mailboxOfRecipient(deps: InboundDeps, address: string): Promise<RoutingMailbox | undefined> {
-  const direct = await findVerifiedMailboxByAddress(deps.db, address);
+  const direct = await findVerifiedMailbox(deps.db, address);
   if (direct) {
     return direct;
   }
   const token = parseReplyAddress(address);
-  return token ? findVerifiedMailboxByAddress(deps.db, token.mailboxAddress) : undefined;
+  return token ? findVerifiedMailbox(deps.db, token.mailboxAddress) : undefined;
 }
 
 type ReceiverDeps = InboundDeps & { log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'> };

@@ -9,16 +9,13 @@ import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { parseSearchQuery, type SearchQuery, SearchQueryError } from '../../lib/search-query.js';
 import { recordEvent } from '../../platform/events/event.recorder.js';
-import { findCollectionsByIds } from '../collections/collection.repository.js';
-import { requireCollection } from '../collections/collection.service.js';
+import { requireCollection, requireCollectionsExist } from '../collections/collection.service.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank, optionalNonBlank } from '../help-centers/help-center.input.js';
 import { readMeta, writeMeta } from '../help-centers/help-center.meta.js';
-import { nextHelpCenterNumber } from '../help-centers/help-center.repository.js';
-import { requireHelpCenter } from '../help-centers/help-center.service.js';
+import { allocateHelpCenterNumber, requireHelpCenter } from '../help-centers/help-center.service.js';
 import { slugify } from '../help-centers/help-center.slug.js';
-import { findTagById, findTagsByIds } from '../tags/tag.repository.js';
-import { TAG_NOT_FOUND } from '../tags/tag.service.js';
+import { requireTagsExist } from '../tags/tag.service.js';
 import { articleText, deriveArticleContent } from './article.content.js';
 import {
   type ArticleRow,
@@ -145,13 +142,6 @@ async function presentOne(db: Db, organizationId: string, id: string) {
   return article;
 }
 
-/** Every id must be a tag of the organization (404 otherwise). */
-async function requireTags(db: Db, organizationId: string, ids: readonly string[]): Promise<void> {
-  if ((await findTagsByIds(db, organizationId, ids)).length !== ids.length) {
-    throw AppError.notFound(TAG_NOT_FOUND);
-  }
-}
-
 export async function createArticle(deps: Deps, principal: Principal, input: Static<typeof CreateArticleSchema>) {
   const organizationId = principal.organizationId;
   const title = nonBlank(input.title, 'title');
@@ -159,11 +149,11 @@ export async function createArticle(deps: Deps, principal: Principal, input: Sta
   const content = (await deriveArticleContent(input)) ?? { html: '', markdown: '' };
   const collection = await requireCollection(deps.db, organizationId, input.collectionId);
   const tagIds = input.tags ?? [];
-  await requireTags(deps.db, organizationId, tagIds);
+  await requireTagsExist(deps.db, organizationId, tagIds);
   const id = deps.ids.objectId();
   const at = deps.clock.now().toISOString();
   await deps.db.transaction().execute(async (trx) => {
-    const uid = await nextHelpCenterNumber(trx, organizationId, 'article');
+    const uid = await allocateHelpCenterNumber(trx, organizationId, 'article');
     await insertArticle(trx, {
       id,
       organization_id: organizationId,
@@ -209,8 +199,8 @@ export async function listOrganizationArticles(
   if (query.helpCenterId) {
     await requireHelpCenter(db, organizationId, query.helpCenterId);
   }
-  if (query.tag && !(await findTagById(db, organizationId, query.tag))) {
-    throw AppError.notFound(TAG_NOT_FOUND);
+  if (query.tag) {
+    await requireTagsExist(db, organizationId, [query.tag]);
   }
   const limit = query.limit ?? DEFAULT_LIST_LIMIT;
   const after = readTypedCursor(query.cursor, ['integer', 'text']);
@@ -235,10 +225,7 @@ async function nextCollections(db: Db, organizationId: string, current: string[]
       rule: 'conflict',
     });
   }
-  const known = await findCollectionsByIds(db, organizationId, [...add, ...remove]);
-  if (known.length !== new Set([...add, ...remove]).size) {
-    throw AppError.notFound('Collection not found');
-  }
+  await requireCollectionsExist(db, organizationId, [...add, ...remove]);
   const toAdd = add.filter((id) => !current.includes(id));
   const toRemove = remove.filter((id) => current.includes(id));
   if (current.length + toAdd.length - toRemove.length === 0) {
@@ -266,7 +253,7 @@ export async function updateArticleDraft(
   const placement = (await placementsOf(deps.db, [id])).get(id);
   const { toAdd, toRemove } = await nextCollections(deps.db, organizationId, placement?.collections ?? [], input);
   if (input.tags) {
-    await requireTags(deps.db, organizationId, input.tags);
+    await requireTagsExist(deps.db, organizationId, input.tags);
   }
   const at = deps.clock.now().toISOString();
   const changes: Updateable<ArticleTable> = { updated_at: at, last_edited_at: at, last_edited_by: principal.userId };

@@ -9,12 +9,16 @@ import type { IdFactory } from '../../lib/ids.js';
 import { compareText } from '../../lib/order.js';
 import type { Principal } from '../../lib/principal.js';
 import { requireOrgAdmin } from '../../platform/authorization.js';
-import { deleteMembershipsOfCollection, listArticlesOfCollections } from '../articles/article.repository.js';
+import { dropCollectionMemberships, listArticlesFiledIn } from '../articles/article-membership.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank, optionalNonBlank } from '../help-centers/help-center.input.js';
 import { readMeta, writeMeta } from '../help-centers/help-center.meta.js';
-import { lockHelpCenter, nextHelpCenterNumber } from '../help-centers/help-center.repository.js';
-import { HELP_CENTER_NOT_FOUND, requireHelpCenter } from '../help-centers/help-center.service.js';
+import {
+  allocateHelpCenterNumber,
+  HELP_CENTER_NOT_FOUND,
+  lockHelpCenterForUpdate,
+  requireHelpCenter,
+} from '../help-centers/help-center.service.js';
 import { firstFreeSlug, slugify } from '../help-centers/help-center.slug.js';
 import {
   articleIdsOf,
@@ -88,7 +92,7 @@ async function present(db: Kysely<DB>, nodes: Node[], tree: Tree) {
   const articles = new Map<string, string[]>();
   const memberships = await fetchInSlices(
     nodes.map((node) => node.id),
-    (ids) => listArticlesOfCollections(db, ids),
+    (ids) => listArticlesFiledIn(db, ids),
   );
   for (const row of memberships) {
     const ids = articles.get(row.collection_id);
@@ -143,6 +147,13 @@ export async function requireCollection(db: Kysely<DB> | Transaction<DB>, organi
  * level per query (nesting is at most `MAX_DEPTH` deep). Ids of no collection of the organization
  * are left out.
  */
+/** Every id must be a collection of the organization (404 otherwise); an id given twice counts once. */
+export async function requireCollectionsExist(db: Kysely<DB> | Transaction<DB>, organizationId: string, ids: readonly string[]) {
+  if ((await findCollectionsByIds(db, organizationId, ids)).length !== new Set(ids).size) {
+    throw AppError.notFound(COLLECTION_NOT_FOUND);
+  }
+}
+
 export async function collectionSubtreeIds(db: Kysely<DB>, organizationId: string, ids: readonly string[]): Promise<Set<string>> {
   const found = new Set((await findCollectionsByIds(db, organizationId, ids)).map((row) => row.id));
   let level = [...found];
@@ -205,7 +216,7 @@ export async function createCollection(deps: Deps, principal: Principal, input: 
   const id = deps.ids.objectId();
   const at = deps.clock.now().toISOString();
   await deps.db.transaction().execute(async (trx) => {
-    const helpCenter = await lockHelpCenter(trx, organizationId, input.helpCenterId);
+    const helpCenter = await lockHelpCenterForUpdate(trx, organizationId, input.helpCenterId);
     if (!helpCenter) {
       throw AppError.notFound(HELP_CENTER_NOT_FOUND);
     }
@@ -217,7 +228,7 @@ export async function createCollection(deps: Deps, principal: Principal, input: 
     await insertCollection(trx, {
       id,
       organization_id: organizationId,
-      uid: await nextHelpCenterNumber(trx, organizationId, 'collection'),
+      uid: await allocateHelpCenterNumber(trx, organizationId, 'collection'),
       help_center_id: helpCenter.id,
       parent_id: parentId,
       name,
@@ -426,7 +437,7 @@ export async function updateCollectionDetails(
   const organizationId = principal.organizationId;
   const current = await requireCollection(deps.db, organizationId, id);
   await deps.db.transaction().execute(async (trx) => {
-    await lockHelpCenter(trx, organizationId, current.help_center_id);
+    await lockHelpCenterForUpdate(trx, organizationId, current.help_center_id);
     const tree = treeOf(await listHelpCenterCollections(trx, organizationId, current.help_center_id));
     const self = tree.get(id);
     if (!self) {
@@ -454,21 +465,21 @@ export async function removeCollection(deps: Deps, principal: Principal, id: str
   const organizationId = principal.organizationId;
   const collection = await presentOne(deps.db, organizationId, id);
   await deps.db.transaction().execute(async (trx) => {
-    await lockHelpCenter(trx, organizationId, collection.helpCenterId);
+    await lockHelpCenterForUpdate(trx, organizationId, collection.helpCenterId);
     const tree = treeOf(await listHelpCenterCollections(trx, organizationId, collection.helpCenterId));
     const self = tree.get(id);
     if (!self) {
       throw AppError.notFound(COLLECTION_NOT_FOUND);
     }
     const children = tree.childrenOf(id).length;
-    const articles = (await listArticlesOfCollections(trx, [id])).length;
+    const articles = (await listArticlesFiledIn(trx, [id])).length;
     if (children > 0 || articles > 0) {
       const held = [children > 0 ? count(children, 'sub-collection') : '', articles > 0 ? count(articles, 'article') : '']
         .filter(Boolean)
         .join(' and ');
       throw AppError.conflict(`Collection still holds ${held}; move or delete them first`);
     }
-    await deleteMembershipsOfCollection(trx, id);
+    await dropCollectionMemberships(trx, id);
     await deleteCollection(trx, organizationId, id);
     const left = tree.childrenOf(self.parent_id).map((sibling) => sibling.id);
     await renumber(

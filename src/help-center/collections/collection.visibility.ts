@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
-import { findHelpCenterById } from '../help-centers/help-center.repository.js';
+import { isPublicHelpCenter } from '../help-centers/help-center.service.js';
 import { type CollectionRow, findCollectionsByIds } from './collection.repository.js';
 import { CollectionTree, MAX_DEPTH } from './collection.tree.js';
 
@@ -24,8 +24,7 @@ export async function publicCollectionIds(db: Kysely<DB>, organizationId: string
   const tree = new CollectionTree([...rows.values()].map((row) => ({ ...row, is_protected: readBoolean(row.is_protected) })));
   const protectedCenters = new Set<string>();
   for (const helpCenterId of new Set([...rows.values()].map((row) => row.help_center_id))) {
-    const helpCenter = await findHelpCenterById(db, organizationId, helpCenterId);
-    if (!helpCenter || readBoolean(helpCenter.is_protected)) {
+    if (!(await isPublicHelpCenter(db, organizationId, helpCenterId))) {
       protectedCenters.add(helpCenterId);
     }
   }

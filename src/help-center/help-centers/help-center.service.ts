@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { Kysely, Updateable } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
 import { conflictAs } from '../../db/errors.js';
@@ -14,10 +14,12 @@ import { nonBlank } from './help-center.input.js';
 import { readMeta, writeMeta } from './help-center.meta.js';
 import {
   findHelpCenterById,
+  type HelpCenterCounterScope,
   type HelpCenterRow,
   insertHelpCenter,
   listHelpCenterSlugs,
   listHelpCenters,
+  lockHelpCenter,
   nextHelpCenterNumber,
   updateHelpCenter,
 } from './help-center.repository.js';
@@ -55,6 +57,36 @@ export async function requireHelpCenter(db: Kysely<DB>, organizationId: string, 
     throw AppError.notFound(HELP_CENTER_NOT_FOUND);
   }
   return row;
+}
+
+/**
+ * The next number of the organization's articles or collections (their `uid`), taken in the
+ * caller's transaction so that a rolled-back create leaves no gap.
+ */
+export async function allocateHelpCenterNumber(
+  trx: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  scope: HelpCenterCounterScope,
+): Promise<number> {
+  return nextHelpCenterNumber(trx, organizationId, scope);
+}
+
+/**
+ * Holds the help center's row until the transaction ends, so that changes to its collection tree
+ * take turns; answers the help center, or undefined when the organization has none by that id.
+ */
+export async function lockHelpCenterForUpdate(
+  trx: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  id: string,
+): Promise<HelpCenterRow | undefined> {
+  return lockHelpCenter(trx, organizationId, id);
+}
+
+/** Whether the organization's help center `id` exists and is open to anyone (not behind a sign-in). */
+export async function isPublicHelpCenter(db: Kysely<DB>, organizationId: string, id: string): Promise<boolean> {
+  const helpCenter = await findHelpCenterById(db, organizationId, id);
+  return helpCenter !== undefined && !readBoolean(helpCenter.is_protected);
 }
 
 /** A help center is the organization's public site (its address, whether it needs a sign-in): admins set it up. */

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { conflictAs } from '../../db/errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -7,10 +7,19 @@ import { keysetPage, readTypedCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
-import { deleteArticleTagsOfTag } from '../articles/article.repository.js';
+import { dropTagFromArticles } from '../articles/article-membership.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank } from '../help-centers/help-center.input.js';
-import { deleteTag, findTagById, findTagByLowerName, insertTag, listTags, type TagRow, updateTag } from './tag.repository.js';
+import {
+  deleteTag,
+  findTagById,
+  findTagByLowerName,
+  findTagsByIds,
+  insertTag,
+  listTags,
+  type TagRow,
+  updateTag,
+} from './tag.repository.js';
 import type { CreateTagSchema, ListTagsQuerySchema, UpdateTagSchema } from './tag.schemas.js';
 
 interface Deps {
@@ -32,6 +41,17 @@ export function toTag(row: TagRow) {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** Every id must be a tag of the organization (404 otherwise), as an article's tags and a tag filter must. */
+export async function requireTagsExist(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  ids: readonly string[],
+): Promise<void> {
+  if ((await findTagsByIds(db, organizationId, ids)).length !== ids.length) {
+    throw AppError.notFound(TAG_NOT_FOUND);
+  }
 }
 
 async function requireTag(db: Kysely<DB>, organizationId: string, id: string): Promise<TagRow> {
@@ -94,7 +114,7 @@ export async function renameTag(deps: Deps, principal: Principal, tagId: string,
 export async function removeTag(deps: Deps, principal: Principal, tagId: string) {
   const tag = await requireTag(deps.db, principal.organizationId, tagId);
   await deps.db.transaction().execute(async (trx) => {
-    await deleteArticleTagsOfTag(trx, tag.id);
+    await dropTagFromArticles(trx, tag.id);
     await deleteTag(trx, principal.organizationId, tag.id);
   });
   return toTag(tag);

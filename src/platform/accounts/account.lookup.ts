@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { requireIdParam } from './account.input.js';
-import { type AccountRow, findAccountById } from './account.repository.js';
+import { type AccountRow, findAccountByDomain, findAccountById, findLiveAccountIds } from './account.repository.js';
 
 export const ACCOUNT_NOT_FOUND = 'Account not found!';
 
@@ -25,4 +25,21 @@ export async function requireAccount(
 /** Whether `id` names a live account of the organization: a ticket's `accountId`, or a list's filter. */
 export async function accountExists(db: Kysely<DB> | Transaction<DB>, organizationId: string, id: string): Promise<boolean> {
   return (await findAccountById(db, organizationId, id)) !== undefined;
+}
+
+/** The organization's live accounts among `ids`; unknown ids are left out. */
+export async function findLiveAccountIdsAmong(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  ids: readonly string[],
+): Promise<string[]> {
+  return findLiveAccountIds(db, organizationId, ids);
+}
+
+/**
+ * The live account a customer writing from `domain` belongs to (its primary domain, else its
+ * secondary one), or undefined.
+ */
+export async function findAccountOfDomain(db: Kysely<DB> | Transaction<DB>, organizationId: string, domain: string) {
+  return findAccountByDomain(db, organizationId, domain);
 }

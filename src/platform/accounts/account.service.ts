@@ -12,7 +12,7 @@ import {
   validateCustomFieldValues,
 } from '../custom-fields/custom-field.values.js';
 import { recordEvent } from '../events/event.recorder.js';
-import { findUserById } from '../users/user.repository.js';
+import { findLiveUser } from '../users/user.lookup.js';
 import { webUrlField } from './account.input.js';
 import { requireAccount } from './account.lookup.js';
 import {
@@ -103,7 +103,7 @@ async function requireFreeDomain(trx: Transaction<DB>, organizationId: string, d
 }
 
 async function requireOwner(trx: Transaction<DB>, organizationId: string, ownerId: string | null | undefined) {
-  if (ownerId && !(await findUserById(trx, organizationId, ownerId))) {
+  if (ownerId && !(await findLiveUser(trx, organizationId, ownerId))) {
     throw AppError.invalid('accountOwnerId must be a user of the organization', {
       location: 'body',
       path: ['accountOwnerId'],

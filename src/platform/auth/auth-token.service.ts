@@ -9,8 +9,8 @@ import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../lib/secret-token.js';
 import { requireOrgAdmin } from '../authorization.js';
-import { findOrganizationById } from '../organizations/organization.repository.js';
-import { findUserById } from '../users/user.repository.js';
+import { findOrganization } from '../organizations/organization.lookup.js';
+import { findLiveUser } from '../users/user.lookup.js';
 import { invitationEmail, passwordResetEmail } from './auth.emails.js';
 import type { SetPasswordWithTokenSchema } from './auth.schemas.js';
 import type { AuthTokenPurpose } from './auth.table.js';
@@ -92,8 +92,8 @@ export async function inviteUser(deps: Deps, principal: Principal, userId: strin
   return deps.db.transaction().execute(async (trx) => {
     const user = await lockInvitee(trx, principal.organizationId, userId);
     const [organization, inviter] = await Promise.all([
-      findOrganizationById(trx, principal.organizationId),
-      findUserById(trx, principal.organizationId, principal.userId),
+      findOrganization(trx, principal.organizationId),
+      findLiveUser(trx, principal.organizationId, principal.userId),
     ]);
     const issued = await issueLink(
       trx,

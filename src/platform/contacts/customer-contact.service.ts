@@ -7,8 +7,7 @@ import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { requireIdParam, unique, webUrlField } from '../accounts/account.input.js';
-import { requireAccount } from '../accounts/account.lookup.js';
-import { findLiveAccountIds } from '../accounts/account.repository.js';
+import { findLiveAccountIdsAmong, requireAccount } from '../accounts/account.lookup.js';
 import { loadAttributeValues, resolveAttributeValue } from '../accounts/account-attribute.service.js';
 import {
   type CustomFieldValueEntry,
@@ -151,7 +150,7 @@ async function requireFreeEmail(trx: Transaction<DB>, organizationId: string, em
 /** Every id must be a live account of the organization; a 400 names the others. */
 async function requireAccountIds(trx: Transaction<DB>, organizationId: string, ids: readonly string[]): Promise<string[]> {
   const wanted = unique(ids);
-  const found = new Set(await findLiveAccountIds(trx, organizationId, wanted));
+  const found = new Set(await findLiveAccountIdsAmong(trx, organizationId, wanted));
   const unknown = wanted.filter((id) => !found.has(id));
   if (unknown.length > 0) {
     throw AppError.invalid(`accountIds contains unknown account ids: ${unknown.join(', ')}`, {

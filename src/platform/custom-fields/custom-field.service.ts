@@ -8,8 +8,7 @@ import { firstFreeValue, insertUnderFreeValue } from '../../lib/free-value.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { isOrgAdmin, requireOrgAdmin } from '../authorization.js';
-import { requireTeam } from '../teams/team.lookup.js';
-import { findTeamMember } from '../teams/team.repository.js';
+import { isTeamMember, requireTeam } from '../teams/team.lookup.js';
 import { requireManagedTeam, requireTeamManager } from '../teams/team.service.js';
 import {
   type CustomFieldRow,
@@ -86,7 +85,7 @@ function invalid(at: At, key: string | number, problem: string, rule: string): A
 /** Organization admins count as members of every team. */
 async function requireMembership(db: Kysely<DB> | Transaction<DB>, principal: Principal, teamId: string, at: At) {
   await requireTeam(db, principal.organizationId, teamId);
-  if (!isOrgAdmin(principal) && !(await findTeamMember(db, teamId, principal.userId))) {
+  if (!isOrgAdmin(principal) && !(await isTeamMember(db, teamId, principal.userId))) {
     throw AppError.invalid(NOT_A_MEMBER, { location: at.location, path: [...at.path, 'teamId'], rule: 'membership' });
   }
 }

@@ -17,13 +17,13 @@ import { canSeeShareable, requireManageableScope } from '../sharing.js';
 import { beginTicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { addTicketTags, resolveTicketTags } from '../ticket-tags/ticket-tag.lookup.js';
 import { toCommentOf } from '../tickets/comment.presenter.js';
-import { findCommentByDedupeKey } from '../tickets/comment.repository.js';
 import { addCommentInTransaction, prepareComment } from '../tickets/comment.service.js';
 import { loadHtmlConverters } from '../tickets/comment-content.js';
 import { presentTicket } from '../tickets/ticket.presenter.js';
 import type { TicketRow } from '../tickets/ticket.repository.js';
 import { applyTicketFieldChanges, requireTicket, requireTicketAccess } from '../tickets/ticket.service.js';
-import { findUserById } from '../users/user.repository.js';
+import { findCommentOfDedupeKey } from '../tickets/ticket-rows.service.js';
+import { findLiveUser } from '../users/user.lookup.js';
 import { checkPlaceholders, renderPlaceholders } from './macro.placeholders.js';
 import {
   deleteMacro,
@@ -236,7 +236,7 @@ async function checkMacro(
     }
   }
   if (typeof actions.assignedAgentId === 'string' && actions.assignedAgentId !== 'me') {
-    if (!(await findUserById(db, principal.organizationId, actions.assignedAgentId))) {
+    if (!(await findLiveUser(db, principal.organizationId, actions.assignedAgentId))) {
       throw invalid(['actions', 'assignedAgentId'], 'actions.assignedAgentId must be a user of the organization');
     }
   }
@@ -272,7 +272,7 @@ export async function applyMacro(deps: Deps, principal: Principal, ticketIdParam
     const timeline = await beginTicketChange(trx, deps, principal.organizationId, ticketId);
     const access = await requireTicketAccess(trx, principal, ticketId);
     const key = input.deDuplicationKey;
-    const replayed = key ? await findCommentByDedupeKey(trx, ticketId, key) : undefined;
+    const replayed = key ? await findCommentOfDedupeKey(trx, ticketId, key) : undefined;
     if (replayed) {
       if (readJson<{ macroId?: unknown }>(replayed.metadata)?.macroId !== macro.id) {
         throw AppError.conflict(`deDuplicationKey "${key}" was already used for a different comment on this ticket`);
@@ -314,7 +314,7 @@ export async function applyMacro(deps: Deps, principal: Principal, ticketIdParam
 }
 
 async function placeholderValues(db: Db, principal: Principal, ticket: TicketRow): Promise<MacroPlaceholderValues> {
-  const agent = await findUserById(db, principal.organizationId, principal.userId);
+  const agent = await findLiveUser(db, principal.organizationId, principal.userId);
   return macroPlaceholderValues({
     ticket: {
       id: ticket.id,

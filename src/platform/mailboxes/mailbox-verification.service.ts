@@ -9,7 +9,7 @@ import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../lib/secret-token.js';
 import { requireOrgAdmin } from '../authorization.js';
-import { findOrganizationById } from '../organizations/organization.repository.js';
+import { findOrganization } from '../organizations/organization.lookup.js';
 import { findAddressClaims, findMailboxById, lockMailbox } from './mailbox.repository.js';
 import type { MailboxVerificationMethod } from './mailbox.table.js';
 import { DnsLookupError, domainVerificationRecord, type TxtLookup } from './mailbox-dns.js';
@@ -163,7 +163,7 @@ async function issueLink(
     expires_at: expiresAt,
     used_at: null,
   });
-  const organization = await findOrganizationById(trx, mailbox.organization_id);
+  const organization = await findOrganization(trx, mailbox.organization_id);
   await enqueueEmail(trx, deps, {
     organizationId: mailbox.organization_id,
     dedupeKey: `mailbox-verification:${id}`,

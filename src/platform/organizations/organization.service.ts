@@ -3,7 +3,7 @@ import type { DB } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { issueApiKey } from '../users/api-key.service.js';
-import { insertUser } from '../users/user.repository.js';
+import { insertFirstAdmin } from '../users/user.service.js';
 import { claimInstanceSetting, countOrganizations, insertOrganization } from './organization.repository.js';
 
 export interface NewOrganization {
@@ -36,17 +36,7 @@ async function createInTransaction(
   const organizationId = deps.ids.ulid();
   const userId = deps.ids.ulid();
   await insertOrganization(trx, { id: organizationId, name: input.name, created_at: at, updated_at: at });
-  await insertUser(trx, {
-    id: userId,
-    organization_id: organizationId,
-    name: input.adminName ?? input.adminEmail.split('@')[0] ?? input.adminEmail,
-    email: input.adminEmail,
-    user_type: 'ORG_ADMIN',
-    avatar_url: null,
-    created_at: at,
-    updated_at: at,
-    deleted_at: null,
-  });
+  await insertFirstAdmin(trx, { id: userId, organizationId, name: input.adminName, email: input.adminEmail, at });
   const key = await issueApiKey(trx, deps, { organizationId, userId });
   return { organizationId, userId, apiKey: key.apiKey, apiKeyPrefix: key.prefix };
 }

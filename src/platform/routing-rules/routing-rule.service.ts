@@ -6,8 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
-import { requireTeam } from '../teams/team.lookup.js';
-import { findTeamById, lockTeamRow } from '../teams/team.repository.js';
+import { findTeam, lockTeamForUpdate, requireTeam } from '../teams/team.lookup.js';
 import { requireManagedTeam } from '../teams/team.service.js';
 import { parseCondition } from './routing-rule.conditions.js';
 import {
@@ -64,7 +63,7 @@ export async function createRule(deps: Deps, principal: Principal, teamId: strin
   return deps.db.transaction().execute(async (trx) => {
     await requireManagedTeam(trx, principal, teamId);
     // Concurrent creates must not compute the same next order.
-    await lockTeamRow(trx, organizationId, teamId);
+    await lockTeamForUpdate(trx, organizationId, teamId);
     const andRules = checkConditions('andRules', input.andRules ?? []);
     const orRules = checkConditions('orRules', input.orRules ?? []);
     await checkTeamReference(trx, organizationId, 'resultTeamId', input.resultTeamId);
@@ -163,7 +162,7 @@ async function checkTeamReference(
   if (teamId === null || teamId === undefined) {
     return;
   }
-  if (!(await findTeamById(db, organizationId, teamId))) {
+  if (!(await findTeam(db, organizationId, teamId))) {
     throw AppError.invalid(`${field} must be an active team of the organization`, {
       location: 'body',
       path: [field],

@@ -6,12 +6,13 @@ import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.ser
 import type { DailyConfig, Slot } from '../business-hours/hours.schemas.js';
 import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
 import type { RoutingTicket, TicketFieldValue } from '../routing-rules/routing-rule.conditions.js';
-import { listRoutingRules } from '../routing-rules/routing-rule.repository.js';
-import { DEFAULT_DAILY_CONFIG, defaultTeamConfiguration } from '../team-configurations/team-configuration.defaults.js';
-import { findTeamConfiguration } from '../team-configurations/team-configuration.repository.js';
-import { findTeamById, type TeamRow } from '../teams/team.repository.js';
+import { listRulesOfTeam } from '../routing-rules/routing-rule.lookup.js';
+import { DEFAULT_DAILY_CONFIG } from '../team-configurations/team-configuration.defaults.js';
+import { findTeamConfigurationOrDefaults } from '../team-configurations/team-configuration.lookup.js';
+import { findTeam } from '../teams/team.lookup.js';
+import type { TeamRow } from '../teams/team.repository.js';
 import { beginTicketChange, routingActor } from '../ticket-activities/ticket-activity.recorder.js';
-import { updateTicket } from '../tickets/ticket.repository.js';
+import { writeTicketAssignment } from '../tickets/ticket-rows.service.js';
 import {
   type Candidate,
   chooseTeam,
@@ -127,9 +128,9 @@ export function routingTicket(facts: TicketFacts): RoutingTicket {
 
 function teamLookup(db: Db, organizationId: string): TeamLookup {
   return {
-    isActive: async (teamId) => (await findTeamById(db, organizationId, teamId)) !== undefined,
+    isActive: async (teamId) => (await findTeam(db, organizationId, teamId)) !== undefined,
     rules: async (teamId) =>
-      (await listRoutingRules(db, organizationId, teamId)).map((rule) => ({
+      (await listRulesOfTeam(db, organizationId, teamId)).map((rule) => ({
         id: rule.id,
         name: rule.name,
         teamId: rule.team_id,
@@ -143,9 +144,7 @@ function teamLookup(db: Db, organizationId: string): TeamLookup {
 }
 
 async function loadSettings(db: Db, team: { id: string; organization_id: string; created_at: string }): Promise<RoutingSettings> {
-  const row =
-    (await findTeamConfiguration(db, team.organization_id, team.id)) ??
-    defaultTeamConfiguration(team.id, team.organization_id, team.created_at);
+  const row = await findTeamConfigurationOrDefaults(db, team);
   return {
     strategy: row.user_routing_strategy,
     respectsTimezone: readBoolean(row.routing_respects_timezone),
@@ -236,7 +235,7 @@ export async function chooseAgent(
   const settings = await loadSettings(trx, team);
   const subTeam =
     settings.strategy === 'round_robin' && settings.fallbackSubTeamId
-      ? await findTeamById(trx, team.organization_id, settings.fallbackSubTeamId)
+      ? await findTeam(trx, team.organization_id, settings.fallbackSubTeamId)
       : undefined;
   const subSettings = subTeam ? await loadSettings(trx, subTeam) : undefined;
   const teamIds = subTeam ? [team.id, subTeam.id] : [team.id];
@@ -279,8 +278,8 @@ export interface RouteInput {
 export async function routeTicket(trx: Transaction<DB>, input: RouteInput): Promise<RouteResult> {
   const choice = await chooseTeam(input.startTeamId, routingTicket(input.facts), teamLookup(trx, input.organizationId));
   const team =
-    (await findTeamById(trx, input.organizationId, choice.teamId)) ??
-    (await findTeamById(trx, input.organizationId, choice.teamId, { includeArchived: true }));
+    (await findTeam(trx, input.organizationId, choice.teamId)) ??
+    (await findTeam(trx, input.organizationId, choice.teamId, { includeArchived: true }));
   if (!team) {
     throw new Error(`routing chose team ${choice.teamId}, which does not exist`);
   }
@@ -361,7 +360,7 @@ export async function assignWaitingTickets(
   target: { organizationId: string; teamId: string },
   options: { trigger: RoutingTrigger; limit: number },
 ): Promise<number> {
-  const team = await findTeamById(db, target.organizationId, target.teamId);
+  const team = await findTeam(db, target.organizationId, target.teamId);
   if (!team || (await loadSettings(db, team)).strategy === 'manual') {
     return 0;
   }
@@ -379,7 +378,7 @@ export async function assignWaitingTickets(
       }
       const iso = at.toISOString();
       const change = await beginTicketChange(trx, deps, team.organization_id, ticket.id);
-      await updateTicket(trx, team.organization_id, ticket.id, {
+      await writeTicketAssignment(trx, team.organization_id, ticket.id, {
         assigned_agent_id: agent.agentId,
         assigned_at: iso,
         awaiting_assignment_since: null,

@@ -10,9 +10,10 @@ import { requireTeam } from '../teams/team.lookup.js';
 import { beginTicketChange, routingActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { resolveTicketTags, tagsOfTicket } from '../ticket-tags/ticket-tag.lookup.js';
 import { presentTicket } from '../tickets/ticket.presenter.js';
-import { findTicketById, type TicketRow, updateTicket } from '../tickets/ticket.repository.js';
+import type { TicketRow } from '../tickets/ticket.repository.js';
 import { currentOptions, moveTicketToTeam, requireTicket } from '../tickets/ticket.service.js';
 import { listTeamOptions, resolveTicketOption } from '../tickets/ticket-option.service.js';
+import { findTicketOfOrganization, writeTicketAssignment } from '../tickets/ticket-rows.service.js';
 import { type RoutingExplanation, recordRoutingDecision, routeTicket, type TicketFacts } from './routing.pipeline.js';
 import { findRoutingDecision, listRoutingDecisions, lockTicketRow, type RoutingDecisionRow } from './routing.repository.js';
 import type { ListRoutingHistoryQuery, SimulateRouting } from './routing.schemas.js';
@@ -36,6 +37,12 @@ export function toRoutingDecision(row: RoutingDecisionRow) {
     fromTeamId: row.from_team_id,
     previousTicketIdentifier: row.previous_ticket_identifier,
   };
+}
+
+/** The routing decision `decisionId` as the API shows it, or undefined (read in the caller's transaction). */
+export async function findDecision(db: Kysely<DB> | Transaction<DB>, decisionId: string) {
+  const row = await findRoutingDecision(db, decisionId);
+  return row ? toRoutingDecision(row) : undefined;
 }
 
 function factsOf(ticket: TicketRow, options: Awaited<ReturnType<typeof currentOptions>>, tags: TicketFacts['tags']): TicketFacts {
@@ -63,7 +70,7 @@ export async function rerouteTicket(deps: Deps, principal: Principal, id: string
     .execute((trx) => rerouteTicketInTransaction(trx, deps, principal, id));
   // Read without the visibility check: a move to a private team must not turn the answer into a 404.
   const [ticket, decision] = await Promise.all([
-    findTicketById(deps.db, organizationId, ticketId),
+    findTicketOfOrganization(deps.db, organizationId, ticketId),
     findRoutingDecision(deps.db, decisionId),
   ]);
   if (!ticket || !decision) {
@@ -97,12 +104,12 @@ export async function rerouteTicketInTransaction(
   const at = now.toISOString();
   const facts = factsOf(ticket, await currentOptions(trx, deps, ticket), await tagsOfTicket(trx, ticket.id));
   if (ticket.assigned_agent_id) {
-    await updateTicket(trx, organizationId, ticket.id, { assigned_agent_id: null });
+    await writeTicketAssignment(trx, organizationId, ticket.id, { assigned_agent_id: null });
   }
   const routed = await routeTicket(trx, { organizationId, startTeamId: ticket.team_id, facts, at: now });
   const moved = routed.team.id !== ticket.team_id;
   const previousTicketIdentifier = moved ? await moveTicketToTeam(trx, deps, ticket, routed.team) : null;
-  await updateTicket(trx, organizationId, ticket.id, {
+  await writeTicketAssignment(trx, organizationId, ticket.id, {
     assigned_agent_id: routed.agentId,
     assigned_at: routed.agentId ? at : null,
     awaiting_assignment_since: routed.waiting ? (ticket.awaiting_assignment_since ?? at) : null,

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { TICKET_AGENT_MODES } from '../../agent-studio/ticket-agents/ticket-agent.table.js';
+import { TICKET_AGENT_MODES } from '../../agent-studio/ticket-agents/ticket-agent.modes.js';
 import { Nullable, StringEnum, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
 import { DailyConfigSchema, HolidaysSchema, HoursBodyFields, SlotsSchema } from '../business-hours/hours.schemas.js';

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
-import { findLiveAgentId, startTicketAgentCursor } from '../../agent-studio/ticket-agents/ticket-agent.repository.js';
+import { isLiveAgentOfOrganization, startTicketAgentCursor } from '../../agent-studio/ticket-agents/ticket-agent.setup.js';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
@@ -118,7 +118,7 @@ async function checkTicketAgent(
 ): Promise<void> {
   const agentId = body.aiAgentId === undefined ? row.ai_agent_id : body.aiAgentId;
   const mode = body.aiAgentMode ?? row.ai_agent_mode;
-  if (typeof body.aiAgentId === 'string' && !(await findLiveAgentId(trx, organizationId, body.aiAgentId))) {
+  if (typeof body.aiAgentId === 'string' && !(await isLiveAgentOfOrganization(trx, organizationId, body.aiAgentId))) {
     throw AppError.invalid('aiAgentId must be an agent of this organization', {
       location: 'body',
       path: ['aiAgentId'],

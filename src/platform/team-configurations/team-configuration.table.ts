@@ -1,4 +1,4 @@
-import type { TicketAgentMode } from '../../agent-studio/ticket-agents/ticket-agent.table.js';
+import type { TicketAgentMode } from '../../agent-studio/ticket-agents/ticket-agent.modes.js';
 
 export type UserRoutingStrategy = 'manual' | 'round_robin';
 

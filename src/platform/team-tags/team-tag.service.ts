@@ -9,7 +9,7 @@ import { recordTicketsTagLeftEvents } from '../events/ticket-events.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { requireManagedTeam } from '../teams/team.service.js';
 import { recordTagLeavingTickets, userActor } from '../ticket-activities/ticket-activity.recorder.js';
-import { deleteTagFromTickets } from '../ticket-tags/ticket-tag.repository.js';
+import { takeTagOffAllTickets } from '../ticket-tags/ticket-tag.cleanup.js';
 import {
   deleteTeamTag,
   findTeamTagById,
@@ -96,7 +96,7 @@ export async function updateTag(deps: Deps, principal: Principal, teamId: string
     if (input.type !== undefined && input.type !== 'ticket') {
       // Tickets carry ticket tags only: a tag turned into a skills tag leaves them, as their timelines record.
       left = await recordTagLeavingTickets(trx, deps, organizationId, tagId, userActor(principal));
-      await deleteTagFromTickets(trx, tagId);
+      await takeTagOffAllTickets(trx, tagId);
     }
     if (Object.keys(changes).length > 0) {
       await updateTeamTag(trx, tagId, { ...changes, updated_at: deps.clock.now().toISOString() }).catch(conflictAs(NAME_TAKEN));
@@ -114,7 +114,7 @@ export async function deleteTag(deps: Deps, principal: Principal, teamId: string
     await requireTag(trx, organizationId, teamId, tagId);
     // The tag leaves its tickets, as their timelines record (the foreign key cascades too).
     const left = await recordTagLeavingTickets(trx, deps, organizationId, tagId, userActor(principal));
-    await deleteTagFromTickets(trx, tagId);
+    await takeTagOffAllTickets(trx, tagId);
     await deleteTeamTag(trx, tagId);
     await recordTicketsTagLeftEvents(trx, deps, organizationId, userActor(principal), left);
     return tagList(trx, organizationId, teamId);

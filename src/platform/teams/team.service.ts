@@ -11,7 +11,7 @@ import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { ACCESS_DENIED, isOrgAdmin, requireOrgAdmin } from '../authorization.js';
 import { defaultTeamConfiguration } from '../team-configurations/team-configuration.defaults.js';
-import { findUserById, findUsersByEmail } from '../users/user.repository.js';
+import { findLiveUser, findLiveUserByEmail } from '../users/user.lookup.js';
 import { requireTeam } from './team.lookup.js';
 import {
   countActiveSubTeams,
@@ -306,8 +306,8 @@ export async function addTeamMember(deps: Deps, principal: Principal, teamId: st
     throw AppError.invalid('email or userId is required', { location: 'body', path: ['email'], rule: 'required' });
   }
   const user = input.userId
-    ? await findUserById(deps.db, principal.organizationId, input.userId)
-    : (await findUsersByEmail(deps.db, input.email ?? '', principal.organizationId))[0];
+    ? await findLiveUser(deps.db, principal.organizationId, input.userId)
+    : await findLiveUserByEmail(deps.db, principal.organizationId, input.email ?? '');
   if (!user) {
     throw AppError.notFound('User not found!');
   }

@@ -1,12 +1,32 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { findUserById, findUsersByEmail } from './user.repository.js';
+import { findUserById, findUsersByEmail, type UserRow } from './user.repository.js';
+
+// How other features look up a user: in their own transaction, and without user.service (which
+// reaches the routing engine, so importing it from below routing would make a cycle).
+
+/** The live (not deleted) user `userId` of the organization, or undefined. */
+export async function findLiveUser(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  userId: string,
+): Promise<UserRow | undefined> {
+  return findUserById(db, organizationId, userId);
+}
+
+/** The live user of the organization with this email (compared case-insensitively), or undefined. */
+export async function findLiveUserByEmail(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  email: string,
+): Promise<UserRow | undefined> {
+  return (await findUsersByEmail(db, email, organizationId))[0];
+}
 
 /**
  * The id of the live user of the organization that `ref` names, by id or by email (any case);
  * undefined when it names none (another organization's user included). What other features check
- * a user reference with (a ticket's assignee, a list's assignee filter), without the user service's
- * dependencies.
+ * a user reference with (a ticket's assignee, a list's assignee filter).
  */
 export async function findOrganizationUserId(
   db: Kysely<DB> | Transaction<DB>,

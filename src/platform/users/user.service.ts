@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely, Updateable } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import { IANAZone } from 'luxon';
 import type { DB } from '../../db/database.js';
 import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
@@ -11,7 +11,7 @@ import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { endSignInsOfUser } from '../auth/end-sign-ins.js';
 import { ACCESS_DENIED, isOrgAdmin, requireOrgAdmin } from '../authorization.js';
-import { findOrganizationById } from '../organizations/organization.repository.js';
+import { findOrganization } from '../organizations/organization.lookup.js';
 import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { listApiKeysOfUser, revokeApiKeyByPrefix } from './api-key.repository.js';
 import { issueApiKey } from './api-key.service.js';
@@ -55,7 +55,7 @@ export async function requireUser(db: Kysely<DB>, organizationId: string, userId
 export async function getMe(db: Kysely<DB>, principal: Pick<Principal, 'organizationId' | 'userId'>) {
   const [user, organization] = await Promise.all([
     requireUser(db, principal.organizationId, principal.userId),
-    findOrganizationById(db, principal.organizationId),
+    findOrganization(db, principal.organizationId),
   ]);
   if (!organization) {
     throw AppError.notFound('Organization not found!');
@@ -96,6 +96,27 @@ export async function addUserToOrganization(deps: Deps, organizationId: string, 
     deleted_at: null,
   });
   return toUser(await requireUser(deps.db, organizationId, id));
+}
+
+/**
+ * The first admin of an organization being created, in the transaction that creates it: named by
+ * `name`, else by the email's local part.
+ */
+export async function insertFirstAdmin(
+  trx: Kysely<DB> | Transaction<DB>,
+  admin: { id: string; organizationId: string; name: string | undefined; email: string; at: string },
+): Promise<void> {
+  await insertUser(trx, {
+    id: admin.id,
+    organization_id: admin.organizationId,
+    name: admin.name ?? admin.email.split('@')[0] ?? admin.email,
+    email: admin.email,
+    user_type: 'ORG_ADMIN',
+    avatar_url: null,
+    created_at: admin.at,
+    updated_at: admin.at,
+    deleted_at: null,
+  });
 }
 
 /** A page of the organization's users, oldest first (then by id), by `page` or by `cursor`. */

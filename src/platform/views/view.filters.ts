@@ -5,8 +5,6 @@ import { StringEnum } from '../../http/shared-schemas.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
 import { TICKET_SORTS, type TicketSortName } from '../../shared/ticket-sorts.js';
-import { isOrgAdmin } from '../authorization.js';
-import { countVisibleTickets } from '../tickets/ticket.repository.js';
 import { listVisibleTickets } from '../tickets/ticket.service.js';
 import {
   CUSTOM_FIELD_FILTER_PATTERN,
@@ -14,6 +12,7 @@ import {
   TicketFilterProperties,
   type TicketFilterQuery,
 } from '../tickets/ticket-filters.js';
+import { countVisibleTicketsUpTo } from '../tickets/ticket-rows.service.js';
 
 /**
  * What a saved view stores and runs, taken from the ticket list (`ticket-filters.ts`) rather than
@@ -79,12 +78,7 @@ export async function countViewTickets(
   cap: number,
 ): Promise<number> {
   const resolved = await resolveViewQuery(db, principal, filters, sort);
-  return countVisibleTickets(db, principal.organizationId, {
-    viewerId: principal.userId,
-    seeAll: isOrgAdmin(principal),
-    filters: resolved.filters,
-    cap,
-  });
+  return countVisibleTicketsUpTo(db, principal, resolved.filters, cap);
 }
 
 /** A page of the view's tickets: `GET /v1/tickets` with the view's filters and sort, by cursor. */

@@ -5,8 +5,8 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { EventType } from '../../shared/event-types.js';
 import { toEvent } from '../events/event.presenter.js';
-import { findLastEventSeq, listEvents } from '../events/event.repository.js';
 import { type EventViewer, loadEventAudience } from '../events/event.visibility.js';
+import { readEventBatch } from '../events/event-log.service.js';
 import {
   advanceDispatchCursor,
   findOwner,
@@ -57,18 +57,11 @@ async function dispatchBatch(trx: Transaction<DB>, deps: DispatchDeps, exclude: 
     return undefined;
   }
   const organizationId = webhook.organization_id;
-  // Read before the events: every event up to it has committed, so a batch that is not full has
-  // seen (or found pruned) everything up to here.
-  const lastSeq = await findLastEventSeq(trx, organizationId);
-  const rows = await listEvents(trx, organizationId, {
+  const { events: batch, nextSeq: cursor } = await readEventBatch(trx, organizationId, {
     types: readJson<EventType[]>(webhook.event_types) ?? [],
     afterSeq: Number(webhook.dispatched_seq),
-    order: 'asc',
     limit: EVENTS_PER_BATCH,
   });
-  const batch = rows.slice(0, EVENTS_PER_BATCH);
-  const lastRead = batch.length > 0 ? Number(batch[batch.length - 1]?.seq) : 0;
-  const cursor = rows.length > EVENTS_PER_BATCH ? lastRead : Math.max(lastSeq, lastRead);
 
   const viewer = await ownerViewer(trx, webhook.owner_user_id);
   const audience = await loadEventAudience(trx, organizationId, batch);

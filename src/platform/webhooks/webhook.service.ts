@@ -11,8 +11,8 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { EVENT_TYPES, type EventType } from '../../shared/event-types.js';
 import { requireOrgAdmin } from '../authorization.js';
 import { eventId } from '../events/event.presenter.js';
-import { findLastEventSeq } from '../events/event.repository.js';
-import { findUserById } from '../users/user.repository.js';
+import { lastEventSeq } from '../events/event-log.service.js';
+import { findLiveUser } from '../users/user.lookup.js';
 import { attemptDelivery, DELIVERY_LEASE_MS } from './webhook.delivery.js';
 import {
   type AttemptRow,
@@ -175,7 +175,7 @@ export async function createWebhook(runtime: WebhookRuntime, principal: Principa
     description: input.description ?? null,
     enabled,
     secret_encrypted: sealWebhookSecret(runtime.box, id, secret),
-    dispatched_seq: await findLastEventSeq(runtime.db, principal.organizationId),
+    dispatched_seq: await lastEventSeq(runtime.db, principal.organizationId),
     disabled_reason: enabled ? null : 'manual',
     disabled_at: enabled ? null : at,
     created_at: at,
@@ -328,7 +328,7 @@ export async function sendTestEvent(runtime: WebhookRuntime, principal: Principa
   requireOrgAdmin(principal);
   const webhook = await requireWebhook(runtime.db, principal, id);
   const [target] = await findSendTargets(runtime.db, [webhook.id]);
-  const actor = await findUserById(runtime.db, principal.organizationId, principal.userId);
+  const actor = await findLiveUser(runtime.db, principal.organizationId, principal.userId);
   if (!target) {
     throw AppError.notFound(WEBHOOK_NOT_FOUND);
   }

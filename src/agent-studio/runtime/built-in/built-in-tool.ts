@@ -5,8 +5,8 @@ import { AppError, type ValidationIssue } from '../../../lib/errors.js';
 import type { Principal } from '../../../lib/principal.js';
 import { issuesFromAjv } from '../../../lib/validation-issues.js';
 import type { AgentAuthor } from '../../../platform/tickets/comment.service.js';
-import { findUserById } from '../../../platform/users/user.repository.js';
-import { findAgentById } from '../../agents/agent.repository.js';
+import { findLiveUser } from '../../../platform/users/user.lookup.js';
+import { findLiveAgent } from '../../agents/agent.lookup.js';
 import { checkBuiltInConfiguration, findBuiltInTool } from '../../tools/built-in-tools.js';
 import { type CustomerReach, customerReachOf } from '../run-principal.js';
 import type { RuntimeTool, ToolCallContext } from '../runtime-tool.js';
@@ -75,7 +75,7 @@ export function checkArguments<Args extends TObject>(schema: Args, args: unknown
 export async function actingPrincipal(
   context: Pick<ToolCallContext, 'deps' | 'organizationId' | 'actingUserId'>,
 ): Promise<Principal> {
-  const user = await findUserById(context.deps.db, context.organizationId, context.actingUserId);
+  const user = await findLiveUser(context.deps.db, context.organizationId, context.actingUserId);
   if (!user) {
     throw new Error('The user this agent acts for does not exist in the organization');
   }
@@ -86,7 +86,7 @@ export async function actingPrincipal(
 }
 
 async function agentAuthor(context: ToolCallContext): Promise<AgentAuthor> {
-  const agent = await findAgentById(context.deps.db, context.organizationId, context.agentId);
+  const agent = await findLiveAgent(context.deps.db, context.organizationId, context.agentId);
   if (!agent) {
     throw new Error('Agent not found');
   }

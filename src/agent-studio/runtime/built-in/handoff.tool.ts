@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { RoutingExplanation } from '../../../platform/routing/routing.pipeline.js';
-import { findRoutingDecision } from '../../../platform/routing/routing.repository.js';
-import { rerouteTicketInTransaction, toRoutingDecision } from '../../../platform/routing/routing.service.js';
+import { findDecision, rerouteTicketInTransaction } from '../../../platform/routing/routing.service.js';
 import { addCommentInTransaction, prepareComment } from '../../../platform/tickets/comment.service.js';
 import { loadHtmlConverters } from '../../../platform/tickets/comment-content.js';
-import { findTicketAccess, findTicketById } from '../../../platform/tickets/ticket.repository.js';
 import { getTicket } from '../../../platform/tickets/ticket.service.js';
+import { findTicketAccessOfViewer, findTicketOfOrganization } from '../../../platform/tickets/ticket-rows.service.js';
 import type { RuntimeTool } from '../runtime-tool.js';
 import { type BuiltInCall, makeBuiltInTool, requireAllowedTeam, ticketOfCall } from './built-in-tool.js';
 import { TicketIdArgument } from './ticket-read.tools.js';
@@ -53,14 +52,13 @@ async function handOff(args: { ticket_id?: string; reason: string }, call: Built
   context.signal.throwIfAborted();
   const result = await deps.db.transaction().execute(async (trx) => {
     const { ticketId, decisionId } = await rerouteTicketInTransaction(trx, deps, principal, visible.id, { byAgent: true });
-    const decision = await findRoutingDecision(trx, decisionId);
+    const explanation = await findDecision(trx, decisionId);
     // Read without the visibility check: routing may have moved it to a team the acting user cannot see.
-    const ticket = await findTicketById(trx, principal.organizationId, ticketId);
-    const access = await findTicketAccess(trx, principal.organizationId, ticketId, principal.userId);
-    if (!decision || !ticket || !access) {
+    const ticket = await findTicketOfOrganization(trx, principal.organizationId, ticketId);
+    const access = await findTicketAccessOfViewer(trx, principal.organizationId, ticketId, principal.userId);
+    if (!explanation || !ticket || !access) {
       throw new Error(`ticket ${ticketId} or its routing decision cannot be read back`);
     }
-    const explanation = toRoutingDecision(decision);
     const outcome = outcomeSentence(explanation);
     const input = {
       content: `Handed off to a human by ${agent.name}.\n\nReason: ${args.reason}\n\n${outcome}`,
