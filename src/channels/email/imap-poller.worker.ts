@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FetchMessageObject, ImapFlow, ImapFlowOptions } from 'imapflow';
-import { backoffMs } from '../../delivery/outbox/outbox.worker.js';
+import { backoffMs } from '../../db/job-queue.js';
 import { parseOutboundPolicy } from '../../lib/guarded-fetch.js';
 import { resolveImapTarget } from '../../lib/imap-target.js';
 import { loadOnce } from '../../lib/load-once.js';
