@@ -33,7 +33,7 @@ type Column<D, T extends keyof D> = keyof D[T] & string;
 /** Where a queue keeps its lease, and what else a claim changes. */
 export interface LeaseColumns<D, T extends keyof D & string> {
   table: T;
-  /** When the lease lapses (ISO text); null or past when no one holds the row. */
+  /** When the lease lapses (a timestamp: ISO text on SQLite); null or past when no one holds the row. */
   lease: Column<D, T>;
   /** A status column and the status a claimed row is in (`sending`, `running`); none: the lease alone says so. */
   state?: { column: Column<D, T>; claimed: string };
