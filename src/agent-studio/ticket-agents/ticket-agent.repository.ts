@@ -1,6 +1,15 @@
-import type { ExpressionBuilder, Insertable, Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forUpdateSkipLocked } from '../../db/dialect.js';
+import {
+  claimLeased,
+  failLapsedLeases,
+  finishUnderLease,
+  type Lease,
+  type LeaseColumns,
+  type LeasedQueue,
+  leaseLapsed,
+} from '../../db/job-queue.js';
 import { storableJsonText, storableText } from '../../lib/storable-text.js';
 import type { TicketAgentJobTable } from './ticket-agent.table.js';
 
@@ -100,84 +109,60 @@ const JOB_COLUMNS = [
   'run_id',
 ] as const;
 
-function isClaimable(now: string, maxAttempts: number) {
-  return (eb: ExpressionBuilder<DB, 'ticket_agent_jobs'>) =>
-    eb.and([
-      eb.or([
-        eb('ticket_agent_jobs.status', '=', 'pending'),
-        eb.and([eb('ticket_agent_jobs.status', '=', 'running'), eb('ticket_agent_jobs.locked_until', '<=', now)]),
-        // A job waiting on its run's approval, once the run was decided and ended.
-        eb.and([
-          eb('ticket_agent_jobs.status', '=', 'awaiting_approval'),
-          eb.exists(
-            eb
-              .selectFrom('agent_runs')
-              .select('agent_runs.id')
-              .whereRef('agent_runs.id', '=', 'ticket_agent_jobs.run_id')
-              .where('agent_runs.status', 'in', ['succeeded', 'failed']),
-          ),
-        ]),
-      ]),
-      eb('ticket_agent_jobs.attempts', '<', maxAttempts),
-    ]);
-}
+/** Jobs as a leased queue: a claimed job is `running` under a lease in `locked_until`, renewed as it works. */
+export const JOB_LEASE: LeaseColumns<DB, 'ticket_agent_jobs'> = {
+  table: 'ticket_agent_jobs',
+  lease: 'locked_until',
+  state: { column: 'status', claimed: 'running' },
+  attempts: 'attempts',
+};
 
 /**
- * Claims up to `limit` jobs under a lease, oldest first, in one statement: pending ones, and running
- * ones whose process stopped renewing (crashed). `FOR UPDATE SKIP LOCKED` keeps two workers apart.
+ * Claimable, oldest first: pending jobs, running ones whose process stopped renewing (crashed), and
+ * ones waiting on their run's approval once the run was decided and ended; with attempts left.
  */
+function jobQueue(maxAttempts: number): LeasedQueue<DB, 'ticket_agent_jobs', (typeof JOB_COLUMNS)[number]> {
+  return {
+    ...JOB_LEASE,
+    claimable: (eb, now) =>
+      eb.and([
+        eb.or([
+          eb('ticket_agent_jobs.status', '=', 'pending'),
+          leaseLapsed(eb, JOB_LEASE, now),
+          eb.and([
+            eb('ticket_agent_jobs.status', '=', 'awaiting_approval'),
+            eb.exists(
+              eb
+                .selectFrom('agent_runs')
+                .select('agent_runs.id')
+                .whereRef('agent_runs.id', '=', 'ticket_agent_jobs.run_id')
+                .where('agent_runs.status', 'in', ['succeeded', 'failed']),
+            ),
+          ]),
+        ]),
+        eb('ticket_agent_jobs.attempts', '<', maxAttempts),
+      ]),
+    order: ['id'],
+    returning: JOB_COLUMNS,
+    onClaim: (now) => ({ updated_at: now }),
+  };
+}
+
+/** Claims up to `limit` jobs under a lease (`claimLeased`); two workers never claim the same job. */
 export async function claimJobs(db: Kysely<DB>, claim: { now: string; lockedUntil: string; limit: number; maxAttempts: number }) {
-  return db
-    .with(
-      (cte) => cte('candidates').materialized(),
-      (qb) =>
-        forUpdateSkipLocked(
-          db,
-          qb
-            .selectFrom('ticket_agent_jobs')
-            .select('ticket_agent_jobs.id')
-            .where(isClaimable(claim.now, claim.maxAttempts))
-            .orderBy('ticket_agent_jobs.id')
-            .limit(claim.limit),
-        ),
-    )
-    .updateTable('ticket_agent_jobs')
-    .set((eb) => ({
-      status: 'running' as const,
-      locked_until: claim.lockedUntil,
-      attempts: eb('attempts', '+', 1),
-      updated_at: claim.now,
-    }))
-    .where('ticket_agent_jobs.id', 'in', (eb) => eb.selectFrom('candidates').select('candidates.id'))
-    .where(isClaimable(claim.now, claim.maxAttempts))
-    .returning(JOB_COLUMNS)
-    .execute();
+  return claimLeased(db, jobQueue(claim.maxAttempts), { now: claim.now, leaseUntil: claim.lockedUntil, limit: claim.limit });
 }
 
 export type TicketAgentJobRow = Awaited<ReturnType<typeof claimJobs>>[number];
 
 /** Jobs whose attempts ran out while running (their process died each time): failed, with the reason. */
 export async function failExhaustedJobs(db: Kysely<DB>, now: string, maxAttempts: number): Promise<number> {
-  const result = await db
-    .updateTable('ticket_agent_jobs')
-    .set({ status: 'failed', locked_until: null, error: 'The process working this job stopped, every attempt', updated_at: now })
-    .where('status', '=', 'running')
-    .where('locked_until', '<=', now)
-    .where('attempts', '>=', maxAttempts)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-/** Moves the job's lease on while its worker still holds it; false when it was lost (taken over). */
-export async function renewJobLease(db: Db, job: { id: string; lockedUntil: string }, lockedUntil: string): Promise<boolean> {
-  const result = await db
-    .updateTable('ticket_agent_jobs')
-    .set({ locked_until: lockedUntil })
-    .where('id', '=', job.id)
-    .where('status', '=', 'running')
-    .where('locked_until', '=', job.lockedUntil)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return failLapsedLeases(
+    db,
+    JOB_LEASE,
+    { now, maxAttempts },
+    { status: 'failed', error: 'The process working this job stopped, every attempt', updated_at: now },
+  );
 }
 
 /**
@@ -186,7 +171,7 @@ export async function renewJobLease(db: Db, job: { id: string; lockedUntil: stri
  */
 export async function finishJob(
   db: Db,
-  job: { id: string; lockedUntil: string },
+  lease: Lease,
   end: {
     status: 'done' | 'failed' | 'awaiting_approval';
     runId: string | null;
@@ -195,23 +180,15 @@ export async function finishJob(
     now: string;
   },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('ticket_agent_jobs')
-    .set({
-      status: end.status,
-      run_id: end.runId,
-      // What a run or a tool said may be in them: text from outside, made storable.
-      outcome: end.outcome === null ? null : storableJsonText(end.outcome),
-      error: storableText(end.error),
-      locked_until: null,
-      ...(end.status === 'awaiting_approval' ? { attempts: 0 } : {}),
-      updated_at: end.now,
-    })
-    .where('id', '=', job.id)
-    .where('status', '=', 'running')
-    .where('locked_until', '=', job.lockedUntil)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return finishUnderLease(db, JOB_LEASE, lease, {
+    status: end.status,
+    run_id: end.runId,
+    // What a run or a tool said may be in them: text from outside, made storable.
+    outcome: end.outcome === null ? null : storableJsonText(end.outcome),
+    error: storableText(end.error),
+    ...(end.status === 'awaiting_approval' ? { attempts: 0 } : {}),
+    updated_at: end.now,
+  });
 }
 
 /** A ticket's jobs, newest first: what its team's agent did with each event. */

@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { keepLeaseRenewed, type Lease, leaseUntil } from '../../db/job-queue.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { createPollingLoop } from '../../lib/polling-loop.js';
 import { dispatchTicketEvents } from './ticket-agent.dispatcher.js';
-import { claimJobs, failExhaustedJobs, finishJob, renewJobLease, type TicketAgentJobRow } from './ticket-agent.repository.js';
+import { claimJobs, failExhaustedJobs, finishJob, JOB_LEASE, type TicketAgentJobRow } from './ticket-agent.repository.js';
 
 /** What the agent did with one job, as the job records it. */
 export interface TicketAgentOutcome {
@@ -50,8 +51,9 @@ const CONCURRENCY = 4;
 
 /**
  * The agents-on-tickets worker, one in every process. Events become jobs exactly once (the
- * dispatcher's unique constraint), each job is claimed by one worker under a lease, and its end is
- * recorded only while the lease is still that worker's.
+ * dispatcher's unique constraint), each job is claimed by one worker under a lease (the leased job
+ * queue, `db/job-queue.ts`), renewed while it works, and its end is recorded only while the lease is
+ * still that worker's.
  */
 export function createTicketAgentWorker(deps: TicketAgentWorkerDeps): TicketAgentWorker {
   const { db, clock, log } = deps;
@@ -59,30 +61,17 @@ export function createTicketAgentWorker(deps: TicketAgentWorkerDeps): TicketAgen
 
   /** Renews the job's lease until `stop`; aborts `lost` if another process took the job meanwhile. */
   function keepLease(job: TicketAgentJobRow, lost: AbortController) {
-    const lease = { id: job.id, lockedUntil: job.locked_until ?? '' };
-    let renewing = Promise.resolve();
-    const timer = setInterval(
-      () => {
-        renewing = renewing.then(async () => {
-          const next = new Date(clock.now().getTime() + JOB_LEASE_MS).toISOString();
-          const held = await renewJobLease(db, lease, next).catch(() => true);
-          if (held) {
-            lease.lockedUntil = next;
-          } else {
-            lost.abort(new TicketAgentInterrupted('Another process took this job over: its lease was lost'));
-          }
-        });
+    return keepLeaseRenewed(
+      db,
+      JOB_LEASE,
+      { id: job.id, until: job.locked_until ?? '' },
+      {
+        clock,
+        leaseMs: JOB_LEASE_MS,
+        everyMs: deps.leaseRenewMs ?? JOB_LEASE_MS / 4,
+        onLost: () => lost.abort(new TicketAgentInterrupted('Another process took this job over: its lease was lost')),
       },
-      deps.leaseRenewMs ?? JOB_LEASE_MS / 4,
     );
-    timer.unref();
-    return {
-      lease,
-      async stop() {
-        clearInterval(timer);
-        await renewing;
-      },
-    };
   }
 
   async function work(job: TicketAgentJobRow): Promise<void> {
@@ -123,7 +112,7 @@ export function createTicketAgentWorker(deps: TicketAgentWorkerDeps): TicketAgen
     await failExhaustedJobs(db, now.toISOString(), MAX_JOB_ATTEMPTS);
     const jobs = await claimJobs(db, {
       now: now.toISOString(),
-      lockedUntil: new Date(now.getTime() + JOB_LEASE_MS).toISOString(),
+      lockedUntil: leaseUntil(now, JOB_LEASE_MS),
       limit: CONCURRENCY,
       maxAttempts: MAX_JOB_ATTEMPTS,
     });
@@ -152,7 +141,7 @@ export function createTicketAgentWorker(deps: TicketAgentWorkerDeps): TicketAgen
  * Records how a job ended. Should the database refuse that, the job is failed saying why, rather
  * than left running to be taken again after its lease and answered a second time.
  */
-async function recordEnd(db: Kysely<DB>, lease: { id: string; lockedUntil: string }, end: Parameters<typeof finishJob>[2]) {
+async function recordEnd(db: Kysely<DB>, lease: Lease, end: Parameters<typeof finishJob>[2]) {
   try {
     await finishJob(db, lease, end);
   } catch (error) {

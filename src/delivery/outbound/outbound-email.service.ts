@@ -5,7 +5,13 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { enqueueEmail } from '../outbox/outbox.service.js';
 import { domainOf } from '../outbox/smtp.js';
-import { findThreadEnds, findTicketMailbox, insertEmailMessage, type TicketMailboxRow } from './outbound-email.repository.js';
+import {
+  findThreadEnds,
+  findTicketMailbox,
+  insertEmailMessage,
+  recordSentMessage,
+  type TicketMailboxRow,
+} from './outbound-email.repository.js';
 import { replyAddressFor } from './reply-address.js';
 import { boundedReferences, formatAddress, inAngleBrackets, MAX_REFERENCES, parseAddress, ticketSubject } from './threading.js';
 
@@ -155,4 +161,12 @@ export async function enqueueTicketEmail(
     created_at: deps.clock.now().toISOString(),
   });
   return queued;
+}
+
+/**
+ * Marks the email recorded for an outbox message as sent, with the bytes it went out as when the
+ * transport gave them: the outbox worker calls it in the transaction that records the send.
+ */
+export async function markTicketEmailSent(trx: Transaction<DB>, outboxId: string, raw: Buffer | null): Promise<void> {
+  await recordSentMessage(trx, outboxId, raw);
 }

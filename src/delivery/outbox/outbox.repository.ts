@@ -1,7 +1,15 @@
-import type { ExpressionBuilder, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
-import { forUpdateSkipLocked, inJsonArray } from '../../db/dialect.js';
+import { inJsonArray } from '../../db/dialect.js';
+import {
+  claimLeased,
+  failLapsedLeases,
+  finishUnderLease,
+  type LeaseColumns,
+  type LeasedQueue,
+  leaseLapsed,
+} from '../../db/job-queue.js';
 import { afterKeys } from '../../db/keyset.js';
 import type { ListPage } from '../../lib/cursors.js';
 import type { EmailOutboxTable, OutboxStatus } from './outbox.table.js';
@@ -69,16 +77,30 @@ export async function findOutboxIdByDedupeKey(db: Db, dedupeKey: string): Promis
   return row?.id;
 }
 
+/** The outbox as a leased queue: a claimed message is `sending` under a lease in `locked_until`. */
+const OUTBOX_LEASE: LeaseColumns<DB, 'email_outbox'> = {
+  table: 'email_outbox',
+  lease: 'locked_until',
+  state: { column: 'status', claimed: 'sending' },
+  attempts: 'attempts',
+};
+
 /**
- * Pending or failed messages whose time has come, and sends whose worker let its lease run out
- * with attempts left (`failExhaustedMessages` ends the others).
+ * Due: pending or failed messages whose time has come, and sends whose worker let its lease run
+ * out with attempts left (`failExhaustedMessages` ends the others). Oldest due first.
  */
-function isDue(now: string, maxAttempts: number) {
-  return (eb: ExpressionBuilder<DB, 'email_outbox'>) =>
-    eb.or([
-      eb.and([eb('status', 'in', ['pending', 'failed']), eb('next_attempt_at', '<=', now)]),
-      eb.and([eb('status', '=', 'sending'), eb('locked_until', '<=', now), eb('attempts', '<', maxAttempts)]),
-    ]);
+function outboxQueue(maxAttempts: number): LeasedQueue<DB, 'email_outbox', (typeof CLAIM_COLUMNS)[number]> {
+  return {
+    ...OUTBOX_LEASE,
+    claimable: (eb, now) =>
+      eb.or([
+        eb.and([eb('status', 'in', ['pending', 'failed']), eb('next_attempt_at', '<=', now)]),
+        leaseLapsed(eb, OUTBOX_LEASE, now, maxAttempts),
+      ]),
+    order: ['next_attempt_at', 'id'],
+    returning: CLAIM_COLUMNS,
+    onClaim: (now) => ({ updated_at: now }),
+  };
 }
 
 /**
@@ -86,60 +108,24 @@ function isDue(now: string, maxAttempts: number) {
  * went): undeliverable, with the reason, rather than sent again and again. Answers how many.
  */
 export async function failExhaustedMessages(db: Db, claim: { now: string; maxAttempts: number }): Promise<number> {
-  const result = await db
-    .updateTable('email_outbox')
-    .set({
-      status: 'undeliverable',
-      locked_until: null,
-      next_attempt_at: null,
-      last_error:
-        'The last attempt ended with no outcome recorded (the worker stopped, or the database refused the record); not tried again',
-      updated_at: claim.now,
-    })
-    .where('status', '=', 'sending')
-    .where('locked_until', '<=', claim.now)
-    .where('attempts', '>=', claim.maxAttempts)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return failLapsedLeases(db, OUTBOX_LEASE, claim, {
+    status: 'undeliverable',
+    next_attempt_at: null,
+    last_error:
+      'The last attempt ended with no outcome recorded (the worker stopped, or the database refused the record); not tried again',
+    updated_at: claim.now,
+  });
 }
 
 /**
- * Claims up to `limit` due messages in one conditional UPDATE: they become `sending` under a lease
- * until `lockedUntil`, and the attempt is counted. The candidates are a materialized CTE, selected
- * once per statement; on PostgreSQL `for update skip locked`, so concurrent workers never claim
- * the same row (a plain `in (subquery)` may be re-run per row and claim more than `limit`). On
- * SQLite the statement is one write transaction. The due condition is checked again on update.
+ * Claims up to `limit` due messages (`claimLeased`): they become `sending` under a lease until
+ * `lockedUntil`, and the attempt is counted; concurrent workers never claim the same message.
  */
 export async function claimDueMessages(
   db: Kysely<DB>,
   claim: { now: string; lockedUntil: string; limit: number; maxAttempts: number },
 ) {
-  return db
-    .with(
-      (cte) => cte('candidates').materialized(),
-      (qb) =>
-        forUpdateSkipLocked(
-          db,
-          qb
-            .selectFrom('email_outbox')
-            .select('id')
-            .where(isDue(claim.now, claim.maxAttempts))
-            .orderBy('next_attempt_at')
-            .orderBy('id')
-            .limit(claim.limit),
-        ),
-    )
-    .updateTable('email_outbox')
-    .set((eb) => ({
-      status: 'sending' as const,
-      locked_until: claim.lockedUntil,
-      attempts: eb('attempts', '+', 1),
-      updated_at: claim.now,
-    }))
-    .where('id', 'in', (eb) => eb.selectFrom('candidates').select('candidates.id'))
-    .where(isDue(claim.now, claim.maxAttempts))
-    .returning(CLAIM_COLUMNS)
-    .execute();
+  return claimLeased(db, outboxQueue(claim.maxAttempts), { now: claim.now, leaseUntil: claim.lockedUntil, limit: claim.limit });
 }
 
 export type ClaimedMessage = Awaited<ReturnType<typeof claimDueMessages>>[number];
@@ -160,21 +146,18 @@ export async function finishSending(
     messageId?: string | null;
   },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('email_outbox')
-    .set({
+  return finishUnderLease(
+    db,
+    OUTBOX_LEASE,
+    { id, until: lockedUntil },
+    {
       status: outcome.status,
-      locked_until: null,
       next_attempt_at: outcome.nextAttemptAt ?? null,
       updated_at: outcome.at,
       ...(outcome.status === 'sent' ? { sent_at: outcome.at, message_id: outcome.messageId ?? null } : {}),
       ...(outcome.lastError === undefined ? {} : { last_error: outcome.lastError }),
-    })
-    .where('id', '=', id)
-    .where('status', '=', 'sending')
-    .where('locked_until', '=', lockedUntil)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+    },
+  );
 }
 
 /**

@@ -3,10 +3,11 @@ import type { Kysely } from 'kysely';
 import { type Config, dkimSigningOf } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import { readJson } from '../../db/dialect.js';
+import { backoffMs, leaseUntil } from '../../db/job-queue.js';
 import type { Clock } from '../../lib/clock.js';
 import { createPollingLoop } from '../../lib/polling-loop.js';
 import { storableText } from '../../lib/storable-text.js';
-import { recordSentMessage } from '../outbound/outbound-email.repository.js';
+import { markTicketEmailSent } from '../outbound/outbound-email.service.js';
 import { type ClaimedMessage, claimDueMessages, failExhaustedMessages, finishSending } from './outbox.repository.js';
 import {
   createSmtpTransport,
@@ -59,11 +60,6 @@ function unrecorded(what: string, error: unknown): string {
   return `The ${what} could not be recorded (${reason})`.slice(0, MAX_ERROR_LENGTH);
 }
 
-/** 5 s, 10 s, 20 s… after the 1st, 2nd, 3rd failure, capped at `maxDelayMs`. */
-export function backoffMs(failedAttempts: number, baseDelayMs = 5_000, maxDelayMs = 3_600_000): number {
-  return Math.min(baseDelayMs * 2 ** Math.max(0, failedAttempts - 1), maxDelayMs);
-}
-
 /**
  * The message a claimed row describes: a ticket email with the sender, reply address and threading
  * fixed when it was queued; any other from `SMTP_FROM`, with an id made of the outbox id.
@@ -87,8 +83,8 @@ function outgoingMail(message: ClaimedMessage, smtpFrom: string, date: Date): Ou
 
 /**
  * The background sender of `email_outbox`. Safe with any number of workers and processes:
- * every message is claimed by one atomic conditional UPDATE (see `claimDueMessages`), and each
- * outcome is written only while the claim is still the worker's own. Every stored time comes
+ * every message is claimed from the leased job queue (`db/job-queue.ts`, see `claimDueMessages`),
+ * and each outcome is written only while the claim is still the worker's own. Every stored time comes
  * from `deps.clock`.
  */
 export function createOutboxWorker(deps: OutboxWorkerDeps, options: OutboxWorkerOptions = {}): OutboxWorker {
@@ -149,7 +145,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps, options: OutboxWorker
     try {
       await db.transaction().execute(async (trx) => {
         if (await finishSending(trx, message.id, lockedUntil, outcome)) {
-          await recordSentMessage(trx, message.id, sent.raw);
+          await markTicketEmailSent(trx, message.id, sent.raw);
         }
       });
     } catch (error) {
@@ -163,7 +159,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps, options: OutboxWorker
     await failExhaustedMessages(db, { now: clock.now().toISOString(), maxAttempts });
     while (claimed < batchSize) {
       const now = clock.now();
-      const lockedUntil = new Date(now.getTime() + leaseMs).toISOString();
+      const lockedUntil = leaseUntil(now, leaseMs);
       const [message] = await claimDueMessages(db, { now: now.toISOString(), lockedUntil, limit: 1, maxAttempts });
       if (!message) {
         break;

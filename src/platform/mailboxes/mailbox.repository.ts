@@ -1,6 +1,15 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { forUpdate, forUpdateSkipLocked } from '../../db/dialect.js';
+import { forUpdate } from '../../db/dialect.js';
+import {
+  claimLeased,
+  finishUnderLease,
+  type LeaseColumns,
+  type LeasedQueue,
+  notLeased,
+  renewLease,
+  updateUnderLease,
+} from '../../db/job-queue.js';
 import { inKeysetOrder } from '../../db/keyset.js';
 import type { ListPage } from '../../lib/cursors.js';
 import type { MailboxTable } from './mailbox.table.js';
@@ -168,39 +177,33 @@ const IMAP_CLAIM_COLUMNS = [
   'imap_failures',
 ] as const;
 
+/** IMAP mailboxes as a leased queue: a poller holds one while `imap_locked_until` is ahead; no status column. */
+const IMAP_POLL_LEASE: LeaseColumns<DB, 'mailboxes'> = { table: 'mailboxes', lease: 'imap_locked_until' };
+
 /**
- * Claims one IMAP mailbox that is due and not leased, in one conditional UPDATE (as the outbox
- * claims messages): the candidate is a materialized CTE, `for update skip locked` on PostgreSQL,
- * and the conditions are checked again on update, so two pollers never hold the same lease.
+ * Due for a poll and not leased. An unverified mailbox is not polled: its address is not proved to
+ * be the organization's. The least recently due first.
+ */
+const IMAP_POLL_QUEUE: LeasedQueue<DB, 'mailboxes', (typeof IMAP_CLAIM_COLUMNS)[number]> = {
+  ...IMAP_POLL_LEASE,
+  claimable: (eb, now) =>
+    eb.and([
+      eb('mailboxes.delivery', '=', 'imap'),
+      eb('mailboxes.verified_at', 'is not', null),
+      eb.or([eb('mailboxes.imap_next_poll_at', 'is', null), eb('mailboxes.imap_next_poll_at', '<=', now)]),
+      notLeased(eb, IMAP_POLL_LEASE, now),
+    ]),
+  order: ['imap_next_poll_at', 'id'],
+  returning: IMAP_CLAIM_COLUMNS,
+};
+
+/**
+ * Claims one IMAP mailbox that is due and not leased (`claimLeased`), so two pollers never hold
+ * the same lease.
  */
 export async function claimDueImapMailbox(db: Kysely<DB>, claim: { now: string; lockedUntil: string }) {
-  return db
-    .with(
-      (cte) => cte('candidates').materialized(),
-      (qb) =>
-        forUpdateSkipLocked(
-          db,
-          qb
-            .selectFrom('mailboxes')
-            .select('id')
-            .where('delivery', '=', 'imap')
-            // An unverified mailbox is not polled: its address is not proved to be the organization's.
-            .where('verified_at', 'is not', null)
-            .where((eb) => eb.or([eb('imap_next_poll_at', 'is', null), eb('imap_next_poll_at', '<=', claim.now)]))
-            .where((eb) => eb.or([eb('imap_locked_until', 'is', null), eb('imap_locked_until', '<=', claim.now)]))
-            .orderBy('imap_next_poll_at')
-            .orderBy('id')
-            .limit(1),
-        ),
-    )
-    .updateTable('mailboxes')
-    .set({ imap_locked_until: claim.lockedUntil })
-    .where('id', 'in', (eb) => eb.selectFrom('candidates').select('candidates.id'))
-    .where('delivery', '=', 'imap')
-    .where('verified_at', 'is not', null)
-    .where((eb) => eb.or([eb('imap_locked_until', 'is', null), eb('imap_locked_until', '<=', claim.now)]))
-    .returning(IMAP_CLAIM_COLUMNS)
-    .executeTakeFirst();
+  const [claimed] = await claimLeased(db, IMAP_POLL_QUEUE, { now: claim.now, leaseUntil: claim.lockedUntil, limit: 1 });
+  return claimed;
 }
 
 export type ClaimedImapMailbox = NonNullable<Awaited<ReturnType<typeof claimDueImapMailbox>>>;
@@ -215,33 +218,20 @@ export async function advanceImapCursor(
   lease: { lockedUntil: string; renewedUntil: string },
   cursor: { uidValidity: number; lastUid: number },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('mailboxes')
-    .set((eb) => ({
-      imap_uid_validity: cursor.uidValidity,
-      imap_last_uid: eb
-        .case()
-        .when(eb.or([eb('imap_last_uid', 'is', null), eb('imap_last_uid', '<', cursor.lastUid)]))
-        .then(cursor.lastUid)
-        .else(eb.ref('imap_last_uid'))
-        .end(),
-      imap_locked_until: lease.renewedUntil,
-    }))
-    .where('id', '=', id)
-    .where('imap_locked_until', '=', lease.lockedUntil)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return renewLease(db, IMAP_POLL_LEASE, { id, until: lease.lockedUntil }, lease.renewedUntil, (eb) => ({
+    imap_uid_validity: cursor.uidValidity,
+    imap_last_uid: eb
+      .case()
+      .when(eb.or([eb('imap_last_uid', 'is', null), eb('imap_last_uid', '<', cursor.lastUid)]))
+      .then(cursor.lastUid)
+      .else(eb.ref('imap_last_uid'))
+      .end(),
+  }));
 }
 
 /** A new UIDVALIDITY: the folder's UIDs start over, and so does the cursor. */
 export async function resetImapCursor(db: Db, id: string, lockedUntil: string, uidValidity: number): Promise<boolean> {
-  const result = await db
-    .updateTable('mailboxes')
-    .set({ imap_uid_validity: uidValidity, imap_last_uid: 0 })
-    .where('id', '=', id)
-    .where('imap_locked_until', '=', lockedUntil)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return updateUnderLease(db, IMAP_POLL_LEASE, { id, until: lockedUntil }, { imap_uid_validity: uidValidity, imap_last_uid: 0 });
 }
 
 /** Ends a poll: releases the lease (if still ours) and records when the mailbox is due again and how it went. */
@@ -251,16 +241,15 @@ export async function finishImapPoll(
   lockedUntil: string,
   outcome: { at: string; nextPollAt: string; error: string | null; failures: number },
 ): Promise<void> {
-  await db
-    .updateTable('mailboxes')
-    .set({
-      imap_locked_until: null,
+  await finishUnderLease(
+    db,
+    IMAP_POLL_LEASE,
+    { id, until: lockedUntil },
+    {
       imap_last_polled_at: outcome.at,
       imap_next_poll_at: outcome.nextPollAt,
       imap_last_error: outcome.error,
       imap_failures: outcome.failures,
-    })
-    .where('id', '=', id)
-    .where('imap_locked_until', '=', lockedUntil)
-    .execute();
+    },
+  );
 }

@@ -1,6 +1,14 @@
 import { type ExpressionBuilder, type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forUpdateSkipLocked } from '../../db/dialect.js';
+import {
+  claimLeased,
+  finishUnderLease,
+  type LeaseColumns,
+  type LeasedQueue,
+  leaseLapsed,
+  noEarlierUnfinished,
+} from '../../db/job-queue.js';
 import type { DeliveryStatus, WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookTable } from './webhook.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -213,19 +221,29 @@ const DELIVERY_COLUMNS = [
   'updated_at',
 ] as const;
 
+/** Deliveries as a leased queue: a claimed one is `delivering` under a lease in `locked_until`. */
+const DELIVERY_LEASE: LeaseColumns<DB, 'webhook_deliveries'> = {
+  table: 'webhook_deliveries',
+  lease: 'locked_until',
+  state: { column: 'status', claimed: 'delivering' },
+  attempts: 'attempts',
+};
+
 /**
  * Due: pending and its time has come, or delivering under a lease that ran out. In order: only the
  * endpoint's oldest unfinished delivery has a time (the ones behind it wait with none, and get one
  * when it finishes: `promoteNextDelivery`), so the scan of due rows never reads a backlog; the
  * NOT EXISTS says the same again, for safety. Manual ones (a retry, a test) go out of order. Only
- * deliveries of enabled endpoints whose owner is not disabled are due.
+ * deliveries of enabled endpoints whose owner is not disabled are due. Per endpoint at most one
+ * delivery in order is due at a time, so a batch never holds two of one endpoint's events.
  */
-function isDue(now: string) {
-  return (eb: ExpressionBuilder<DB, 'webhook_deliveries'>) =>
+const DELIVERY_QUEUE: LeasedQueue<DB, 'webhook_deliveries', (typeof DELIVERY_COLUMNS)[number]> = {
+  ...DELIVERY_LEASE,
+  claimable: (eb, now) =>
     eb.and([
       eb.or([
         eb.and([eb('webhook_deliveries.status', '=', 'pending'), eb('webhook_deliveries.next_attempt_at', '<=', now)]),
-        eb.and([eb('webhook_deliveries.status', '=', 'delivering'), eb('webhook_deliveries.locked_until', '<=', now)]),
+        leaseLapsed(eb, DELIVERY_LEASE, now),
       ]),
       eb.exists(
         eb
@@ -237,55 +255,25 @@ function isDue(now: string) {
       ),
       eb.or([
         eb('webhook_deliveries.manual', '=', true),
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('webhook_deliveries as earlier')
-              .select(sql`1`.as('one'))
-              .whereRef('earlier.webhook_id', '=', 'webhook_deliveries.webhook_id')
-              .where('earlier.status', 'in', ['pending', 'delivering'])
-              .whereRef('earlier.event_seq', '<', 'webhook_deliveries.event_seq')
-              .where('earlier.manual', '=', false),
-          ),
-        ),
+        noEarlierUnfinished(eb, DELIVERY_LEASE, {
+          key: 'webhook_id',
+          position: 'event_seq',
+          unfinished: ['pending', 'delivering'],
+          alsoWhere: { manual: false },
+        }),
       ]),
-    ]);
-}
+    ]),
+  order: ['next_attempt_at', 'id'],
+  returning: DELIVERY_COLUMNS,
+  onClaim: (now) => ({ updated_at: now }),
+};
 
 /**
- * Claims up to `limit` due deliveries in one conditional UPDATE, as the email outbox does: they
- * become `delivering` under a lease until `lockedUntil`, and the attempt is counted. Candidates are
- * a materialized CTE, locked `for update skip locked` on PostgreSQL so concurrent workers never
- * claim the same row; the due condition is checked again on update. Per endpoint at most one
- * delivery in order is due at a time, so a batch never holds two of one endpoint's events.
+ * Claims up to `limit` due deliveries (`claimLeased`): they become `delivering` under a lease until
+ * `lockedUntil`, and the attempt is counted; concurrent workers never claim the same delivery.
  */
 export async function claimDueDeliveries(db: Kysely<DB>, claim: { now: string; lockedUntil: string; limit: number }) {
-  return db
-    .with(
-      (cte) => cte('candidates').materialized(),
-      (qb) =>
-        forUpdateSkipLocked(
-          db,
-          qb
-            .selectFrom('webhook_deliveries')
-            .select('webhook_deliveries.id')
-            .where(isDue(claim.now))
-            .orderBy('webhook_deliveries.next_attempt_at')
-            .orderBy('webhook_deliveries.id')
-            .limit(claim.limit),
-        ),
-    )
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({
-      status: 'delivering' as const,
-      locked_until: claim.lockedUntil,
-      attempts: eb('attempts', '+', 1),
-      updated_at: claim.now,
-    }))
-    .where('webhook_deliveries.id', 'in', (eb) => eb.selectFrom('candidates').select('candidates.id'))
-    .where(isDue(claim.now))
-    .returning(DELIVERY_COLUMNS)
-    .execute();
+  return claimLeased(db, DELIVERY_QUEUE, { now: claim.now, leaseUntil: claim.lockedUntil, limit: claim.limit });
 }
 
 export type DeliveryRow = Awaited<ReturnType<typeof claimDueDeliveries>>[number];
@@ -325,11 +313,12 @@ export async function finishDelivery(
     error: string | null;
   },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({
+  return finishUnderLease(
+    db,
+    DELIVERY_LEASE,
+    { id, until: lockedUntil },
+    {
       status: outcome.status,
-      locked_until: null,
       next_attempt_at: outcome.nextAttemptAt,
       last_status_code: outcome.statusCode,
       last_error: outcome.error,
@@ -337,12 +326,8 @@ export async function finishDelivery(
       // A finished delivery is back in no one's way; a manual one that failed is not retried.
       ...(outcome.status === 'pending' ? {} : { manual: false }),
       ...(outcome.status === 'delivered' ? { delivered_at: outcome.at } : {}),
-    })
-    .where('id', '=', id)
-    .where('status', '=', 'delivering')
-    .where('locked_until', '=', lockedUntil)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+    },
+  );
 }
 
 export async function insertAttempt(db: Db, row: WebhookDeliveryAttemptTable): Promise<void> {

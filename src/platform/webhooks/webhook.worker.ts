@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { encodeTime } from 'ulid';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
+import { leaseUntil } from '../../db/job-queue.js';
 import type { Clock } from '../../lib/clock.js';
 import { parseOutboundPolicy } from '../../lib/guarded-fetch.js';
 import type { IdFactory } from '../../lib/ids.js';
@@ -47,8 +48,8 @@ const PRUNE_BATCH = 500;
 
 /**
  * The webhook worker, one in every process. Safe with any number of them: endpoints are dispatched
- * under their row lock (skipped by the others), deliveries are claimed by one atomic conditional
- * UPDATE under a lease, and an outcome is written only while the lease is still the worker's own,
+ * under their row lock (skipped by the others), deliveries are claimed from the leased job queue
+ * (`db/job-queue.ts`) by one atomic conditional UPDATE under a lease, and an outcome is written only while the lease is still the worker's own,
  * so each event reaches each endpoint once (unless a receiver outlives a lease, which the 10 s
  * timeout against the 60 s lease rules out). Every stored time comes from `deps.clock`.
  */
@@ -66,7 +67,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps, options: WebhookWor
     let claimed = 0;
     while (claimed < maxDeliveries) {
       const now = clock.now();
-      const lockedUntil = new Date(now.getTime() + DELIVERY_LEASE_MS).toISOString();
+      const lockedUntil = leaseUntil(now, DELIVERY_LEASE_MS);
       const batch = await claimDueDeliveries(db, {
         now: now.toISOString(),
         lockedUntil,
