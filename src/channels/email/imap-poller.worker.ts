@@ -9,15 +9,15 @@ import { createPollingLoop } from '../../lib/polling-loop.js';
 import { createSecretBox } from '../../lib/secret-box.js';
 import { storableText } from '../../lib/storable-text.js';
 import { findRoutingMailbox, type RoutingMailbox } from '../../platform/mailboxes/mailbox.lookup.js';
+import { imapPasswordAad } from '../../platform/mailboxes/mailbox.service.js';
+import { countImapMessageAttempt, forgetImapMessageAttempts } from './imap-message-attempt.repository.js';
 import {
   advanceImapCursor,
   type ClaimedImapMailbox,
   claimDueImapMailbox,
   finishImapPoll,
   resetImapCursor,
-} from '../../platform/mailboxes/mailbox.repository.js';
-import { imapPasswordAad } from '../../platform/mailboxes/mailbox.service.js';
-import { countImapMessageAttempt, forgetImapMessageAttempts } from './imap-message-attempt.repository.js';
+} from './imap-poll.repository.js';
 import { type InboundDeps, ingestMessage, recordUnreadableMessage, UnreadableMessageError } from './inbound.service.js';
 import { derivedMessageId, parseInboundHead, parseInboundMessage } from './inbound-message.js';
 
