@@ -1,30 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { BulkTicketChange } from '../api/types';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { AssignDialog } from './AssignDialog';
 import { BulkBar } from './BulkBar';
 import { FilterBar } from './FilterBar';
+import { InboxHeading } from './InboxHeading';
 import { useInboxOptions } from './inbox-options';
 import type { InboxSearch } from './inbox-search';
 import { ShortcutsDialog } from './ShortcutsDialog';
-import {
-  clearSelection,
-  EMPTY_SELECTION,
-  focus,
-  moveFocus,
-  prune,
-  type Selection,
-  selectRange,
-  targetIds,
-  toggle,
-  toggleAll,
-} from './selection';
-import { inboxShortcut } from './shortcuts';
+import { clearSelection, focus, selectRange, targetIds, toggle, toggleAll } from './selection';
 import { TicketList } from './TicketList';
 import { type TicketQuery, ticketQueryOf } from './ticket-query';
 import { useBulkUpdate } from './use-bulk-update';
+import { useInboxSelection } from './use-inbox-selection';
+import { useInboxShortcuts } from './use-inbox-shortcuts';
 import { useTicketList } from './use-ticket-list';
 import { viewsQuery } from './views';
 
@@ -43,17 +34,7 @@ export function InboxPage() {
   const bulk = useBulkUpdate(applyTickets);
 
   const ids = useMemo(() => tickets.map((ticket) => ticket.id), [tickets]);
-  const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
-  const previousIds = useRef(ids);
-  useEffect(() => {
-    const previous = previousIds.current;
-    previousIds.current = ids;
-    setSelection((current) => prune(current, ids, previous));
-  }, [ids]);
-  // Another view or filter is another list: start afresh.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the query is the trigger, not an input.
-  useEffect(() => setSelection(EMPTY_SELECTION), [queryJson]);
-
+  const [selection, setSelection] = useInboxSelection(ids, queryJson);
   const [assigning, setAssigning] = useState<string[] | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
 
@@ -63,59 +44,15 @@ export function InboxPage() {
         bulk.mutate({ ticketIds, change }, { onSuccess: () => setSelection(clearSelection) });
       }
     },
-    [bulk],
+    [bulk, setSelection],
   );
-  const closeStatus = options.closedStatus;
-
-  const latest = useRef({ selection, ids, change, closeStatus });
-  latest.current = { selection, ids, change, closeStatus };
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      const action = inboxShortcut(event);
-      if (!action) {
-        return;
-      }
-      const { selection: current, ids: rows, change: apply, closeStatus: closed } = latest.current;
-      event.preventDefault();
-      switch (action) {
-        case 'next':
-        case 'previous':
-          setSelection((state) => moveFocus(state, rows, action === 'next' ? 1 : -1));
-          return;
-        case 'toggle':
-          if (current.focusId) {
-            setSelection((state) => toggle(state, current.focusId ?? ''));
-          }
-          return;
-        case 'open':
-          if (current.focusId) {
-            void navigate({ to: '/tickets/$ticketId', params: { ticketId: current.focusId } });
-          }
-          return;
-        case 'close':
-          apply(targetIds(current, rows), { statusName: closed });
-          return;
-        case 'assign': {
-          const targets = targetIds(current, rows);
-          if (targets.length > 0) {
-            setAssigning(targets);
-          }
-          return;
-        }
-        case 'help':
-          setHelpOpen(true);
-          return;
-      }
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [navigate]);
+  useInboxShortcuts({ selection, ids, change, closeStatus: options.closedStatus, setSelection, setAssigning, setHelpOpen });
 
   const onToggle = useCallback(
     (id: string, range: boolean) => setSelection((state) => (range ? selectRange(state, ids, id) : toggle(state, id))),
-    [ids],
+    [ids, setSelection],
   );
-  const onFocus = useCallback((id: string) => setSelection((state) => focus(state, id)), []);
+  const onFocus = useCallback((id: string) => setSelection((state) => focus(state, id)), [setSelection]);
   const loadMore = useCallback(() => void list.fetchNextPage(), [list.fetchNextPage]);
 
   const selectedIds = targetIds({ ...selection, focusId: null }, ids);
@@ -123,22 +60,12 @@ export function InboxPage() {
   const viewMissing = views.isSuccess && search.view !== undefined && !view;
   return (
     <div className="flex h-full flex-col">
-      <div className="flex items-baseline gap-2 px-3 pt-3">
-        <h1 className="text-base font-semibold">{view?.name ?? 'Inbox'}</h1>
-        {list.isSuccess ? (
-          <span className="text-xs text-zinc-500 dark:text-zinc-400">
-            {tickets.length}
-            {list.hasNextPage ? '+' : ''} {tickets.length === 1 ? 'ticket' : 'tickets'}
-          </span>
-        ) : null}
-        <button
-          type="button"
-          className="ml-auto hidden text-xs text-zinc-500 hover:underline md:inline dark:text-zinc-400"
-          onClick={() => setHelpOpen(true)}
-        >
-          Keyboard shortcuts (?)
-        </button>
-      </div>
+      <InboxHeading
+        title={view?.name ?? 'Inbox'}
+        count={list.isSuccess ? tickets.length : null}
+        hasMore={list.hasNextPage}
+        onShowShortcuts={() => setHelpOpen(true)}
+      />
       <FilterBar search={search} options={options} onChange={(next: InboxSearch) => void navigate({ search: next })} />
       {selectedIds.length > 0 ? (
         <BulkBar
