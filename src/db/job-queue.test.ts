@@ -1,9 +1,11 @@
-import { type Kysely, sql } from 'kysely';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
 import { createTestDatabase, TEST_NOW } from '../../test/harness.js';
+import { createQueueTable, JOBS, LEASE_MS, MAX_ATTEMPTS, QUEUE, type TestSchema } from '../../test/job-queue-fixture.js';
 import { fixedClock } from '../lib/clock.js';
-import { connectPostgres, type DatabaseHandle } from './connect.js';
 import type { Dialect } from './dialect.js';
 import {
   backoffMs,
@@ -11,58 +13,11 @@ import {
   failLapsedLeases,
   finishUnderLease,
   keepLeaseRenewed,
-  type LeaseColumns,
-  type LeasedQueue,
-  leaseLapsed,
   leaseUntil,
-  noEarlierUnfinished,
   renewLease,
 } from './job-queue.js';
 
-/** A queue of the test's own, in a scratch table beside the app's schema. */
-interface QueueJobTable {
-  id: string;
-  status: 'pending' | 'running' | 'done' | 'failed';
-  attempts: number;
-  locked_until: string | null;
-  due_at: string;
-  /** Jobs of one lane go one at a time, in `position` order. */
-  lane: string;
-  position: number;
-  result: string | null;
-}
-interface TestSchema {
-  queue_jobs: QueueJobTable;
-}
-
-const LEASE_MS = 60_000;
-const MAX_ATTEMPTS = 3;
-
-const JOBS: LeaseColumns<TestSchema, 'queue_jobs'> = {
-  table: 'queue_jobs',
-  lease: 'locked_until',
-  state: { column: 'status', claimed: 'running' },
-  attempts: 'attempts',
-};
-
-/** Pending and due, or running under a lapsed lease with attempts left; in order within a lane. */
-const QUEUE: LeasedQueue<TestSchema, 'queue_jobs', 'id' | 'attempts' | 'lane'> = {
-  ...JOBS,
-  claimable: (eb, now) =>
-    eb.and([
-      eb.or([eb.and([eb('status', '=', 'pending'), eb('due_at', '<=', now)]), leaseLapsed(eb, JOBS, now, MAX_ATTEMPTS)]),
-      noEarlierUnfinished(eb, JOBS, { key: 'lane', position: 'position', unfinished: ['pending', 'running'] }),
-    ]),
-  order: ['due_at', 'id'],
-  returning: ['id', 'attempts', 'lane'],
-};
-
-async function createQueueTable(db: Kysely<TestSchema>): Promise<void> {
-  await sql`create table queue_jobs (
-    id text primary key, status text not null, attempts integer not null default 0,
-    locked_until text, due_at text not null, lane text not null, position integer not null, result text
-  )`.execute(db);
-}
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe.each(DIALECTS)('the leased job queue (%s)', (dialect: Dialect) => {
   let handle: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -183,39 +138,55 @@ describe.each(DIALECTS)('the leased job queue (%s)', (dialect: Dialect) => {
   it.runIf(dialect === 'postgres')(
     'lets two processes claim from one queue side by side without doing any job twice',
     async () => {
-      const other = connectPostgres(handle.url ?? '', 5) as DatabaseHandle;
-      try {
-        const ids = Array.from({ length: 60 }, (_, index) => `job-${String(index).padStart(2, '0')}`);
-        await addJobs(...ids.map((id) => ({ id })));
-        const drain = async (process: Kysely<TestSchema>) => {
-          const taken: string[] = [];
-          for (let batch = await claim(process, 3); batch.length > 0; batch = await claim(process, 3)) {
-            taken.push(...batch.map((row) => row.id));
-          }
-          return taken;
-        };
-        const pools = [db, other.db as unknown as Kysely<TestSchema>];
-        const taken = (await Promise.all([...pools, ...pools].map(drain))).flat();
-        expect(taken.toSorted()).toEqual(ids);
-      } finally {
-        await other.close();
-      }
+      const ids = Array.from({ length: 60 }, (_, index) => `job-${String(index).padStart(2, '0')}`);
+      await addJobs(...ids.map((id) => ({ id })));
+      const processes = [startProcess('drain', handle.url ?? '', now()), startProcess('drain', handle.url ?? '', now())];
+      const done = await Promise.all(processes.map(async (child) => JSON.parse(await child.firstLine) as string[]));
+      await Promise.all(processes.map((child) => child.exited));
+      expect(done.flat().toSorted()).toEqual(ids);
+      const rows = await db.selectFrom('queue_jobs').select(['status', 'attempts']).execute();
+      expect(rows.every((row) => row.status === 'done' && Number(row.attempts) === 1)).toBe(true);
     },
+    60_000,
   );
 
-  it.runIf(dialect === 'postgres')('gives the job of a process killed mid-job to another once its lease lapsed', async () => {
-    const doomed = connectPostgres(handle.url ?? '', 2) as DatabaseHandle;
-    await addJobs({ id: 'orphan' });
-    const [taken] = await claim(doomed.db as unknown as Kysely<TestSchema>);
-    expect(taken?.id).toBe('orphan');
-    // The process dies: its connections go, and no one renews the lease.
-    await doomed.close();
-    expect(await claim(db)).toEqual([]);
-    clock.advance(LEASE_MS);
-    const [again] = await claim(db);
-    expect(again).toEqual({ id: 'orphan', attempts: 2, lane: 'orphan' });
-    expect(await finishUnderLease(db, JOBS, { id: 'orphan', until: leaseUntil(clock.now(), LEASE_MS) }, { status: 'done' })).toBe(
-      true,
-    );
-  });
+  it.runIf(dialect === 'postgres')(
+    'gives the job of a process killed mid-job to another once its lease lapsed',
+    async () => {
+      await addJobs({ id: 'orphan' });
+      const doomed = startProcess('claim-and-hang', handle.url ?? '', now());
+      expect(await doomed.firstLine).toBe('orphan');
+      doomed.child.kill('SIGKILL');
+      await doomed.exited;
+      // Nobody renews the lease of a dead process, and until it lapses the job stays taken.
+      expect(await claim(db)).toEqual([]);
+      clock.advance(LEASE_MS);
+      const [again] = await claim(db);
+      expect(again).toEqual({ id: 'orphan', attempts: 2, lane: 'orphan' });
+      const lease = { id: 'orphan', until: leaseUntil(clock.now(), LEASE_MS) };
+      expect(await finishUnderLease(db, JOBS, lease, { status: 'done' })).toBe(true);
+    },
+    60_000,
+  );
 });
+
+/** A process of its own running test/job-queue-process.ts: its first line of output, and its end. */
+function startProcess(mode: 'drain' | 'claim-and-hang', url: string, at: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/job-queue-process.ts', mode, url, at], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const firstLine = new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const end = output.indexOf('\n');
+      if (end >= 0) {
+        resolve(output.slice(0, end));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`job-queue-process.ts ${mode} ended (${code}) before a line`)));
+  });
+  return { child, firstLine, exited };
+}
