@@ -8,7 +8,7 @@ import { PageNumberSchema, UlidSchema } from '../../http/shared-schemas.js';
 import { AppError } from '../../lib/errors.js';
 import { ULID_PATTERN } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
-import { TICKET_SORTS, type TicketSortName } from '../../shared/ticket-sorts.js';
+import { DEFAULT_TICKET_SORT, TICKET_SORTS, type TicketSortName } from '../../shared/ticket-sorts.js';
 import { accountExists } from '../accounts/account.lookup.js';
 import { contactExists } from '../contacts/customer-contact.service.js';
 import { requireTeam } from '../teams/team.lookup.js';
@@ -86,7 +86,7 @@ export const TicketSortProperties = {
     Type.Union(
       TICKET_SORTS.map((name) => Type.Literal(name)),
       {
-        default: '-createdAt',
+        default: DEFAULT_TICKET_SORT,
         description:
           'Order of the list: a field, descending with a leading `-` (default `-createdAt`, newest first). ' +
           "`priority` and `status` follow the order of the team's options (low to urgent, open to closed), then the creation time",
@@ -232,7 +232,7 @@ export async function resolveTicketQuery(
   filters.isPrivate = query.isPrivate;
   filters.customFields = await customFieldFilters(db, organizationId, query);
   filters.tagIds = query.tag?.length ? await tagFilter(db, organizationId, query.tag) : undefined;
-  const sort = resolveSort(query.sort ?? '-createdAt', options, filters);
+  const sort = resolveSort(query.sort ?? DEFAULT_TICKET_SORT, options, filters);
   return { filters, sort, fingerprint: fingerprintOf(sort.name, filters) };
 }
 
