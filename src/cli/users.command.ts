@@ -7,9 +7,10 @@ import type { CursorKey } from '../lib/cursors.js';
 import { createIdFactory, ULID_PATTERN } from '../lib/ids.js';
 import { createInvitationLink } from '../platform/auth/auth-token.service.js';
 import { listOrganizations } from '../platform/organizations/organization.repository.js';
+import { toUser } from '../platform/users/user.presenter.js';
 import { findUserByIdInAnyOrganization, findUsersByEmail, listUsers } from '../platform/users/user.repository.js';
 import { CreateUserSchema } from '../platform/users/user.schemas.js';
-import { addUserToOrganization, toUser } from '../platform/users/user.service.js';
+import { addUserToOrganization } from '../platform/users/user.service.js';
 import type { UserType } from '../platform/users/user.table.js';
 import {
   type CliIo,

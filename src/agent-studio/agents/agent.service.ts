@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { readJson, writeJson } from '../../db/dialect.js';
+import { writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
@@ -10,7 +10,8 @@ import type { Principal } from '../../lib/principal.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { modelProviderExists } from '../model-providers/model-provider.service.js';
 import { requireAgent, requireAgentManager, requireManageableAgent } from './agent.lookup.js';
-import { type AgentRow, insertAgent, listAgents, updateAgent } from './agent.repository.js';
+import { toAgent } from './agent.presenter.js';
+import { insertAgent, listAgents, updateAgent } from './agent.repository.js';
 import type { CreateAgentSchema, ListAgentsQuerySchema, UpdateAgentSchema } from './agent.schemas.js';
 import type { AgentTable } from './agent.table.js';
 
@@ -21,27 +22,6 @@ interface Deps {
   db: Kysely<DB>;
   clock: Clock;
   ids: IdFactory;
-}
-
-export function toAgent(row: AgentRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    configuration: readJson<Record<string, unknown>>(row.configuration) ?? {},
-    template_id: row.template_id,
-    organization_id: row.organization_id,
-    status: row.status,
-    description: row.description,
-    avatar_url: row.avatar_url,
-    metadata: readJson<Record<string, unknown>>(row.metadata),
-    files: [],
-    team_id: [],
-    completed_flows_count: 0,
-    pending_flows_count: 0,
-    created_by: row.created_by_id,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
 }
 
 /** A model provider named in the configuration must be one of the caller's organization. */

@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction } from 'kysely';
 import type sanitizeHtml from 'sanitize-html';
 import type { DB } from '../../db/database.js';
-import { readJson, writeJson } from '../../db/dialect.js';
+import { writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
@@ -12,6 +12,7 @@ import type { Principal } from '../../lib/principal.js';
 import { recordEvent } from '../../platform/events/event.recorder.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { requireAgent } from '../agents/agent.lookup.js';
+import { type ToolCall, toMessage, toThreadSummary } from './chat.presenter.js';
 import {
   type ChatMessageRow,
   type ChatThreadRow,
@@ -35,17 +36,6 @@ interface Deps {
   ids: IdFactory;
 }
 
-type JsonObject = Record<string, unknown>;
-
-interface ToolCall {
-  tool_name: string;
-  arguments: JsonObject | null;
-  result: unknown;
-  error: string | null;
-  start_time: string | null;
-  end_time: string | null;
-}
-
 /**
  * Clients render `content_html`; scripts, handlers and foreign embeds are removed before it is
  * stored. sanitize-html is imported for the first such message, not at every start.
@@ -60,36 +50,6 @@ const loadMessageSanitizer = loadOnce(async () => {
 });
 
 const ownerOf = (principal: Principal): ThreadOwner => ({ organizationId: principal.organizationId, userId: principal.userId });
-
-export function toThreadSummary(row: ChatThreadRow) {
-  return {
-    id: row.id,
-    agent_id: row.agent_id,
-    user_id: row.user_id,
-    anon_user_id: null,
-    organization_id: row.organization_id,
-    title: row.title,
-    metadata: readJson<JsonObject>(row.metadata),
-    last_activity_at: row.last_activity_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-export function toMessage(row: ChatMessageRow) {
-  return {
-    id: row.id,
-    thread_id: row.thread_id,
-    content: row.content,
-    content_html: row.content_html,
-    role: row.role,
-    tool_calls: readJson<ToolCall[]>(row.tool_calls) ?? [],
-    attachments: readJson<unknown[]>(row.attachments) ?? [],
-    metadata: readJson<JsonObject>(row.metadata),
-    created_at: row.created_at,
-    feedback: null,
-  };
-}
 
 const toThread = (row: ChatThreadRow, messages: ChatMessageRow[]) => ({
   ...toThreadSummary(row),

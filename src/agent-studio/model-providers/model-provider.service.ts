@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { readJson, writeJson } from '../../db/dialect.js';
+import { writeJson } from '../../db/dialect.js';
 import { conflictAs } from '../../db/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage } from '../../lib/cursors.js';
@@ -20,8 +20,8 @@ import {
   loadAiSdk,
   type ModelAccess,
   type ModelEndpoint,
-  type ModelPrice,
 } from './model-client.js';
+import { toModelProvider } from './model-provider.presenter.js';
 import {
   deleteModelProvider,
   findModelProvider,
@@ -37,7 +37,6 @@ import type {
   UpdateModelProviderSchema,
 } from './model-provider.schemas.js';
 import type { ModelProviderTable } from './model-provider.table.js';
-
 export interface ModelProviderDeps {
   db: Kysely<DB>;
   clock: Clock;
@@ -50,22 +49,6 @@ const NAME_TAKEN = 'A model provider with this name already exists';
 const ADMINS_ONLY = 'Only organization admins manage model providers';
 const TEST_TIMEOUT_MS = 30_000;
 const TEST_REPLY_CHARS = 200;
-
-export function toModelProvider(row: ModelProviderRow) {
-  return {
-    id: row.id,
-    organization_id: row.organization_id,
-    name: row.name,
-    kind: row.kind,
-    base_url: row.base_url,
-    default_model: row.default_model,
-    model_prices: readJson<Record<string, ModelPrice>>(row.model_prices),
-    has_api_key: row.api_key_encrypted !== null,
-    created_by: row.created_by_id,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 /** Providers hold the organization's API keys and spend its money: admins manage them. */
 function requireAdmin(principal: Principal): void {

@@ -11,6 +11,7 @@ import { describeIssue } from '../../lib/validation-issues.js';
 import { isOrgAdmin } from '../../platform/authorization.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { ACCESS_DENIED, requireAgent, requireManageableAgent } from '../agents/agent.lookup.js';
+import { type Configuration, toAgentTool } from './agent-tool.presenter.js';
 import {
   type AgentToolRow,
   deleteAgentTool,
@@ -31,8 +32,6 @@ interface Deps {
   ids: IdFactory;
 }
 
-type Configuration = Record<string, unknown>;
-
 /** What a tool is, independent of whether it is being created or changed. */
 interface ToolDefinition {
   tool_name: string;
@@ -40,23 +39,6 @@ interface ToolDefinition {
   configuration: Configuration | null;
   mcp_server_id: string | null;
   external_tool_connection_id: string | null;
-}
-
-export function toAgentTool(row: AgentToolRow) {
-  return {
-    id: row.id,
-    agent_id: row.agent_id,
-    tool_name: row.tool_name,
-    tool_type: row.tool_type,
-    configuration: readJson<Configuration>(row.configuration),
-    is_enabled: readBoolean(row.is_enabled),
-    mcp_server_id: row.mcp_server_id,
-    external_tool_connection_id: row.external_tool_connection_id,
-    require_approval: readBoolean(row.require_approval),
-    customer_facing: readBoolean(row.customer_facing),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
 }
 
 export function listBuiltInTools() {

@@ -242,3 +242,5 @@ export async function findDeliveriesByDedupeKeys(db: Db, organizationId: string,
   const { rows } = await deliveriesByDedupeKeysStatement.execute(db, { organizationId, dedupeKeys: JSON.stringify(dedupeKeys) });
   return rows;
 }
+
+export type DeliveryRow = Awaited<ReturnType<typeof findDeliveriesByDedupeKeys>>[number];

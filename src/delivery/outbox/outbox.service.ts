@@ -4,18 +4,17 @@ import type { Clock } from '../../lib/clock.js';
 import { keysetPage, type ListPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { type EmailDelivery, toEmailDelivery, toOutboxMessage } from './outbox.presenter.js';
 import {
   findDeliveriesByDedupeKeys,
   findOutboxIdByDedupeKey,
   findOutboxStatus,
   insertOutboxMessage,
   listOutboxMessages,
-  type OutboxListRow,
   RETRYABLE_STATUSES,
   requeueOutboxMessage,
 } from './outbox.repository.js';
 import type { OutboxStatus } from './outbox.table.js';
-
 export interface EnqueueEmail {
   organizationId: string;
   /** What the email is about, e.g. `comment:<comment id>`; unique across the installation. */
@@ -88,22 +87,6 @@ function threadingColumns(threading: EnqueueEmail['threading']) {
   };
 }
 
-function toOutboxMessage(row: OutboxListRow) {
-  return {
-    id: row.id,
-    to: row.to_address,
-    subject: row.subject,
-    status: row.status,
-    attempts: Number(row.attempts),
-    lastError: row.last_error,
-    nextAttemptAt: row.next_attempt_at,
-    sentAt: row.sent_at,
-    messageId: row.message_id,
-    createdAt: row.created_at,
-    dedupeKey: row.dedupe_key,
-  };
-}
-
 /** An organization's queued and sent email, newest first (then by id), from where `page` starts. */
 export async function listOutboxPage(db: Kysely<DB>, organizationId: string, filter: { status?: OutboxStatus; page: ListPage }) {
   const rows = await listOutboxMessages(db, organizationId, filter);
@@ -127,45 +110,6 @@ export async function requeueOutbox(db: Kysely<DB>, organizationId: string, id: 
     throw AppError.notFound('Outbox message not found!');
   }
   throw AppError.conflict(`Only ${RETRYABLE_STATUSES.join(' or ')} messages can be retried; this message is ${status}`);
-}
-
-export type EmailDelivery = ReturnType<typeof toEmailDelivery>;
-
-function toEmailDelivery(row: Omit<Awaited<ReturnType<typeof findDeliveriesByDedupeKeys>>[number], 'dedupe_key'>) {
-  return {
-    outboxId: row.id,
-    status: row.status,
-    attempts: Number(row.attempts),
-    lastError: row.last_error,
-    sentAt: row.sent_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-/** The columns `JOINED_OUTBOX_COLUMNS` selects, null throughout when the row has no outbox message. */
-export interface JoinedOutbox {
-  outbox_id: string | null;
-  outbox_status: OutboxStatus | null;
-  outbox_attempts: number | null;
-  outbox_last_error: string | null;
-  outbox_sent_at: string | null;
-  outbox_updated_at: string | null;
-}
-
-/** The delivery of the outbox message a row joined (`JOINED_OUTBOX_COLUMNS`); null when it has none. */
-export function deliveryOfJoinedOutbox(row: JoinedOutbox): EmailDelivery | null {
-  if (row.outbox_id === null) {
-    return null;
-  }
-  // The joined row's columns are NOT NULL in the table; only a missing row makes them null.
-  return toEmailDelivery({
-    id: row.outbox_id,
-    status: row.outbox_status as OutboxStatus,
-    attempts: row.outbox_attempts as number,
-    last_error: row.outbox_last_error,
-    sent_at: row.outbox_sent_at,
-    updated_at: row.outbox_updated_at as string,
-  });
 }
 
 /** How the messages queued under these dedupe keys are doing, by key; a key with no message is absent. */

@@ -17,6 +17,7 @@ import { allocateHelpCenterNumber, requireHelpCenter } from '../help-centers/hel
 import { slugify } from '../help-centers/help-center.slug.js';
 import { requireTagsExist } from '../tags/tag.service.js';
 import { articleText, deriveArticleContent } from './article.content.js';
+import { hasDraftChanges, type Placement, toArticle } from './article.presenter.js';
 import {
   type ArticleRow,
   deleteArticleCollections,
@@ -52,12 +53,6 @@ const SEARCH_INDEX = 'help_center_article_search';
 
 const articleSlug = (uid: number, title: string) => `${uid}-${slugify(title, 'article')}`;
 
-interface Placement {
-  collections: string[];
-  helpCenters: string[];
-  tags: string[];
-}
-
 /** Each article's collections, help centers and tags. */
 async function placementsOf(db: Db, articleIds: string[]): Promise<Map<string, Placement>> {
   const placements = new Map<string, Placement>(articleIds.map((id) => [id, { collections: [], helpCenters: [], tags: [] }]));
@@ -72,50 +67,6 @@ async function placementsOf(db: Db, articleIds: string[]): Promise<Map<string, P
     placements.get(row.article_id)?.tags.push(row.tag_id);
   }
   return placements;
-}
-
-function toArticle(row: ArticleRow, placement: Placement | undefined) {
-  const published =
-    row.published_html !== null && row.published_title !== null && row.published_by !== null && row.published_at !== null
-      ? {
-          title: row.published_title,
-          description: row.published_description,
-          html: row.published_html,
-          version: row.version_count,
-          publishedBy: row.published_by,
-          publishedAt: row.published_at,
-        }
-      : null;
-  return {
-    _id: row.id,
-    orgId: row.organization_id,
-    uid: row.uid,
-    title: row.title,
-    description: row.description,
-    slug: row.slug,
-    state: row.state,
-    contentHtml: row.content_html,
-    contentMarkdown: row.content_markdown,
-    tags: placement?.tags ?? [],
-    collections: placement?.collections ?? [],
-    helpCenters: placement?.helpCenters ?? [],
-    meta: readMeta(row.meta),
-    publishedVersion: published,
-    hasUnpublishedChanges: published !== null && hasDraftChanges(row),
-    isDeleted: row.deleted_at !== null,
-    deletedAt: row.deleted_at,
-    createdBy: row.created_by,
-    lastEditedBy: row.last_edited_by,
-    lastEditedAt: row.last_edited_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function hasDraftChanges(row: ArticleRow): boolean {
-  return (
-    row.title !== row.published_title || row.description !== row.published_description || row.content_html !== row.published_html
-  );
 }
 
 async function present(db: Db, rows: ArticleRow[]) {

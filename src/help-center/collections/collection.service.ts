@@ -20,6 +20,7 @@ import {
   requireHelpCenter,
 } from '../help-centers/help-center.service.js';
 import { firstFreeSlug, slugify } from '../help-centers/help-center.slug.js';
+import { type Node, type Tree, toCollection } from './collection.presenter.js';
 import {
   articleIdsOf,
   type CollectionRow,
@@ -46,9 +47,6 @@ interface Deps {
 export const COLLECTION_NOT_FOUND = 'Collection not found';
 const DEFAULT_ICON = 'book';
 
-type Node = Omit<CollectionRow, 'is_protected'> & { is_protected: boolean };
-type Tree = CollectionTree<Node>;
-
 const treeOf = (rows: CollectionRow[]): Tree =>
   new CollectionTree(rows.map((row) => ({ ...row, is_protected: readBoolean(row.is_protected) })));
 
@@ -64,27 +62,6 @@ async function fetchInSlices<T>(ids: readonly string[], fetch: (slice: readonly 
     }
   }
   return results;
-}
-
-function toCollection(node: Node, tree: Tree, articles: string[]) {
-  return {
-    _id: node.id,
-    orgId: node.organization_id,
-    uid: node.uid,
-    helpCenterId: node.help_center_id,
-    name: node.name,
-    slug: node.slug,
-    order: node.position,
-    createdBy: node.created_by,
-    isProtected: tree.isProtected(node.id),
-    createdAt: node.created_at,
-    updatedAt: node.updated_at,
-    description: node.description,
-    parentId: node.parent_id,
-    articles,
-    icon: node.icon,
-    meta: readMeta(node.meta),
-  };
 }
 
 /** The API objects of `nodes`, each with the ids of the articles it holds; `tree` also holds their ancestors. */

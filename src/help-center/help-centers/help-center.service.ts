@@ -12,6 +12,7 @@ import { requireOrgAdmin } from '../../platform/authorization.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank } from './help-center.input.js';
 import { readMeta, writeMeta } from './help-center.meta.js';
+import { toHelpCenter } from './help-center.presenter.js';
 import {
   findHelpCenterById,
   type HelpCenterCounterScope,
@@ -26,7 +27,6 @@ import {
 import type { CreateHelpCenterSchema, ListHelpCentersQuerySchema, UpdateHelpCenterSchema } from './help-center.schemas.js';
 import { firstFreeSlug, slugify } from './help-center.slug.js';
 import type { HelpCenterTable } from './help-center.table.js';
-
 export interface HelpCenterDeps {
   db: Kysely<DB>;
   clock: Clock;
@@ -35,20 +35,6 @@ export interface HelpCenterDeps {
 
 export const HELP_CENTER_NOT_FOUND = 'Help center not found';
 const SLUG_TAKEN = 'Help center with this slug already exists';
-
-export function toHelpCenter(row: HelpCenterRow) {
-  return {
-    _id: row.id,
-    orgId: row.organization_id,
-    name: row.name,
-    slug: row.slug,
-    isProtected: readBoolean(row.is_protected),
-    meta: readMeta(row.meta),
-    createdBy: row.created_by,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 /** The organization's help center, or a 404 (also for another organization's). */
 export async function requireHelpCenter(db: Kysely<DB>, organizationId: string, id: string): Promise<HelpCenterRow> {

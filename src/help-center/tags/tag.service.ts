@@ -10,6 +10,7 @@ import type { Principal } from '../../lib/principal.js';
 import { dropTagFromArticles } from '../articles/article-membership.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank } from '../help-centers/help-center.input.js';
+import { toTag } from './tag.presenter.js';
 import {
   deleteTag,
   findTagById,
@@ -30,18 +31,6 @@ interface Deps {
 
 export const TAG_NOT_FOUND = 'Tag not found';
 const TAG_EXISTS = 'Tag with this name already exists';
-
-export function toTag(row: TagRow) {
-  return {
-    _id: row.id,
-    orgId: row.organization_id,
-    name: row.name,
-    lowerName: row.lower_name,
-    createdBy: row.created_by,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 /** Every id must be a tag of the organization (404 otherwise), as an article's tags and a tag filter must. */
 export async function requireTagsExist(

@@ -8,6 +8,7 @@ import type { Principal } from '../../lib/principal.js';
 import { requireOrgAdmin } from '../authorization.js';
 import { requireIdParam } from './account.input.js';
 import { ACCOUNT_ATTRIBUTE_DEFAULTS } from './account-attribute.defaults.js';
+import { toAttributeValue } from './account-attribute.presenter.js';
 import {
   type AttributeValueRow,
   clearAttributeDefault,
@@ -30,28 +31,6 @@ interface Deps {
 }
 
 const NOT_FOUND = 'Account attribute value not found!';
-
-export function toAttributeValue(row: AttributeValueRow) {
-  return {
-    id: row.id,
-    attribute: row.attribute,
-    value: row.value,
-    isDefault: readBoolean(row.is_default),
-    configuration: { icon: row.icon, color: row.color },
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-/** How records show the value an attribute field points at: `{id, name, icon, color}`, or null. */
-export function toAttributeConfiguration(value: {
-  id: string | null;
-  value: string | null;
-  icon: string | null;
-  color: string | null;
-}) {
-  return value.id === null ? null : { id: value.id, name: value.value ?? '', icon: value.icon, color: value.color };
-}
 
 /**
  * Seeds the organization's default values of every attribute that never had one, on first use.

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Kysely, Transaction } from 'kysely';
-import { type Config, publicBaseUrl } from '../../config.js';
+import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
@@ -8,6 +8,7 @@ import { isHttpUrl } from '../../lib/http-url.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { isOrgAdmin } from '../authorization.js';
+import { toAttachmentMetadata, toAttachmentSummary } from './attachment.presenter.js';
 import {
   type AttachmentRow,
   findAttachmentById,
@@ -40,27 +41,7 @@ const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{
 // Control characters and the bidirectional overrides that can disguise an extension (`exe.txt`).
 const UNSAFE_NAME_CHARACTERS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
-/** The `{id, fileName, contentType, size, url}` other resources show for each attachment. */
-export function toAttachmentSummary(row: Pick<AttachmentRow, 'id' | 'file_name' | 'content_type' | 'size'>, config: Config) {
-  return {
-    id: row.id,
-    fileName: row.file_name,
-    contentType: row.content_type,
-    size: Number(row.size),
-    url: `${publicBaseUrl(config, 'platform')}/v1/attachments/${row.id}`,
-  };
-}
-
 export type AttachmentSummary = ReturnType<typeof toAttachmentSummary>;
-
-function toAttachmentMetadata(row: AttachmentRow, config: Config) {
-  return {
-    ...toAttachmentSummary(row, config),
-    sha256: row.sha256,
-    uploadedById: row.uploaded_by_id,
-    createdAt: row.created_at,
-  };
-}
 
 /** The base name the client gave, without paths, control characters or direction overrides; at most 255 characters. */
 export function cleanFileName(name: string): string {

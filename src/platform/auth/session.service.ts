@@ -11,6 +11,7 @@ import { getMe } from '../users/user.service.js';
 import type { ListSessionsQuerySchema, SignInSchema } from './auth.schemas.js';
 import { findSignInCandidates, lockUserForCredentials, setUserPassword } from './credential.repository.js';
 import { hashOfNoPassword, hashPassword, needsRehash, verifyPassword } from './password.js';
+import { SESSION_IDLE_MS, toSession } from './session.presenter.js';
 import {
   deleteEndedSessionsOfUser,
   deleteSessionOfUser,
@@ -22,9 +23,7 @@ import {
   touchSession,
 } from './session.repository.js';
 
-/** A session ends after 12 hours without a request… */
-export const SESSION_IDLE_MS = 12 * 60 * 60_000;
-/** …and 30 days after sign-in, however active. */
+/** A session ends 30 days after sign-in, however active (and after `SESSION_IDLE_MS` without a request). */
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60_000;
 /** `last_seen_at` is written at most this often per session, so reads stay reads. */
 const TOUCH_EVERY_MS = 60_000;
@@ -55,19 +54,6 @@ export const DISABLED = 'This user is disabled: ask an admin of your organizatio
 
 function liveWindow(now: Date) {
   return { now: now.toISOString(), idleSince: new Date(now.getTime() - SESSION_IDLE_MS).toISOString() };
-}
-
-export function toSession(row: SessionRow, currentSessionId: string | undefined) {
-  return {
-    id: row.id,
-    current: row.id === currentSessionId,
-    createdAt: row.created_at,
-    lastSeenAt: row.last_seen_at,
-    expiresAt: row.expires_at,
-    idleExpiresAt: new Date(Math.min(Date.parse(row.last_seen_at) + SESSION_IDLE_MS, Date.parse(row.expires_at))).toISOString(),
-    userAgent: row.user_agent,
-    ipAddress: row.ip_address,
-  };
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   validateCustomFieldValues,
 } from '../custom-fields/custom-field.values.js';
 import { deferEvent, type EventActor, recordEvent } from '../events/event.recorder.js';
+import { toContact } from './customer-contact.presenter.js';
 import {
   type ContactRow,
   type ContactSummaryRow,
@@ -30,7 +31,6 @@ import {
 } from './customer-contact.repository.js';
 import type { CreateContact, ListContactsQuery, UpdateContact } from './customer-contact.schemas.js';
 import type { CustomerContactTable } from './customer-contact.table.js';
-
 /**
  * The organization's contact for an email, made on first sight (first name from the address's
  * local part, or `firstName` when given), in `accountId` when given. Safe when two requests meet
@@ -85,24 +85,6 @@ interface ContactDeps {
   db: Kysely<DB>;
   clock: Clock;
   ids: IdFactory;
-}
-
-function toContact(row: ContactRow, accounts: { id: string; name: string; primaryDomain: string }[]) {
-  return {
-    id: row.id,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    email: row.email,
-    phoneNumber: row.phone_number,
-    avatarUrl: row.avatar_url,
-    accounts,
-    contactTypeId: row.contact_type_id,
-    contactType: row.contact_type_value,
-    customFieldValues: readJson<CustomFieldValueEntry[]>(row.custom_field_values) ?? [],
-    metadata: readJson<Record<string, unknown>>(row.metadata),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }
 
 export type Contact = ReturnType<typeof toContact>;

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
+import { readJson, writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage, readListPage } from '../../lib/cursors.js';
 import { AppError, type IssueLocation } from '../../lib/errors.js';
@@ -10,6 +10,7 @@ import type { Principal } from '../../lib/principal.js';
 import { isOrgAdmin, requireOrgAdmin } from '../authorization.js';
 import { isTeamMember, requireTeam } from '../teams/team.lookup.js';
 import { requireManagedTeam, requireTeamManager } from '../teams/team.service.js';
+import { toCustomField } from './custom-field.presenter.js';
 import {
   type CustomFieldRow,
   type CustomFieldScope,
@@ -41,35 +42,6 @@ interface Deps {
 export const NOT_FOUND = 'Custom field not found!';
 export const NOT_A_MEMBER = 'User is not a member of this team!';
 export const NO_SEARCH_TERM = 'No search term provided';
-
-export function toCustomField(row: CustomFieldRow) {
-  return {
-    name: row.name,
-    uid: row.uid,
-    slug: row.slug,
-    organizationId: row.organization_id,
-    source: row.source,
-    fieldType: row.field_type,
-    options: readJson<string[]>(row.options) ?? [],
-    metadata: readJson<Record<string, unknown>>(row.metadata) ?? {},
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    isActive: readBoolean(row.is_active),
-    teamId: row.team_id,
-    autoAddToAllForms: readBoolean(row.auto_add_to_all_forms),
-    hintText: row.hint_text,
-    placeholderText: row.placeholder_text,
-    defaultValue: row.default_value,
-    mandatoryOnCreation: readBoolean(row.mandatory_on_creation),
-    mandatoryOnClose: readBoolean(row.mandatory_on_close),
-    visibleToCustomer: readBoolean(row.visible_to_customer),
-    editableByCustomer: readBoolean(row.editable_by_customer),
-    description: row.description,
-    regexForValidation: row.regex_for_validation,
-    lookup: row.lookup,
-    version: Number(row.version),
-  };
-}
 
 /** Where a request part sits, so every rule reports the same way a schema failure does. */
 interface At {

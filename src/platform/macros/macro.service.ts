@@ -25,6 +25,7 @@ import { applyTicketFieldChanges, requireTicket, requireTicketAccess } from '../
 import { findCommentOfDedupeKey } from '../tickets/ticket-rows.service.js';
 import { findLiveUser } from '../users/user.lookup.js';
 import { checkPlaceholders, renderPlaceholders } from './macro.placeholders.js';
+import { toMacro } from './macro.presenter.js';
 import {
   deleteMacro,
   findMacroById,
@@ -54,21 +55,6 @@ type Db = Kysely<DB> | Transaction<DB>;
 
 /** marked, imported for the first macro a process applies rather than at every start. */
 const loadMarked = loadOnce(async () => (await import('marked')).marked);
-
-export function toMacro(row: MacroRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    content: row.content,
-    commentVisibility: row.comment_visibility,
-    shouldSendEmail: readBoolean(row.send_email),
-    actions: readJson<MacroActions>(row.actions) ?? {},
-    teamId: row.team_id,
-    ownerId: row.owner_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 /** A macro the caller may use; anything else (another organization's, someone's personal one) is a 404. */
 async function requireVisibleMacro(db: Db, principal: Principal, macroId: string): Promise<MacroRow> {

@@ -14,6 +14,7 @@ import type { Principal } from '../../lib/principal.js';
 import { createSecretBox } from '../../lib/secret-box.js';
 import { requireOrgAdmin } from '../authorization.js';
 import { requireTeam } from '../teams/team.lookup.js';
+import { toMailbox } from './mailbox.presenter.js';
 import {
   clearDefaultMailbox,
   deleteMailbox,
@@ -28,12 +29,7 @@ import {
 import type { CreateMailbox, ListMailboxesQuery, UpdateMailbox } from './mailbox.schemas.js';
 import type { MailboxTable } from './mailbox.table.js';
 import { expireOpenVerificationLinks } from './mailbox-verification.repository.js';
-import {
-  beginVerification,
-  loadVerificationContext,
-  type MailboxVerification,
-  verificationOf,
-} from './mailbox-verification.service.js';
+import { beginVerification, loadVerificationContext, verificationOf } from './mailbox-verification.service.js';
 
 interface Deps {
   db: Kysely<DB>;
@@ -49,35 +45,6 @@ const ADDRESS_TAKEN = 'A mailbox with this address already exists!';
 /** How the sealed IMAP password is bound to its row and column (a copied ciphertext does not open elsewhere). */
 export function imapPasswordAad(mailboxId: string): string {
   return `mailbox|${mailboxId}|imap_password`;
-}
-
-function toMailbox(row: MailboxRow, verification: MailboxVerification) {
-  const imap =
-    row.delivery === 'imap' && row.imap_host !== null
-      ? {
-          host: row.imap_host,
-          port: Number(row.imap_port),
-          tls: readBoolean(row.imap_tls),
-          username: row.imap_user ?? '',
-          folder: row.imap_folder ?? 'INBOX',
-          processedFolder: row.imap_processed_folder,
-          lastPolledAt: row.imap_last_polled_at,
-          nextPollAt: row.imap_next_poll_at,
-          lastError: row.imap_last_error,
-        }
-      : null;
-  return {
-    id: row.id,
-    address: row.address,
-    teamId: row.team_id,
-    displayName: row.display_name,
-    delivery: row.delivery,
-    isDefault: readBoolean(row.is_default),
-    imap,
-    verification,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }
 
 /** Rows as the API shows them, each with its verification. */

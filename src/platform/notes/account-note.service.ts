@@ -1,6 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { readJson, writeJson } from '../../db/dialect.js';
+import { writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage, readListPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
@@ -8,10 +8,11 @@ import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { requireIdParam, unique } from '../accounts/account.input.js';
 import { requireAccount } from '../accounts/account.lookup.js';
-import { loadAttributeValues, resolveAttributeValue, toAttributeConfiguration } from '../accounts/account-attribute.service.js';
+import { loadAttributeValues, resolveAttributeValue } from '../accounts/account-attribute.service.js';
 import { recordLinkAttachments, requireWebUrl } from '../attachments/attachment.service.js';
 import { ACCESS_DENIED, isOrgAdmin } from '../authorization.js';
 import { recordEvent } from '../events/event.recorder.js';
+import { toNote } from './account-note.presenter.js';
 import {
   deleteNoteAttachment,
   deleteNoteAttachments,
@@ -36,31 +37,6 @@ interface Deps {
 
 export const NOTE_NOT_FOUND = 'Account note not found';
 const NOTE_ID_REQUIRED = 'Note ID is required!';
-
-function toNote(row: NoteRow, attachments: string[]) {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    account: row.account_name,
-    content: row.content,
-    type: row.type_value,
-    typeId: row.type_id,
-    typeConfiguration: toAttributeConfiguration({
-      id: row.type_id,
-      value: row.type_value,
-      icon: row.type_icon,
-      color: row.type_color,
-    }),
-    visibility: row.visibility,
-    attachments,
-    author: row.author_name,
-    authorId: row.author_id,
-    authorEmail: row.author_email,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    metadata: readJson<Record<string, unknown>>(row.metadata),
-  };
-}
 
 export type Note = ReturnType<typeof toNote>;
 

@@ -1,38 +1,11 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { readBoolean } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Principal } from '../../lib/principal.js';
-import {
-  findNotificationPreferences,
-  type NotificationPreferenceRow,
-  upsertNotificationPreferences,
-} from './notification-preference.repository.js';
+import { DEFAULT_NOTIFICATION_PREFERENCES, toPreferences } from './notification-preference.presenter.js';
+import { findNotificationPreferences, upsertNotificationPreferences } from './notification-preference.repository.js';
 import type { NotificationPreferences, UpdateNotificationPreferences } from './notification-preference.schemas.js';
 import type { UserNotificationPreferenceTable } from './notification-preference.table.js';
-
-/** Every kind is on until the user turns it off. */
-export const DEFAULT_NOTIFICATION_PREFERENCES = {
-  assigned: true,
-  customerReply: true,
-  mentioned: true,
-  teamUnassigned: true,
-} as const;
-
-function toPreferences(userId: string, row: NotificationPreferenceRow | undefined): NotificationPreferences {
-  if (!row) {
-    return { userId, ...DEFAULT_NOTIFICATION_PREFERENCES, updatedAt: null };
-  }
-  return {
-    userId,
-    assigned: readBoolean(row.assigned),
-    customerReply: readBoolean(row.customer_reply),
-    mentioned: readBoolean(row.mentioned),
-    teamUnassigned: readBoolean(row.team_unassigned),
-    updatedAt: row.updated_at,
-  };
-}
-
 /** The caller's switches; the defaults (every kind on, `updatedAt` null) until they change one. */
 export async function getNotificationPreferences(db: Kysely<DB>, principal: Principal): Promise<NotificationPreferences> {
   return toPreferences(principal.userId, await findNotificationPreferences(db, principal.organizationId, principal.userId));

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { readJson, writeJson } from '../../db/dialect.js';
+import { writeJson } from '../../db/dialect.js';
 import { conflictAs } from '../../db/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
@@ -9,6 +9,7 @@ import type { Principal } from '../../lib/principal.js';
 import { findTeam, lockTeamForUpdate, requireTeam } from '../teams/team.lookup.js';
 import { requireManagedTeam } from '../teams/team.service.js';
 import { parseCondition } from './routing-rule.conditions.js';
+import { toRoutingRule } from './routing-rule.presenter.js';
 import {
   deleteRoutingRule,
   findHighestEvaluationOrder,
@@ -30,24 +31,6 @@ interface Deps {
 type Db = Kysely<DB> | Transaction<DB>;
 
 const ORDER_TAKEN = 'A routing rule with this evaluation order already exists for the team!';
-
-export function toRoutingRule(row: RoutingRuleRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    teamId: row.team_id,
-    evaluationOrder: Number(row.evaluation_order),
-    resultTeamId: row.result_team_id,
-    fallbackTeamId: row.fallback_team_id,
-    andRules: readJson<string[]>(row.and_rules) ?? [],
-    orRules: readJson<string[]>(row.or_rules) ?? [],
-    createdBy: row.created_by,
-    createdById: row.created_by_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 export async function listRules(db: Kysely<DB>, principal: Principal, teamId: string) {
   await requireTeam(db, principal.organizationId, teamId);

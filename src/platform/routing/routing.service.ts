@@ -14,29 +14,13 @@ import type { TicketRow } from '../tickets/ticket.repository.js';
 import { currentOptions, moveTicketToTeam, requireTicket } from '../tickets/ticket.service.js';
 import { listTeamOptions, resolveTicketOption } from '../tickets/ticket-option.service.js';
 import { findTicketOfOrganization, writeTicketAssignment } from '../tickets/ticket-rows.service.js';
-import { type RoutingExplanation, recordRoutingDecision, routeTicket, type TicketFacts } from './routing.pipeline.js';
-import { findRoutingDecision, listRoutingDecisions, lockTicketRow, type RoutingDecisionRow } from './routing.repository.js';
+import { recordRoutingDecision, routeTicket, type TicketFacts } from './routing.pipeline.js';
+import { toRoutingDecision } from './routing.presenter.js';
+import { findRoutingDecision, listRoutingDecisions, lockTicketRow } from './routing.repository.js';
 import type { ListRoutingHistoryQuery, SimulateRouting } from './routing.schemas.js';
 
 interface Deps extends TicketEmailDeps {
   db: Kysely<DB>;
-}
-
-export function toRoutingDecision(row: RoutingDecisionRow) {
-  const explanation = readJson<RoutingExplanation>(row.explanation);
-  if (!explanation) {
-    throw new Error(`routing decision ${row.id} has no explanation`);
-  }
-  return {
-    ...explanation,
-    id: row.id,
-    ticketId: row.ticket_id,
-    trigger: row.trigger,
-    decidedAt: row.created_at,
-    decidedById: row.decided_by_id,
-    fromTeamId: row.from_team_id,
-    previousTicketIdentifier: row.previous_ticket_identifier,
-  };
 }
 
 /** The routing decision `decisionId` as the API shows it, or undefined (read in the caller's transaction). */

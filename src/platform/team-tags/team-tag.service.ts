@@ -10,6 +10,7 @@ import { requireTeam } from '../teams/team.lookup.js';
 import { requireManagedTeam } from '../teams/team.service.js';
 import { recordTagLeavingTickets, userActor } from '../ticket-activities/ticket-activity.recorder.js';
 import { takeTagOffAllTickets } from '../ticket-tags/ticket-tag.cleanup.js';
+import { toTeamTag } from './team-tag.presenter.js';
 import {
   deleteTeamTag,
   findTeamTagById,
@@ -29,19 +30,6 @@ interface Deps {
 type Db = Kysely<DB> | Transaction<DB>;
 
 const NAME_TAKEN = 'Tag with this name already exists in the team!';
-
-export function toTeamTag(row: TeamTagRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    color: row.color,
-    type: row.tag_type,
-    description: row.description,
-    teamId: row.team_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 /** Every tag of the team, as `{count, items}`: what each tag operation answers with. */
 async function tagList(db: Db, organizationId: string, teamId: string) {

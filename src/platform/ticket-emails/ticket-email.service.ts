@@ -1,35 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { readBoolean, readJson } from '../../db/dialect.js';
-import { deliveryOfJoinedOutbox } from '../../delivery/outbox/outbox.service.js';
 import { keysetPage, readListPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
 import { requireTicketAccess } from '../tickets/ticket.service.js';
-import { findTicketEmailRaw, listTicketEmails, type TicketEmailRow } from './ticket-email.repository.js';
-
-function toTicketEmail(row: TicketEmailRow) {
-  return {
-    id: row.id,
-    direction: row.direction,
-    mailboxId: row.mailbox_id,
-    messageId: row.message_id,
-    inReplyTo: row.in_reply_to,
-    references: readJson<string[]>(row.references_ids) ?? [],
-    from: { address: row.from_address, name: row.from_name },
-    to: readJson<string[]>(row.to_addresses) ?? [],
-    cc: readJson<string[]>(row.cc_addresses) ?? [],
-    subject: row.subject,
-    headers: (readJson<[string, string][]>(row.headers) ?? []).map(([name, value]) => ({ name, value })),
-    size: Number(row.raw_size),
-    hasRaw: readBoolean(row.has_raw),
-    disposition: row.disposition,
-    commentId: row.comment_id,
-    delivery: deliveryOfJoinedOutbox(row),
-    createdAt: row.created_at,
-  };
-}
-
+import { toTicketEmail } from './ticket-email.presenter.js';
+import { findTicketEmailRaw, listTicketEmails } from './ticket-email.repository.js';
 export type TicketEmail = ReturnType<typeof toTicketEmail>;
 
 /** A ticket's messages, received and sent, oldest first, for whoever may see the ticket; by `page` or `cursor`. */

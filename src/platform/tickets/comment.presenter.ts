@@ -1,7 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
-import { deliveryOfJoinedOutbox, type EmailDelivery, emailDeliveriesByDedupeKey } from '../../delivery/outbox/outbox.service.js';
+import { deliveryOfJoinedOutbox, type EmailDelivery } from '../../delivery/outbox/outbox.presenter.js';
+import { emailDeliveriesByDedupeKey } from '../../delivery/outbox/outbox.service.js';
 import type { Principal } from '../../lib/principal.js';
 import { isOrgAdmin } from '../authorization.js';
 import { COMMENT_EMAIL_KEY_PREFIX, type CommentRow, type CommentWithDeliveryRow } from './comment.repository.js';

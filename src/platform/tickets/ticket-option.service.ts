@@ -78,22 +78,6 @@ export async function ensureTeamTicketOptions(db: Db, deps: Deps, team: { id: st
   await insertTicketOptionsIfAbsent(db, rows);
 }
 
-export function toTicketOption(row: TicketOptionRow) {
-  return {
-    id: row.id,
-    name: row.display_name,
-    displayName: row.display_name,
-    description: row.description,
-    color: row.color,
-    isDefault: readBoolean(row.is_default),
-    isClosed: readBoolean(row.is_closed),
-    teamId: row.team_id,
-    organizationId: row.organization_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
 export async function listTeamOptions(db: Db, deps: Deps, team: { id: string; organization_id: string }, kind: TicketOptionKind) {
   await ensureTeamTicketOptions(db, deps, team);
   return listTicketOptions(db, team.id, kind);

@@ -37,15 +37,9 @@ import type { TicketTable } from './ticket.table.js';
 import { readTicketCursor, ticketCursorKeys } from './ticket-cursors.js';
 import { writeTicketCustomFieldValues } from './ticket-custom-field-filters.js';
 import { requireTeams, resolveTicketQuery, type TicketFilterQuery } from './ticket-filters.js';
+import { toTicketOption } from './ticket-option.presenter.js';
 import type { TicketOptionRow } from './ticket-option.repository.js';
-import {
-  listTeamOptions,
-  loadTeamOptions,
-  type OptionName,
-  remapOptions,
-  resolveTicketOption,
-  toTicketOption,
-} from './ticket-option.service.js';
+import { listTeamOptions, loadTeamOptions, type OptionName, remapOptions, resolveTicketOption } from './ticket-option.service.js';
 
 type UpdateTicket = Static<typeof UpdateTicketSchema>;
 

@@ -1,12 +1,13 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
+import { readJson, writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
-import { effectiveWeek, validateHours } from '../business-hours/hours.js';
-import type { DailyConfig, Slot, UpdateUserBusinessHours, UserBusinessHours } from '../business-hours/hours.schemas.js';
+import { validateHours } from '../business-hours/hours.js';
+import type { DailyConfig, UpdateUserBusinessHours, UserBusinessHours } from '../business-hours/hours.schemas.js';
 import { DEFAULT_DAILY_CONFIG } from '../team-configurations/team-configuration.defaults.js';
+import { toUserBusinessHours } from './user-business-hours.presenter.js';
 import {
   findUserBusinessHours,
   findUserTimezone,
@@ -29,21 +30,6 @@ function defaultUserBusinessHours(principal: Principal, timezone: string | null,
     daily_config: JSON.stringify(DEFAULT_DAILY_CONFIG),
     created_at: at,
     updated_at: at,
-  };
-}
-
-/** `dailyConfig` is the week as routing applies it (`effectiveWeek`), as for team configurations. */
-function toUserBusinessHours(row: UserBusinessHoursRow, saved: boolean): UserBusinessHours {
-  const commonDailyConfig = readBoolean(row.common_daily_config);
-  const commonSlots = readJson<Slot[]>(row.common_slots) ?? [];
-  return {
-    timezone: row.timezone,
-    userId: row.user_id,
-    dailyConfig: effectiveWeek({ commonDailyConfig, commonSlots, dailyConfig: readJson<DailyConfig>(row.daily_config) ?? {} }),
-    commonDailyConfig,
-    commonSlots,
-    createdAt: saved ? row.created_at : null,
-    updatedAt: saved ? row.updated_at : null,
   };
 }
 

@@ -15,6 +15,7 @@ import { findOrganization } from '../organizations/organization.lookup.js';
 import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { listApiKeysOfUser, revokeApiKeyByPrefix } from './api-key.repository.js';
 import { issueApiKey } from './api-key.service.js';
+import { toUser } from './user.presenter.js';
 import { findUserById, findUsersByEmail, insertUser, listUsers, type UserRow, updateUser } from './user.repository.js';
 import type { CreateUserSchema, ListApiKeysQuerySchema, ListUsersQuerySchema, UpdateUserSchema } from './user.schemas.js';
 import type { UserTable } from './user.table.js';
@@ -24,23 +25,6 @@ interface Deps {
   clock: Clock;
   ids: IdFactory;
   log?: Pick<FastifyBaseLogger, 'warn'>;
-}
-
-export function toUser(row: UserRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    userType: row.user_type,
-    avatarUrl: row.avatar_url,
-    status: row.status,
-    capacity: row.capacity,
-    timezone: row.timezone,
-    disabled: row.disabled_at !== null,
-    organizationId: row.organization_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }
 
 export async function requireUser(db: Kysely<DB>, organizationId: string, userId: string): Promise<UserRow> {

@@ -1,6 +1,6 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { forUpdate, readBoolean, readJson, writeJson } from '../../db/dialect.js';
+import { forUpdate, readBoolean, writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage, readTypedCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
@@ -10,12 +10,11 @@ import type { Principal } from '../../lib/principal.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { EVENT_TYPES, type EventType } from '../../shared/event-types.js';
 import { requireOrgAdmin } from '../authorization.js';
-import { eventId } from '../events/event.presenter.js';
 import { lastEventSeq } from '../events/event-log.service.js';
 import { findLiveUser } from '../users/user.lookup.js';
 import { attemptDelivery, DELIVERY_LEASE_MS } from './webhook.delivery.js';
+import { toDelivery, toWebhook } from './webhook.presenter.js';
 import {
-  type AttemptRow,
   type DeliveryRow,
   deleteWebhook,
   findDelivery,
@@ -36,7 +35,6 @@ import type { CreateWebhook, ListDeliveriesQuery, UpdateWebhook } from './webhoo
 import type { WebhookSender } from './webhook.sender.js';
 import { generateWebhookSecret, sealWebhookSecret } from './webhook.signing.js';
 import type { WebhookTable } from './webhook.table.js';
-
 /**
  * Webhooks are managed by organization admins, like the event log they deliver. Each has an owner
  * (its creator), whose visibility filters what it receives (see `webhook.dispatcher.ts`).
@@ -57,51 +55,7 @@ export const WEBHOOK_NOT_FOUND = 'Webhook not found!';
 const DELIVERY_NOT_FOUND = 'Webhook delivery not found!';
 const KNOWN_TYPES = new Set<string>(EVENT_TYPES);
 
-export function toWebhook(row: WebhookRow) {
-  return {
-    id: row.id,
-    url: row.url,
-    eventTypes: readJson<string[]>(row.event_types) ?? [],
-    description: row.description,
-    enabled: readBoolean(row.enabled),
-    ownerId: row.owner_user_id,
-    disabledReason: row.disabled_reason,
-    disabledAt: row.disabled_at,
-    failingSince: row.failing_since,
-    previousSecretExpiresAt: row.previous_secret_expires_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function toAttempt(row: AttemptRow) {
-  return {
-    id: row.id,
-    startedAt: row.started_at,
-    statusCode: row.status_code === null ? null : Number(row.status_code),
-    latencyMs: Number(row.latency_ms),
-    responseBody: row.response_body,
-    responseTruncated: readBoolean(row.response_truncated),
-    error: row.error,
-  };
-}
-
 export type Delivery = ReturnType<typeof toDelivery>;
-
-function toDelivery(row: DeliveryRow, attempts: readonly AttemptRow[]) {
-  return {
-    id: row.id,
-    webhookId: row.webhook_id,
-    eventId: row.event_seq === null ? null : eventId(Number(row.event_seq)),
-    eventType: row.event_type,
-    status: row.status,
-    attempts: attempts.map(toAttempt),
-    nextAttemptAt: row.next_attempt_at,
-    deliveredAt: row.delivered_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 async function withAttempts(db: Kysely<DB>, rows: readonly DeliveryRow[]): Promise<Delivery[]> {
   const attempts = await listAttempts(

@@ -1,0 +1,17 @@
+import { readBoolean } from '../../db/dialect.js';
+import { readMeta } from './help-center.meta.js';
+import type { HelpCenterRow } from './help-center.repository.js';
+
+export function toHelpCenter(row: HelpCenterRow) {
+  return {
+    _id: row.id,
+    orgId: row.organization_id,
+    name: row.name,
+    slug: row.slug,
+    isProtected: readBoolean(row.is_protected),
+    meta: readMeta(row.meta),
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
