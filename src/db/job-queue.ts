@@ -160,12 +160,15 @@ export function noEarlierUnfinished<D, T extends keyof D & string>(
 ): Expression<SqlBool> {
   const builder = eb as unknown as AnyBuilder;
   const { table, state } = erased(columns);
+  if (!state) {
+    throw new Error(`ordering the ${table} queue per key needs its status column, to tell unfinished rows`);
+  }
   const from: string = `${table} as earlier`;
   let earlier = builder
     .selectFrom(from)
     .select(sql`1`.as('one'))
     .whereRef(`earlier.${order.key}`, '=', qualified(columns, order.key))
-    .where(`earlier.${state?.column ?? 'status'}`, 'in', [...order.unfinished])
+    .where(`earlier.${state.column}`, 'in', [...order.unfinished])
     .whereRef(`earlier.${order.position}`, '<', qualified(columns, order.position));
   for (const [column, value] of Object.entries(order.alsoWhere ?? {})) {
     earlier = earlier.where(`earlier.${column}`, '=', value);
@@ -270,7 +273,7 @@ export function keepLeaseRenewed<D, T extends keyof D & string>(
   let renewing = Promise.resolve();
   const timer = setInterval(() => {
     renewing = renewing.then(async () => {
-      const next = new Date(renewal.clock.now().getTime() + renewal.leaseMs).toISOString();
+      const next = leaseUntil(renewal.clock.now(), renewal.leaseMs);
       const held = await renewLease(db, columns, lease, next).catch(() => true);
       if (held) {
         lease.until = next;
