@@ -13,6 +13,7 @@ import { SignInPage } from './auth/SignInPage';
 import { sessionQuery } from './auth/session';
 import { InboxPage } from './inbox/InboxPage';
 import { parseInboxSearch } from './inbox/inbox-search';
+import { settingsRoutes } from './settings/settings-routes';
 import { AppShell } from './shell/AppShell';
 import { RouteError } from './shell/RouteError';
 
@@ -93,7 +94,7 @@ const routeTree = rootRoute.addChildren([
   acceptInviteRoute,
   resetPasswordRoute,
   forgotPasswordRoute,
-  signedInRoute.addChildren([inboxRoute, ticketRoute]),
+  signedInRoute.addChildren([inboxRoute, ticketRoute, settingsRoutes(signedInRoute)]),
 ]);
 
 export function createConsoleRouter(queryClient: QueryClient) {

@@ -1,7 +1,7 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link, Outlet, useNavigate } from '@tanstack/react-router';
-import { LogOut, Menu, Radio, Search } from 'lucide-react';
+import { Link, Outlet, useMatchRoute, useNavigate } from '@tanstack/react-router';
+import { LogOut, Menu, Radio, Search, Settings } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { useMe } from '../auth/session';
@@ -15,6 +15,8 @@ export function AppShell() {
   const me = useMe();
   const [railOpen, setRailOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
+  // The settings area has a rail of its own in place of the views.
+  const inSettings = Boolean(useMatchRoute()({ to: '/settings', fuzzy: true }));
   // `/` or Ctrl-K opens the command bar from every page of the console.
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -31,7 +33,7 @@ export function AppShell() {
       <header className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-200 px-3 dark:border-zinc-800">
         <button
           type="button"
-          className="rounded p-1 hover:bg-zinc-100 md:hidden dark:hover:bg-zinc-800"
+          className={`rounded p-1 hover:bg-zinc-100 md:hidden dark:hover:bg-zinc-800 ${inSettings ? 'hidden' : ''}`}
           aria-label="Show views"
           aria-expanded={railOpen}
           onClick={() => setRailOpen((open) => !open)}
@@ -54,25 +56,42 @@ export function AppShell() {
           <kbd className="ml-auto hidden rounded border border-zinc-200 px-1 text-xs sm:inline dark:border-zinc-700">/</kbd>
         </button>
         <div className="flex items-center gap-3">
+          {me.user.userType === 'ORG_ADMIN' ? <SettingsLink /> : null}
           <LiveIndicator />
           <UserMenu name={me.user.name} email={me.user.email} />
         </div>
       </header>
       <div className="flex min-h-0 flex-1">
-        <nav
-          aria-label="Views"
-          className={`${railOpen ? 'block' : 'hidden'} absolute inset-y-12 left-0 z-20 w-64 overflow-y-auto border-r border-zinc-200 bg-white md:static md:block md:w-56 md:shrink-0 dark:border-zinc-800 dark:bg-zinc-950`}
-          onClick={() => setRailOpen(false)}
-          onKeyDown={undefined}
-        >
-          <InboxRail />
-        </nav>
+        {inSettings ? null : (
+          <nav
+            aria-label="Views"
+            className={`${railOpen ? 'block' : 'hidden'} absolute inset-y-12 left-0 z-20 w-64 overflow-y-auto border-r border-zinc-200 bg-white md:static md:block md:w-56 md:shrink-0 dark:border-zinc-800 dark:bg-zinc-950`}
+            onClick={() => setRailOpen(false)}
+            onKeyDown={undefined}
+          >
+            <InboxRail />
+          </nav>
+        )}
         <main className="min-w-0 flex-1 overflow-hidden">
           <Outlet />
         </main>
       </div>
       <CommandBar open={searchOpen} onOpenChange={setSearchOpen} />
     </div>
+  );
+}
+
+/** Admins' way into setting the helpdesk up; other people never see it. */
+function SettingsLink() {
+  return (
+    <Link
+      to="/settings"
+      className="flex items-center gap-1 rounded-md px-2 py-1 text-sm text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
+      activeProps={{ className: 'bg-zinc-100 dark:bg-zinc-800', 'aria-current': 'page' }}
+    >
+      <Settings size={16} aria-hidden />
+      <span className="sr-only sm:not-sr-only">Settings</span>
+    </Link>
   );
 }
 

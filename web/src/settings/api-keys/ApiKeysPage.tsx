@@ -1,0 +1,5 @@
+import { PageHeader } from '../../ui/PageHeader';
+
+export function ApiKeysPage() {
+  return <PageHeader title="API keys" />;
+}

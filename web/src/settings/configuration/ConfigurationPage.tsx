@@ -1,0 +1,5 @@
+import { PageHeader } from '../../ui/PageHeader';
+
+export function ConfigurationPage() {
+  return <PageHeader title="Import and export" />;
+}

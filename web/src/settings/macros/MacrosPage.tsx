@@ -1,0 +1,5 @@
+import { PageHeader } from '../../ui/PageHeader';
+
+export function MacrosPage() {
+  return <PageHeader title="Macros" />;
+}

@@ -1,0 +1,15 @@
+import { useBlocker } from '@tanstack/react-router';
+
+export const LEAVE_UNSAVED = 'You have unsaved changes. Leave this page and lose them?';
+
+/**
+ * Asks before a page with unsaved changes is left, by a link of the console (a confirm) or by
+ * closing or reloading the tab (the browser's own prompt).
+ */
+export function useUnsavedChanges(dirty: boolean): void {
+  useBlocker({
+    shouldBlockFn: () => !window.confirm(LEAVE_UNSAVED),
+    enableBeforeUnload: () => dirty,
+    disabled: !dirty,
+  });
+}
