@@ -38,8 +38,14 @@ function newestModification(dir: string): number {
  * server skips its half of the suite with one line saying so.
  */
 export default async function setup(project: TestProject) {
-  // The console's tests need its built files; `npm install` builds them, a fresh worktree may not have.
-  if (!existsSync(join(CONSOLE_BUILD_DIR, 'index.html'))) {
+  // The console's tests need its built files; `npm install` builds them, a fresh worktree may not
+  // have, and the console's sources (or the rules it shares with the server) may have changed since.
+  const consoleBuiltAt = modificationOf(join(CONSOLE_BUILD_DIR, 'index.html'));
+  if (
+    consoleBuiltAt === 0 ||
+    newestModification(join(ROOT, 'web/src')) > consoleBuiltAt ||
+    newestModification(join(ROOT, 'src/shared')) > consoleBuiltAt
+  ) {
     execFileSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
   }
   // `bin/switchboard.js` runs dist/switchboard.js, which `npm install` builds; the sources may have
