@@ -104,7 +104,7 @@ function HolidayItem({
         <button
           type="button"
           aria-label={`Remove holiday ${label}`}
-          className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+          className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
           onClick={onRemove}
         >
           <X size={14} aria-hidden />

@@ -8,7 +8,7 @@ import type { ConfigurationValues } from './use-configuration-form';
 type SlotsName = 'commonSlots' | `dailyConfig.${Weekday}.slots`;
 
 const TIME_INPUT =
-  'w-28 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm aria-[invalid=true]:border-red-500 dark:border-zinc-700 dark:bg-zinc-900 dark:[color-scheme:dark]';
+  'w-36 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm aria-[invalid=true]:border-red-500 dark:border-zinc-700 dark:bg-zinc-900 dark:[color-scheme:dark]';
 
 /**
  * The opening slots of one day (or of every day): each opens and closes, several a day. A slot
@@ -85,7 +85,7 @@ function SlotRow({
           aria-describedby={described || undefined}
           {...form.register(`${path}.start`)}
         />
-        <span aria-hidden className="text-sm text-zinc-500">
+        <span aria-hidden className="text-sm text-zinc-500 dark:text-zinc-400">
           to
         </span>
         <input
@@ -99,7 +99,7 @@ function SlotRow({
         <button
           type="button"
           aria-label={`Remove ${label}`}
-          className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+          className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
           onClick={onRemove}
         >
           <X size={14} aria-hidden />
