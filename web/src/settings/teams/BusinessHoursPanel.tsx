@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useWatch } from 'react-hook-form';
 import { CheckboxField, InputField } from '../../ui/FormField';
-import { WEEKDAY_LABELS, WEEKDAYS } from './business-hours-form';
+import { WEEKDAY_LABELS, WEEKDAYS, type Weekday } from './business-hours-form';
 import { ConfigurationSaveBar } from './ConfigurationSaveBar';
 import { HolidayList } from './HolidayList';
 import { HoursStatusLine } from './HoursStatusLine';
@@ -62,7 +62,7 @@ function WeekGrid({ configuration }: { configuration: ConfigurationForm }) {
       {WEEKDAYS.map((day) => (
         <fieldset key={day} className="grid gap-2 p-3 sm:grid-cols-[10rem_1fr]">
           <legend className="sr-only">{WEEKDAY_LABELS[day]}</legend>
-          <CheckboxField label={`Open on ${WEEKDAY_LABELS[day]}`} {...form.register(`dailyConfig.${day}.isActive`)} />
+          <DaySwitch configuration={configuration} day={day} />
           {week?.[day]?.isActive ? (
             <SlotList form={form} name={`dailyConfig.${day}.slots`} dayLabel={WEEKDAY_LABELS[day]} />
           ) : (
@@ -71,5 +71,23 @@ function WeekGrid({ configuration }: { configuration: ConfigurationForm }) {
         </fieldset>
       ))}
     </div>
+  );
+}
+
+/** Opening a day with no slots gives it the usual 09:00 to 17:00 to start from. */
+function DaySwitch({ configuration, day }: { configuration: ConfigurationForm; day: Weekday }) {
+  const { form } = configuration;
+  const active = form.register(`dailyConfig.${day}.isActive`);
+  return (
+    <CheckboxField
+      label={`Open on ${WEEKDAY_LABELS[day]}`}
+      {...active}
+      onChange={(event) => {
+        void active.onChange(event);
+        if (event.target.checked && form.getValues(`dailyConfig.${day}.slots`).length === 0) {
+          form.setValue(`dailyConfig.${day}.slots`, [{ start: '09:00', end: '17:00' }], { shouldDirty: true });
+        }
+      }}
+    />
   );
 }
