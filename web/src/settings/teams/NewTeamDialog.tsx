@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { api, unwrap } from '../../api/client';
+import { ApiError, api, unwrap } from '../../api/client';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { InputField, SelectField } from '../../ui/FormField';
@@ -52,7 +52,14 @@ export function NewTeamDialog({
       onOpenChange(false);
       await navigate({ to: '/settings/teams/$teamId', params: { teamId: team.id } });
     },
-    onError: (error) => showApiError(form, error),
+    onError: (error) => {
+      // The one conflict a new team meets is a taken identifier: the field to change is that one.
+      if (error instanceof ApiError && error.status === 409) {
+        form.setError('identifier', { type: 'api', message: error.message }, { shouldFocus: true });
+        return;
+      }
+      showApiError(form, error);
+    },
   });
   const errors = form.formState.errors;
   return (
