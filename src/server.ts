@@ -41,11 +41,17 @@ export interface RunningServer {
  * Opens the database, applies pending migrations, creates the first organization on an empty
  * database, and listens: one listener per distinct port of the three areas.
  */
-export async function startServer(config: Config, log: Logger, print: (line: string) => void): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  log: Logger,
+  print: (line: string) => void,
+  // A test fixes "now" (business hours open or closed) by passing its own clock.
+  options: { clock?: Clock } = {},
+): Promise<RunningServer> {
   // Before anything opens: without a key for PostgreSQL the start stops here, with one line.
   const secretKey = resolveSecretKey(config);
   const handle: DatabaseHandle = createDb(config);
-  const clock = systemClock;
+  const clock = options.clock ?? systemClock;
   const ids = createIdFactory(clock);
   const processDeps: ProcessDeps = { db: handle.db, clock, ids, config, secretKey, log };
   const apps: FastifyInstance[] = [];

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { parseConfig } from '../../src/config.js';
+import type { Clock } from '../../src/lib/clock.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { freePort } from '../free-port.js';
 import { type ReceivedMail, startSmtp } from '../smtp.js';
@@ -23,7 +24,10 @@ export interface ConsoleServer {
  * `switchboard serve` as a user runs it, in this process: SQLite in a fresh data folder, the built
  * console at /app/, every background worker, and email delivered to a loopback SMTP server.
  */
-export async function startConsoleServer(env: Record<string, string> = {}): Promise<ConsoleServer> {
+export async function startConsoleServer(
+  env: Record<string, string> = {},
+  options: { clock?: Clock } = {},
+): Promise<ConsoleServer> {
   const smtp = await startSmtp();
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-console-'));
   const port = await freePort();
@@ -42,7 +46,7 @@ export async function startConsoleServer(env: Record<string, string> = {}): Prom
   });
   let server: RunningServer;
   try {
-    server = await startServer(config, pino({ level: 'silent' }), (line) => printed.push(line));
+    server = await startServer(config, pino({ level: 'silent' }), (line) => printed.push(line), options);
   } catch (error) {
     await smtp.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -39,6 +39,8 @@ export function toMember(row: TeamMemberRow, team: TeamRow) {
     isOwner: row.id === team.owner_id,
     avatarUrl: row.avatar_url,
     status: row.status,
+    capacity: row.capacity,
+    timezone: row.timezone,
     joinedAt: row.joined_at,
     createdAt: row.created_at,
   };

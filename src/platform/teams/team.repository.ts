@@ -186,6 +186,8 @@ function selectTeamMembers(db: Db, teamId: string) {
       'users.user_type',
       'users.avatar_url',
       'users.status',
+      'users.capacity',
+      'users.timezone',
       'users.created_at',
       'team_members.is_admin',
       'team_members.joined_at',

@@ -75,6 +75,8 @@ export const TeamMemberSchema = Type.Object(
     isOwner: Type.Boolean(),
     avatarUrl: Nullable(Type.String()),
     status: Type.String(),
+    capacity: Nullable(Type.Integer({ description: "The user's most open tickets at once; null means no limit" })),
+    timezone: Nullable(Type.String({ description: "The user's IANA time zone; null: the team's" })),
     joinedAt: TimestampSchema,
     createdAt: TimestampSchema,
   },

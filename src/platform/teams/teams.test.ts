@@ -206,6 +206,26 @@ describe.each(DIALECTS)('teams on %s', (dialect) => {
     expect(owner.statusCode).toBe(409);
   });
 
+  it("members carry their routing settings: availability, capacity and time zone, as the user's PATCH left them", async () => {
+    const team = (await post('/v1/teams', { name: 'Routing Desk' })).json().data;
+    const agent = await makeUser(harness, acme.organizationId, { name: 'Ria', email: 'ria@acme.test' });
+    const added = (await post(`/v1/teams/${team.id}/members`, { userId: agent.userId })).json();
+    expect(added).toMatchObject({ id: agent.userId, capacity: null, timezone: null });
+    const changed = await harness.app.inject({
+      method: 'PATCH',
+      url: `/v1/users/${agent.userId}`,
+      headers: acme.headers,
+      payload: { status: 'away', capacity: 7, timezone: 'Europe/Paris' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const listed = (await get(`/v1/teams/${team.id}/members`)).json().data as { id: string }[];
+    expect(listed.find((row) => row.id === agent.userId)).toMatchObject({
+      status: 'away',
+      capacity: 7,
+      timezone: 'Europe/Paris',
+    });
+  });
+
   it('archiving hides the team from reads and keeps its identifier reserved', async () => {
     const team = (await post('/v1/teams', { name: 'Old Desk', identifier: 'OLD' })).json().data;
     const archived = await harness.app.inject({ method: 'DELETE', url: `/v1/teams/${team.id}`, headers: acme.headers });

@@ -9943,6 +9943,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             avatarUrl: null | string;
+                            capacity: null | number;
                             /** Format: date-time */
                             createdAt: string;
                             email: string;
@@ -9960,6 +9961,7 @@ export interface operations {
                             /** @description ULID (26 characters) */
                             teamId: string;
                             teamName: string;
+                            timezone: null | string;
                             /** @enum {string} */
                             userType: "ORG_ADMIN" | "ORG_MEMBER";
                         }[];
@@ -10055,6 +10057,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         avatarUrl: null | string;
+                        capacity: null | number;
                         /** Format: date-time */
                         createdAt: string;
                         email: string;
@@ -10072,6 +10075,7 @@ export interface operations {
                         /** @description ULID (26 characters) */
                         teamId: string;
                         teamName: string;
+                        timezone: null | string;
                         /** @enum {string} */
                         userType: "ORG_ADMIN" | "ORG_MEMBER";
                     };
@@ -10180,6 +10184,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             avatarUrl: null | string;
+                            capacity: null | number;
                             /** Format: date-time */
                             createdAt: string;
                             email: string;
@@ -10197,6 +10202,7 @@ export interface operations {
                             /** @description ULID (26 characters) */
                             teamId: string;
                             teamName: string;
+                            timezone: null | string;
                             /** @enum {string} */
                             userType: "ORG_ADMIN" | "ORG_MEMBER";
                         };

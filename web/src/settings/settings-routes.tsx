@@ -23,6 +23,13 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'teams',
     component: lazyRouteComponent(() => import('./teams/TeamsPage'), 'TeamsPage'),
   });
+  const team = createRoute({
+    getParentRoute: () => settings,
+    path: 'teams/$teamId',
+    validateSearch: (search: Record<string, unknown>): { tab?: string } =>
+      typeof search.tab === 'string' ? { tab: search.tab } : {},
+    component: lazyRouteComponent(() => import('./teams/TeamPage'), 'TeamPage'),
+  });
   const routing = createRoute({
     getParentRoute: () => settings,
     path: 'routing',
@@ -86,6 +93,7 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
   return settings.addChildren([
     index,
     teams,
+    team,
     routing,
     customFields,
     accounts,
