@@ -5,13 +5,13 @@ import { Badge } from '../../ui/Badge';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { PageHeader } from '../../ui/PageHeader';
 import { Tabs } from '../../ui/Tabs';
+import { useUnsavedChanges } from '../../ui/use-unsaved-changes';
 import { BusinessHoursPanel } from './BusinessHoursPanel';
 import { MembersPanel } from './MembersPanel';
 import { RoutingPanel } from './RoutingPanel';
 import { TagsPanel } from './TagsPanel';
 import { teamQuery } from './team-queries';
 import { type ConfigurationForm, useConfigurationForm } from './use-configuration-form';
-import { useUnsavedPage } from './use-unsaved-page';
 
 const TABS = [
   { value: 'members', label: 'Members' },
@@ -34,7 +34,7 @@ export function TeamPage() {
   const navigate = useNavigate();
   const team = useQuery(teamQuery(teamId));
   const configuration = useConfigurationForm(teamId);
-  useUnsavedPage(configuration.form.formState.isDirty);
+  useUnsavedChanges(configuration.form.formState.isDirty);
   const name = team.data?.name ?? 'Team';
   return (
     <div>
