@@ -57,7 +57,7 @@ export function CustomFieldsPage() {
           </Link>
         }
       />
-      <div role="search" aria-label="Filter fields" className="flex flex-wrap items-center gap-2 px-4 py-3">
+      <search aria-label="Filter fields" className="flex flex-wrap items-center gap-2 px-4 py-3">
         <div className="relative min-w-0 flex-1 basis-48">
           <Search size={14} aria-hidden className="absolute top-2.5 left-2.5 text-zinc-500" />
           <input
@@ -90,7 +90,7 @@ export function CustomFieldsPage() {
             </option>
           ))}
         </select>
-      </div>
+      </search>
       <ErrorNotice error={fields.error} className="mx-4" />
       {fields.isPending ? <p className="px-4 text-sm text-zinc-500 dark:text-zinc-400">Loading…</p> : null}
       {!fields.isPending && fields.items.length === 0 && !fields.error ? <EmptyFields filtered={filtered} /> : null}
