@@ -27,5 +27,6 @@ export function toCustomField(row: CustomFieldRow) {
     regexForValidation: row.regex_for_validation,
     lookup: row.lookup,
     version: Number(row.version),
+    updatedBy: row.updated_by,
   };
 }

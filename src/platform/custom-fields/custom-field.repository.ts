@@ -31,6 +31,7 @@ const COLUMNS = [
   'editable_by_customer',
   'lookup',
   'version',
+  'updated_by',
   'created_at',
   'updated_at',
   'deleted_at',
@@ -256,10 +257,16 @@ export async function updateCustomFieldAtVersion(
 }
 
 /** Soft delete, bumping the version; false when the field was already gone. */
-export async function softDeleteCustomField(db: Db, organizationId: string, uid: string, at: string): Promise<boolean> {
+export async function softDeleteCustomField(
+  db: Db,
+  organizationId: string,
+  uid: string,
+  at: string,
+  userId: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('custom_fields')
-    .set({ deleted_at: at, updated_at: at })
+    .set({ deleted_at: at, updated_at: at, updated_by: userId })
     .set((eb) => ({ version: eb('version', '+', 1) }))
     .where('organization_id', '=', organizationId)
     .where('uid', '=', uid)

@@ -34,6 +34,10 @@ export const CustomFieldSchema = Type.Object(
     regexForValidation: Nullable(Type.String()),
     lookup: Nullable(Type.String()),
     version: Type.Integer({ minimum: 1, description: 'Send it back in a bulk update; +1 on every change' }),
+    updatedBy: Type.Union([Type.Null(), UlidSchema], {
+      description:
+        'Id of the user whose change made this version (GET /v1/users/{userId}); null for fields last changed before it was recorded',
+    }),
   },
   { additionalProperties: false, title: 'CustomField' },
 );

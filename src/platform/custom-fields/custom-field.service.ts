@@ -10,6 +10,7 @@ import type { Principal } from '../../lib/principal.js';
 import { isOrgAdmin, requireOrgAdmin } from '../authorization.js';
 import { isTeamMember, requireTeam } from '../teams/team.lookup.js';
 import { requireManagedTeam, requireTeamManager } from '../teams/team.service.js';
+import { findLiveUser } from '../users/user.lookup.js';
 import { toCustomField } from './custom-field.presenter.js';
 import {
   type CustomFieldRow,
@@ -190,6 +191,7 @@ export async function createCustomField(deps: Deps, principal: Principal, input:
     editable_by_customer: input.editableByCustomer ?? false,
     lookup: input.lookup ?? null,
     version: 1,
+    updated_by: principal.userId,
     created_at: now,
     updated_at: now,
     deleted_at: null,
@@ -226,10 +228,10 @@ export async function deleteCustomField(deps: Deps, principal: Principal, uid: s
   }
   await requireManager(deps.db, principal, row);
   const at = deps.clock.now().toISOString();
-  if (!(await softDeleteCustomField(deps.db, principal.organizationId, uid, at))) {
+  if (!(await softDeleteCustomField(deps.db, principal.organizationId, uid, at, principal.userId))) {
     throw AppError.notFound(NOT_FOUND);
   }
-  return { ...toCustomField(row), updatedAt: at, version: Number(row.version) + 1 };
+  return { ...toCustomField(row), updatedAt: at, version: Number(row.version) + 1, updatedBy: principal.userId };
 }
 
 async function scopeFor(db: Kysely<DB>, principal: Principal, query: ListCustomFieldsQuery): Promise<CustomFieldScope> {
@@ -273,7 +275,7 @@ export async function searchCustomFields(db: Kysely<DB>, principal: Principal, q
 }
 
 /** Checks that need only the request: at least one change, a non-blank name, clean options, a regex that compiles. */
-function prepareChanges(updates: CustomFieldUpdates, at: At, now: string): Updateable<CustomFieldTable> {
+function prepareChanges(updates: CustomFieldUpdates, at: At, now: string, userId: string): Updateable<CustomFieldTable> {
   const keys = Object.keys(updates);
   if (keys.length === 0) {
     throw AppError.invalid(`${at.path.join('.')} must change at least one property`, {
@@ -282,7 +284,7 @@ function prepareChanges(updates: CustomFieldUpdates, at: At, now: string): Updat
       rule: 'minProperties',
     });
   }
-  const changes: Updateable<CustomFieldTable> = { updated_at: now };
+  const changes: Updateable<CustomFieldTable> = { updated_at: now, updated_by: userId };
   if (updates.name !== undefined) {
     changes.name = updates.name.trim();
     if (changes.name === '') {
@@ -338,7 +340,7 @@ export async function bulkUpdateCustomFields(deps: Deps, principal: Principal, b
         'unique',
       );
     }
-    return { ...entry, index, at, changes: prepareChanges(entry.updates, at, now) };
+    return { ...entry, index, at, changes: prepareChanges(entry.updates, at, now, principal.userId) };
   });
 
   return deps.db.transaction().execute(async (trx) => {
@@ -410,9 +412,12 @@ async function judgeBulkUpdate<E extends BulkEntry>(
   }
   const stale = current.filter(({ entry }) => !written.has(entry.fieldId));
   if (stale.length > 0) {
-    const list = stale.map(
-      ({ entry, row }) => `${entry.fieldId} (sent version ${entry.version}, current version ${row.version})`,
-    );
+    const list: string[] = [];
+    for (const { entry, row } of stale) {
+      const author = row.updated_by ? await findLiveUser(trx, principal.organizationId, row.updated_by) : undefined;
+      const by = author ? `, last changed by ${author.name}` : '';
+      list.push(`${entry.fieldId} (sent version ${entry.version}, current version ${row.version}${by})`);
+    }
     throw AppError.conflict(`Custom fields were changed by someone else; nothing was updated. Stale: ${list.join(', ')}`);
   }
   return current;

@@ -50,6 +50,8 @@ export interface CustomFieldTable {
   lookup: string | null;
   /** Starts at 1; +1 on every change (bulk update, delete). */
   version: number;
+  /** The user whose change (create, update, delete) made the current version; null before this was recorded. */
+  updated_by: string | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

@@ -62,7 +62,7 @@ describe.each(DIALECTS)('custom-field versions across two app instances on %s', 
       );
       expect([one?.statusCode, two?.statusCode].sort(), `${one?.body} ${two?.body}`).toEqual([200, 409]);
       const loser = [one, two].find((response) => response?.statusCode === 409);
-      expect(loser?.json().message).toContain(`${uid} (sent version 1, current version 2)`);
+      expect(loser?.json().message).toContain(`${uid} (sent version 1, current version 2, last changed by `);
       const after = (await right.inject({ url: `/v1/custom-field/${uid}`, headers })).json().data;
       expect(after.version).toBe(2);
     }

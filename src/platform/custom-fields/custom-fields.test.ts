@@ -113,6 +113,7 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
         regexForValidation: null,
         lookup: null,
         version: 1,
+        updatedBy: acme.userId,
       });
       const read = await request('GET', `/v1/custom-field/${field.uid}`);
       expect(read.statusCode).toBe(200);
@@ -437,10 +438,11 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
         { fieldId: two.uid, version: 1, updates: { name: 'Two changed' } },
         { fieldId: three.uid, version: 2, updates: { name: 'Three changed' } },
       ]);
+      const admin = (await request('GET', `/v1/users/${acme.userId}`)).json().data.name;
       expectError(
         response,
         409,
-        `Custom fields were changed by someone else; nothing was updated. Stale: ${two.uid} (sent version 1, current version 2), ${three.uid} (sent version 2, current version 3)`,
+        `Custom fields were changed by someone else; nothing was updated. Stale: ${two.uid} (sent version 1, current version 2, last changed by ${admin}), ${three.uid} (sent version 2, current version 3, last changed by ${admin})`,
       );
       const after = await Promise.all(
         [one, two, three].map(async (field) => (await request('GET', `/v1/custom-field/${field.uid}`)).json().data),
@@ -450,6 +452,24 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
         ['Two', 2],
         ['Three', 3],
       ]);
+    });
+
+    it('updatedBy names whose change made the version: the creator, then each writer; a 409 names the winner', async () => {
+      const field = await create({ name: 'Alpha tracked', source: 'ticket', fieldType: 'single_line', teamId: teamA.teamId });
+      expect(field.updatedBy).toBe(acme.userId);
+      const managed = await patch([{ fieldId: field.uid, version: 1, updates: { hintText: 'by manager' } }], manager.headers);
+      expect(managed.statusCode, managed.body).toBe(200);
+      expect(managed.json().data[0]).toMatchObject({ version: 2, updatedBy: manager.userId });
+      expect((await request('GET', `/v1/custom-field/${field.uid}`)).json().data.updatedBy).toBe(manager.userId);
+      expectError(
+        await patch([{ fieldId: field.uid, version: 1, updates: { hintText: 'stale' } }]),
+        409,
+        `Custom fields were changed by someone else; nothing was updated. Stale: ${field.uid} (sent version 1, current version 2, last changed by Manon Manager)`,
+      );
+      const after = (await request('GET', `/v1/custom-field/${field.uid}`)).json().data;
+      expect([after.hintText, after.version, after.updatedBy]).toEqual(['by manager', 2, manager.userId]);
+      const deleted = await request('DELETE', `/v1/custom-field/${field.uid}`);
+      expect(deleted.json().data).toMatchObject({ version: 3, updatedBy: acme.userId });
     });
 
     it('unknown, repeated, foreign and deleted fields; bad versions and updates: 400/404, nothing written', async () => {

@@ -5519,6 +5519,8 @@ export interface operations {
                             uid: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Id of the user whose change made this version (GET /v1/users/{userId}); null for fields last changed before it was recorded */
+                            updatedBy: null | string;
                             /** @description Send it back in a bulk update; +1 on every change */
                             version: number;
                             visibleToCustomer: boolean;
@@ -5680,6 +5682,8 @@ export interface operations {
                             uid: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Id of the user whose change made this version (GET /v1/users/{userId}); null for fields last changed before it was recorded */
+                            updatedBy: null | string;
                             /** @description Send it back in a bulk update; +1 on every change */
                             version: number;
                             visibleToCustomer: boolean;
@@ -5846,6 +5850,8 @@ export interface operations {
                             uid: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Id of the user whose change made this version (GET /v1/users/{userId}); null for fields last changed before it was recorded */
+                            updatedBy: null | string;
                             /** @description Send it back in a bulk update; +1 on every change */
                             version: number;
                             visibleToCustomer: boolean;
@@ -6001,6 +6007,8 @@ export interface operations {
                             uid: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Id of the user whose change made this version (GET /v1/users/{userId}); null for fields last changed before it was recorded */
+                            updatedBy: null | string;
                             /** @description Send it back in a bulk update; +1 on every change */
                             version: number;
                             visibleToCustomer: boolean;
@@ -6128,6 +6136,8 @@ export interface operations {
                             uid: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Id of the user whose change made this version (GET /v1/users/{userId}); null for fields last changed before it was recorded */
+                            updatedBy: null | string;
                             /** @description Send it back in a bulk update; +1 on every change */
                             version: number;
                             visibleToCustomer: boolean;
@@ -6279,6 +6289,8 @@ export interface operations {
                             uid: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Id of the user whose change made this version (GET /v1/users/{userId}); null for fields last changed before it was recorded */
+                            updatedBy: null | string;
                             /** @description Send it back in a bulk update; +1 on every change */
                             version: number;
                             visibleToCustomer: boolean;

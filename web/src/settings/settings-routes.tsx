@@ -40,15 +40,35 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'custom-fields',
     component: lazyRouteComponent(() => import('./custom-fields/CustomFieldsPage'), 'CustomFieldsPage'),
   });
+  const newCustomField = createRoute({
+    getParentRoute: () => settings,
+    path: 'custom-fields/new',
+    component: lazyRouteComponent(() => import('./custom-fields/NewCustomFieldPage'), 'NewCustomFieldPage'),
+  });
+  const customField = createRoute({
+    getParentRoute: () => settings,
+    path: 'custom-fields/$fieldId',
+    component: lazyRouteComponent(() => import('./custom-fields/CustomFieldPage'), 'CustomFieldPage'),
+  });
   const accounts = createRoute({
     getParentRoute: () => settings,
     path: 'accounts',
     component: lazyRouteComponent(() => import('./accounts/AccountsPage'), 'AccountsPage'),
   });
+  const account = createRoute({
+    getParentRoute: () => settings,
+    path: 'accounts/$accountId',
+    component: lazyRouteComponent(() => import('./accounts/AccountPage'), 'AccountPage'),
+  });
   const contacts = createRoute({
     getParentRoute: () => settings,
     path: 'contacts',
     component: lazyRouteComponent(() => import('./contacts/ContactsPage'), 'ContactsPage'),
+  });
+  const contact = createRoute({
+    getParentRoute: () => settings,
+    path: 'contacts/$contactId',
+    component: lazyRouteComponent(() => import('./contacts/ContactPage'), 'ContactPage'),
   });
   const users = createRoute({
     getParentRoute: () => settings,
@@ -96,8 +116,12 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     team,
     routing,
     customFields,
+    newCustomField,
+    customField,
     accounts,
+    account,
     contacts,
+    contact,
     users,
     apiKeys,
     mailboxes,

@@ -1,0 +1,118 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Agent, inviteAgent, openSignedIn, until } from './agent-session.js';
+import { accessibilityProblems } from './axe.js';
+import type { ConsolePage } from './browser.js';
+import { launchChromium } from './browser.js';
+import { type ConsoleServer, startConsoleServer } from './console-server.js';
+import { pageFailures } from './inbox-session.js';
+
+interface FieldShape {
+  uid: string;
+  name: string;
+  version: number;
+  hintText: string | null;
+  updatedBy: string | null;
+}
+
+describe('custom field settings (Chromium, SQLite)', () => {
+  let server: ConsoleServer;
+  let browser: Browser;
+  let ada: Agent;
+  let session: ConsolePage;
+  let teamId: string;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startConsoleServer(), launchChromium()]);
+    teamId = (await server.call<{ id: string }>('POST', '/v1/teams', { name: 'Billing', identifier: 'BILL' })).id;
+    ada = await inviteAgent(server, { name: 'Ada Admin', email: 'ada@acme.test', userType: 'ORG_ADMIN' });
+    session = await openSignedIn(browser, server, ada);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('an admin creates a dropdown field with choices, then sets it on a ticket from the ticket page', {
+    timeout: 60_000,
+  }, async () => {
+    const { page } = session;
+    await page.goto('/app/settings/custom-fields');
+    await page.getByText('No custom fields yet').waitFor();
+    await page.getByRole('link', { name: 'New field' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Customer plan');
+    await page.getByRole('combobox', { name: 'Type' }).selectOption('single_choice');
+    for (const [index, choice] of ['Silver', 'Gold'].entries()) {
+      await page.getByRole('button', { name: 'Add choice' }).click();
+      await page.getByRole('textbox', { name: `Choice ${index + 1}` }).fill(choice);
+    }
+    // Gold first: its handle picked up with Space, moved up with the arrow key, dropped with Space.
+    await page.getByRole('button', { name: 'Move Choice 2', exact: true }).focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Space');
+    await until(
+      async () => ((await page.getByRole('textbox', { name: 'Choice 1' }).inputValue()) === 'Gold' ? true : undefined),
+      'Gold moved first',
+    );
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Create field' }).click();
+    await page.getByRole('heading', { name: 'Customer plan' }).waitFor();
+    const [field] = await server.call<(FieldShape & { options: string[] })[]>('GET', '/v1/custom-field/search?searchTerm=plan');
+    expect(field?.options).toEqual(['Gold', 'Silver']);
+
+    const ticket = await server.call<{ id: string }>('POST', '/v1/tickets', {
+      title: 'Upgrade please',
+      teamId,
+      requestorEmail: 'pat@customer.test',
+      performRouting: false,
+    });
+    await page.goto(`/app/tickets/${ticket.id}`);
+    await page.getByRole('combobox', { name: 'Customer plan' }).selectOption('Gold');
+    await until(async () => {
+      const saved = await server.call<{ customFieldValues: { fieldId: string; value: unknown }[] }>(
+        'GET',
+        `/v1/tickets/${ticket.id}`,
+      );
+      return saved.customFieldValues.find((entry) => entry.fieldId === field?.uid && entry.value === 'Gold');
+    }, 'the plan saved on the ticket');
+    expect(session.foreignRequests).toEqual([]);
+    expect(pageFailures(session)).toEqual([]);
+  });
+
+  it('a concurrent edit wins: the page says who changed what and reloads their version; a bad pattern shows the API’s words beside it', {
+    timeout: 60_000,
+  }, async () => {
+    const field = await server.call<FieldShape>('POST', '/v1/custom-field', {
+      name: 'Order number',
+      source: 'ticket',
+      fieldType: 'single_line',
+    });
+    const { page } = session;
+    await page.goto(`/app/settings/custom-fields/${field.uid}`);
+    const hint = page.getByRole('textbox', { name: 'Hint' });
+    await hint.fill('Ours');
+    // Meanwhile, someone else (the organization's first admin, through the API) saves first.
+    const [theirs] = await server.call<FieldShape[]>('PATCH', '/v1/custom-field', {
+      fields: [{ fieldId: field.uid, version: 1, updates: { hintText: 'Theirs' } }],
+    });
+    const them = await server.call<{ name: string }>('GET', `/v1/users/${theirs?.updatedBy}`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(`${them.name} changed this field while you were editing (now version 2): hint.`).waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await until(async () => ((await hint.inputValue()) === 'Theirs' ? true : undefined), 'their hint shown');
+    expect(await page.getByRole('button', { name: 'Reload' }).count()).toBe(0);
+
+    const pattern = page.getByRole('textbox', { name: 'Validation pattern' });
+    await pattern.fill('([a-z');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('regexForValidation must be a valid regular expression').waitFor();
+    expect(await pattern.getAttribute('aria-invalid')).toBe('true');
+    expect(await pattern.inputValue()).toBe('([a-z');
+    const after = await server.call<FieldShape>('GET', `/v1/custom-field/${field.uid}`);
+    expect([after.version, after.hintText]).toEqual([2, 'Theirs']);
+    expect(session.foreignRequests).toEqual([]);
+    expect(pageFailures(session)).toEqual([]);
+  });
+});
