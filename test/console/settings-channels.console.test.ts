@@ -10,13 +10,11 @@ import { type ConsoleServer, startConsoleServer } from './console-server.js';
 import { pageFailures } from './inbox-session.js';
 
 /** What a control's description reads (its hint and its error), as a screen reader reads it with the control. */
-const descriptionOf = (control: Locator) =>
-  control.evaluate((element) =>
-    (element.getAttribute('aria-describedby') ?? '')
-      .split(' ')
-      .map((id) => document.getElementById(id)?.textContent ?? '')
-      .join(' '),
-  );
+async function descriptionOf(control: Locator): Promise<string> {
+  const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+  const texts = await Promise.all(ids.map((id) => control.page().locator(`[id="${id}"]`).textContent()));
+  return texts.join(' ');
+}
 
 describe('settings: mailboxes and webhooks (Chromium, SQLite)', () => {
   let server: ConsoleServer;

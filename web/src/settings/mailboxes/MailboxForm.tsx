@@ -83,7 +83,7 @@ export function MailboxForm({
         />
         <CheckboxField
           label="Default mailbox"
-          hint="Replies to tickets that came in another way are sent from it."
+          hint="Sends for its team ahead of the team’s other mailboxes, and for teams without a mailbox."
           className="self-center"
           error={formState.errors.isDefault?.message}
           {...register('isDefault')}
