@@ -76,6 +76,24 @@ describe('settings: mailboxes and webhooks (Chromium, SQLite)', () => {
     expect(received?.event.type).toBe('webhook.test');
     expect(received?.verifiedBy).toEqual(['shown']);
 
+    // The receiver fails a second test: the log shows what it answered, and Retry sends it again once it is back.
+    receiver.reply('/orders', () => ({ status: 503, body: 'down for maintenance' }));
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Test event not delivered: HTTP 503 in \d+ ms\.$/ })
+      .waitFor();
+    const failed = page.getByRole('list', { name: 'Delivery log' }).getByRole('listitem').first();
+    await failed.getByText('Failed', { exact: true }).waitFor();
+    expect(await failed.textContent()).toMatch(/HTTP 503 · \d+ ms.*down for maintenance/);
+    receiver.reply('/orders', () => ({ status: 200, body: 'ok' }));
+    await failed.getByRole('button', { name: /^Retry the webhook.test delivery/ }).click();
+    // The worker sends it with its next pass; the log looks again while it is on its way.
+    await failed.getByText('Delivered', { exact: true }).waitFor();
+    const [, refused, retried] = receiver.at('/orders');
+    expect(retried?.headers['webhook-id']).toBe(refused?.headers['webhook-id']);
+    expect(retried?.verifiedBy).toEqual(['shown']);
+
     expect(await accessibilityProblems(page)).toEqual([]);
     // Once stored, the secret is gone from the page, and a reload does not bring it back.
     await page.getByRole('button', { name: 'I have stored it' }).click();

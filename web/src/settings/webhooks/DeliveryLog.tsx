@@ -1,10 +1,12 @@
 import { History } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Badge, type BadgeTone } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { LoadMore } from '../../ui/PageHeader';
 import { useCursorPages } from '../../ui/use-cursor-pages';
 import {
+  attemptProblem,
   type DeliveryAttempt,
   deliveriesKey,
   fetchDeliveryPage,
@@ -20,11 +22,24 @@ const STATUSES: Record<WebhookDelivery['status'], { label: string; tone: BadgeTo
   failed: { label: 'Failed', tone: 'red' },
 };
 
+const REFRESH_UNSETTLED_MS = 3000;
+
 const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** The webhook's deliveries, newest first, a page at a time, each with every attempt and what came back. */
 export function DeliveryLog({ webhookId }: { webhookId: string }) {
   const log = useCursorPages(deliveriesKey(webhookId), fetchDeliveryPage(webhookId));
+  // While a delivery is still on its way (a retry, an event just dispatched), look again until it settles.
+  const unsettled = log.items.some((delivery) => delivery.status === 'pending' || delivery.status === 'delivering');
+  const refetch = useRef(log.refetch);
+  refetch.current = log.refetch;
+  useEffect(() => {
+    if (!unsettled) {
+      return;
+    }
+    const timer = setInterval(() => void refetch.current(), REFRESH_UNSETTLED_MS);
+    return () => clearInterval(timer);
+  }, [unsettled]);
   return (
     <section aria-labelledby="deliveries-title" className="flex flex-col gap-3">
       <div className="flex items-center justify-between gap-2">
@@ -103,7 +118,7 @@ function AttemptLine({ attempt }: { attempt: DeliveryAttempt }) {
         {' · '}
         {attempt.latencyMs} ms · {when(attempt.startedAt)}
       </span>
-      {attempt.error ? <span className="block text-red-800 dark:text-red-300">{attempt.error}</span> : null}
+      {attemptProblem(attempt) ? <span className="block text-red-800 dark:text-red-300">{attemptProblem(attempt)}</span> : null}
       {attempt.responseBody ? (
         <details className="mt-0.5">
           <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">

@@ -3,7 +3,14 @@ import { useState } from 'react';
 import { Button } from '../../ui/Button';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ErrorNotice } from '../../ui/ErrorNotice';
-import { rotateSecret, sendTestEvent, useWebhookAction, type Webhook, type WebhookDelivery } from './webhook-queries';
+import {
+  attemptProblem,
+  rotateSecret,
+  sendTestEvent,
+  useWebhookAction,
+  type Webhook,
+  type WebhookDelivery,
+} from './webhook-queries';
 
 /** What an admin does to a webhook beside its settings: test it, rotate its secret, delete it. */
 export function WebhookActions({
@@ -47,7 +54,7 @@ export function WebhookActions({
           {attempt
             ? `: ${attempt.statusCode === null ? 'no response' : `HTTP ${attempt.statusCode}`} in ${attempt.latencyMs} ms`
             : ''}
-          {attempt?.error ? ` (${attempt.error})` : ''}.
+          {attempt && attemptProblem(attempt) ? ` (${attemptProblem(attempt)})` : ''}.
         </p>
       ) : null}
       <ErrorNotice error={test.error ?? rotate.error} />

@@ -57,3 +57,8 @@ export function useWebhookAction<T>(id: string, action: () => Promise<T>, onDone
     },
   });
 }
+
+/** An attempt's error when it says more than its status code (no answer, a redirect not followed). */
+export function attemptProblem(attempt: DeliveryAttempt): string | null {
+  return attempt.error && attempt.error !== `answered ${attempt.statusCode}` ? attempt.error : null;
+}
