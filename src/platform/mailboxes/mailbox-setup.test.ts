@@ -8,7 +8,9 @@ import type { Mailbox } from './mailbox.service.js';
 import { mailboxDnsSetup } from './mailbox-dns-setup.js';
 import { UNVERIFIED_TEST_EMAIL } from './mailbox-test-email.service.js';
 
-const DKIM_KEY = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const DKIM_KEY = generateKeyPairSync('rsa', { modulusLength: 1024 })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
 const DKIM_PUBLIC = createPublicKey(DKIM_KEY).export({ type: 'spki', format: 'der' }).toString('base64');
 
 describe.each(DIALECTS)('setting a mailbox up on %s: DNS records and a test email', (dialect) => {
@@ -147,7 +149,7 @@ describe.each(DIALECTS)('setting a mailbox up on %s: DNS records and a test emai
     expect((await send('POST', `/v1/mailboxes/${harness.ids.ulid()}/test`)).statusCode).toBe(404);
     for (const [body, message] of [
       [{ to: 'not an address' }, /^to /],
-      [{ to: 'x'.repeat(250) + '@a.test' }, /^to /],
+      [{ to: `${'x'.repeat(250)}@a.test` }, /^to /],
       [{ cc: 'someone@example.com' }, /cc/],
       [[], /body/],
     ] as const) {
