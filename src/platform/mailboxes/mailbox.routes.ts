@@ -16,6 +16,7 @@ import {
   UpdateMailboxSchema,
 } from './mailbox.schemas.js';
 import { createMailbox, getMailbox, listMailboxesOf, removeMailbox, updateMailboxFields } from './mailbox.service.js';
+import { mailboxSetupRoutes } from './mailbox-setup.routes.js';
 import { mailboxVerificationRoutes } from './mailbox-verification.routes.js';
 
 /** The organization's support addresses: admins manage them, everyone may read them. */
@@ -23,6 +24,7 @@ export function mailboxRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const ok = <T>(data: T) => platformEnvelope(deps.clock, data);
   return async (app) => {
     await app.register(mailboxVerificationRoutes(deps));
+    await app.register(mailboxSetupRoutes(deps));
 
     app.post(
       '/mailboxes',

@@ -180,3 +180,58 @@ export const VerificationPageSchema = Type.String({
   description:
     'An HTML page for the person who opened the link: what confirming does and for whom, or why the link cannot be used',
 });
+
+export const SendMailboxTestEmailSchema = Type.Object(
+  {
+    to: Type.Optional(
+      Type.String({ format: 'email', maxLength: 254, description: "Who gets the test message; default the caller's own email" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type SendMailboxTestEmail = Static<typeof SendMailboxTestEmailSchema>;
+
+export const MailboxTestEmailSchema = Type.Object(
+  {
+    id: { ...UlidSchema, description: 'The message in the outbox (GET /v1/outbox), where its delivery shows' },
+    to: Type.String(),
+    from: Type.String({ description: 'The mailbox, as the message is sent from it' }),
+    subject: Type.String(),
+    status: StringEnum(['pending', 'sending', 'sent', 'failed', 'undeliverable'] as const, {
+      description: "The outbox message's status: pending until a worker sends it",
+    }),
+    createdAt: TimestampSchema,
+  },
+  { additionalProperties: false, description: 'A test message queued in the outbox' },
+);
+
+export const MailboxDnsRecordSchema = Type.Object(
+  {
+    purpose: StringEnum(['mx', 'spf', 'dkim', 'verification'] as const, {
+      description:
+        "mx: mail for the domain reaches this instance; spf: the instance's outgoing server may send as the domain; " +
+        "dkim: the key that checks its signatures; verification: proves the address is the organization's",
+    }),
+    type: StringEnum(['MX', 'TXT'] as const),
+    name: Type.String({ description: 'The record name, a fully qualified domain name' }),
+    value: Type.String({ description: 'The record value (for MX, the host the mail goes to)' }),
+    priority: Nullable(Type.Integer({ description: 'MX only: the preference; null for TXT' })),
+    description: Type.String({ description: 'What the record does, and what to watch for when publishing it' }),
+  },
+  { additionalProperties: false },
+);
+
+export const MailboxDnsSetupSchema = Type.Object(
+  {
+    domain: Type.String({ description: "The address's domain" }),
+    records: Type.Array(MailboxDnsRecordSchema, { description: 'The records to publish, in the order to publish them' }),
+    notes: Type.Array(Type.String(), {
+      description: 'Records not given and why (no DKIM signing configured, no outgoing server, an IMAP mailbox needs no MX…)',
+    }),
+  },
+  {
+    additionalProperties: false,
+    description: "The DNS records that make the address work with this instance, from the instance's configuration",
+  },
+);

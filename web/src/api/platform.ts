@@ -618,6 +618,46 @@ export interface paths {
         patch: operations["platform.mailboxes.update"];
         trace?: never;
     };
+    "/v1/mailboxes/{id}/dns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The DNS records that make a mailbox's address work with this instance; organization admins only
+         * @description From the instance's configuration: the MX (smtp mailboxes: the host of PUBLIC_BASE_URL), SPF for the outgoing server (SMTP_URL), the DKIM key when the instance signs (DKIM_*), and the verification TXT while the address is unverified. `notes` says which records are not given, and why.
+         */
+        get: operations["platform.mailboxes.dns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a short test email from a verified mailbox's address; organization admins only
+         * @description Queued in the outbox and sent as every email is, from the mailbox's address, to `to` or else the caller's own email; its delivery (and any failure) shows in GET /v1/outbox. Answers the queued message. 409 when the mailbox is not verified (it sends nothing until then).
+         */
+        post: operations["platform.mailboxes.sendTestEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/mailboxes/{id}/verification/dns": {
         parameters: {
             query?: never;
@@ -8074,6 +8114,255 @@ export interface operations {
                                 status: "verified" | "unverified";
                                 verifiedAt: null | string;
                             };
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.mailboxes.dns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The DNS records that make the address work with this instance, from the instance's configuration */
+                        data: {
+                            /** @description The address's domain */
+                            domain: string;
+                            /** @description Records not given and why (no DKIM signing configured, no outgoing server, an IMAP mailbox needs no MX…) */
+                            notes: string[];
+                            /** @description The records to publish, in the order to publish them */
+                            records: {
+                                /** @description What the record does, and what to watch for when publishing it */
+                                description: string;
+                                /** @description The record name, a fully qualified domain name */
+                                name: string;
+                                priority: null | number;
+                                /**
+                                 * @description mx: mail for the domain reaches this instance; spf: the instance's outgoing server may send as the domain; dkim: the key that checks its signatures; verification: proves the address is the organization's
+                                 * @enum {string}
+                                 */
+                                purpose: "mx" | "spf" | "dkim" | "verification";
+                                /** @enum {string} */
+                                type: "MX" | "TXT";
+                                /** @description The record value (for MX, the host the mail goes to) */
+                                value: string;
+                            }[];
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.mailboxes.sendTestEmail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": null | {
+                    /**
+                     * Format: email
+                     * @description Who gets the test message; default the caller's own email
+                     */
+                    to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A test message queued in the outbox */
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The mailbox, as the message is sent from it */
+                            from: string;
+                            /** @description The message in the outbox (GET /v1/outbox), where its delivery shows */
+                            id: string;
+                            /**
+                             * @description The outbox message's status: pending until a worker sends it
+                             * @enum {string}
+                             */
+                            status: "pending" | "sending" | "sent" | "failed" | "undeliverable";
+                            subject: string;
+                            to: string;
                         };
                         message: string;
                         status: boolean;

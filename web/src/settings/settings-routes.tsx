@@ -85,10 +85,30 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'mailboxes',
     component: lazyRouteComponent(() => import('./mailboxes/MailboxesPage'), 'MailboxesPage'),
   });
+  const newMailbox = createRoute({
+    getParentRoute: () => settings,
+    path: 'mailboxes/new',
+    component: lazyRouteComponent(() => import('./mailboxes/MailboxCreatePage'), 'MailboxCreatePage'),
+  });
+  const mailbox = createRoute({
+    getParentRoute: () => settings,
+    path: 'mailboxes/$mailboxId',
+    component: lazyRouteComponent(() => import('./mailboxes/MailboxPage'), 'MailboxPage'),
+  });
   const webhooks = createRoute({
     getParentRoute: () => settings,
     path: 'webhooks',
     component: lazyRouteComponent(() => import('./webhooks/WebhooksPage'), 'WebhooksPage'),
+  });
+  const newWebhook = createRoute({
+    getParentRoute: () => settings,
+    path: 'webhooks/new',
+    component: lazyRouteComponent(() => import('./webhooks/WebhookCreatePage'), 'WebhookCreatePage'),
+  });
+  const webhook = createRoute({
+    getParentRoute: () => settings,
+    path: 'webhooks/$webhookId',
+    component: lazyRouteComponent(() => import('./webhooks/WebhookPage'), 'WebhookPage'),
   });
   const macros = createRoute({
     getParentRoute: () => settings,
@@ -125,7 +145,11 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     users,
     apiKeys,
     mailboxes,
+    newMailbox,
+    mailbox,
     webhooks,
+    newWebhook,
+    webhook,
     macros,
     views,
     notifications,
