@@ -68,10 +68,20 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'macros',
     component: lazyRouteComponent(() => import('./macros/MacrosPage'), 'MacrosPage'),
   });
+  const macro = createRoute({
+    getParentRoute: () => settings,
+    path: 'macros/$macroId',
+    component: lazyRouteComponent(() => import('./macros/MacroEditorPage'), 'MacroEditorPage'),
+  });
   const views = createRoute({
     getParentRoute: () => settings,
     path: 'views',
     component: lazyRouteComponent(() => import('./views/ViewsPage'), 'ViewsPage'),
+  });
+  const view = createRoute({
+    getParentRoute: () => settings,
+    path: 'views/$viewId',
+    component: lazyRouteComponent(() => import('./views/ViewEditorPage'), 'ViewEditorPage'),
   });
   const notifications = createRoute({
     getParentRoute: () => settings,
@@ -95,7 +105,9 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     mailboxes,
     webhooks,
     macros,
+    macro,
     views,
+    view,
     notifications,
     configuration,
   ]);
