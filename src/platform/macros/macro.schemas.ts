@@ -96,6 +96,9 @@ export const UpdateMacroSchema = Type.Object(
 export const ListMacrosQuerySchema = Type.Object(
   {
     teamId: Type.Optional({ ...UlidSchema, description: 'Only the macros shared with this team' }),
+    nameContains: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Only the macros whose name holds this text, in any case' }),
+    ),
     cursor: Type.Optional(CursorSchema),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   },

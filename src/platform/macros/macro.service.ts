@@ -87,7 +87,7 @@ export async function getMacro(db: Kysely<DB>, principal: Principal, macroId: st
 export async function listUsableMacros(
   db: Kysely<DB>,
   principal: Principal,
-  query: { teamId?: string; cursor?: string; limit?: number },
+  query: { teamId?: string; nameContains?: string; cursor?: string; limit?: number },
 ) {
   const after = readCursor(query.cursor, MACRO_LIST_ORDER.length);
   const limit = query.limit ?? 50;
@@ -95,6 +95,7 @@ export async function listUsableMacros(
     viewerId: principal.userId,
     seeAllShared: isOrgAdmin(principal),
     teamId: query.teamId,
+    nameContains: query.nameContains,
     after,
     limit: limit + 1,
   });

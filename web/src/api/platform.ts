@@ -6547,6 +6547,8 @@ export interface operations {
                 /** @description nextCursor of the previous page; omit for the first page */
                 cursor?: string;
                 limit?: number;
+                /** @description Only the macros whose name holds this text, in any case */
+                nameContains?: string;
                 /** @description Only the macros shared with this team */
                 teamId?: string;
             };
