@@ -51,6 +51,7 @@ describe('settings: macros and views (Chromium, SQLite)', () => {
     await page.getByRole('link', { name: 'New macro' }).click();
 
     await page.getByRole('textbox', { name: 'Name' }).fill('Refund on its way');
+    await page.getByRole('textbox', { name: 'Description' }).fill('Once the refund is issued');
     await page.getByLabel('Shared with').selectOption({ label: 'Billing' });
     const reply = page.getByRole('textbox', { name: 'Reply' });
     await reply.fill('Hello, about ');
@@ -68,6 +69,12 @@ describe('settings: macros and views (Chromium, SQLite)', () => {
     const [macro] = await server.call<{ id: string; teamId: string; actions: object }[]>('GET', '/v1/macros');
     expect(macro).toMatchObject({ teamId, actions: { priorityName: 'High' } });
     expect(page.url()).toContain(`/app/settings/macros/${macro?.id}`);
+    // The list finds it by a part of its name, any case.
+    await page.getByRole('link', { name: 'All macros' }).click();
+    await page.getByRole('searchbox', { name: 'Find a macro by name' }).fill('ITS WAY');
+    await page.getByText('Once the refund is issued').waitFor();
+    await page.getByRole('searchbox', { name: 'Find a macro by name' }).fill('greeting');
+    await page.getByText('No macro’s name holds “greeting”.').waitFor();
 
     await page.goto(`/app/tickets/${ticket.id}`);
     await page.getByRole('button', { name: 'Macros' }).click();

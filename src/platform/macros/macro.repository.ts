@@ -13,6 +13,7 @@ const MACRO_COLUMNS = [
   'macros.owner_id',
   'macros.team_id',
   'macros.name',
+  'macros.description',
   'macros.content',
   'macros.comment_visibility',
   'macros.send_email',

@@ -117,6 +117,7 @@ export async function createMacro(deps: Deps, principal: Principal, input: Creat
       owner_id: principal.userId,
       team_id: teamId,
       name: input.name.trim(),
+      description: storedDescription(input.description),
       content: input.content,
       comment_visibility: input.commentVisibility ?? 'public',
       send_email: input.shouldSendEmail ?? false,
@@ -147,6 +148,9 @@ export async function changeMacro(deps: Deps, principal: Principal, macroId: str
     if (input.name !== undefined) {
       changes.name = input.name.trim();
     }
+    if (input.description !== undefined) {
+      changes.description = storedDescription(input.description);
+    }
     if (input.content !== undefined) {
       changes.content = input.content;
     }
@@ -170,6 +174,12 @@ export async function removeMacro(deps: Deps, principal: Principal, macroId: str
     await deleteMacro(trx, macro.id);
     return toMacro(macro);
   });
+}
+
+/** A description as stored: trimmed, and none rather than a blank one. */
+function storedDescription(description: string | null | undefined): string | null {
+  const trimmed = description?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
 }
 
 function invalid(field: (string | number)[], message: string, rule = 'reference'): AppError {

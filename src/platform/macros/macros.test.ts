@@ -411,4 +411,29 @@ describe.each(DIALECTS)('macros on %s', (dialect) => {
     expect(blank.statusCode).toBe(400);
     expect(blank.json().message).toMatch(/^nameContains /);
   });
+
+  it('keeps a description of the macro: trimmed, a blank one as none, at most 500 characters, cleared with null', async () => {
+    const writer = await makeUser(harness, acme.organizationId);
+    const created = await createMacro(writer.headers, {
+      name: 'Refund',
+      content: 'x',
+      description: '  For refunds already issued ',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const macro = created.json().data;
+    expect(macro.description).toBe('For refunds already issued');
+    expect((await createMacro(writer.headers, { name: 'Plain', content: 'x' })).json().data.description).toBeNull();
+    expect(
+      (await createMacro(writer.headers, { name: 'Blank', content: 'x', description: '  ' })).json().data.description,
+    ).toBeNull();
+
+    const tooLong = await send('PATCH', `/v1/macros/${macro.id}`, writer.headers, { description: 'x'.repeat(501) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().message).toMatch(/^description /);
+    expect((await send('GET', `/v1/macros/${macro.id}`, writer.headers)).json().data.description).toBe(
+      'For refunds already issued',
+    );
+    const cleared = await send('PATCH', `/v1/macros/${macro.id}`, writer.headers, { description: null });
+    expect(cleared.json().data).toMatchObject({ description: null, name: 'Refund' });
+  });
 });

@@ -6587,6 +6587,7 @@ export interface operations {
                             content: string;
                             /** Format: date-time */
                             createdAt: string;
+                            description: null | string;
                             /** @description ULID (26 characters) */
                             id: string;
                             name: string;
@@ -6676,6 +6677,7 @@ export interface operations {
                     commentVisibility?: "public" | "private";
                     /** @description The reply, in markdown. Placeholders: {{ticket.id}}, {{ticket.identifier}}, {{ticket.title}}, {{ticket.status}}, {{ticket.priority}}, {{ticket.team}}, {{ticket.assignee}}, {{requestor.firstName}}, {{requestor.lastName}}, {{requestor.name}}, {{requestor.email}}, {{agent.name}}, {{agent.email}}; values are escaped, so they show as text */
                     content: string;
+                    description?: null | string;
                     name: string;
                     /** @description Email the requestor the reply (public replies only); default false */
                     shouldSendEmail?: boolean;
@@ -6713,6 +6715,7 @@ export interface operations {
                             content: string;
                             /** Format: date-time */
                             createdAt: string;
+                            description: null | string;
                             /** @description ULID (26 characters) */
                             id: string;
                             name: string;
@@ -6838,6 +6841,7 @@ export interface operations {
                             content: string;
                             /** Format: date-time */
                             createdAt: string;
+                            description: null | string;
                             /** @description ULID (26 characters) */
                             id: string;
                             name: string;
@@ -6950,6 +6954,7 @@ export interface operations {
                             content: string;
                             /** Format: date-time */
                             createdAt: string;
+                            description: null | string;
                             /** @description ULID (26 characters) */
                             id: string;
                             name: string;
@@ -7068,6 +7073,7 @@ export interface operations {
                     commentVisibility?: "public" | "private";
                     /** @description The reply, in markdown. Placeholders: {{ticket.id}}, {{ticket.identifier}}, {{ticket.title}}, {{ticket.status}}, {{ticket.priority}}, {{ticket.team}}, {{ticket.assignee}}, {{requestor.firstName}}, {{requestor.lastName}}, {{requestor.name}}, {{requestor.email}}, {{agent.name}}, {{agent.email}}; values are escaped, so they show as text */
                     content?: string;
+                    description?: null | string;
                     name?: string;
                     shouldSendEmail?: boolean;
                     teamId?: null | string;
@@ -7104,6 +7110,7 @@ export interface operations {
                             content: string;
                             /** Format: date-time */
                             createdAt: string;
+                            description: null | string;
                             /** @description ULID (26 characters) */
                             id: string;
                             name: string;

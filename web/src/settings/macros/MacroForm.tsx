@@ -75,6 +75,13 @@ export function MacroForm({ macro }: { macro?: Macro }) {
             {...form.register('teamId')}
           />
         </div>
+        <InputField
+          label="Description"
+          hint="What the macro is for and when to use it; agents see it when they pick one."
+          autoComplete="off"
+          error={errors.description?.message}
+          {...form.register('description')}
+        />
         <div className="grid gap-3 sm:grid-cols-2">
           <SelectField
             label="Posts"

@@ -1,12 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Plus } from 'lucide-react';
+import { useState } from 'react';
 import { teamsQuery } from '../../api/ticket-options';
 import type { Macro } from '../../api/types';
 import { Badge } from '../../ui/Badge';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { LoadMore, PageHeader } from '../../ui/PageHeader';
 import { useCursorPages } from '../../ui/use-cursor-pages';
+import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { fetchMacroPage, MACRO_PAGES_KEY } from './macro-queries';
 
 const LINK_BUTTON =
@@ -14,7 +16,9 @@ const LINK_BUTTON =
 
 /** The macros an admin manages: their own and every one shared with a team, by name, a page at a time. */
 export function MacrosPage() {
-  const macros = useCursorPages(MACRO_PAGES_KEY, fetchMacroPage);
+  const [search, setSearch] = useState('');
+  const nameContains = useDebouncedValue(search.trim());
+  const macros = useCursorPages([...MACRO_PAGES_KEY, nameContains], (cursor) => fetchMacroPage(nameContains, cursor));
   const teams = useQuery(teamsQuery);
   const teamName = (teamId: string) => teams.data?.find((team) => team.id === teamId)?.name ?? 'a team';
   return (
@@ -31,7 +35,21 @@ export function MacrosPage() {
       <div className="p-4">
         <ErrorNotice error={macros.error} />
         {macros.isPending ? <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading macros…</p> : null}
-        {!macros.isPending && !macros.error && macros.items.length === 0 ? <NoMacros /> : null}
+        <input
+          type="search"
+          aria-label="Find a macro by name"
+          placeholder="Find a macro by name"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          className="mb-3 w-full max-w-sm rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        />
+        {!macros.isPending && !macros.error && macros.items.length === 0 ? (
+          nameContains ? (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">No macro’s name holds “{nameContains}”.</p>
+          ) : (
+            <NoMacros />
+          )
+        ) : null}
         {macros.items.length > 0 ? (
           <ul
             aria-label="Macros"
@@ -74,7 +92,7 @@ function MacroRow({ macro, scope }: { macro: Macro; scope: string }) {
           </span>
         ) : null}
       </div>
-      <p className="line-clamp-1 text-xs text-zinc-600 dark:text-zinc-400">{macro.content}</p>
+      <p className="line-clamp-1 text-xs text-zinc-600 dark:text-zinc-400">{macro.description ?? macro.content}</p>
     </li>
   );
 }

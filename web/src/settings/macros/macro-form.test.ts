@@ -6,6 +6,7 @@ import { previewReply } from './macro-preview';
 const saved: Macro = {
   id: '01JB2Z3M4N5P6Q7R8S9T0V1W2A',
   name: 'Refund done',
+  description: 'Once the refund is issued',
   content: 'Hi {{requestor.firstName}}',
   commentVisibility: 'public',
   shouldSendEmail: true,
@@ -21,6 +22,7 @@ describe('the macro form', () => {
     const body = macroBody(macroFormValues(saved));
     expect(body.actions).toEqual(saved.actions);
     expect(body.teamId).toBeNull();
+    expect(body.description).toBe(saved.description);
     expect(body.shouldSendEmail).toBe(true);
   });
 

@@ -12,6 +12,7 @@ type MacroActions = NonNullable<MacroBody['actions']>;
  */
 export const macroFormSchema = z.object({
   name: z.string().refine((name) => name.trim() !== '', 'Give the macro a name'),
+  description: z.string(),
   content: z.string().refine((content) => content.trim() !== '', 'Write the reply the macro posts'),
   /** '' for a personal macro. */
   teamId: z.string(),
@@ -38,6 +39,7 @@ export const MACRO_API_NAMES: Record<string, string> = {
 
 export const EMPTY_MACRO: MacroFormValues = {
   name: '',
+  description: '',
   content: '',
   teamId: '',
   commentVisibility: 'public',
@@ -56,6 +58,7 @@ export function macroFormValues(macro: Macro): MacroFormValues {
   const { actions } = macro;
   return {
     name: macro.name,
+    description: macro.description ?? '',
     content: macro.content,
     teamId: macro.teamId ?? '',
     commentVisibility: macro.commentVisibility,
@@ -92,6 +95,7 @@ export function macroActions(values: MacroFormValues['actions']): MacroActions {
 export function macroBody(values: MacroFormValues): MacroBody {
   return {
     name: values.name,
+    description: values.description.trim() === '' ? null : values.description,
     content: values.content,
     teamId: values.teamId === '' ? null : values.teamId,
     commentVisibility: values.commentVisibility,

@@ -7,8 +7,10 @@ import { api, unwrap } from '../../api/client';
  */
 export const MACRO_PAGES_KEY = ['macros', 'pages'] as const;
 
-export async function fetchMacroPage(cursor: string | undefined) {
-  const page = await unwrap(api.GET('/v1/macros', { params: { query: { limit: 50, ...(cursor ? { cursor } : {}) } } }));
+/** A page of the macros whose name holds `nameContains` (all of them when it is blank). */
+export async function fetchMacroPage(nameContains: string, cursor: string | undefined) {
+  const query = { limit: 50, ...(nameContains ? { nameContains } : {}), ...(cursor ? { cursor } : {}) };
+  const page = await unwrap(api.GET('/v1/macros', { params: { query } }));
   return { data: page.data, nextCursor: page.nextCursor };
 }
 
