@@ -35,6 +35,7 @@ import * as imapMessageAttempts from './2026-11-28T2200_imap_message_attempts.js
 import * as createAttemptCounters from './2026-11-28T2300_create_attempt_counters.js';
 import * as agentPrincipals from './2026-11-29T0000_agent_principals.js';
 import * as customFieldUpdatedBy from './2026-11-29T0330_custom_field_updated_by.js';
+import * as macroDescriptions from './2026-11-29T0360_macro_descriptions.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T2300_create_attempt_counters': createAttemptCounters,
   '2026-11-29T0000_agent_principals': agentPrincipals,
   '2026-11-29T0330_custom_field_updated_by': customFieldUpdatedBy,
+  '2026-11-29T0360_macro_descriptions': macroDescriptions,
 };

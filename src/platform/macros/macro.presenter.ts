@@ -6,6 +6,7 @@ export function toMacro(row: MacroRow) {
   return {
     id: row.id,
     name: row.name,
+    description: row.description,
     content: row.content,
     commentVisibility: row.comment_visibility,
     shouldSendEmail: readBoolean(row.send_email),

@@ -1,6 +1,6 @@
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { forNoKeyUpdate } from '../../db/dialect.js';
+import { escapeLike, forNoKeyUpdate, likeOperator } from '../../db/dialect.js';
 import { afterKeys } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { MacroTable } from './macro.table.js';
@@ -13,6 +13,7 @@ const MACRO_COLUMNS = [
   'macros.owner_id',
   'macros.team_id',
   'macros.name',
+  'macros.description',
   'macros.content',
   'macros.comment_visibility',
   'macros.send_email',
@@ -66,16 +67,28 @@ export async function deleteMacro(db: Db, macroId: string): Promise<void> {
 /**
  * A page of the macros `viewerId` may use, by name: their personal ones and those shared with
  * their teams (every shared one when `seeAllShared`, for admins), `limit + 1` rows, walking
- * `macros_organization_name`.
+ * `macros_organization_name`; `nameContains` filters the walk (a search box over an
+ * organization's macros, a few thousand at most).
  */
 export async function listMacros(
   db: Db,
   organizationId: string,
-  filter: { viewerId: string; seeAllShared: boolean; teamId?: string; after?: readonly CursorKey[]; limit: number },
+  filter: {
+    viewerId: string;
+    seeAllShared: boolean;
+    teamId?: string;
+    nameContains?: string;
+    after?: readonly CursorKey[];
+    limit: number;
+  },
 ): Promise<MacroRow[]> {
   let query = db.selectFrom('macros').select(MACRO_COLUMNS).where('macros.organization_id', '=', organizationId);
   if (filter.teamId) {
     query = query.where('macros.team_id', '=', filter.teamId);
+  }
+  if (filter.nameContains) {
+    const pattern = `%${escapeLike(filter.nameContains)}%`;
+    query = query.where(sql<boolean>`macros.name ${sql.raw(likeOperator(db))} ${pattern} escape '\\'`);
   }
   query = query.where((eb) => {
     const personal = eb.and([eb('macros.team_id', 'is', null), eb('macros.owner_id', '=', filter.viewerId)]);

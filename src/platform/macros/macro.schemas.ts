@@ -40,6 +40,9 @@ export const MacroActionsSchema = Type.Object(
 export type MacroActions = Static<typeof MacroActionsSchema>;
 
 const NameSchema = Type.String({ minLength: 1, maxLength: 100 });
+const DescriptionSchema = Nullable(
+  Type.String({ maxLength: 500, description: 'What the macro is for and when to use it; null or blank for none' }),
+);
 const ContentSchema = Type.String({
   minLength: 1,
   maxLength: 20_000,
@@ -53,6 +56,7 @@ export const MacroSchema = Type.Object(
   {
     id: UlidSchema,
     name: Type.String(),
+    description: Nullable(Type.String()),
     content: Type.String(),
     commentVisibility: VisibilitySchema,
     shouldSendEmail: Type.Boolean(),
@@ -68,6 +72,7 @@ export const MacroSchema = Type.Object(
 export const CreateMacroSchema = Type.Object(
   {
     name: NameSchema,
+    description: Type.Optional(DescriptionSchema),
     content: ContentSchema,
     commentVisibility: Type.Optional(VisibilitySchema),
     shouldSendEmail: Type.Optional(
@@ -84,6 +89,7 @@ export const CreateMacroSchema = Type.Object(
 export const UpdateMacroSchema = Type.Object(
   {
     name: Type.Optional(NameSchema),
+    description: Type.Optional(DescriptionSchema),
     content: Type.Optional(ContentSchema),
     commentVisibility: Type.Optional(VisibilitySchema),
     shouldSendEmail: Type.Optional(Type.Boolean()),
@@ -96,6 +102,9 @@ export const UpdateMacroSchema = Type.Object(
 export const ListMacrosQuerySchema = Type.Object(
   {
     teamId: Type.Optional({ ...UlidSchema, description: 'Only the macros shared with this team' }),
+    nameContains: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Only the macros whose name holds this text, in any case' }),
+    ),
     cursor: Type.Optional(CursorSchema),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   },

@@ -87,7 +87,7 @@ export async function getMacro(db: Kysely<DB>, principal: Principal, macroId: st
 export async function listUsableMacros(
   db: Kysely<DB>,
   principal: Principal,
-  query: { teamId?: string; cursor?: string; limit?: number },
+  query: { teamId?: string; nameContains?: string; cursor?: string; limit?: number },
 ) {
   const after = readCursor(query.cursor, MACRO_LIST_ORDER.length);
   const limit = query.limit ?? 50;
@@ -95,6 +95,7 @@ export async function listUsableMacros(
     viewerId: principal.userId,
     seeAllShared: isOrgAdmin(principal),
     teamId: query.teamId,
+    nameContains: query.nameContains,
     after,
     limit: limit + 1,
   });
@@ -116,6 +117,7 @@ export async function createMacro(deps: Deps, principal: Principal, input: Creat
       owner_id: principal.userId,
       team_id: teamId,
       name: input.name.trim(),
+      description: storedDescription(input.description),
       content: input.content,
       comment_visibility: input.commentVisibility ?? 'public',
       send_email: input.shouldSendEmail ?? false,
@@ -146,6 +148,9 @@ export async function changeMacro(deps: Deps, principal: Principal, macroId: str
     if (input.name !== undefined) {
       changes.name = input.name.trim();
     }
+    if (input.description !== undefined) {
+      changes.description = storedDescription(input.description);
+    }
     if (input.content !== undefined) {
       changes.content = input.content;
     }
@@ -169,6 +174,12 @@ export async function removeMacro(deps: Deps, principal: Principal, macroId: str
     await deleteMacro(trx, macro.id);
     return toMacro(macro);
   });
+}
+
+/** A description as stored: trimmed, and none rather than a blank one. */
+function storedDescription(description: string | null | undefined): string | null {
+  const trimmed = description?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
 }
 
 function invalid(field: (string | number)[], message: string, rule = 'reference'): AppError {

@@ -6,6 +6,8 @@ export interface MacroTable {
   /** Null: personal, its owner's alone; else shared with this team. */
   team_id: string | null;
   name: string;
+  /** What the macro is for; null when none was written. */
+  description: string | null;
   /** Markdown with `{{placeholders}}`, checked against `MACRO_PLACEHOLDERS` when saved. */
   content: string;
   comment_visibility: 'public' | 'private';

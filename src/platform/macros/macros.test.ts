@@ -387,4 +387,53 @@ describe.each(DIALECTS)('macros on %s', (dialect) => {
       other: { url: '/v1/macros?limit=10', headers: globex.headers, ids: globexIds },
     });
   });
+
+  it('finds the caller macros whose name holds a text, in any case, its wildcards taken as text', async () => {
+    const finder = await makeUser(harness, acme.organizationId);
+    const named = async (name: string) => (await createMacro(finder.headers, { name, content: 'x' })).json().data.id as string;
+    const refund = await named('Refund issued');
+    const partial = await named('Partial REFUND');
+    const percent = await named('100% off');
+    await named('Greeting');
+    await createMacro(globex.headers, { name: 'Refund (Globex)', content: 'x' });
+    const found = async (text: string) =>
+      (await send('GET', `/v1/macros?nameContains=${encodeURIComponent(text)}`, finder.headers))
+        .json()
+        .data.map((macro: { id: string }) => macro.id);
+    expect(await found('refund')).toEqual([partial, refund]);
+    expect(await found('0%')).toEqual([percent]);
+    expect(await found('_')).toEqual([]);
+    const page = await send('GET', '/v1/macros?nameContains=refund&limit=1', finder.headers);
+    expect(page.json().data.map((macro: { id: string }) => macro.id)).toEqual([partial]);
+    const next = await send('GET', `/v1/macros?nameContains=refund&limit=1&cursor=${page.json().nextCursor}`, finder.headers);
+    expect(next.json()).toMatchObject({ data: [{ id: refund }], nextCursor: null });
+    const blank = await send('GET', '/v1/macros?nameContains=', finder.headers);
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().message).toMatch(/^nameContains /);
+  });
+
+  it('keeps a description of the macro: trimmed, a blank one as none, at most 500 characters, cleared with null', async () => {
+    const writer = await makeUser(harness, acme.organizationId);
+    const created = await createMacro(writer.headers, {
+      name: 'Refund',
+      content: 'x',
+      description: '  For refunds already issued ',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const macro = created.json().data;
+    expect(macro.description).toBe('For refunds already issued');
+    expect((await createMacro(writer.headers, { name: 'Plain', content: 'x' })).json().data.description).toBeNull();
+    expect(
+      (await createMacro(writer.headers, { name: 'Blank', content: 'x', description: '  ' })).json().data.description,
+    ).toBeNull();
+
+    const tooLong = await send('PATCH', `/v1/macros/${macro.id}`, writer.headers, { description: 'x'.repeat(501) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().message).toMatch(/^description /);
+    expect((await send('GET', `/v1/macros/${macro.id}`, writer.headers)).json().data.description).toBe(
+      'For refunds already issued',
+    );
+    const cleared = await send('PATCH', `/v1/macros/${macro.id}`, writer.headers, { description: null });
+    expect(cleared.json().data).toMatchObject({ description: null, name: 'Refund' });
+  });
 });

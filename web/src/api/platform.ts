@@ -6599,6 +6599,8 @@ export interface operations {
                 /** @description nextCursor of the previous page; omit for the first page */
                 cursor?: string;
                 limit?: number;
+                /** @description Only the macros whose name holds this text, in any case */
+                nameContains?: string;
                 /** @description Only the macros shared with this team */
                 teamId?: string;
             };
@@ -6637,6 +6639,7 @@ export interface operations {
                             content: string;
                             /** Format: date-time */
                             createdAt: string;
+                            description: null | string;
                             /** @description ULID (26 characters) */
                             id: string;
                             name: string;
@@ -6726,6 +6729,7 @@ export interface operations {
                     commentVisibility?: "public" | "private";
                     /** @description The reply, in markdown. Placeholders: {{ticket.id}}, {{ticket.identifier}}, {{ticket.title}}, {{ticket.status}}, {{ticket.priority}}, {{ticket.team}}, {{ticket.assignee}}, {{requestor.firstName}}, {{requestor.lastName}}, {{requestor.name}}, {{requestor.email}}, {{agent.name}}, {{agent.email}}; values are escaped, so they show as text */
                     content: string;
+                    description?: null | string;
                     name: string;
                     /** @description Email the requestor the reply (public replies only); default false */
                     shouldSendEmail?: boolean;
@@ -6763,6 +6767,7 @@ export interface operations {
                             content: string;
                             /** Format: date-time */
                             createdAt: string;
+                            description: null | string;
                             /** @description ULID (26 characters) */
                             id: string;
                             name: string;
@@ -6888,6 +6893,7 @@ export interface operations {
                             content: string;
                             /** Format: date-time */
                             createdAt: string;
+                            description: null | string;
                             /** @description ULID (26 characters) */
                             id: string;
                             name: string;
@@ -7000,6 +7006,7 @@ export interface operations {
                             content: string;
                             /** Format: date-time */
                             createdAt: string;
+                            description: null | string;
                             /** @description ULID (26 characters) */
                             id: string;
                             name: string;
@@ -7118,6 +7125,7 @@ export interface operations {
                     commentVisibility?: "public" | "private";
                     /** @description The reply, in markdown. Placeholders: {{ticket.id}}, {{ticket.identifier}}, {{ticket.title}}, {{ticket.status}}, {{ticket.priority}}, {{ticket.team}}, {{ticket.assignee}}, {{requestor.firstName}}, {{requestor.lastName}}, {{requestor.name}}, {{requestor.email}}, {{agent.name}}, {{agent.email}}; values are escaped, so they show as text */
                     content?: string;
+                    description?: null | string;
                     name?: string;
                     shouldSendEmail?: boolean;
                     teamId?: null | string;
@@ -7154,6 +7162,7 @@ export interface operations {
                             content: string;
                             /** Format: date-time */
                             createdAt: string;
+                            description: null | string;
                             /** @description ULID (26 characters) */
                             id: string;
                             name: string;

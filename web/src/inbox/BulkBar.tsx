@@ -1,8 +1,8 @@
 import { CheckCircle2, UserPlus } from 'lucide-react';
+import type { InboxOptions } from '../api/ticket-options';
 import type { BulkTicketChange } from '../api/types';
 import { Button } from '../ui/Button';
 import { Menu } from '../ui/Menu';
-import type { InboxOptions } from './inbox-options';
 
 /** What to do with the selected tickets: close, set status or priority, assign, add a tag. */
 export function BulkBar({

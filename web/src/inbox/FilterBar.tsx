@@ -1,22 +1,11 @@
 import { SlidersHorizontal } from 'lucide-react';
 import { useState } from 'react';
-import { TICKET_SORTS, type TicketSortName } from '../../../src/shared/ticket-sorts';
+import { TICKET_SORTS } from '../../../src/shared/ticket-sorts';
+import type { InboxOptions } from '../api/ticket-options';
 import { Button } from '../ui/Button';
 import { Select } from '../ui/Select';
-import type { InboxOptions } from './inbox-options';
+import { TICKET_SORT_LABELS } from '../ui/ticket-sort-labels';
 import { filterCount, type InboxSearch, withFilter, withoutFilters } from './inbox-search';
-
-/** What the sort menu calls each sort, in the order of `TICKET_SORTS`. */
-const SORT_LABELS: Record<TicketSortName, string> = {
-  '-createdAt': 'Newest',
-  createdAt: 'Oldest',
-  '-updatedAt': 'Recently updated',
-  updatedAt: 'Least recently updated',
-  '-priority': 'Priority, highest first',
-  priority: 'Priority, lowest first',
-  '-status': 'Status, last first',
-  status: 'Status, first first',
-};
 
 // The status select also offers "any open" and "any closed" (isClosed); its values say which.
 const ANY_OPEN = ':open';
@@ -142,7 +131,7 @@ export function FilterBar({
           }
           options={[
             { value: '', label: "The view's order" },
-            ...TICKET_SORTS.map((sort) => ({ value: sort, label: SORT_LABELS[sort] })),
+            ...TICKET_SORTS.map((sort) => ({ value: sort, label: TICKET_SORT_LABELS[sort] })),
           ]}
         />
         {count > 0 || search.sort ? (

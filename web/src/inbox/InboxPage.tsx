@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useCallback, useMemo, useState } from 'react';
+import { useInboxOptions } from '../api/ticket-options';
 import type { BulkTicketChange } from '../api/types';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { AssignDialog } from './AssignDialog';
 import { BulkBar } from './BulkBar';
 import { FilterBar } from './FilterBar';
 import { InboxHeading } from './InboxHeading';
-import { useInboxOptions } from './inbox-options';
 import type { InboxSearch } from './inbox-search';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { clearSelection, focus, selectRange, targetIds, toggle, toggleAll } from './selection';

@@ -115,10 +115,20 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'macros',
     component: lazyRouteComponent(() => import('./macros/MacrosPage'), 'MacrosPage'),
   });
+  const macro = createRoute({
+    getParentRoute: () => settings,
+    path: 'macros/$macroId',
+    component: lazyRouteComponent(() => import('./macros/MacroEditorPage'), 'MacroEditorPage'),
+  });
   const views = createRoute({
     getParentRoute: () => settings,
     path: 'views',
     component: lazyRouteComponent(() => import('./views/ViewsPage'), 'ViewsPage'),
+  });
+  const view = createRoute({
+    getParentRoute: () => settings,
+    path: 'views/$viewId',
+    component: lazyRouteComponent(() => import('./views/ViewEditorPage'), 'ViewEditorPage'),
   });
   const notifications = createRoute({
     getParentRoute: () => settings,
@@ -151,7 +161,9 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     newWebhook,
     webhook,
     macros,
+    macro,
     views,
+    view,
     notifications,
     configuration,
   ]);

@@ -1,6 +1,6 @@
 import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
-import type { OrganizationUser, Team, TicketOption } from '../api/types';
+import { api, unwrap } from './client';
+import type { OrganizationUser, Team, TicketOption } from './types';
 
 /** What the filter bar and bulk actions offer changes slowly: kept a minute before asking again. */
 const STALE_MS = 60_000;
@@ -18,7 +18,8 @@ export const usersQuery = queryOptions({
     (await unwrap(api.GET('/v1/users/list', { params: { query: { limit: 500 } } }))).data,
 });
 
-function teamOptionsQuery(teamId: string) {
+/** One team's statuses, priorities and ticket tags (with their ids). */
+export function teamOptionsQuery(teamId: string) {
   return queryOptions({
     queryKey: ['teams', teamId, 'ticket-options'],
     staleTime: STALE_MS,
@@ -66,7 +67,7 @@ export interface InboxOptions {
   error: unknown;
 }
 
-/** The teams, people, statuses, priorities and tags the filter bar and bulk actions choose from. */
+/** The teams, people, statuses, priorities and tags ticket filters and changes choose from (the inbox, saved views, macros). */
 export function useInboxOptions(): InboxOptions {
   const teams = useQuery(teamsQuery);
   const users = useQuery(usersQuery);
