@@ -34,6 +34,7 @@ import * as emailRetention from './2026-11-28T2110_email_retention.js';
 import * as imapMessageAttempts from './2026-11-28T2200_imap_message_attempts.js';
 import * as createAttemptCounters from './2026-11-28T2300_create_attempt_counters.js';
 import * as agentPrincipals from './2026-11-29T0000_agent_principals.js';
+import * as apiKeyNames from './2026-11-29T0340_api_key_names.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T2200_imap_message_attempts': imapMessageAttempts,
   '2026-11-28T2300_create_attempt_counters': createAttemptCounters,
   '2026-11-29T0000_agent_principals': agentPrincipals,
+  '2026-11-29T0340_api_key_names': apiKeyNames,
 };
