@@ -48,6 +48,11 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'users',
     component: lazyRouteComponent(() => import('./users/UsersPage'), 'UsersPage'),
   });
+  const user = createRoute({
+    getParentRoute: () => settings,
+    path: 'users/$userId',
+    component: lazyRouteComponent(() => import('./users/UserPage'), 'UserPage'),
+  });
   const apiKeys = createRoute({
     getParentRoute: () => settings,
     path: 'api-keys',
@@ -91,6 +96,7 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     accounts,
     contacts,
     users,
+    user,
     apiKeys,
     mailboxes,
     webhooks,
