@@ -114,7 +114,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerJsonBodyParser(app);
   registerRequestLog(app);
 
-  const auth = options.auth ?? createApiKeyAuth({ lookup: apiKeyLookup(db), ttlSeconds: config.API_KEY_CACHE_SECONDS });
+  const auth =
+    options.auth ??
+    createApiKeyAuth({ lookup: apiKeyLookup(db, { clock, log: options.log }), ttlSeconds: config.API_KEY_CACHE_SECONDS });
   const limits = await registerRateLimits(app, config, { db, clock });
   deps = {
     config,

@@ -183,7 +183,7 @@ async function listen(
   apps: FastifyInstance[],
 ): Promise<{ addresses: string[]; agentStudioDeps: AppDeps | undefined }> {
   const { db, clock, ids, config, secretKey, log } = deps;
-  const auth = createApiKeyAuth({ lookup: apiKeyLookup(db), ttlSeconds: config.API_KEY_CACHE_SECONDS });
+  const auth = createApiKeyAuth({ lookup: apiKeyLookup(db, { clock, log }), ttlSeconds: config.API_KEY_CACHE_SECONDS });
   const addresses: string[] = [];
   let agentStudioDeps: AppDeps | undefined;
   for (const listener of planListeners(config)) {

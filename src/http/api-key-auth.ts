@@ -21,6 +21,8 @@ export interface ApiKeyLookup {
   keyHashOf(rawKey: string): string | null;
   /** The live key's caller, or undefined when no live key of a live user has that hash. */
   findPrincipal(keyHash: string): Promise<Principal | undefined>;
+  /** Notes that the key was used (its "last used"); returns at once, cached or not, never failing the request. */
+  recordUse?(principal: Principal): void;
 }
 
 export interface ApiKeyAuth {
@@ -48,6 +50,7 @@ export function createApiKeyAuth(deps: { lookup: ApiKeyLookup; ttlSeconds: numbe
     const now = Date.now();
     const cached = cache.get(keyHash);
     if (cached && cached.expiresAt > now) {
+      deps.lookup.recordUse?.(cached.principal);
       return cached.principal;
     }
     cache.delete(keyHash);
@@ -60,6 +63,9 @@ export function createApiKeyAuth(deps: { lookup: ApiKeyLookup; ttlSeconds: numbe
         }
       }
       cache.set(keyHash, { principal, expiresAt: now + deps.ttlSeconds * 1000 });
+    }
+    if (principal) {
+      deps.lookup.recordUse?.(principal);
     }
     return principal;
   }

@@ -35,6 +35,7 @@ import * as imapMessageAttempts from './2026-11-28T2200_imap_message_attempts.js
 import * as createAttemptCounters from './2026-11-28T2300_create_attempt_counters.js';
 import * as agentPrincipals from './2026-11-29T0000_agent_principals.js';
 import * as customFieldUpdatedBy from './2026-11-29T0330_custom_field_updated_by.js';
+import * as apiKeyNames from './2026-11-29T0340_api_key_names.js';
 import * as macroDescriptions from './2026-11-29T0360_macro_descriptions.js';
 
 /**
@@ -44,9 +45,9 @@ import * as macroDescriptions from './2026-11-29T0360_macro_descriptions.js';
 export const migrations: Record<string, Migration> = {
   '2026-11-22T1000_create_tenancy': createTenancy,
   '2026-11-22T1100_create_teams': createTeams,
+  '2026-11-22T1200_create_tickets': createTickets,
   '2026-11-22T1300_create_custom_fields': createCustomFields,
   '2026-11-22T1310_create_attachments_and_outbox': createAttachmentsAndOutbox,
-  '2026-11-22T1200_create_tickets': createTickets,
   '2026-11-22T1400_create_help_center': createHelpCenter,
   '2026-11-22T1500_create_agent_studio': createAgentStudio,
   '2026-11-22T1600_create_accounts': createAccounts,
@@ -78,5 +79,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T2300_create_attempt_counters': createAttemptCounters,
   '2026-11-29T0000_agent_principals': agentPrincipals,
   '2026-11-29T0330_custom_field_updated_by': customFieldUpdatedBy,
+  '2026-11-29T0340_api_key_names': apiKeyNames,
   '2026-11-29T0360_macro_descriptions': macroDescriptions,
 };

@@ -26,13 +26,16 @@ import {
   SignedInSchema,
   SignedOutSchema,
   SignInSchema,
+  UserSessionParamsSchema,
 } from './auth.schemas.js';
 import { acceptInvitation, confirmPasswordReset, inviteUser, requestPasswordReset } from './auth-token.service.js';
 import {
   type ClientInfo,
   getCurrentSession,
   listSessions,
+  listSessionsOfUser,
   revokeSession,
+  revokeSessionOfUser,
   type SignInAttempts,
   signIn,
   signOut,
@@ -50,6 +53,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     registerSignInRoutes(app, deps, helpers);
     registerSessionRoutes(app, deps, helpers);
+    registerUserSessionRoutes(app, deps, helpers);
     registerInvitationRoutes(app, deps, helpers);
     registerPasswordResetRoutes(app, deps, helpers);
   };
@@ -192,6 +196,51 @@ function registerSessionRoutes(app: TypeBoxApp, deps: AppDeps, helpers: AuthHelp
     },
     async (request, reply) => {
       const revoked = await revokeSession(deps.db, request.principal, request.params.sessionId);
+      if (revoked.current) {
+        clearSessionCookies(reply, request, deps.config);
+      }
+      return ok(revoked);
+    },
+  );
+}
+
+/** A user's sessions as an admin sees them: listed, one ended (signing that browser out at once). */
+function registerUserSessionRoutes(app: TypeBoxApp, deps: AppDeps, helpers: AuthHelpers): void {
+  const { ok } = helpers;
+
+  app.get(
+    '/users/:userId/sessions',
+    {
+      schema: {
+        operationId: 'platform.users.listSessions',
+        tags: ['users'],
+        summary: "A user's sessions still in force, newest first (admins only)",
+        description: 'Newest first (then by id), `limit` at a time; `cursor` takes the `nextCursor` of the page before.',
+        params: UserIdParamsSchema,
+        querystring: ListSessionsQuerySchema,
+        response: { 200: PlatformListEnvelopeSchema(Type.Array(SessionSchema)), ...platformErrorResponses([400, 403, 404]) },
+      },
+    },
+    async (request) => {
+      const page = await listSessionsOfUser(deps, request.principal, request.params.userId, request.query);
+      return platformListEnvelope(deps.clock, page.items, page.nextCursor);
+    },
+  );
+
+  app.delete(
+    '/users/:userId/sessions/:sessionId',
+    {
+      schema: {
+        operationId: 'platform.users.revokeSession',
+        tags: ['users'],
+        summary: "End one of a user's sessions at once (admins only); its next request is refused",
+        params: UserSessionParamsSchema,
+        response: { 200: PlatformEnvelopeSchema(SessionSchema), ...platformErrorResponses([400, 403, 404]) },
+      },
+    },
+    async (request, reply) => {
+      const { userId, sessionId } = request.params;
+      const revoked = await revokeSessionOfUser(deps.db, request.principal, userId, sessionId);
       if (revoked.current) {
         clearSessionCookies(reply, request, deps.config);
       }

@@ -84,6 +84,7 @@ export const ListSessionsQuerySchema = Type.Object(
 );
 
 export const SessionParamsSchema = Type.Object({ sessionId: UlidSchema });
+export const UserSessionParamsSchema = Type.Object({ userId: UlidSchema, sessionId: UlidSchema });
 
 export const InvitationSchema = Type.Object(
   {

@@ -7,7 +7,8 @@ import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../lib/secret-token.js';
-import { getMe } from '../users/user.service.js';
+import { requireOrgAdmin } from '../authorization.js';
+import { getMe, requireUser } from '../users/user.service.js';
 import type { ListSessionsQuerySchema, SignInSchema } from './auth.schemas.js';
 import { findSignInCandidates, lockUserForCredentials, setUserPassword } from './credential.repository.js';
 import { hashOfNoPassword, hashPassword, needsRehash, verifyPassword } from './password.js';
@@ -200,6 +201,33 @@ export async function listSessions(
 /** Ends one of the caller's sessions (another user's is a 404, like a missing one). */
 export async function revokeSession(db: Kysely<DB>, principal: Principal, sessionId: string) {
   const row = await deleteSessionOfUser(db, principal.userId, sessionId);
+  if (!row) {
+    throw AppError.notFound('Session not found!');
+  }
+  return toSession(row, principal.sessionId);
+}
+
+/** An admin's view of a user's sessions still in force, newest first (another organization's user is a 404). */
+export async function listSessionsOfUser(
+  deps: { db: Kysely<DB>; clock: Clock },
+  principal: Principal,
+  userId: string,
+  query: Static<typeof ListSessionsQuerySchema>,
+) {
+  requireOrgAdmin(principal);
+  const user = await requireUser(deps.db, principal.organizationId, userId);
+  const limit = query.limit ?? 50;
+  const after = readCursor(query.cursor, 2);
+  const rows = await listLiveSessionsOfUser(deps.db, user.id, liveWindow(deps.clock.now()), { after, limit });
+  const { items, nextCursor } = keysetPage(rows, limit, (row) => [row.created_at, row.id]);
+  return { items: items.map((row) => toSession(row, principal.sessionId)), nextCursor };
+}
+
+/** An admin ends one session of a user at once: its next request is refused. */
+export async function revokeSessionOfUser(db: Kysely<DB>, principal: Principal, userId: string, sessionId: string) {
+  requireOrgAdmin(principal);
+  const user = await requireUser(db, principal.organizationId, userId);
+  const row = await deleteSessionOfUser(db, user.id, sessionId);
   if (!row) {
     throw AppError.notFound('Session not found!');
   }

@@ -38,6 +38,19 @@ export async function findPrincipalByKeyHash(db: Db, keyHash: string): Promise<K
     .executeTakeFirst();
 }
 
+/**
+ * Records a use of the key, unless another request (of any process) already did since
+ * `staleBefore`: one conditional UPDATE, no read first, so busy keys write once a minute.
+ */
+export async function touchApiKey(db: Db, apiKeyId: string, at: string, staleBefore: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', apiKeyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+    .execute();
+}
+
 /** Revokes a live key by prefix; scoped to an organization when one is given. Returns how many. */
 export async function revokeApiKeyByPrefix(
   db: Db,
@@ -69,7 +82,7 @@ export async function listApiKeysOfUser(
 ) {
   const query = db
     .selectFrom('api_keys')
-    .select(['id', 'prefix', 'created_at', 'revoked_at'])
+    .select(['id', 'prefix', 'name', 'created_at', 'last_used_at', 'revoked_at'])
     .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId);
   return inKeysetOrder(query, ['created_at', 'id'], page.after)

@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { forUpdate } from '../../db/dialect.js';
 import { inKeysetOrder } from '../../db/keyset.js';
 import type { ListPage } from '../../lib/cursors.js';
 import type { UserTable } from './user.table.js';
@@ -83,4 +84,23 @@ export async function listUsers(db: Db, organizationId: string, page: ListPage) 
 
 export async function updateUser(db: Db, organizationId: string, userId: string, changes: Updateable<UserTable>): Promise<void> {
   await db.updateTable('users').set(changes).where('organization_id', '=', organizationId).where('id', '=', userId).execute();
+}
+
+/**
+ * The organization's enabled admins, their rows locked until the transaction ends, so that two
+ * changes that each leave "another admin" cannot both pass: the second sees the first's result.
+ */
+export async function lockEnabledAdmins(trx: Transaction<DB>, organizationId: string): Promise<string[]> {
+  const rows = await forUpdate(
+    trx,
+    trx
+      .selectFrom('users')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('user_type', '=', 'ORG_ADMIN')
+      .where('disabled_at', 'is', null)
+      .where('deleted_at', 'is', null)
+      .orderBy('id'),
+  ).execute();
+  return rows.map((row) => row.id);
 }

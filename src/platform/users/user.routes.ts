@@ -12,6 +12,7 @@ import {
 import {
   ApiKeyParamsSchema,
   ApiKeySummarySchema,
+  CreateApiKeySchema,
   CreateUserSchema,
   IssuedApiKeySchema,
   ListApiKeysQuerySchema,
@@ -110,10 +111,13 @@ function registerUserRoutes(app: TypeBoxApp, deps: AppDeps): void {
       schema: {
         operationId: 'platform.users.update',
         tags,
-        summary: 'Change name, availability, capacity or timezone (admins, or the user themself); disable or enable (admins)',
+        summary:
+          'Change name, availability, capacity or timezone (admins, or the user themself); change the role, disable or enable (admins)',
         description:
           "`disabled: true` ends the user's sessions at once, voids its open invitation or reset link, and refuses its " +
-          'sign-in and its API keys (within API_KEY_CACHE_SECONDS) until `disabled: false`. Admins cannot disable themselves.',
+          'sign-in and its API keys (within API_KEY_CACHE_SECONDS) until `disabled: false`. Admins cannot disable themselves. ' +
+          '`userType` changes the role. A change that would leave the organization without an enabled admin (the last admin ' +
+          'made a member or disabled) is refused with 400.',
         params: UserIdParamsSchema,
         body: UpdateUserSchema,
         response: { 200: PlatformEnvelopeSchema(UserSchema), ...platformErrorResponses([400, 403, 404]) },
@@ -137,10 +141,13 @@ function registerApiKeyRoutes(app: TypeBoxApp, deps: AppDeps): void {
         tags,
         summary: 'Issue an API key for a user (admins, or the user themself); the key is shown only in this answer',
         params: UserIdParamsSchema,
+        // Optional: a POST without a body (validated as null) issues a key without a name.
+        body: Type.Union([Type.Null(), CreateApiKeySchema]),
         response: { 201: PlatformEnvelopeSchema(IssuedApiKeySchema), ...platformErrorResponses([400, 403, 404]) },
       },
     },
-    async (request, reply) => reply.code(201).send(ok(await createUserApiKey(deps, request.principal, request.params.userId))),
+    async (request, reply) =>
+      reply.code(201).send(ok(await createUserApiKey(deps, request.principal, request.params.userId, request.body ?? {}))),
   );
 
   app.get(

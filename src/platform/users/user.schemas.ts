@@ -59,6 +59,11 @@ export const UpdateUserSchema = Type.Object(
     capacity: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10_000 }))),
     timezone: Type.Optional(Nullable(TimezoneSchema)),
     avatarUrl: Type.Optional(Nullable(HttpUrlSchema)),
+    userType: Type.Optional(
+      StringEnum(['ORG_ADMIN', 'ORG_MEMBER'] as const, {
+        description: "Admins only: the user's role. The organization keeps at least one enabled admin",
+      }),
+    ),
     disabled: Type.Optional(
       Type.Boolean({
         description:
@@ -92,12 +97,29 @@ export const ListApiKeysQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
+const ApiKeyNameSchema = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '\\S',
+  description: 'What the key is for ("Zapier"), shown in the list of keys',
+});
+
+export const CreateApiKeySchema = Type.Object({ name: Type.Optional(ApiKeyNameSchema) }, { additionalProperties: false });
+
 export const IssuedApiKeySchema = Type.Object(
-  { apiKey: Type.String(), prefix: Type.String(), createdAt: TimestampSchema },
+  { apiKey: Type.String(), prefix: Type.String(), name: Nullable(Type.String()), createdAt: TimestampSchema },
   { additionalProperties: false },
 );
 
 export const ApiKeySummarySchema = Type.Object(
-  { prefix: Type.String(), createdAt: TimestampSchema, revokedAt: Nullable(TimestampSchema) },
+  {
+    prefix: Type.String(),
+    name: Nullable(Type.String({ description: 'Null for keys issued before keys had names' })),
+    createdAt: TimestampSchema,
+    lastUsedAt: Nullable(
+      Type.String({ format: 'date-time', description: 'The last request made with the key, to the minute; null if never used' }),
+    ),
+    revokedAt: Nullable(TimestampSchema),
+  },
   { additionalProperties: false },
 );

@@ -16,8 +16,22 @@ import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { listApiKeysOfUser, revokeApiKeyByPrefix } from './api-key.repository.js';
 import { issueApiKey } from './api-key.service.js';
 import { toUser } from './user.presenter.js';
-import { findUserById, findUsersByEmail, insertUser, listUsers, type UserRow, updateUser } from './user.repository.js';
-import type { CreateUserSchema, ListApiKeysQuerySchema, ListUsersQuerySchema, UpdateUserSchema } from './user.schemas.js';
+import {
+  findUserById,
+  findUsersByEmail,
+  insertUser,
+  listUsers,
+  lockEnabledAdmins,
+  type UserRow,
+  updateUser,
+} from './user.repository.js';
+import type {
+  CreateApiKeySchema,
+  CreateUserSchema,
+  ListApiKeysQuerySchema,
+  ListUsersQuerySchema,
+  UpdateUserSchema,
+} from './user.schemas.js';
 import type { UserTable } from './user.table.js';
 
 interface Deps {
@@ -115,7 +129,10 @@ export async function getUser(db: Kysely<DB>, principal: Principal, userId: stri
   return toUser(await requireUser(db, principal.organizationId, userId));
 }
 
-/** Admins may change anyone; a member only themself. Only admins disable or enable a user, and never themselves. */
+/**
+ * Admins may change anyone; a member only themself. Only admins change a role or disable or enable
+ * a user (never disabling themselves), and the organization always keeps an enabled admin.
+ */
 export async function updateUserProfile(
   // Assigning waiting tickets emails their new assignees.
   deps: Deps & TicketEmailDeps,
@@ -124,40 +141,13 @@ export async function updateUserProfile(
   input: Static<typeof UpdateUserSchema>,
 ) {
   const user = await requireUser(deps.db, principal.organizationId, userId);
-  if (!isOrgAdmin(principal) && principal.userId !== user.id) {
-    throw AppError.forbidden(ACCESS_DENIED);
-  }
-  if (input.disabled !== undefined) {
-    requireOrgAdmin(principal);
-    if (user.id === principal.userId) {
-      throw AppError.forbidden('You cannot disable or enable yourself');
-    }
-  }
-  if (input.timezone && !IANAZone.isValidZone(input.timezone)) {
-    throw AppError.invalid('timezone must be a valid IANA time zone', { location: 'body', path: ['timezone'], rule: 'timezone' });
-  }
-  const changes: Updateable<UserTable> = { updated_at: deps.clock.now().toISOString() };
-  if (input.name !== undefined) {
-    changes.name = input.name.trim();
-  }
-  if (input.status !== undefined) {
-    changes.status = input.status;
-  }
-  if (input.capacity !== undefined) {
-    changes.capacity = input.capacity;
-  }
-  if (input.timezone !== undefined) {
-    changes.timezone = input.timezone;
-  }
-  if (input.avatarUrl !== undefined) {
-    changes.avatar_url = input.avatarUrl;
-  }
-  if (input.disabled === true && user.disabled_at === null) {
-    changes.disabled_at = changes.updated_at;
-  } else if (input.disabled === false) {
-    changes.disabled_at = null;
-  }
+  checkProfileChange(principal, user, input);
+  const changes = profileChanges(input, user, deps.clock.now().toISOString());
   await deps.db.transaction().execute(async (trx) => {
+    const stopsBeingAdmin = input.userType === 'ORG_MEMBER' || input.disabled === true;
+    if (stopsBeingAdmin && user.user_type === 'ORG_ADMIN') {
+      await keepAnotherAdmin(trx, principal.organizationId, user.id, input.userType === 'ORG_MEMBER' ? 'userType' : 'disabled');
+    }
     await updateUser(trx, principal.organizationId, user.id, changes);
     if (input.disabled === true) {
       // Signed-in browsers stop at their next request, and no link can set a password meanwhile.
@@ -173,16 +163,78 @@ export async function updateUserProfile(
   return toUser(await requireUser(deps.db, principal.organizationId, user.id));
 }
 
+function checkProfileChange(principal: Principal, user: UserRow, input: Static<typeof UpdateUserSchema>): void {
+  if (!isOrgAdmin(principal) && principal.userId !== user.id) {
+    throw AppError.forbidden(ACCESS_DENIED);
+  }
+  if (input.userType !== undefined) {
+    requireOrgAdmin(principal);
+  }
+  if (input.disabled !== undefined) {
+    requireOrgAdmin(principal);
+    if (user.id === principal.userId) {
+      throw AppError.forbidden('You cannot disable or enable yourself');
+    }
+  }
+  if (input.timezone && !IANAZone.isValidZone(input.timezone)) {
+    throw AppError.invalid('timezone must be a valid IANA time zone', { location: 'body', path: ['timezone'], rule: 'timezone' });
+  }
+}
+
+function profileChanges(input: Static<typeof UpdateUserSchema>, user: UserRow, at: string): Updateable<UserTable> {
+  const changes: Updateable<UserTable> = { updated_at: at };
+  if (input.name !== undefined) {
+    changes.name = input.name.trim();
+  }
+  if (input.status !== undefined) {
+    changes.status = input.status;
+  }
+  if (input.capacity !== undefined) {
+    changes.capacity = input.capacity;
+  }
+  if (input.timezone !== undefined) {
+    changes.timezone = input.timezone;
+  }
+  if (input.avatarUrl !== undefined) {
+    changes.avatar_url = input.avatarUrl;
+  }
+  if (input.userType !== undefined) {
+    changes.user_type = input.userType;
+  }
+  if (input.disabled === true && user.disabled_at === null) {
+    changes.disabled_at = at;
+  } else if (input.disabled === false) {
+    changes.disabled_at = null;
+  }
+  return changes;
+}
+
+/** Refuses a change that would leave the organization without an enabled admin (checked under the admins' row locks). */
+async function keepAnotherAdmin(trx: Transaction<DB>, organizationId: string, userId: string, field: 'userType' | 'disabled') {
+  const admins = await lockEnabledAdmins(trx, organizationId);
+  if (!admins.some((id) => id !== userId)) {
+    throw AppError.invalid(
+      `${field} cannot change: this is the organization's last enabled admin; make another user an admin first`,
+      { location: 'body', path: [field], rule: 'lastAdmin' },
+    );
+  }
+}
+
 /**
  * A key is personal, as the upstream's preferences page makes it: admins issue one for anyone, a
  * member for themself only (it can do no more than they can).
  */
-export async function createUserApiKey(deps: Deps, principal: Principal, userId: string) {
+export async function createUserApiKey(
+  deps: Deps,
+  principal: Principal,
+  userId: string,
+  input: Static<typeof CreateApiKeySchema> = {},
+) {
   const user = await requireUser(deps.db, principal.organizationId, userId);
   if (!isOrgAdmin(principal) && principal.userId !== user.id) {
     throw AppError.forbidden(ACCESS_DENIED);
   }
-  return issueApiKey(deps.db, deps, { organizationId: principal.organizationId, userId: user.id });
+  return issueApiKey(deps.db, deps, { organizationId: principal.organizationId, userId: user.id, name: input.name });
 }
 
 /** Keys are listed by prefix only; the secret is never stored. Admins or the user themself. */
@@ -200,7 +252,13 @@ export async function listUserApiKeys(
   const rows = await listApiKeysOfUser(db, principal.organizationId, user.id, page);
   const { items, nextCursor } = keysetPage(rows, page.limit, (row) => [row.created_at, row.id]);
   return {
-    items: items.map((row) => ({ prefix: row.prefix, createdAt: row.created_at, revokedAt: row.revoked_at })),
+    items: items.map((row) => ({
+      prefix: row.prefix,
+      name: row.name,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
+      revokedAt: row.revoked_at,
+    })),
     nextCursor,
   };
 }

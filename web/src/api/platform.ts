@@ -1343,8 +1343,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change name, availability, capacity or timezone (admins, or the user themself); disable or enable (admins)
-         * @description `disabled: true` ends the user's sessions at once, voids its open invitation or reset link, and refuses its sign-in and its API keys (within API_KEY_CACHE_SECONDS) until `disabled: false`. Admins cannot disable themselves.
+         * Change name, availability, capacity or timezone (admins, or the user themself); change the role, disable or enable (admins)
+         * @description `disabled: true` ends the user's sessions at once, voids its open invitation or reset link, and refuses its sign-in and its API keys (within API_KEY_CACHE_SECONDS) until `disabled: false`. Admins cannot disable themselves. `userType` changes the role. A change that would leave the organization without an enabled admin (the last admin made a member or disabled) is refused with 400.
          */
         patch: operations["platform.users.update"];
         trace?: never;
@@ -1402,6 +1402,67 @@ export interface paths {
          */
         post: operations["platform.users.invite"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{userId}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which ticket emails a user gets (admins only)
+         * @description Ticket emails go to the assignee, or to the members of the ticket’s team while nobody is assigned, through the email outbox: on assignment, on a customer reply, and on a mention in an internal note. Nobody is emailed about their own change. Every kind is on until turned off. Until the user first changes one, the defaults are shown with a null updatedAt.
+         */
+        get: operations["platform.users.getNotificationsOfUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Turns kinds of ticket email on or off for a user (admins only)
+         * @description Ticket emails go to the assignee, or to the members of the ticket’s team while nobody is assigned, through the email outbox: on assignment, on a customer reply, and on a mention in an internal note. Nobody is emailed about their own change. Every kind is on until turned off. Kinds left out keep their value.
+         */
+        patch: operations["platform.users.updateNotificationsOfUser"];
+        trace?: never;
+    };
+    "/v1/users/{userId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's sessions still in force, newest first (admins only)
+         * @description Newest first (then by id), `limit` at a time; `cursor` takes the `nextCursor` of the page before.
+         */
+        get: operations["platform.users.listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{userId}/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of a user's sessions at once (admins only); its next request is refused */
+        delete: operations["platform.users.revokeSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -15970,6 +16031,11 @@ export interface operations {
                      */
                     status?: "online" | "away" | "offline";
                     timezone?: null | string;
+                    /**
+                     * @description Admins only: the user's role. The organization keeps at least one enabled admin
+                     * @enum {string}
+                     */
+                    userType?: "ORG_ADMIN" | "ORG_MEMBER";
                 };
             };
         };
@@ -16105,6 +16171,8 @@ export interface operations {
                         data: {
                             /** Format: date-time */
                             createdAt: string;
+                            lastUsedAt: null | string;
+                            name: null | string;
                             prefix: string;
                             revokedAt: null | string;
                         }[];
@@ -16193,7 +16261,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": null | {
+                    /** @description What the key is for ("Zapier"), shown in the list of keys */
+                    name?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             201: {
@@ -16206,6 +16281,7 @@ export interface operations {
                             apiKey: string;
                             /** Format: date-time */
                             createdAt: string;
+                            name: null | string;
                             prefix: string;
                         };
                         message: string;
@@ -16472,6 +16548,472 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.users.getNotificationsOfUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description A ticket is assigned to me: by hand, at creation, or by routing */
+                            assigned: boolean;
+                            /** @description The customer replies on a ticket assigned to me */
+                            customerReply: boolean;
+                            /** @description Someone mentions me (`@email` or `@name`) in an internal note */
+                            mentioned: boolean;
+                            /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
+                            teamUnassigned: boolean;
+                            updatedAt: null | string;
+                            userId: string;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.users.updateNotificationsOfUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A ticket is assigned to me: by hand, at creation, or by routing */
+                    assigned?: boolean;
+                    /** @description The customer replies on a ticket assigned to me */
+                    customerReply?: boolean;
+                    /** @description Someone mentions me (`@email` or `@name`) in an internal note */
+                    mentioned?: boolean;
+                    /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
+                    teamUnassigned?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description A ticket is assigned to me: by hand, at creation, or by routing */
+                            assigned: boolean;
+                            /** @description The customer replies on a ticket assigned to me */
+                            customerReply: boolean;
+                            /** @description Someone mentions me (`@email` or `@name`) in an internal note */
+                            mentioned: boolean;
+                            /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
+                            teamUnassigned: boolean;
+                            updatedAt: null | string;
+                            userId: string;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.users.listSessions": {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Whether this is the session of the request */
+                            current: boolean;
+                            /**
+                             * Format: date-time
+                             * @description The absolute end: 30 days after sign-in
+                             */
+                            expiresAt: string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the session ends unless it is used before: 12 hours after its last request
+                             */
+                            idleExpiresAt: string;
+                            ipAddress: null | string;
+                            /**
+                             * Format: date-time
+                             * @description Last request, to the minute
+                             */
+                            lastSeenAt: string;
+                            userAgent: null | string;
+                        }[];
+                        message: string;
+                        nextCursor: null | string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.users.revokeSession": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                sessionId: string;
+                /** @description ULID (26 characters) */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Whether this is the session of the request */
+                            current: boolean;
+                            /**
+                             * Format: date-time
+                             * @description The absolute end: 30 days after sign-in
+                             */
+                            expiresAt: string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the session ends unless it is used before: 12 hours after its last request
+                             */
+                            idleExpiresAt: string;
+                            ipAddress: null | string;
+                            /**
+                             * Format: date-time
+                             * @description Last request, to the minute
+                             */
+                            lastSeenAt: string;
+                            userAgent: null | string;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

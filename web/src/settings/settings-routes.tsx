@@ -75,6 +75,11 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'users',
     component: lazyRouteComponent(() => import('./users/UsersPage'), 'UsersPage'),
   });
+  const user = createRoute({
+    getParentRoute: () => settings,
+    path: 'users/$userId',
+    component: lazyRouteComponent(() => import('./users/UserPage'), 'UserPage'),
+  });
   const apiKeys = createRoute({
     getParentRoute: () => settings,
     path: 'api-keys',
@@ -153,6 +158,7 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     contacts,
     contact,
     users,
+    user,
     apiKeys,
     mailboxes,
     newMailbox,
