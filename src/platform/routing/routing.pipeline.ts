@@ -126,7 +126,7 @@ export function routingTicket(facts: TicketFacts): RoutingTicket {
   };
 }
 
-function teamLookup(db: Db, organizationId: string): TeamLookup {
+export function teamLookup(db: Db, organizationId: string): TeamLookup {
   return {
     isActive: async (teamId) => (await findTeam(db, organizationId, teamId)) !== undefined,
     rules: async (teamId) =>

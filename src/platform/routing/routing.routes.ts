@@ -13,7 +13,7 @@ import {
   ListRoutingHistoryQuerySchema,
   RerouteResultSchema,
   RoutingDecisionSchema,
-  RoutingExplanationSchema,
+  RoutingSimulationSchema,
   RoutingTeamParamsSchema,
   SimulateRoutingSchema,
 } from './routing.schemas.js';
@@ -50,11 +50,12 @@ export function routingRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags,
           summary: 'Explain what routing would do with a ticket entering this team; changes nothing',
           description:
-            'Answers the rule that matched (or none), each hop, the team and agent that would be chosen, and for every ' +
-            'member why they are or are not eligible. `at` reads hours at another instant; status and capacity are current.',
+            "Answers the rule that matched (or none), each of the starting team's rules with the outcome of each " +
+            'condition, each hop, the team and agent that would be chosen, and for every member why they are or are ' +
+            'not eligible. `at` reads hours at another instant; status and capacity are current.',
           params: RoutingTeamParamsSchema,
           body: SimulateRoutingSchema,
-          response: { 200: PlatformEnvelopeSchema(RoutingExplanationSchema), ...platformErrorResponses([400, 404]) },
+          response: { 200: PlatformEnvelopeSchema(RoutingSimulationSchema), ...platformErrorResponses([400, 404]) },
         },
       },
       async (request) => ok(await simulateRouting(deps, request.principal, request.params.teamId, request.body)),

@@ -94,6 +94,46 @@ const explanationProperties = {
 
 export const RoutingExplanationSchema = Type.Object(explanationProperties, closed);
 
+const ConditionValueSchema = Type.Union([Type.String(), Type.Number()]);
+
+const ConditionOutcomeSchema = Type.Object(
+  {
+    group: StringEnum(['and', 'or'], { description: 'The list the condition is in: andRules or orRules' }),
+    index: Type.Integer({ description: "The condition's place in its list" }),
+    field: Nullable(Type.String()),
+    operator: Nullable(Type.String()),
+    value: Nullable(Type.Union([ConditionValueSchema, Type.Array(ConditionValueSchema)])),
+    matched: Type.Boolean(),
+    problem: Nullable(Type.String({ description: 'Why a stored condition no longer reads; such a rule never matches' })),
+  },
+  closed,
+);
+
+const RuleEvaluationSchema = Type.Object(
+  {
+    ruleId: UlidSchema,
+    ruleName: Type.String(),
+    evaluationOrder: Type.Integer(),
+    reached: Type.Boolean({ description: 'False for the rules after the first match: routing stops there' }),
+    matched: Type.Boolean({ description: "Whether the rule's conditions hold for the ticket, also for a rule not reached" }),
+    conditions: Type.Array(ConditionOutcomeSchema, {
+      description: 'The and conditions, then the or conditions, each with its outcome',
+    }),
+  },
+  closed,
+);
+
+/** The explanation, plus the starting team's rules evaluated one by one. */
+export const RoutingSimulationSchema = Type.Object(
+  {
+    ...explanationProperties,
+    ruleEvaluations: Type.Array(RuleEvaluationSchema, {
+      description: "The starting team's rules in evaluation order, each with the outcome of each of its conditions",
+    }),
+  },
+  closed,
+);
+
 export const RoutingDecisionSchema = Type.Object(
   {
     id: UlidSchema,

@@ -14,9 +14,10 @@ import type { TicketRow } from '../tickets/ticket.repository.js';
 import { currentOptions, moveTicketToTeam, requireTicket } from '../tickets/ticket.service.js';
 import { listTeamOptions, resolveTicketOption } from '../tickets/ticket-option.service.js';
 import { findTicketOfOrganization, writeTicketAssignment } from '../tickets/ticket-rows.service.js';
-import { recordRoutingDecision, routeTicket, type TicketFacts } from './routing.pipeline.js';
+import { recordRoutingDecision, routeTicket, routingTicket, type TicketFacts, teamLookup } from './routing.pipeline.js';
 import { toRoutingDecision } from './routing.presenter.js';
 import { findRoutingDecision, listRoutingDecisions, lockTicketRow } from './routing.repository.js';
+import { traceRules } from './routing.rule-trace.js';
 import type { ListRoutingHistoryQuery, SimulateRouting } from './routing.schemas.js';
 
 interface Deps extends TicketEmailDeps {
@@ -123,7 +124,7 @@ export async function rerouteTicketInTransaction(
 /**
  * What routing would do with a ticket like `body` entering `teamId` at `body.at` (default now):
  * the same pipeline as creation, without row locks, inside a transaction that is always rolled
- * back, so nothing it touches persists.
+ * back, so nothing it touches persists. The starting team's rules come with each condition's outcome.
  */
 export async function simulateRouting(deps: Deps, principal: Principal, teamId: string, body: SimulateRouting) {
   const at = body.at ? new Date(body.at) : deps.clock.now();
@@ -166,7 +167,8 @@ export async function simulateRouting(deps: Deps, principal: Principal, teamId: 
       at,
       dryRun: true,
     });
-    return routed.explanation;
+    const rules = await teamLookup(trx, principal.organizationId).rules(team.id);
+    return { ...routed.explanation, ruleEvaluations: traceRules(rules, routingTicket(facts)) };
   } finally {
     await trx.rollback().execute();
   }

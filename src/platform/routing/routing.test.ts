@@ -538,11 +538,93 @@ describe.each(DIALECTS)('routing on %s', (dialect) => {
           ],
         },
         fallbackSubTeam: null,
+        ruleEvaluations: [
+          {
+            ruleId: matched.data.id,
+            ruleName: 'Support',
+            evaluationOrder: 0,
+            reached: true,
+            matched: true,
+            conditions: [
+              {
+                group: 'and',
+                index: 0,
+                field: 'customField.plan',
+                operator: 'equals',
+                value: 'gold',
+                matched: true,
+                problem: null,
+              },
+            ],
+          },
+        ],
       });
       const none = await simulate(intake.teamId, { customFieldValues: [{ fieldId: 'plan', value: 'silver' }] });
       expect(none).toMatchObject({ matchedRule: null, hops: [], teamId: intake.teamId, stop: 'no_match' });
       expect({ tickets: await count('tickets'), decisions: await count('ticket_routing_decisions') }).toEqual(before);
       expect(await lastAssigned()).toBe(assignedBefore);
+    });
+
+    it("shows each rule of the team in order with each condition's outcome, and which rules were not reached", async () => {
+      const intake = await team([]);
+      const billing = await team([]);
+      const urgent = await addRule(intake.teamId, {
+        name: 'Urgent refunds',
+        resultTeamId: billing.teamId,
+        andRules: [condition('priority', 'equals', 'urgent'), condition('title', 'contains', 'refund')],
+      });
+      const either = await addRule(intake.teamId, {
+        name: 'Refund or invoice',
+        resultTeamId: billing.teamId,
+        orRules: [condition('title', 'contains', 'invoice'), condition('title', 'contains', 'refund')],
+      });
+      const later = await addRule(intake.teamId, {
+        name: 'Everything else',
+        resultTeamId: billing.teamId,
+        andRules: [condition('description', 'is_empty')],
+      });
+      const explained = await simulate(intake.teamId, { title: 'Refund please', priorityName: 'low' });
+      expect(explained.matchedRule).toMatchObject({ id: either.data.id });
+      const outcome = (field: string, operator: string, value: unknown, matched: boolean, group = 'and', index = 0) => ({
+        group,
+        index,
+        field,
+        operator,
+        value,
+        matched,
+        problem: null,
+      });
+      expect(explained.ruleEvaluations).toEqual([
+        {
+          ruleId: urgent.data.id,
+          ruleName: 'Urgent refunds',
+          evaluationOrder: 0,
+          reached: true,
+          matched: false,
+          conditions: [outcome('priority', 'equals', 'urgent', false), outcome('title', 'contains', 'refund', true, 'and', 1)],
+        },
+        {
+          ruleId: either.data.id,
+          ruleName: 'Refund or invoice',
+          evaluationOrder: 1,
+          reached: true,
+          matched: true,
+          conditions: [
+            outcome('title', 'contains', 'invoice', false, 'or', 0),
+            outcome('title', 'contains', 'refund', true, 'or', 1),
+          ],
+        },
+        {
+          ruleId: later.data.id,
+          ruleName: 'Everything else',
+          evaluationOrder: 2,
+          reached: false,
+          matched: true,
+          conditions: [outcome('description', 'is_empty', null, true)],
+        },
+      ]);
+      // A team without rules answers an empty account of them.
+      expect((await simulate(billing.teamId, { title: 'Refund please' })).ruleEvaluations).toEqual([]);
     });
 
     it("answers 400 for an unknown priority or body field, 404 for another organization's team", async () => {

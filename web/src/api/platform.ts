@@ -913,7 +913,7 @@ export interface paths {
         put?: never;
         /**
          * Explain what routing would do with a ticket entering this team; changes nothing
-         * @description Answers the rule that matched (or none), each hop, the team and agent that would be chosen, and for every member why they are or are not eligible. `at` reads hours at another instant; status and capacity are current.
+         * @description Answers the rule that matched (or none), each of the starting team's rules with the outcome of each condition, each hop, the team and agent that would be chosen, and for every member why they are or are not eligible. `at` reads hours at another instant; status and capacity are current.
          */
         post: operations["platform.routing.simulate"];
         delete?: never;
@@ -11299,6 +11299,32 @@ export interface operations {
                              * @enum {string}
                              */
                             outcome: "assigned" | "explicit_agent" | "manual" | "team_closed" | "no_eligible_agent";
+                            /** @description The starting team's rules in evaluation order, each with the outcome of each of its conditions */
+                            ruleEvaluations: {
+                                /** @description The and conditions, then the or conditions, each with its outcome */
+                                conditions: {
+                                    field: null | string;
+                                    /**
+                                     * @description The list the condition is in: andRules or orRules
+                                     * @enum {string}
+                                     */
+                                    group: "and" | "or";
+                                    /** @description The condition's place in its list */
+                                    index: number;
+                                    matched: boolean;
+                                    operator: null | string;
+                                    problem: null | string;
+                                    value: null | ((string | number) | (string | number)[]);
+                                }[];
+                                evaluationOrder: number;
+                                /** @description Whether the rule's conditions hold for the ticket, also for a rule not reached */
+                                matched: boolean;
+                                /** @description False for the rules after the first match: routing stops there */
+                                reached: boolean;
+                                /** @description ULID (26 characters) */
+                                ruleId: string;
+                                ruleName: string;
+                            }[];
                             /** @description ULID (26 characters) */
                             startTeamId: string;
                             /**

@@ -33,6 +33,11 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
   const routing = createRoute({
     getParentRoute: () => settings,
     path: 'routing',
+    // The team shown and the rule open in the builder, so that a team's rules can be linked.
+    validateSearch: (search: Record<string, unknown>): { teamId?: string; rule?: string } => ({
+      ...(typeof search.teamId === 'string' ? { teamId: search.teamId } : {}),
+      ...(typeof search.rule === 'string' ? { rule: search.rule } : {}),
+    }),
     component: lazyRouteComponent(() => import('./routing/RoutingPage'), 'RoutingPage'),
   });
   const customFields = createRoute({

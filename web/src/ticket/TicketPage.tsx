@@ -10,6 +10,7 @@ import { Composer } from './Composer';
 import { Conversation } from './Conversation';
 import { upsertComment } from './conversation';
 import { RequestorPanel } from './RequestorPanel';
+import { RoutingHistory } from './RoutingHistory';
 import { TicketHeader } from './TicketHeader';
 import { useTicketChange } from './ticket-mutations';
 import { activitiesQuery, commentsQuery, emailsQuery, ticketQuery } from './ticket-queries';
@@ -161,6 +162,7 @@ export function TicketPage() {
       </div>
       <div className="border-t border-zinc-200 lg:h-full lg:overflow-y-auto lg:border-t-0 lg:border-l dark:border-zinc-800">
         <RequestorPanel ticket={data} />
+        <RoutingHistory ticketId={data.id} />
       </div>
     </div>
   );
