@@ -3,6 +3,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage, readCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
@@ -105,7 +106,7 @@ export async function listUsableMacros(
 export async function createMacro(deps: Deps, principal: Principal, input: CreateMacro) {
   const teamId = input.teamId ?? null;
   const id = deps.ids.ulid();
-  await deps.db.transaction().execute(async (trx) => {
+  await inTransaction(deps.db, async (trx) => {
     await requireManageableScope(trx, principal, teamId);
     const actions = input.actions ?? {};
     await checkMacro(trx, principal, { name: input.name, content: input.content, teamId, actions });
@@ -129,7 +130,7 @@ export async function createMacro(deps: Deps, principal: Principal, input: Creat
 
 /** Changes the fields sent; moving a macro to another scope needs the right to manage both. */
 export async function changeMacro(deps: Deps, principal: Principal, macroId: string, input: UpdateMacro) {
-  await deps.db.transaction().execute(async (trx) => {
+  await inTransaction(deps.db, async (trx) => {
     const macro = await requireManageableMacro(trx, principal, macroId);
     const teamId = input.teamId === undefined ? macro.team_id : input.teamId;
     if (teamId !== macro.team_id) {
@@ -164,7 +165,7 @@ export async function changeMacro(deps: Deps, principal: Principal, macroId: str
 }
 
 export async function removeMacro(deps: Deps, principal: Principal, macroId: string) {
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     const macro = await requireManageableMacro(trx, principal, macroId);
     await deleteMacro(trx, macro.id);
     return toMacro(macro);
