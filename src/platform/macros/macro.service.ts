@@ -23,6 +23,7 @@ import { loadHtmlConverters } from '../tickets/comment-content.js';
 import { presentTicket } from '../tickets/ticket.presenter.js';
 import type { TicketRow } from '../tickets/ticket.repository.js';
 import { applyTicketFieldChanges, requireTicket, requireTicketAccess } from '../tickets/ticket.service.js';
+import { ensureTeamTicketOptions } from '../tickets/ticket-option.service.js';
 import { findCommentOfDedupeKey } from '../tickets/ticket-rows.service.js';
 import { findLiveUser } from '../users/user.lookup.js';
 import { checkPlaceholders, renderPlaceholders } from './macro.placeholders.js';
@@ -109,6 +110,7 @@ export async function createMacro(deps: Deps, principal: Principal, input: Creat
   await inTransaction(deps.db, async (trx) => {
     await requireManageableScope(trx, principal, teamId);
     const actions = input.actions ?? {};
+    await seedTeamOptions(trx, deps, principal, teamId);
     await checkMacro(trx, principal, { name: input.name, content: input.content, teamId, actions });
     const at = deps.clock.now().toISOString();
     await insertMacro(trx, {
@@ -137,6 +139,7 @@ export async function changeMacro(deps: Deps, principal: Principal, macroId: str
       await requireManageableScope(trx, principal, teamId);
     }
     const actions = input.actions ?? readJson<MacroActions>(macro.actions) ?? {};
+    await seedTeamOptions(trx, deps, principal, teamId);
     await checkMacro(trx, principal, {
       name: input.name ?? macro.name,
       content: input.content ?? macro.content,
@@ -170,6 +173,16 @@ export async function removeMacro(deps: Deps, principal: Principal, macroId: str
     await deleteMacro(trx, macro.id);
     return toMacro(macro);
   });
+}
+
+/**
+ * A team's statuses and priorities are seeded the first time something needs them: a macro shared
+ * with a team that has had no ticket yet names them too (`statusName`), as one made by an import does.
+ */
+async function seedTeamOptions(trx: Transaction<DB>, deps: Deps, principal: Principal, teamId: string | null): Promise<void> {
+  if (teamId !== null) {
+    await ensureTeamTicketOptions(trx, deps, { id: teamId, organization_id: principal.organizationId });
+  }
 }
 
 function invalid(field: (string | number)[], message: string, rule = 'reference'): AppError {
