@@ -46,7 +46,7 @@ async function asImportProblem(step: PlannedStep, run: () => Promise<void>): Pro
     // A reference the service cannot find is the document's fault: a 400, as the checks' are.
     throw new AppError({
       code: error.code === 'CONFLICT' ? 'CONFLICT' : 'VALIDATION',
-      message: `${step.path} (${step.name}): ${error.message}`,
+      message: `${step.path} (${step.name}): ${error.message.replaceAll('; ', ', ')}`,
       cause: error,
     });
   }

@@ -84,7 +84,7 @@ function referencesOf(step: PlannedStep, outcome: Outcome): string[] {
     }
   };
   const entry = step.entry as Record<string, unknown> & { team?: string | null };
-  if (step.section !== 'teams' && step.section !== 'webhooks' && step.action === 'create') {
+  if (changed('team')) {
     team('team', entry.team);
   }
   const check = checkers[step.section];
@@ -118,11 +118,6 @@ const checkers: { [S in ConfigSection]?: (entry: EntryOf<S>, context: CheckConte
       if (parent !== undefined && parent !== entry.team) {
         problems.push(`${path}.fallbackSubTeam must be a sub-team of ${entry.team}: "${entry.fallbackSubTeam}" is not`);
       }
-    }
-  },
-  customFields: (entry, { changed, team }) => {
-    if (changed('team')) {
-      team('team', entry.team);
     }
   },
   routingRules: (entry, context) => {
@@ -174,11 +169,6 @@ const checkers: { [S in ConfigSection]?: (entry: EntryOf<S>, context: CheckConte
       }
     }
     userReference(`${path}.filters.assignedAgent`, filters.assignedAgent, outcome, problems);
-  },
-  mailboxes: (entry, { changed, team }) => {
-    if (changed('team')) {
-      team('team', entry.team);
-    }
   },
 };
 
@@ -243,7 +233,7 @@ export function ruleProblems(
     webhook.eventTypes.forEach((type, position) => {
       if (!(EVENT_TYPES as readonly string[]).includes(type)) {
         problems.push(
-          `webhooks.${index}.eventTypes.${position} "${type}" is not an event type; known types: ${EVENT_TYPES.join(', ')}`,
+          `webhooks.${index}.eventTypes.${position} "${type}" is not an event type (known: ${EVENT_TYPES.join(', ')})`,
         );
       }
     });

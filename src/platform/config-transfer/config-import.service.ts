@@ -27,9 +27,12 @@ class DryRunFinished extends Error {
   }
 }
 
-/** A refusal listing every problem, each starting with its path in the document: a 400, nothing written. */
+/**
+ * A refusal listing every problem, each starting with its path in the document, separated by `; `
+ * (which no problem holds, so the list splits back): a 400, nothing written.
+ */
 function refusal(problems: string[]): AppError {
-  return AppError.invalid(problems.join('; '));
+  return AppError.invalid(problems.map((problem) => problem.replaceAll('; ', ', ')).join('; '));
 }
 
 /**
