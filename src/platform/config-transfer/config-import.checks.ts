@@ -70,7 +70,20 @@ export function referenceProblems(
   userEmails: Set<string>,
 ): string[] {
   const outcome = outcomeOf(held, document, plan, userEmails);
-  return plan.steps.flatMap((step) => (step.entry ? referencesOf(step, outcome) : []));
+  return [...orphanProblems(document, outcome), ...plan.steps.flatMap((step) => (step.entry ? referencesOf(step, outcome) : []))];
+}
+
+/** Sub-teams whose parent the organization will not have: unknown, or archived by prune (the document keeps it otherwise). */
+function orphanProblems(document: ConfigDocument, outcome: Outcome): string[] {
+  return (document.teams ?? []).flatMap((team, index) => {
+    const parent = outcome.teams.get(team.name);
+    if (typeof parent !== 'string' || outcome.teams.has(parent)) {
+      return [];
+    }
+    return team.parent === undefined
+      ? [`teams.${index} is a sub-team of "${parent}", which the document leaves out: prune would archive it (name its parent)`]
+      : [`teams.${index}.parent names no team: "${parent}" is neither in the document nor an active team of the organization`];
+  });
 }
 
 function referencesOf(step: PlannedStep, outcome: Outcome): string[] {
@@ -101,11 +114,11 @@ interface CheckContext {
 }
 
 const checkers: { [S in ConfigSection]?: (entry: EntryOf<S>, context: CheckContext) => void } = {
-  teams: (entry, { path, changed, team, outcome, problems }) => {
+  teams: (entry, { path, changed, outcome, problems }) => {
     if (!changed('parent') || !entry.parent) {
       return;
     }
-    team('parent', entry.parent);
+    // Whether the parent exists is checked for every team of the document (`orphanProblems`).
     const grandparent = outcome.teams.get(entry.parent);
     if (entry.parent === entry.name || (grandparent !== undefined && grandparent !== null)) {
       problems.push(`${path}.parent must be a top-level team: sub-teams nest one level ("${entry.parent}" is a sub-team)`);

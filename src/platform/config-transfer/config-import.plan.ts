@@ -1,4 +1,10 @@
-import type { ConfigChange, ConfigChangeKind, ConfigDocument, ConfigSection } from './config.schemas.js';
+import {
+  CONFIG_SECTIONS,
+  type ConfigChange,
+  type ConfigChangeKind,
+  type ConfigDocument,
+  type ConfigSection,
+} from './config.schemas.js';
 import type { EntryOf, Held, HeldConfiguration } from './config-export.service.js';
 
 // What an import changes: the document's entries matched with what the organization holds (by
@@ -35,13 +41,21 @@ interface SectionRules<S extends ConfigSection> {
   fixed?: string[];
   /** Nested objects compared (and changed) only in the keys the document gives. */
   partial?: string[];
+  /** The entry as the service stores it, where that differs only in case (so that an import converges). */
+  normalize?(entry: EntryOf<S>): EntryOf<S>;
 }
 
 const lower = (text: string) => text.toLowerCase();
 const ofTeam = (entry: { team: string; name: string }) => `${entry.team} / ${entry.name}`;
 
 const RULES: { [S in ConfigSection]: SectionRules<S> } = {
-  teams: { kind: 'team', key: (team) => team.name, label: (team) => team.name, fixed: ['parent'] },
+  teams: {
+    kind: 'team',
+    key: (team) => team.name,
+    label: (team) => team.name,
+    fixed: ['parent'],
+    normalize: (team) => (team.identifier === undefined ? team : { ...team, identifier: team.identifier.toUpperCase() }),
+  },
   teamConfigurations: {
     kind: 'teamConfiguration',
     key: (configuration) => configuration.team,
@@ -63,6 +77,7 @@ const RULES: { [S in ConfigSection]: SectionRules<S> } = {
     key: (mailbox) => lower(mailbox.address),
     label: (mailbox) => lower(mailbox.address),
     partial: ['imap'],
+    normalize: (mailbox) => ({ ...mailbox, address: lower(mailbox.address) }),
   },
   webhooks: { kind: 'webhook', key: (webhook) => webhook.url, label: (webhook) => webhook.url },
 };
@@ -97,7 +112,7 @@ const givenFields = (entry: object) =>
  * last, what writes to the event log (tags leaving tickets), whose lock every writer takes last.
  */
 function phaseOf(step: Omit<PlannedStep, 'phase'>, subTeam: boolean): number {
-  const order: ConfigSection[] = ['webhooks', 'mailboxes', 'views', 'macros', 'customFields', 'teams'];
+  const deletions: ConfigSection[] = ['webhooks', 'mailboxes', 'views', 'macros', 'customFields', 'teams'];
   if (step.section === 'teamTags' && (step.action === 'delete' || leavesTickets(step as PlannedStep<'teamTags'>))) {
     return step.action === 'delete' ? 111 : 110;
   }
@@ -105,20 +120,9 @@ function phaseOf(step: Omit<PlannedStep, 'phase'>, subTeam: boolean): number {
     return step.action === 'delete' ? 50 : 51;
   }
   if (step.action === 'delete') {
-    return 100 + order.indexOf(step.section) + (step.section === 'teams' && !subTeam ? 1 : 0);
+    return 100 + deletions.indexOf(step.section) + (step.section === 'teams' && !subTeam ? 1 : 0);
   }
-  const section = [
-    'teams',
-    'teamConfigurations',
-    'customFields',
-    'teamTags',
-    'routingRules',
-    'macros',
-    'views',
-    'mailboxes',
-    'webhooks',
-  ];
-  return 10 * (section.indexOf(step.section) + 1) + (step.section === 'teams' && subTeam ? 1 : 0);
+  return 10 * (CONFIG_SECTIONS.indexOf(step.section) + 1) + (step.section === 'teams' && subTeam ? 1 : 0);
 }
 
 /** A tag whose type becomes skills leaves every ticket it was on, and their timelines record it. */
@@ -141,18 +145,7 @@ export function planImport(held: HeldConfiguration, document: ConfigDocument, op
   const problems: string[] = [];
   const steps: Omit<PlannedStep, 'phase'>[] = [];
   const archived = new Set<string>();
-  const sections: ConfigSection[] = [
-    'teams',
-    'teamConfigurations',
-    'customFields',
-    'teamTags',
-    'routingRules',
-    'macros',
-    'views',
-    'mailboxes',
-    'webhooks',
-  ];
-  for (const section of sections) {
+  for (const section of CONFIG_SECTIONS) {
     const planned = planSection(section, held[section], document[section], { ...options, archived });
     problems.push(...planned.problems);
     steps.push(...planned.steps);
@@ -189,7 +182,8 @@ function planSection<S extends ConfigSection>(
   }
   const seen = new Map<string, number>();
   const matched = new Set<Held<EntryOf<S>>>();
-  for (const [index, entry] of (entries ?? []).entries()) {
+  for (const [index, given] of (entries ?? []).entries()) {
+    const entry = rules.normalize ? rules.normalize(given) : given;
     const path = `${section}.${index}`;
     const key = rules.key(entry);
     const first = seen.get(key);

@@ -166,6 +166,15 @@ describe.each(DIALECTS)('configuration import refusals on %s', (dialect) => {
     ]);
   });
 
+  it('refuses to keep a sub-team whose parent prune would archive', async () => {
+    const document = edited((doc) => {
+      doc.teams = doc.teams.filter((team) => team.name !== 'Support').map(({ parent: _parent, ...team }) => team);
+    });
+    expect(await refused(document, 400, '&prune=true')).toContain(
+      'teams.1 is a sub-team of "Support", which the document leaves out: prune would archive it (name its parent)',
+    );
+  });
+
   it('rolls everything back when a service refuses an entry as it applies', async () => {
     // Support's colour would change first; the custom field's options then break its definition.
     const document = edited((doc) => {

@@ -219,6 +219,11 @@ describe.each(DIALECTS)('configuration export and import on %s', (dialect) => {
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json().data).toEqual({ applied: query === '', changes: [] });
     }
+    // What the API stores in another case (identifiers upper, addresses lower) is the same.
+    const recased = structuredClone(exported) as typeof EXPECTED_DOCUMENT;
+    Object.assign(recased.teams[1] ?? {}, { identifier: 'sup' });
+    Object.assign(recased.mailboxes[0] ?? {}, { address: 'Help@Config.test' });
+    expect((await importInto(acme, recased)).json().data).toEqual({ applied: true, changes: [] });
     expect((await exportOf(acme)).data).toEqual(exported);
   });
 
