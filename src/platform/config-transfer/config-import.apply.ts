@@ -1,3 +1,4 @@
+import { translateDbError } from '../../db/errors.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
 import { bulkUpdateCustomFields, createCustomField, deleteCustomField } from '../custom-fields/custom-field.service.js';
@@ -40,13 +41,15 @@ async function asImportProblem(step: PlannedStep, run: () => Promise<void>): Pro
   try {
     await run();
   } catch (error) {
-    if (!(error instanceof AppError) || !['VALIDATION', 'NOT_FOUND', 'CONFLICT'].includes(error.code)) {
+    // A constraint the database enforced (a race another writer won) is named like a service's refusal.
+    const refusal = error instanceof AppError ? error : translateDbError(error);
+    if (!refusal || !['VALIDATION', 'NOT_FOUND', 'CONFLICT'].includes(refusal.code)) {
       throw error;
     }
     // A reference the service cannot find is the document's fault: a 400, as the checks' are.
     throw new AppError({
-      code: error.code === 'CONFLICT' ? 'CONFLICT' : 'VALIDATION',
-      message: `${step.path} (${step.name}): ${error.message.replaceAll('; ', ', ')}`,
+      code: refusal.code === 'CONFLICT' ? 'CONFLICT' : 'VALIDATION',
+      message: `${step.path} (${step.name}): ${refusal.message.replaceAll('; ', ', ')}`,
       cause: error,
     });
   }
@@ -119,7 +122,7 @@ async function applyCustomField(deps: ApplyDeps, principal: Principal, step: Pla
       teamId: team ? ids.requireTeam(team) : null,
     };
     const field = await createCustomField(deps, principal, input, { slug: entry.slug });
-    ids.fields.set(`${entry.source}\u0000${entry.slug}`, { id: field.uid, version: field.version });
+    ids.fields.set(`${entry.source}\u0000${entry.slug}`, field.uid);
     return;
   }
   const held = step.held;

@@ -17,9 +17,15 @@ import { customFieldKeyOfCondition, isIdKey, teamsOfViewFilters } from './config
 /** Keys that hold a secret (compared without case and separators): never taken in, wherever they are. */
 const SECRET_KEY_WORDS = ['password', 'passwd', 'secret', 'apikey', 'token', 'privatekey', 'credential'];
 
+/**
+ * Maps whose keys are the organization's data, not the format's: a custom field's free-form
+ * `metadata` (exported as it is stored) and a view's filters by custom field slug.
+ */
+const FREE_FORM = [/^customFields\.\d+\.metadata$/, /^views\.\d+\.filters\.customFields$/];
+
 /** `mailboxes.0.imap.password is a secret …`, for every key of `raw` that names one, with their paths. */
 export function secretProblems(raw: unknown, path: string[] = []): { path: string; problem: string }[] {
-  if (raw === null || typeof raw !== 'object') {
+  if (raw === null || typeof raw !== 'object' || FREE_FORM.some((pattern) => pattern.test(path.join('.')))) {
     return [];
   }
   return Object.entries(raw).flatMap(([key, value]) => {
@@ -250,6 +256,14 @@ export function ruleProblems(
         );
       }
     });
+  });
+  (document.mailboxes ?? []).forEach((mailbox, index) => {
+    // As the mailbox API has it: IMAP settings with delivery imap (which needs them), and only then.
+    if (mailbox.delivery === 'imap' && mailbox.imap === null) {
+      problems.push(`mailboxes.${index}.imap is required for delivery imap`);
+    } else if (mailbox.delivery === 'smtp' && mailbox.imap) {
+      problems.push(`mailboxes.${index}.imap settings are only for delivery imap`);
+    }
   });
   const defaults = (document.mailboxes ?? []).flatMap((mailbox, index) => (mailbox.isDefault ? [`mailboxes.${index}`] : []));
   if (defaults.length > 1) {

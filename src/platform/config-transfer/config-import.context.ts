@@ -27,7 +27,8 @@ export interface ApplyDeps {
 export class ImportedIds implements DocumentIds {
   readonly teams = new Map<string, string>();
   readonly tags = new Map<string, string>();
-  readonly fields = new Map<string, { id: string; version: number }>();
+  /** `source\0slug` → the field's id. */
+  readonly fields = new Map<string, string>();
 
   constructor(
     held: HeldConfiguration,
@@ -42,7 +43,7 @@ export class ImportedIds implements DocumentIds {
       this.tags.set(ImportedIds.tagKey(tag.entry), tag.id);
     }
     for (const field of [...held.customFields].reverse()) {
-      this.fields.set(`${field.entry.source}\u0000${field.entry.slug}`, { id: field.id, version: field.version ?? 1 });
+      this.fields.set(`${field.entry.source}\u0000${field.entry.slug}`, field.id);
     }
   }
 
@@ -54,7 +55,10 @@ export class ImportedIds implements DocumentIds {
     return this.teams.get(name);
   }
 
-  /** The id of a team the document names; the checks before applying made sure there is one. */
+  /**
+   * The id of a team the document names (the checks before applying made sure one exists), or the
+   * name itself when it is an id the export could not name: then the service judges it.
+   */
   requireTeam(name: string): string {
     return this.teams.get(name) ?? name;
   }
@@ -64,7 +68,7 @@ export class ImportedIds implements DocumentIds {
   }
 
   ticketFieldId(slug: string): string | undefined {
-    return this.fields.get(`ticket\u0000${slug}`)?.id;
+    return this.fields.get(`ticket\u0000${slug}`);
   }
 
   userId(email: string): string | undefined {

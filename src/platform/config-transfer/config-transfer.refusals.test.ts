@@ -153,6 +153,23 @@ describe.each(DIALECTS)('configuration import refusals on %s', (dialect) => {
     ]);
   });
 
+  it('refuses IMAP settings that do not go with the delivery, as the mailbox API does', async () => {
+    const document = edited((doc) => {
+      Object.assign(doc.mailboxes[0] ?? {}, { imap: null });
+      doc.mailboxes.push({
+        address: 'smtp@config.test',
+        team: 'Support',
+        displayName: 'SMTP',
+        delivery: 'smtp',
+        imap: { host: 'imap.example.com', username: 'x' },
+      });
+    });
+    expect(await refused(document)).toEqual([
+      'mailboxes.0.imap is required for delivery imap',
+      'mailboxes.1.imap settings are only for delivery imap',
+    ]);
+  });
+
   it('refuses an entry twice, and a change the API cannot make', async () => {
     const document = edited((doc) => {
       doc.teams.push({ name: 'Support' });

@@ -117,7 +117,7 @@ const EXPECTED_DOCUMENT = {
       name: 'Region',
       fieldType: 'single_line',
       options: [],
-      metadata: { group: 'geo' },
+      metadata: { group: 'geo', tokenLimit: 3 },
       regexForValidation: '^[A-Z]{2}$',
     },
     {
