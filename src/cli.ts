@@ -2,6 +2,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type CliIo, type Command, CommandError, type ParsedArgs, UsageError } from './cli/command.js';
+import { CONFIG_EXPORT, CONFIG_IMPORT } from './cli/config.command.js';
 import { DEMO_SEED } from './cli/demo.command.js';
 import { KEYS_CREATE, KEYS_LIST, KEYS_REVOKE } from './cli/keys.command.js';
 import { ORGS_CREATE, ORGS_LIST } from './cli/orgs.command.js';
@@ -35,6 +36,8 @@ const COMMANDS: Command[] = [
   KEYS_LIST,
   DEMO_SEED,
   KEYS_REVOKE,
+  CONFIG_EXPORT,
+  CONFIG_IMPORT,
 ];
 
 /** Runs one command; returns the process exit code. */

@@ -362,6 +362,11 @@ describe.each(DIALECTS)('switchboard CLI on %s', (dialect) => {
         [['keys', 'list', '--help'], 'Usage: switchboard keys list [--email E] [--org ID] [--json]'],
         [['keys', 'revoke', '--help'], 'Usage: switchboard keys revoke PREFIX'],
         [['demo', 'seed', '--help'], 'Usage: switchboard demo seed [--org ID] [--password P] [--json]'],
+        [['config', 'export', '--help'], 'Usage: switchboard config export [--org ID] [--as EMAIL]'],
+        [
+          ['config', 'import', '--help'],
+          'Usage: switchboard config import FILE [--org ID] [--as EMAIL] [--dry-run] [--prune] [--json]',
+        ],
         [['keys', '--help'], 'Usage: switchboard keys <subcommand>'],
         [['help', 'users', 'create'], 'Usage: switchboard users create'],
       ];
@@ -604,6 +609,78 @@ describe.each(DIALECTS)('switchboard CLI on %s', (dialect) => {
     expect(badEmail.code).toBe(2);
   });
 
+  it('config export prints the set-up as JSON; config import --dry-run lists the changes and writes nothing', async () => {
+    const acme = await createOrg('Configured', 'admin@configured.test');
+    const headers = { 'x-api-key': acme.apiKey };
+    // The CLI seals what it writes (a webhook's secret) with the server's key, which PostgreSQL needs given.
+    const configCli = (...argv: string[]) => runCli(argv, { ...env, SECRET_KEY: '5e'.repeat(32) });
+    const teamNames = async () =>
+      ((await app.inject({ url: '/v1/teams', headers })).json().data as { name: string }[]).map((team) => team.name);
+    const desk = await app.inject({ method: 'POST', url: '/v1/teams', headers, payload: { name: 'Desk', identifier: 'DSK' } });
+    expect(desk.statusCode).toBe(201);
+    const tag = await app.inject({
+      method: 'POST',
+      url: `/v1/teams/${desk.json().data.id}/tags`,
+      headers,
+      payload: { name: 'vip' },
+    });
+    expect(tag.statusCode).toBe(201);
+
+    const exported = await configCli('config', 'export', '--org', acme.organizationId);
+    expect(exported).toMatchObject({ code: 0, err: [] });
+    const document = JSON.parse(exported.out.join('\n'));
+    expect(document).toEqual((await app.inject({ url: '/v1/config/export', headers })).json().data);
+    expect(document.teamTags).toEqual([{ team: 'Desk', name: 'vip', color: null, type: 'ticket', description: null }]);
+
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-config-'));
+    try {
+      const file = join(dir, 'config.json');
+      writeFileSync(file, exported.out.join('\n'));
+      expect(await configCli('config', 'import', file, '--org', acme.organizationId, '--dry-run')).toEqual({
+        code: 0,
+        out: ['No changes: the organization holds what the document says.'],
+        err: [],
+      });
+      writeFileSync(
+        file,
+        JSON.stringify({ ...document, teams: [...document.teams, { name: 'Escalations', identifier: 'ESC' }] }),
+      );
+      expect(await configCli('config', 'import', file, '--org', acme.organizationId, '--dry-run')).toEqual({
+        code: 0,
+        out: ['create team Escalations (name, identifier)', 'Dry run: 1 change, nothing written.'],
+        err: [],
+      });
+      expect(await teamNames()).toEqual(['Desk']);
+      const applied = await configCli('config', 'import', file, '--org', acme.organizationId, '--json');
+      expect(applied).toMatchObject({ code: 0, err: [] });
+      expect(JSON.parse(applied.out[0] ?? '')).toEqual({
+        applied: true,
+        changes: [{ kind: 'team', name: 'Escalations', action: 'create', fields: ['name', 'identifier'] }],
+      });
+      expect(await teamNames()).toEqual(['Desk', 'Escalations']);
+
+      writeFileSync(file, JSON.stringify({ ...document, version: 2 }));
+      expect(await configCli('config', 'import', file, '--org', acme.organizationId)).toEqual({
+        code: 1,
+        out: [],
+        err: [
+          'The document is refused; nothing was written:\n  version must be 1: this instance reads version 1 documents (got 2)',
+        ],
+      });
+      const notAnAdmin = await configCli('config', 'export', '--org', acme.organizationId, '--as', 'nobody@configured.test');
+      expect(notAnAdmin).toEqual({
+        code: 1,
+        out: [],
+        err: [`nobody@configured.test is not an admin of Configured (${acme.organizationId})`],
+      });
+      const missing = await configCli('config', 'import', join(dir, 'missing.json'), '--org', acme.organizationId);
+      expect(missing.code).toBe(1);
+      expect(missing.err[0]).toContain('Cannot read');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('users create picks the only organization by itself, and says when there is none', async () => {
     const empty = await emptyDatabase(dialect);
     try {
@@ -657,6 +734,7 @@ describe.each(DIALECTS)('switchboard CLI with an unusable %s database', (dialect
         ['keys', 'create', '--email', 'a@acme.test'],
         ['keys', 'list', '--json'],
         ['keys', 'revoke', 'sbk_aaaaaaaa'],
+        ['config', 'export'],
       ];
       for (const argv of commands) {
         const run = await runCli(argv, { ...database.env, PORT: String(await freePort()), LOG_LEVEL: 'silent' });

@@ -5,6 +5,7 @@ import { accountRoutes } from './accounts/account.routes.js';
 import { accountAttributeRoutes } from './accounts/account-attribute.routes.js';
 import { attachmentRoutes } from './attachments/attachment.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { configRoutes } from './config-transfer/config.routes.js';
 import { customerContactRoutes } from './contacts/customer-contact.routes.js';
 import { customFieldRoutes } from './custom-fields/custom-field.routes.js';
 import { outboxRoutes } from './email-outbox/email-outbox.routes.js';
@@ -87,6 +88,13 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
           description: 'The log of every change, written with the change: for integrations that follow what happened.',
         },
         {
+          name: 'configuration',
+          description:
+            "The organization's set-up (teams, their tags, configuration and routing rules, custom fields, shared macros " +
+            'and views, mailboxes, webhooks) as one document that names objects rather than ids and holds no secret: ' +
+            'exported, kept in version control, and imported here or into another instance.',
+        },
+        {
           name: 'webhooks',
           description:
             'Events POSTed to your endpoints as they happen, signed as Standard Webhooks, retried for three days, with ' +
@@ -125,5 +133,6 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(webhookRoutes(deps));
     await app.register(mailboxRoutes(deps));
     await app.register(ticketEmailRoutes(deps));
+    await app.register(configRoutes(deps));
   };
 }

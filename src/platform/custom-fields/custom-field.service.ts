@@ -1,6 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage, readListPage } from '../../lib/cursors.js';
 import { AppError, type IssueLocation } from '../../lib/errors.js';
@@ -150,7 +151,17 @@ async function nextFreeSlug(db: Kysely<DB>, organizationId: string, source: Cust
 
 const blankToNull = (text: string | null | undefined) => (text === undefined || text === null || text === '' ? null : text);
 
-export async function createCustomField(deps: Deps, principal: Principal, input: CreateCustomField) {
+/**
+ * Creates a field; its slug derives from the name (the first free one), or is `placement.slug`
+ * exactly, which a configuration import asks for so that references by slug keep working: then
+ * a slug already taken, by a deleted field too, is a 409.
+ */
+export async function createCustomField(
+  deps: Deps,
+  principal: Principal,
+  input: CreateCustomField,
+  placement: { slug?: string } = {},
+) {
   if (input.teamId) {
     await requireManagedTeam(deps.db, principal, input.teamId);
   } else {
@@ -196,7 +207,13 @@ export async function createCustomField(deps: Deps, principal: Principal, input:
     updated_at: now,
     deleted_at: null,
   };
-  await insertWithFreeSlug(deps.db, row);
+  if (placement.slug === undefined) {
+    await insertWithFreeSlug(deps.db, row);
+  } else if (!(await insertCustomField(deps.db, { ...row, slug: placement.slug }))) {
+    throw AppError.conflict(
+      `A custom field of ${row.source} with slug ${placement.slug} exists already (deleted fields keep theirs)`,
+    );
+  }
   return requireField(deps.db, row.organization_id, row.uid);
 }
 
@@ -325,7 +342,8 @@ function prepareChanges(updates: CustomFieldUpdates, at: At, now: string, userId
  * (in uid order, so two overlapping bulk updates lock rows in the same order); then the outcome is
  * judged on what the database holds: an unknown field is a 400, another organization's a 404, a
  * stale version a 409 naming every stale field with its current version, a definition the
- * changes would break a 400. Any of these rolls the whole request back.
+ * changes would break a 400. Any of these rolls the whole request back (with `deps.db` a
+ * transaction of the caller's, the caller's whole transaction).
  */
 export async function bulkUpdateCustomFields(deps: Deps, principal: Principal, body: BulkUpdateCustomFields) {
   const organizationId = principal.organizationId;
@@ -343,7 +361,7 @@ export async function bulkUpdateCustomFields(deps: Deps, principal: Principal, b
     return { ...entry, index, at, changes: prepareChanges(entry.updates, at, now, principal.userId) };
   });
 
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     const written = new Set<string>();
     for (const entry of [...entries].sort((a, b) => (a.fieldId < b.fieldId ? -1 : 1))) {
       if (await updateCustomFieldAtVersion(trx, organizationId, entry.fieldId, entry.version, entry.changes)) {

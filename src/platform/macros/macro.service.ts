@@ -3,6 +3,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage, readCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
@@ -22,6 +23,7 @@ import { loadHtmlConverters } from '../tickets/comment-content.js';
 import { presentTicket } from '../tickets/ticket.presenter.js';
 import type { TicketRow } from '../tickets/ticket.repository.js';
 import { applyTicketFieldChanges, requireTicket, requireTicketAccess } from '../tickets/ticket.service.js';
+import { ensureTeamTicketOptions } from '../tickets/ticket-option.service.js';
 import { findCommentOfDedupeKey } from '../tickets/ticket-rows.service.js';
 import { findLiveUser } from '../users/user.lookup.js';
 import { checkPlaceholders, renderPlaceholders } from './macro.placeholders.js';
@@ -106,9 +108,10 @@ export async function listUsableMacros(
 export async function createMacro(deps: Deps, principal: Principal, input: CreateMacro) {
   const teamId = input.teamId ?? null;
   const id = deps.ids.ulid();
-  await deps.db.transaction().execute(async (trx) => {
+  await inTransaction(deps.db, async (trx) => {
     await requireManageableScope(trx, principal, teamId);
     const actions = input.actions ?? {};
+    await seedTeamOptions(trx, deps, principal, teamId);
     await checkMacro(trx, principal, { name: input.name, content: input.content, teamId, actions });
     const at = deps.clock.now().toISOString();
     await insertMacro(trx, {
@@ -131,13 +134,14 @@ export async function createMacro(deps: Deps, principal: Principal, input: Creat
 
 /** Changes the fields sent; moving a macro to another scope needs the right to manage both. */
 export async function changeMacro(deps: Deps, principal: Principal, macroId: string, input: UpdateMacro) {
-  await deps.db.transaction().execute(async (trx) => {
+  await inTransaction(deps.db, async (trx) => {
     const macro = await requireManageableMacro(trx, principal, macroId);
     const teamId = input.teamId === undefined ? macro.team_id : input.teamId;
     if (teamId !== macro.team_id) {
       await requireManageableScope(trx, principal, teamId);
     }
     const actions = input.actions ?? readJson<MacroActions>(macro.actions) ?? {};
+    await seedTeamOptions(trx, deps, principal, teamId);
     await checkMacro(trx, principal, {
       name: input.name ?? macro.name,
       content: input.content ?? macro.content,
@@ -169,7 +173,7 @@ export async function changeMacro(deps: Deps, principal: Principal, macroId: str
 }
 
 export async function removeMacro(deps: Deps, principal: Principal, macroId: string) {
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     const macro = await requireManageableMacro(trx, principal, macroId);
     await deleteMacro(trx, macro.id);
     return toMacro(macro);
@@ -180,6 +184,16 @@ export async function removeMacro(deps: Deps, principal: Principal, macroId: str
 function storedDescription(description: string | null | undefined): string | null {
   const trimmed = description?.trim() ?? '';
   return trimmed === '' ? null : trimmed;
+}
+
+/**
+ * A team's statuses and priorities are seeded the first time something needs them: a macro shared
+ * with a team that has had no ticket yet names them too (`statusName`), as one made by an import does.
+ */
+async function seedTeamOptions(trx: Transaction<DB>, deps: Deps, principal: Principal, teamId: string | null): Promise<void> {
+  if (teamId !== null) {
+    await ensureTeamTicketOptions(trx, deps, { id: teamId, organization_id: principal.organizationId });
+  }
 }
 
 function invalid(field: (string | number)[], message: string, rule = 'reference'): AppError {

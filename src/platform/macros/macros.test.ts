@@ -162,6 +162,18 @@ describe.each(DIALECTS)('macros on %s', (dialect) => {
     expect(applied.statusCode).toBe(404);
   });
 
+  it('names a status and priority of a team that has had no ticket yet (its options are seeded then)', async () => {
+    const fresh = await makeTeam(harness, acme, { name: 'Fresh', identifier: 'FRESH' });
+    const created = await createMacro(acme.headers, {
+      name: 'Close it',
+      content: 'Done.',
+      teamId: fresh.teamId,
+      actions: { statusName: 'Closed', priorityName: 'low' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().data.actions).toEqual({ statusName: 'Closed', priorityName: 'low' });
+  });
+
   it('shares a macro with a team: its members see and apply it, only admins manage it', async () => {
     const byMember = await createMacro(mia.headers, { name: 'Shared', content: 'Hi', teamId: desk.teamId });
     expect(byMember.statusCode).toBe(403);

@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
 import { conflictAs } from '../../db/errors.js';
+import { inTransaction } from '../../db/transaction.js';
 import { parseReplyAddress } from '../../delivery/outbound/reply-address.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage, readListPage } from '../../lib/cursors.js';
@@ -98,7 +99,19 @@ async function requireClaimableAddress(
   }
 }
 
-interface ImapSettings {
+/**
+ * What an IMAP mailbox made without its password says until one is sent: a configuration import
+ * creates mailboxes from a document that never holds passwords.
+ */
+export const IMAP_PASSWORD_NEEDED = 'The IMAP password is not set: send imap.password (PATCH /v1/mailboxes/{id})';
+
+/** `passwordMayFollow`: settings without a password are taken, and the mailbox waits for one (a configuration import). */
+export interface MailboxWriteOptions {
+  passwordMayFollow?: boolean;
+}
+
+/** IMAP settings as sent: the password is left out of an update that keeps it, and of an import. */
+export interface ImapSettings {
   host?: string;
   port?: number;
   tls?: boolean;
@@ -111,7 +124,8 @@ interface ImapSettings {
 /**
  * The IMAP columns for settings merged over the stored ones; a host outside the outbound policy,
  * or a folder moved into itself, is a 400. A new host or user needs the password again, so a
- * stored password is never sent to a server it was not entered for.
+ * stored password is never sent to a server it was not entered for: with `passwordMayFollow`, the
+ * stored one is dropped instead, and the mailbox waits for a new one.
  */
 function imapColumns(
   deps: Deps,
@@ -120,6 +134,7 @@ function imapColumns(
     imap_password_encrypted: string | null;
   },
   given: ImapSettings,
+  options: MailboxWriteOptions,
 ): Updateable<MailboxTable> {
   const host = given.host ?? stored.imap_host;
   const username = given.username ?? stored.imap_user;
@@ -129,7 +144,8 @@ function imapColumns(
   const moved =
     (given.host !== undefined && given.host !== stored.imap_host) ||
     (given.username !== undefined && given.username !== stored.imap_user);
-  if (given.password === undefined && (moved || !stored.imap_password_encrypted)) {
+  const passwordMissing = given.password === undefined && (moved || !stored.imap_password_encrypted);
+  if (passwordMissing && !options.passwordMayFollow) {
     throw invalid('imap.password is required for a new IMAP host or username', ['imap', 'password'], 'required');
   }
   const tls = given.tls ?? (stored.imap_tls === null ? true : readBoolean(stored.imap_tls));
@@ -156,6 +172,9 @@ function imapColumns(
     imap_last_error: null,
     imap_failures: 0,
   };
+  if (passwordMissing) {
+    Object.assign(columns, { imap_password_encrypted: null, imap_last_error: IMAP_PASSWORD_NEEDED });
+  }
   if (given.password !== undefined) {
     columns.imap_password_encrypted = createSecretBox(deps.secretKey).seal(given.password, imapPasswordAad(mailboxId));
   }
@@ -201,6 +220,7 @@ function deliveryColumns(
   delivery: 'smtp' | 'imap',
   stored: Parameters<typeof imapColumns>[2],
   given: ImapSettings | undefined,
+  options: MailboxWriteOptions,
 ): Updateable<MailboxTable> {
   if (delivery === 'smtp') {
     if (given !== undefined) {
@@ -211,17 +231,25 @@ function deliveryColumns(
   if (given === undefined && stored.imap_host === null) {
     throw invalid('imap settings are required for delivery imap', ['imap'], 'required');
   }
-  return given === undefined ? {} : imapColumns(deps, mailboxId, stored, given);
+  return given === undefined ? {} : imapColumns(deps, mailboxId, stored, given, options);
 }
 
-/** Creates a mailbox, unverified until its address is proved (a link is emailed to it); organization admins only. */
-export async function createMailbox(deps: Deps, principal: Principal, input: CreateMailbox): Promise<Mailbox> {
+/**
+ * Creates a mailbox, unverified until its address is proved (a link is emailed to it); organization
+ * admins only. `deps.db` may be a transaction of the caller's, which the change then joins.
+ */
+export async function createMailbox(
+  deps: Deps,
+  principal: Principal,
+  input: Omit<CreateMailbox, 'imap'> & { imap?: ImapSettings },
+  options: MailboxWriteOptions = {},
+): Promise<Mailbox> {
   requireOrgAdmin(principal);
   const address = normalizeAddress(input.address);
   const displayName = displayNameOf(input.displayName);
   const id = deps.ids.ulid();
-  const imap = deliveryColumns(deps, id, input.delivery, EMPTY_IMAP, input.imap);
-  await deps.db.transaction().execute(async (trx) => {
+  const imap = deliveryColumns(deps, id, input.delivery, EMPTY_IMAP, input.imap, options);
+  await inTransaction(deps.db, async (trx) => {
     const team = await requireTeam(trx, principal.organizationId, input.teamId);
     await requireClaimableAddress(trx, principal.organizationId, address);
     const at = deps.clock.now().toISOString();
@@ -274,10 +302,16 @@ export async function listMailboxesOf(db: Kysely<DB>, principal: Principal, quer
   return { items: await toMailboxes(db, principal.organizationId, items), nextCursor };
 }
 
-/** Changes the fields sent; organization admins only. */
-export async function updateMailboxFields(deps: Deps, principal: Principal, id: string, input: UpdateMailbox): Promise<Mailbox> {
+/** Changes the fields sent; organization admins only. `deps.db` may be a transaction of the caller's. */
+export async function updateMailboxFields(
+  deps: Deps,
+  principal: Principal,
+  id: string,
+  input: UpdateMailbox,
+  options: MailboxWriteOptions = {},
+): Promise<Mailbox> {
   requireOrgAdmin(principal);
-  await deps.db.transaction().execute(async (trx) => {
+  await inTransaction(deps.db, async (trx) => {
     const mailbox = await lockMailbox(trx, principal.organizationId, id);
     if (!mailbox) {
       throw AppError.notFound(NOT_FOUND);
@@ -286,7 +320,7 @@ export async function updateMailboxFields(deps: Deps, principal: Principal, id: 
     const delivery = input.delivery ?? mailbox.delivery;
     const changes: Updateable<MailboxTable> = {
       updated_at: at,
-      ...deliveryColumns(deps, mailbox.id, delivery, mailbox, input.imap),
+      ...deliveryColumns(deps, mailbox.id, delivery, mailbox, input.imap, options),
       delivery,
     };
     const address = input.address === undefined ? undefined : normalizeAddress(input.address);

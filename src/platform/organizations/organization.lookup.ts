@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { findOrganizationById } from './organization.repository.js';
+import { findOrganizationById, lockOrganizationRow } from './organization.repository.js';
 
 /**
  * The organization `id` (its name and times), or undefined: how other features read the
@@ -8,4 +8,13 @@ import { findOrganizationById } from './organization.repository.js';
  */
 export async function findOrganization(db: Kysely<DB> | Transaction<DB>, id: string) {
   return findOrganizationById(db, id);
+}
+
+/**
+ * Holds the organization's row until the transaction ends, so that writers of the organization's
+ * whole set-up (a configuration import) take turns: each reads what the one before it committed.
+ * Answers whether the organization exists.
+ */
+export async function lockOrganization(trx: Transaction<DB>, id: string): Promise<boolean> {
+  return (await lockOrganizationRow(trx, id)) !== undefined;
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { forNoKeyUpdate } from '../../db/dialect.js';
 import type { OrganizationTable } from './organization.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -14,6 +15,14 @@ export async function findOrganizationById(db: Db, id: string) {
     .select(['id', 'name', 'created_at', 'updated_at'])
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/**
+ * The organization's row, held until the transaction ends (PostgreSQL; SQLite runs one writer at a
+ * time). `NO KEY UPDATE`, so that rows referencing the organization are still inserted meanwhile.
+ */
+export async function lockOrganizationRow(trx: Transaction<DB>, id: string) {
+  return forNoKeyUpdate(trx, trx.selectFrom('organizations').select(['id']).where('id', '=', id)).executeTakeFirst();
 }
 
 export async function countOrganizations(db: Db): Promise<number> {

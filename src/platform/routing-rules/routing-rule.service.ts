@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { writeJson } from '../../db/dialect.js';
 import { conflictAs } from '../../db/errors.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
@@ -43,7 +44,7 @@ export async function listRules(db: Kysely<DB>, principal: Principal, teamId: st
  */
 export async function createRule(deps: Deps, principal: Principal, teamId: string, input: CreateRoutingRule) {
   const { organizationId } = principal;
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     await requireManagedTeam(trx, principal, teamId);
     // Concurrent creates must not compute the same next order.
     await lockTeamForUpdate(trx, organizationId, teamId);
@@ -77,7 +78,7 @@ export async function createRule(deps: Deps, principal: Principal, teamId: strin
 /** Changes only the fields sent; an empty body changes nothing. */
 export async function updateRule(deps: Deps, principal: Principal, teamId: string, ruleId: string, input: UpdateRoutingRule) {
   const { organizationId } = principal;
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     await requireManagedTeam(trx, principal, teamId);
     await requireRule(trx, organizationId, teamId, ruleId);
     const andRules = input.andRules && checkConditions('andRules', input.andRules);
@@ -108,7 +109,7 @@ export async function updateRule(deps: Deps, principal: Principal, teamId: strin
 /** Answers with the rule as it was. */
 export async function deleteRule(deps: Deps, principal: Principal, teamId: string, ruleId: string) {
   const { organizationId } = principal;
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     await requireManagedTeam(trx, principal, teamId);
     const rule = await requireRule(trx, organizationId, teamId, ruleId);
     await deleteRoutingRule(trx, ruleId);

@@ -2,6 +2,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import { isLiveAgentOfOrganization, startTicketAgentCursor } from '../../agent-studio/ticket-agents/ticket-agent.setup.js';
 import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
@@ -34,6 +35,16 @@ async function currentConfiguration(db: Db, organizationId: string, teamId: stri
 
 export async function getTeamConfiguration(db: Kysely<DB>, principal: Principal, teamId: string): Promise<TeamConfiguration> {
   return toTeamConfiguration(await currentConfiguration(db, principal.organizationId, teamId));
+}
+
+/**
+ * The configuration with each day's hours as stored: `dailyConfig` keeps them while
+ * `commonDailyConfig` is on (the API shows the week as it applies), so a copy of the set-up (the
+ * configuration export) restores them too.
+ */
+export async function getStoredTeamConfiguration(db: Db, principal: Principal, teamId: string): Promise<TeamConfiguration> {
+  const row = await currentConfiguration(db, principal.organizationId, teamId);
+  return { ...toTeamConfiguration(row), dailyConfig: readJson<DailyConfig>(row.daily_config) ?? {} };
 }
 
 const json = (value: unknown): string | undefined => (value === undefined ? undefined : (writeJson(value) ?? 'null'));
@@ -106,7 +117,8 @@ async function checkTicketAgent(
 /**
  * Changes only the fields sent, after checking hours and the fallback sub-team; nothing is written
  * on a 400. Only an admin or a manager of the team may: the configuration decides who gets the
- * team's tickets, and which AI agent answers its customers.
+ * team's tickets, and which AI agent answers its customers. `deps.db` may be a transaction of the
+ * caller's, which the change then joins.
  */
 export async function updateTeamConfiguration(
   deps: { db: Kysely<DB>; clock: Clock },
@@ -116,7 +128,7 @@ export async function updateTeamConfiguration(
 ): Promise<TeamConfiguration> {
   validateHours(body);
   const { organizationId } = principal;
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     await requireManagedTeam(trx, principal, teamId);
     const now = deps.clock.now().toISOString();
     let row = await lockTeamConfiguration(trx, organizationId, teamId);

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { conflictAs } from '../../db/errors.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
@@ -45,7 +46,7 @@ export async function listTags(db: Kysely<DB>, principal: Principal, teamId: str
 /** A team's tags are changed by an admin or a manager of the team, as the team itself is. */
 export async function createTag(deps: Deps, principal: Principal, teamId: string, input: CreateTeamTag) {
   const { organizationId } = principal;
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     await requireManagedTeam(trx, principal, teamId);
     const name = checkedName(input.name);
     await ensureNameFree(trx, organizationId, teamId, name);
@@ -67,7 +68,7 @@ export async function createTag(deps: Deps, principal: Principal, teamId: string
 
 export async function updateTag(deps: Deps, principal: Principal, teamId: string, tagId: string, input: UpdateTeamTag) {
   const { organizationId } = principal;
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     await requireManagedTeam(trx, principal, teamId);
     await requireTag(trx, organizationId, teamId, tagId);
     const name = input.name === undefined ? undefined : checkedName(input.name);
@@ -97,7 +98,7 @@ export async function updateTag(deps: Deps, principal: Principal, teamId: string
 
 export async function deleteTag(deps: Deps, principal: Principal, teamId: string, tagId: string) {
   const { organizationId } = principal;
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     await requireManagedTeam(trx, principal, teamId);
     await requireTag(trx, organizationId, teamId, tagId);
     // The tag leaves its tickets, as their timelines record (the foreign key cascades too).

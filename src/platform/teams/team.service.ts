@@ -3,6 +3,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
 import { conflictAs } from '../../db/errors.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage, readListPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
@@ -153,7 +154,7 @@ async function insertTeamWithDefaults(
 ): Promise<boolean> {
   const organizationId = principal.organizationId;
   const { id, identifier, at } = row;
-  return deps.db.transaction().execute(async (trx: Transaction<DB>) => {
+  return inTransaction(deps.db, async (trx: Transaction<DB>) => {
     const inserted = await insertTeamUnlessIdentifierTaken(trx, {
       id,
       organization_id: organizationId,

@@ -83,6 +83,11 @@ export async function listTeamOptions(db: Db, deps: Deps, team: { id: string; or
   return listTicketOptions(db, team.id, kind);
 }
 
+/** The team's options of a kind as stored, without seeding them: for a read that must write nothing (an export). */
+export async function listStoredTeamOptions(db: Db, teamId: string, kind: TicketOptionKind) {
+  return listTicketOptions(db, teamId, kind);
+}
+
 /**
  * Picks an option by id (wins) or by name (case-insensitive, display name or key), else the
  * default. A value that names nothing is a 400 on `field`.

@@ -88,6 +88,18 @@ export async function listViews(
   return query.orderBy('saved_views.name').orderBy('saved_views.id').limit(filter.limit).execute();
 }
 
+/** Every view of the organization shared with a team, by name then id. */
+export async function listSharedViewRows(db: Db, organizationId: string): Promise<ViewRow[]> {
+  return db
+    .selectFrom('saved_views')
+    .select(VIEW_COLUMNS)
+    .where('saved_views.organization_id', '=', organizationId)
+    .where('saved_views.team_id', 'is not', null)
+    .orderBy('saved_views.name')
+    .orderBy('saved_views.id')
+    .execute();
+}
+
 /** The active teams `userId` is a member of, by id (the built-in view "Unassigned in my teams"). */
 export async function findMemberTeamIds(db: Db, organizationId: string, userId: string): Promise<string[]> {
   const rows = await db

@@ -1,13 +1,14 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson } from '../../db/dialect.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage, readCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { DEFAULT_TICKET_SORT } from '../../shared/ticket-sorts.js';
-import { isOrgAdmin } from '../authorization.js';
+import { isOrgAdmin, requireOrgAdmin } from '../authorization.js';
 import { canSeeShareable, requireManageableScope } from '../sharing.js';
 import { checkViewFilters, countViewTickets, pageViewTickets, type ViewFilters, type ViewSort } from './view.filters.js';
 import {
@@ -15,6 +16,7 @@ import {
   findMemberTeamIds,
   findViewById,
   insertView,
+  listSharedViewRows,
   listViews,
   lockViewById,
   updateView,
@@ -181,6 +183,15 @@ export async function listVisibleViews(db: Kysely<DB>, principal: Principal, que
   return { items, nextCursor: page.nextCursor };
 }
 
+/**
+ * Every view shared with a team, without counts: the organization's set-up, as the configuration
+ * export reads it (personal views stay their owners'). Admins only.
+ */
+export async function listSharedViews(db: Db, principal: Principal) {
+  requireOrgAdmin(principal);
+  return (await listSharedViewRows(db, principal.organizationId)).map(fromRow);
+}
+
 /** A page of the tickets a view selects for the caller: `GET /v1/tickets` with its filters and sort. */
 export async function listViewTickets(
   db: Kysely<DB>,
@@ -227,7 +238,7 @@ async function checkFilters(db: Db, principal: Principal, filters: ViewFilters, 
 export async function createView(deps: Deps, principal: Principal, input: CreateView) {
   const teamId = input.teamId ?? null;
   const id = deps.ids.ulid();
-  await deps.db.transaction().execute(async (trx) => {
+  await inTransaction(deps.db, async (trx) => {
     await requireManageableScope(trx, principal, teamId);
     const name = checkName(input.name);
     const filters = input.filters ?? {};
@@ -251,7 +262,7 @@ export async function createView(deps: Deps, principal: Principal, input: Create
 
 /** Changes the fields sent (`filters` as a whole); moving a view to another scope needs the right to manage both. */
 export async function changeView(deps: Deps, principal: Principal, viewId: string, input: UpdateView) {
-  await deps.db.transaction().execute(async (trx) => {
+  await inTransaction(deps.db, async (trx) => {
     const view = await requireManageableView(trx, principal, viewId);
     const teamId = input.teamId === undefined ? view.teamId : input.teamId;
     if (teamId !== view.teamId) {
@@ -274,7 +285,7 @@ export async function changeView(deps: Deps, principal: Principal, viewId: strin
 }
 
 export async function removeView(deps: Deps, principal: Principal, viewId: string) {
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     const view = await requireManageableView(trx, principal, viewId);
     const shown = await withCount(trx, principal, view);
     await deleteView(trx, view.id);

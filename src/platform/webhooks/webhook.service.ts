@@ -1,6 +1,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forUpdate, readBoolean, writeJson } from '../../db/dialect.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage, readTypedCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
@@ -57,6 +58,9 @@ const KNOWN_TYPES = new Set<string>(EVENT_TYPES);
 
 export type Delivery = ReturnType<typeof toDelivery>;
 
+/** What registering and changing an endpoint use: no sender (`db` may be a transaction of the caller's). */
+export type WebhookWriteRuntime = Pick<WebhookRuntime, 'db' | 'clock' | 'ids' | 'policy' | 'box'>;
+
 async function withAttempts(db: Kysely<DB>, rows: readonly DeliveryRow[]): Promise<Delivery[]> {
   const attempts = await listAttempts(
     db,
@@ -112,7 +116,7 @@ async function requireWebhook(db: Kysely<DB>, principal: Principal, id: string):
  * Registers an endpoint, owned by the caller, receiving the organization's events from now on (its
  * cursor starts at the log's last number). The answer holds the signing secret, shown only here.
  */
-export async function createWebhook(runtime: WebhookRuntime, principal: Principal, input: CreateWebhook) {
+export async function createWebhook(runtime: WebhookWriteRuntime, principal: Principal, input: CreateWebhook) {
   requireOrgAdmin(principal);
   const url = await requireAllowedUrl(runtime.policy, input.url);
   const eventTypes = requireKnownTypes(input.eventTypes);
@@ -160,11 +164,11 @@ export async function getWebhook(db: Kysely<DB>, principal: Principal, id: strin
  * its failure state, so it gets three days again. Under the row's lock, so a concurrent change or
  * the worker disabling it is not undone.
  */
-export async function changeWebhook(runtime: WebhookRuntime, principal: Principal, id: string, input: UpdateWebhook) {
+export async function changeWebhook(runtime: WebhookWriteRuntime, principal: Principal, id: string, input: UpdateWebhook) {
   requireOrgAdmin(principal);
   const url = input.url === undefined ? undefined : await requireAllowedUrl(runtime.policy, input.url);
   const eventTypes = input.eventTypes === undefined ? undefined : requireKnownTypes(input.eventTypes);
-  const row = await runtime.db.transaction().execute(async (trx) => {
+  const row = await inTransaction(runtime.db, async (trx) => {
     const current = await forUpdate(
       trx,
       trx

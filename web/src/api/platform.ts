@@ -402,6 +402,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/config/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's set-up as one document: objects named, never by id; no secrets */
+        get: operations["platform.config.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/config/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the organization hold what a configuration document says, in one transaction
+         * @description Objects are matched by name (tags and routing rules by team and name, custom fields by source and slug, mailboxes by address, webhooks by URL) and created or changed; nothing is deleted unless prune is true. A document of another version, with an unknown key, a reference to nothing or a secret is refused whole (400, every problem in the message, separated by "; ", each starting with its path). dryRun lists the changes and writes nothing.
+         */
+        post: operations["platform.config.import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/custom-field": {
         parameters: {
             query?: never;
@@ -5528,6 +5565,835 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.config.export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * ConfigDocument
+                         * @description An organization's set-up, objects naming each other by name, slug or email. A section left out of an import is left as it is, even with prune
+                         */
+                        data: {
+                            /** @description Custom fields of tickets, accounts, contacts and custom objects */
+                            customFields?: {
+                                autoAddToAllForms?: boolean;
+                                defaultValue?: null | string;
+                                description?: null | string;
+                                editableByCustomer?: boolean;
+                                /**
+                                 * @description single_choice, radio_button (one option) and multi_choice, checkbox (several options) need at least one option
+                                 * @enum {string}
+                                 */
+                                fieldType: "single_line" | "multi_line" | "rich_text" | "integer" | "decimal" | "currency" | "date" | "date_time" | "time" | "single_choice" | "multi_choice" | "radio_button" | "checkbox" | "email" | "phone_number" | "url";
+                                hintText?: null | string;
+                                isActive?: boolean;
+                                lookup?: null | string;
+                                mandatoryOnClose?: boolean;
+                                mandatoryOnCreation?: boolean;
+                                metadata?: {
+                                    [key: string]: unknown;
+                                };
+                                name: string;
+                                /** @description Choice values */
+                                options?: string[];
+                                placeholderText?: null | string;
+                                regexForValidation?: null | string;
+                                /** @description Unique per source */
+                                slug: string;
+                                /**
+                                 * @description Kind of record the field belongs to
+                                 * @enum {string}
+                                 */
+                                source: "ticket" | "account" | "custom_object" | "customer_contact";
+                                team?: null | string;
+                                visibleToCustomer?: boolean;
+                            }[];
+                            /** @description Macros shared with teams */
+                            macros?: {
+                                actions?: {
+                                    /** @description Names of ticket tags of the macro's team */
+                                    addTags?: string[];
+                                    /** @description The email of a user of the organization, me (whoever applies the macro), or null to unassign */
+                                    assignedAgent?: null | "me" | string;
+                                    priorityName?: string;
+                                    /** @description A status by name, matched in the team of the ticket the macro is applied to */
+                                    statusName?: string;
+                                };
+                                /**
+                                 * @description public: a reply the requestor can see; private: an internal note
+                                 * @enum {string}
+                                 */
+                                commentVisibility?: "public" | "private";
+                                /** @description The reply, in markdown. Placeholders: {{ticket.id}}, {{ticket.identifier}}, {{ticket.title}}, {{ticket.status}}, {{ticket.priority}}, {{ticket.team}}, {{ticket.assignee}}, {{requestor.firstName}}, {{requestor.lastName}}, {{requestor.name}}, {{requestor.email}}, {{agent.name}}, {{agent.email}}; values are escaped, so they show as text */
+                                content: string;
+                                name: string;
+                                shouldSendEmail?: boolean;
+                                /** @description The name of the team the macro is shared with */
+                                team: string;
+                            }[];
+                            /** @description Support addresses */
+                            mailboxes?: {
+                                /**
+                                 * Format: email
+                                 * @description The support address, e.g. support@acme.test; stored lower-case. One mailbox per address in an organization; across organizations the address goes to the first that verifies it
+                                 */
+                                address: string;
+                                /**
+                                 * @description smtp: mail reaches the built-in SMTP receiver (SMTP_INBOUND_PORT); imap: it is fetched from an IMAP server
+                                 * @enum {string}
+                                 */
+                                delivery: "smtp" | "imap";
+                                /** @description The name shown beside the address */
+                                displayName: string;
+                                imap?: null | {
+                                    /** @description The folder polled for new messages; default INBOX */
+                                    folder?: string;
+                                    /** @description Host name or IP address of the IMAP server */
+                                    host: string;
+                                    /** @description Default 993 with tls, else 143 */
+                                    port?: number;
+                                    processedFolder?: null | string;
+                                    /** @description true (the default): TLS from the start (IMAPS, port 993); false: STARTTLS is required, except for hosts in OUTBOUND_ALLOWED_HOSTS */
+                                    tls?: boolean;
+                                    username: string;
+                                };
+                                /** @description true makes it the default (unsetting the previous one); false leaves none */
+                                isDefault?: boolean;
+                                /** @description The name of the team its new tickets go to */
+                                team: string;
+                            }[];
+                            /** @description Routing rules of the teams */
+                            routingRules?: {
+                                /** @description Conditions that must all hold */
+                                andRules?: string[];
+                                description?: null | string;
+                                /** @description Position among the team's rules, ascending, unique per team; the first matching rule wins */
+                                evaluationOrder?: number;
+                                fallbackTeam?: null | string;
+                                name: string;
+                                /** @description When not empty, at least one of these conditions must hold */
+                                orRules?: string[];
+                                /** @description The name of the team that receives a matching ticket */
+                                resultTeam: string;
+                                /** @description The name of the team whose rule it is */
+                                team: string;
+                            }[];
+                            /** @description One per team at most */
+                            teamConfigurations?: {
+                                /** @description When true, commonSlots apply to every day of the week, Saturday and Sunday included, and dailyConfig is set aside: responses show each day isActive with commonSlots, as the business-hours status computes it. The per-day hours are kept (and may still be changed) and apply again once this is false. */
+                                commonDailyConfig?: boolean;
+                                /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                commonSlots?: {
+                                    /** @description `24:00` means midnight at the end of the day */
+                                    end: string;
+                                    /** @example 09:00 */
+                                    start: string;
+                                }[];
+                                /** @description The hours of each day as stored, kept while commonDailyConfig is true */
+                                dailyConfig?: {
+                                    friday?: {
+                                        isActive: boolean;
+                                        /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                        slots: {
+                                            /** @description `24:00` means midnight at the end of the day */
+                                            end: string;
+                                            /** @example 09:00 */
+                                            start: string;
+                                        }[];
+                                    };
+                                    monday?: {
+                                        isActive: boolean;
+                                        /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                        slots: {
+                                            /** @description `24:00` means midnight at the end of the day */
+                                            end: string;
+                                            /** @example 09:00 */
+                                            start: string;
+                                        }[];
+                                    };
+                                    saturday?: {
+                                        isActive: boolean;
+                                        /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                        slots: {
+                                            /** @description `24:00` means midnight at the end of the day */
+                                            end: string;
+                                            /** @example 09:00 */
+                                            start: string;
+                                        }[];
+                                    };
+                                    sunday?: {
+                                        isActive: boolean;
+                                        /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                        slots: {
+                                            /** @description `24:00` means midnight at the end of the day */
+                                            end: string;
+                                            /** @example 09:00 */
+                                            start: string;
+                                        }[];
+                                    };
+                                    thursday?: {
+                                        isActive: boolean;
+                                        /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                        slots: {
+                                            /** @description `24:00` means midnight at the end of the day */
+                                            end: string;
+                                            /** @example 09:00 */
+                                            start: string;
+                                        }[];
+                                    };
+                                    tuesday?: {
+                                        isActive: boolean;
+                                        /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                        slots: {
+                                            /** @description `24:00` means midnight at the end of the day */
+                                            end: string;
+                                            /** @example 09:00 */
+                                            start: string;
+                                        }[];
+                                    };
+                                    wednesday?: {
+                                        isActive: boolean;
+                                        /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                        slots: {
+                                            /** @description `24:00` means midnight at the end of the day */
+                                            end: string;
+                                            /** @example 09:00 */
+                                            start: string;
+                                        }[];
+                                    };
+                                };
+                                fallbackSubTeam?: null | string;
+                                /** @description Whole local days closed: `DD-MM` recurs every year, `DD-MM-YYYY` is one-off */
+                                holidays?: string[];
+                                routingRespectsTimezone?: boolean;
+                                routingRespectsUserAvailability?: boolean;
+                                routingRespectsUserBusinessHours?: boolean;
+                                routingRespectsUserCapacity?: boolean;
+                                routingRespectsUserTimezone?: boolean;
+                                /** @description The name of the team it belongs to (in this document or the organization) */
+                                team: string;
+                                /**
+                                 * @description IANA time zone
+                                 * @example Europe/Paris
+                                 */
+                                timezone?: string;
+                                /** @enum {string} */
+                                userRoutingStrategy?: "manual" | "round_robin";
+                            }[];
+                            /** @description Active teams, parents before their sub-teams */
+                            teams?: {
+                                color?: null | string;
+                                description?: null | string;
+                                icon?: null | string;
+                                /** @description Code used in ticket identifiers (WED in WED-5): a letter, then up to 9 letters or digits; stored upper-case */
+                                identifier?: string;
+                                isPrivate?: boolean;
+                                /** @description Unique among the teams of the document; matches the team of this name */
+                                name: string;
+                                parent?: null | string;
+                            }[];
+                            /** @description Tags of the teams */
+                            teamTags?: {
+                                color?: null | string;
+                                description?: null | string;
+                                /** @description Unique in the team, ignoring case */
+                                name: string;
+                                /** @description The name of the team it belongs to (in this document or the organization) */
+                                team: string;
+                                /** @enum {string} */
+                                type?: "ticket" | "skills";
+                            }[];
+                            /**
+                             * @description The version of the document format
+                             * @enum {number}
+                             */
+                            version: 1;
+                            /** @description Views shared with teams */
+                            views?: {
+                                /** @description The filters of GET /v1/tickets with names for ids; contact and account filters keep their ids */
+                                filters?: {
+                                    accountId?: string;
+                                    /** @description The email of a user of the organization, none (unassigned) or me (whoever looks at the view) */
+                                    assignedAgent?: "none" | "me" | string;
+                                    /**
+                                     * Format: date-time
+                                     * @description Created at or after this instant (ISO 8601 with a time zone)
+                                     */
+                                    createdAfter?: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description Created before this instant
+                                     */
+                                    createdBefore?: string;
+                                    /** @description ULID (26 characters) */
+                                    customerContactId?: string;
+                                    /** @description Ticket custom fields by slug, and the value each must have */
+                                    customFields?: {
+                                        [key: string]: string;
+                                    };
+                                    /** @description Only tickets in a closed status (true) or in an open one (false) */
+                                    isClosed?: boolean;
+                                    isPrivate?: boolean;
+                                    priority?: {
+                                        /** @description Its key, e.g. open or in_progress */
+                                        name: string;
+                                        /** @description The name of the team whose status or priority it is */
+                                        team: string;
+                                    };
+                                    /** @description A priority's key or display name, any case */
+                                    priorityName?: string;
+                                    /**
+                                     * Format: email
+                                     * @description Any case
+                                     */
+                                    requestorEmail?: string;
+                                    status?: {
+                                        /** @description Its key, e.g. open or in_progress */
+                                        name: string;
+                                        /** @description The name of the team whose status or priority it is */
+                                        team: string;
+                                    };
+                                    /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
+                                    statusName?: string;
+                                    /** @description Tickets with any of these tags: a name in every team, or {team, name} for one tag */
+                                    tags?: (string | {
+                                        /** @description Its key, e.g. open or in_progress */
+                                        name: string;
+                                        /** @description The name of the team whose status or priority it is */
+                                        team: string;
+                                    })[];
+                                    /** @description Tickets of these teams */
+                                    teams?: string[];
+                                    /**
+                                     * Format: date-time
+                                     * @description Last changed at or after this instant
+                                     */
+                                    updatedAfter?: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description Last changed before this instant
+                                     */
+                                    updatedBefore?: string;
+                                };
+                                name: string;
+                                /**
+                                 * @description The sort of GET /v1/tickets: a field, descending with a leading -
+                                 * @enum {string}
+                                 */
+                                sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                                /** @description The name of the team the view is shared with */
+                                team: string;
+                            }[];
+                            /** @description Webhook endpoints */
+                            webhooks?: {
+                                description?: null | string;
+                                /** @description false pauses deliveries (events keep being collected while they are retained); true resumes them and clears the failure state */
+                                enabled?: boolean;
+                                /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, chat.message.created, mcp_server.connected, mcp_server.disconnected */
+                                eventTypes: string[];
+                                /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
+                                url: string;
+                            }[];
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.config.import": {
+        parameters: {
+            query?: {
+                /** @description Judge and list the changes; write nothing */
+                dryRun?: boolean;
+                /** @description Also delete what the document leaves out (archive, for teams), in the sections it has; without it nothing is deleted */
+                prune?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description An organization's set-up, objects naming each other by name, slug or email. A section left out of an import is left as it is, even with prune */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Custom fields of tickets, accounts, contacts and custom objects */
+                    customFields?: {
+                        autoAddToAllForms?: boolean;
+                        defaultValue?: null | string;
+                        description?: null | string;
+                        editableByCustomer?: boolean;
+                        /**
+                         * @description single_choice, radio_button (one option) and multi_choice, checkbox (several options) need at least one option
+                         * @enum {string}
+                         */
+                        fieldType: "single_line" | "multi_line" | "rich_text" | "integer" | "decimal" | "currency" | "date" | "date_time" | "time" | "single_choice" | "multi_choice" | "radio_button" | "checkbox" | "email" | "phone_number" | "url";
+                        hintText?: null | string;
+                        isActive?: boolean;
+                        lookup?: null | string;
+                        mandatoryOnClose?: boolean;
+                        mandatoryOnCreation?: boolean;
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        /** @description Choice values */
+                        options?: string[];
+                        placeholderText?: null | string;
+                        regexForValidation?: null | string;
+                        /** @description Unique per source */
+                        slug: string;
+                        /**
+                         * @description Kind of record the field belongs to
+                         * @enum {string}
+                         */
+                        source: "ticket" | "account" | "custom_object" | "customer_contact";
+                        team?: null | string;
+                        visibleToCustomer?: boolean;
+                    }[];
+                    /** @description Macros shared with teams */
+                    macros?: {
+                        actions?: {
+                            /** @description Names of ticket tags of the macro's team */
+                            addTags?: string[];
+                            /** @description The email of a user of the organization, me (whoever applies the macro), or null to unassign */
+                            assignedAgent?: null | "me" | string;
+                            priorityName?: string;
+                            /** @description A status by name, matched in the team of the ticket the macro is applied to */
+                            statusName?: string;
+                        };
+                        /**
+                         * @description public: a reply the requestor can see; private: an internal note
+                         * @enum {string}
+                         */
+                        commentVisibility?: "public" | "private";
+                        /** @description The reply, in markdown. Placeholders: {{ticket.id}}, {{ticket.identifier}}, {{ticket.title}}, {{ticket.status}}, {{ticket.priority}}, {{ticket.team}}, {{ticket.assignee}}, {{requestor.firstName}}, {{requestor.lastName}}, {{requestor.name}}, {{requestor.email}}, {{agent.name}}, {{agent.email}}; values are escaped, so they show as text */
+                        content: string;
+                        name: string;
+                        shouldSendEmail?: boolean;
+                        /** @description The name of the team the macro is shared with */
+                        team: string;
+                    }[];
+                    /** @description Support addresses */
+                    mailboxes?: {
+                        /**
+                         * Format: email
+                         * @description The support address, e.g. support@acme.test; stored lower-case. One mailbox per address in an organization; across organizations the address goes to the first that verifies it
+                         */
+                        address: string;
+                        /**
+                         * @description smtp: mail reaches the built-in SMTP receiver (SMTP_INBOUND_PORT); imap: it is fetched from an IMAP server
+                         * @enum {string}
+                         */
+                        delivery: "smtp" | "imap";
+                        /** @description The name shown beside the address */
+                        displayName: string;
+                        imap?: null | {
+                            /** @description The folder polled for new messages; default INBOX */
+                            folder?: string;
+                            /** @description Host name or IP address of the IMAP server */
+                            host: string;
+                            /** @description Default 993 with tls, else 143 */
+                            port?: number;
+                            processedFolder?: null | string;
+                            /** @description true (the default): TLS from the start (IMAPS, port 993); false: STARTTLS is required, except for hosts in OUTBOUND_ALLOWED_HOSTS */
+                            tls?: boolean;
+                            username: string;
+                        };
+                        /** @description true makes it the default (unsetting the previous one); false leaves none */
+                        isDefault?: boolean;
+                        /** @description The name of the team its new tickets go to */
+                        team: string;
+                    }[];
+                    /** @description Routing rules of the teams */
+                    routingRules?: {
+                        /** @description Conditions that must all hold */
+                        andRules?: string[];
+                        description?: null | string;
+                        /** @description Position among the team's rules, ascending, unique per team; the first matching rule wins */
+                        evaluationOrder?: number;
+                        fallbackTeam?: null | string;
+                        name: string;
+                        /** @description When not empty, at least one of these conditions must hold */
+                        orRules?: string[];
+                        /** @description The name of the team that receives a matching ticket */
+                        resultTeam: string;
+                        /** @description The name of the team whose rule it is */
+                        team: string;
+                    }[];
+                    /** @description One per team at most */
+                    teamConfigurations?: {
+                        /** @description When true, commonSlots apply to every day of the week, Saturday and Sunday included, and dailyConfig is set aside: responses show each day isActive with commonSlots, as the business-hours status computes it. The per-day hours are kept (and may still be changed) and apply again once this is false. */
+                        commonDailyConfig?: boolean;
+                        /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                        commonSlots?: {
+                            /** @description `24:00` means midnight at the end of the day */
+                            end: string;
+                            /** @example 09:00 */
+                            start: string;
+                        }[];
+                        /** @description The hours of each day as stored, kept while commonDailyConfig is true */
+                        dailyConfig?: {
+                            friday?: {
+                                isActive: boolean;
+                                /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                slots: {
+                                    /** @description `24:00` means midnight at the end of the day */
+                                    end: string;
+                                    /** @example 09:00 */
+                                    start: string;
+                                }[];
+                            };
+                            monday?: {
+                                isActive: boolean;
+                                /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                slots: {
+                                    /** @description `24:00` means midnight at the end of the day */
+                                    end: string;
+                                    /** @example 09:00 */
+                                    start: string;
+                                }[];
+                            };
+                            saturday?: {
+                                isActive: boolean;
+                                /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                slots: {
+                                    /** @description `24:00` means midnight at the end of the day */
+                                    end: string;
+                                    /** @example 09:00 */
+                                    start: string;
+                                }[];
+                            };
+                            sunday?: {
+                                isActive: boolean;
+                                /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                slots: {
+                                    /** @description `24:00` means midnight at the end of the day */
+                                    end: string;
+                                    /** @example 09:00 */
+                                    start: string;
+                                }[];
+                            };
+                            thursday?: {
+                                isActive: boolean;
+                                /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                slots: {
+                                    /** @description `24:00` means midnight at the end of the day */
+                                    end: string;
+                                    /** @example 09:00 */
+                                    start: string;
+                                }[];
+                            };
+                            tuesday?: {
+                                isActive: boolean;
+                                /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                slots: {
+                                    /** @description `24:00` means midnight at the end of the day */
+                                    end: string;
+                                    /** @example 09:00 */
+                                    start: string;
+                                }[];
+                            };
+                            wednesday?: {
+                                isActive: boolean;
+                                /** @description Sorted or not; they must not overlap. Overnight cover is two slots on consecutive days. */
+                                slots: {
+                                    /** @description `24:00` means midnight at the end of the day */
+                                    end: string;
+                                    /** @example 09:00 */
+                                    start: string;
+                                }[];
+                            };
+                        };
+                        fallbackSubTeam?: null | string;
+                        /** @description Whole local days closed: `DD-MM` recurs every year, `DD-MM-YYYY` is one-off */
+                        holidays?: string[];
+                        routingRespectsTimezone?: boolean;
+                        routingRespectsUserAvailability?: boolean;
+                        routingRespectsUserBusinessHours?: boolean;
+                        routingRespectsUserCapacity?: boolean;
+                        routingRespectsUserTimezone?: boolean;
+                        /** @description The name of the team it belongs to (in this document or the organization) */
+                        team: string;
+                        /**
+                         * @description IANA time zone
+                         * @example Europe/Paris
+                         */
+                        timezone?: string;
+                        /** @enum {string} */
+                        userRoutingStrategy?: "manual" | "round_robin";
+                    }[];
+                    /** @description Active teams, parents before their sub-teams */
+                    teams?: {
+                        color?: null | string;
+                        description?: null | string;
+                        icon?: null | string;
+                        /** @description Code used in ticket identifiers (WED in WED-5): a letter, then up to 9 letters or digits; stored upper-case */
+                        identifier?: string;
+                        isPrivate?: boolean;
+                        /** @description Unique among the teams of the document; matches the team of this name */
+                        name: string;
+                        parent?: null | string;
+                    }[];
+                    /** @description Tags of the teams */
+                    teamTags?: {
+                        color?: null | string;
+                        description?: null | string;
+                        /** @description Unique in the team, ignoring case */
+                        name: string;
+                        /** @description The name of the team it belongs to (in this document or the organization) */
+                        team: string;
+                        /** @enum {string} */
+                        type?: "ticket" | "skills";
+                    }[];
+                    /**
+                     * @description The version of the document format
+                     * @enum {number}
+                     */
+                    version: 1;
+                    /** @description Views shared with teams */
+                    views?: {
+                        /** @description The filters of GET /v1/tickets with names for ids; contact and account filters keep their ids */
+                        filters?: {
+                            accountId?: string;
+                            /** @description The email of a user of the organization, none (unassigned) or me (whoever looks at the view) */
+                            assignedAgent?: "none" | "me" | string;
+                            /**
+                             * Format: date-time
+                             * @description Created at or after this instant (ISO 8601 with a time zone)
+                             */
+                            createdAfter?: string;
+                            /**
+                             * Format: date-time
+                             * @description Created before this instant
+                             */
+                            createdBefore?: string;
+                            /** @description ULID (26 characters) */
+                            customerContactId?: string;
+                            /** @description Ticket custom fields by slug, and the value each must have */
+                            customFields?: {
+                                [key: string]: string;
+                            };
+                            /** @description Only tickets in a closed status (true) or in an open one (false) */
+                            isClosed?: boolean;
+                            isPrivate?: boolean;
+                            priority?: {
+                                /** @description Its key, e.g. open or in_progress */
+                                name: string;
+                                /** @description The name of the team whose status or priority it is */
+                                team: string;
+                            };
+                            /** @description A priority's key or display name, any case */
+                            priorityName?: string;
+                            /**
+                             * Format: email
+                             * @description Any case
+                             */
+                            requestorEmail?: string;
+                            status?: {
+                                /** @description Its key, e.g. open or in_progress */
+                                name: string;
+                                /** @description The name of the team whose status or priority it is */
+                                team: string;
+                            };
+                            /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
+                            statusName?: string;
+                            /** @description Tickets with any of these tags: a name in every team, or {team, name} for one tag */
+                            tags?: (string | {
+                                /** @description Its key, e.g. open or in_progress */
+                                name: string;
+                                /** @description The name of the team whose status or priority it is */
+                                team: string;
+                            })[];
+                            /** @description Tickets of these teams */
+                            teams?: string[];
+                            /**
+                             * Format: date-time
+                             * @description Last changed at or after this instant
+                             */
+                            updatedAfter?: string;
+                            /**
+                             * Format: date-time
+                             * @description Last changed before this instant
+                             */
+                            updatedBefore?: string;
+                        };
+                        name: string;
+                        /**
+                         * @description The sort of GET /v1/tickets: a field, descending with a leading -
+                         * @enum {string}
+                         */
+                        sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                        /** @description The name of the team the view is shared with */
+                        team: string;
+                    }[];
+                    /** @description Webhook endpoints */
+                    webhooks?: {
+                        description?: null | string;
+                        /** @description false pauses deliveries (events keep being collected while they are retained); true resumes them and clears the failure state */
+                        enabled?: boolean;
+                        /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, chat.message.created, mcp_server.connected, mcp_server.disconnected */
+                        eventTypes: string[];
+                        /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
+                        url: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description false on a dry run: nothing was written */
+                            applied: boolean;
+                            /** @description In the order they apply; empty when the document changes nothing */
+                            changes: {
+                                /**
+                                 * @description delete archives a team
+                                 * @enum {string}
+                                 */
+                                action: "create" | "update" | "delete";
+                                /** @description The fields of the entry that change (all it sets, on create) */
+                                fields: string[];
+                                /** @enum {string} */
+                                kind: "team" | "teamConfiguration" | "customField" | "teamTag" | "routingRule" | "macro" | "view" | "mailbox" | "webhook";
+                                /** @description What it is matched by: a name, team / name, source / slug, an address or a URL */
+                                name: string;
+                            }[];
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
