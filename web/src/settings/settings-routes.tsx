@@ -18,6 +18,16 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
       throw redirect({ to: '/settings/teams' });
     },
   });
+  return settings.addChildren([
+    index,
+    ...teamAndRoutingRoutes(settings),
+    ...peopleRoutes(settings),
+    ...channelAndAutomationRoutes(settings),
+  ]);
+}
+
+/** The helpdesk's shape: teams, their routing, and the fields tickets carry. */
+function teamAndRoutingRoutes<Settings extends AnyRoute>(settings: Settings) {
   const teams = createRoute({
     getParentRoute: () => settings,
     path: 'teams',
@@ -55,6 +65,11 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'custom-fields/$fieldId',
     component: lazyRouteComponent(() => import('./custom-fields/CustomFieldPage'), 'CustomFieldPage'),
   });
+  return [teams, team, routing, customFields, newCustomField, customField] as const;
+}
+
+/** Who the helpdesk serves and who works in it: accounts, contacts, users, their keys and notifications. */
+function peopleRoutes<Settings extends AnyRoute>(settings: Settings) {
   const accounts = createRoute({
     getParentRoute: () => settings,
     path: 'accounts',
@@ -90,6 +105,16 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'api-keys',
     component: lazyRouteComponent(() => import('./api-keys/ApiKeysPage'), 'ApiKeysPage'),
   });
+  const notifications = createRoute({
+    getParentRoute: () => settings,
+    path: 'notifications',
+    component: lazyRouteComponent(() => import('./notifications/NotificationsPage'), 'NotificationsPage'),
+  });
+  return [accounts, account, contacts, contact, users, user, apiKeys, notifications] as const;
+}
+
+/** How conversations arrive and leave, what saves agents time, and the set-up as one document. */
+function channelAndAutomationRoutes<Settings extends AnyRoute>(settings: Settings) {
   const mailboxes = createRoute({
     getParentRoute: () => settings,
     path: 'mailboxes',
@@ -140,42 +165,10 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'views/$viewId',
     component: lazyRouteComponent(() => import('./views/ViewEditorPage'), 'ViewEditorPage'),
   });
-  const notifications = createRoute({
-    getParentRoute: () => settings,
-    path: 'notifications',
-    component: lazyRouteComponent(() => import('./notifications/NotificationsPage'), 'NotificationsPage'),
-  });
   const configuration = createRoute({
     getParentRoute: () => settings,
     path: 'configuration',
     component: lazyRouteComponent(() => import('./configuration/ConfigurationPage'), 'ConfigurationPage'),
   });
-  return settings.addChildren([
-    index,
-    teams,
-    team,
-    routing,
-    customFields,
-    newCustomField,
-    customField,
-    accounts,
-    account,
-    contacts,
-    contact,
-    users,
-    user,
-    apiKeys,
-    mailboxes,
-    newMailbox,
-    mailbox,
-    webhooks,
-    newWebhook,
-    webhook,
-    macros,
-    macro,
-    views,
-    view,
-    notifications,
-    configuration,
-  ]);
+  return [mailboxes, newMailbox, mailbox, webhooks, newWebhook, webhook, macros, macro, views, view, configuration] as const;
 }
