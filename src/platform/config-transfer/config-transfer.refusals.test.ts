@@ -153,6 +153,23 @@ describe.each(DIALECTS)('configuration import refusals on %s', (dialect) => {
     ]);
   });
 
+  it('judges webhook URLs and custom field definitions as their APIs do', async () => {
+    const urls = edited((doc) => {
+      doc.webhooks.push({ url: 'http://hooks.config.test/in', eventTypes: ['ticket.created'] });
+      doc.webhooks.push({ url: 'https://10.0.0.7/in', eventTypes: ['ticket.created'] });
+    });
+    expect(await refused(urls)).toEqual([
+      'webhooks.1.url must use https (plain http only for hosts in OUTBOUND_ALLOWED_HOSTS)',
+      'webhooks.2.url points to a private or reserved address',
+    ]);
+    const regex = edited((doc) => {
+      doc.customFields.push({ source: 'ticket', slug: 'code', name: 'Code', fieldType: 'single_line', regexForValidation: '([' });
+    });
+    expect(await refused(regex)).toEqual([
+      'customFields.2 (ticket / code): regexForValidation must be a valid regular expression',
+    ]);
+  });
+
   it('refuses IMAP settings that do not go with the delivery, as the mailbox API does', async () => {
     const document = edited((doc) => {
       Object.assign(doc.mailboxes[0] ?? {}, { imap: null });
