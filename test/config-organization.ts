@@ -113,6 +113,7 @@ export async function configureOrganization(
   });
   const macro = await call('POST', '/v1/macros', {
     name: 'Refund done',
+    description: 'When the refund has gone through',
     content: 'We refunded you, {{ticket.identifier}}.',
     teamId: support.id,
     commentVisibility: 'public',

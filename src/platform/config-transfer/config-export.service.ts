@@ -260,6 +260,7 @@ function namedMacro(macro: SharedItems['macros'][number], names: DocumentNames):
   const entry = {
     team: nameOrId(names.team, macro.teamId),
     name: macro.name,
+    description: macro.description,
     content: macro.content,
     commentVisibility: macro.commentVisibility,
     shouldSendEmail: macro.shouldSendEmail,

@@ -136,6 +136,7 @@ const EXPECTED_DOCUMENT = {
     {
       team: 'Support',
       name: 'Refund done',
+      description: 'When the refund has gone through',
       content: 'We refunded you, {{ticket.identifier}}.',
       commentVisibility: 'public',
       shouldSendEmail: true,

@@ -149,6 +149,7 @@ const MacroEntrySchema = Type.Object(
   {
     team: teamReference('The name of the team the macro is shared with'),
     name: CreateMacroSchema.properties.name,
+    description: UpdateMacroSchema.properties.description,
     content: CreateMacroSchema.properties.content,
     commentVisibility: UpdateMacroSchema.properties.commentVisibility,
     shouldSendEmail: UpdateMacroSchema.properties.shouldSendEmail,

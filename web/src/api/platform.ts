@@ -5664,6 +5664,7 @@ export interface operations {
                                 commentVisibility?: "public" | "private";
                                 /** @description The reply, in markdown. Placeholders: {{ticket.id}}, {{ticket.identifier}}, {{ticket.title}}, {{ticket.status}}, {{ticket.priority}}, {{ticket.team}}, {{ticket.assignee}}, {{requestor.firstName}}, {{requestor.lastName}}, {{requestor.name}}, {{requestor.email}}, {{agent.name}}, {{agent.email}}; values are escaped, so they show as text */
                                 content: string;
+                                description?: null | string;
                                 name: string;
                                 shouldSendEmail?: boolean;
                                 /** @description The name of the team the macro is shared with */
@@ -6049,6 +6050,7 @@ export interface operations {
                         commentVisibility?: "public" | "private";
                         /** @description The reply, in markdown. Placeholders: {{ticket.id}}, {{ticket.identifier}}, {{ticket.title}}, {{ticket.status}}, {{ticket.priority}}, {{ticket.team}}, {{ticket.assignee}}, {{requestor.firstName}}, {{requestor.lastName}}, {{requestor.name}}, {{requestor.email}}, {{agent.name}}, {{agent.email}}; values are escaped, so they show as text */
                         content: string;
+                        description?: null | string;
                         name: string;
                         shouldSendEmail?: boolean;
                         /** @description The name of the team the macro is shared with */
