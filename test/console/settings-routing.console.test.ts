@@ -109,13 +109,21 @@ describe('routing settings (Chromium, SQLite)', () => {
     expect(pageFailures(session)).toEqual([]);
   });
 
-  it('reorders two rules by keyboard, and the API keeps the new evaluation order', { timeout: 40_000 }, async () => {
+  it('reorders by keyboard and Move up, one request a move; a refused order goes back', { timeout: 40_000 }, async () => {
     const team = (await server.call<{ id: string }>('POST', '/v1/teams', { name: 'Sorting', identifier: 'SORT' })).id;
     for (const name of ['First rule', 'Second rule']) {
       await server.call('POST', `/v1/teams/${team}/routing`, { name, resultTeamId: billing });
     }
     const { page } = session;
     await openRouting(page, team);
+    // Each move is one request with the whole order: no PATCH of single rules.
+    const writes: string[] = [];
+    const onRequest = (request: { method(): string; url(): string }) => {
+      if (request.method() !== 'GET' && request.url().includes(`/v1/teams/${team}/routing`)) {
+        writes.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      }
+    };
+    page.on('request', onRequest);
     const handle = page.getByRole('button', { name: 'Reorder First rule' });
     await handle.focus();
     // Each key waits for what a screen reader hears, so the next one lands on the drag it belongs to.
@@ -132,6 +140,22 @@ describe('routing settings (Chromium, SQLite)', () => {
     // The buttons do the same, for those who prefer them.
     await page.getByRole('button', { name: 'Move First rule up' }).press('Enter');
     await until(async () => ((await names()).join() === 'First rule,Second rule' ? true : undefined), 'the order restored');
+    await page.getByRole('listitem', { name: '1. First rule' }).waitFor();
+    page.off('request', onRequest);
+    const reorder = `POST /v1/teams/${team}/routing/reorder`;
+    expect(writes).toEqual([reorder, reorder]);
+    expect((await rulesOf(team)).map((rule) => rule.evaluationOrder)).toEqual([0, 1]);
+
+    // A rule added elsewhere since the page read the list: the API refuses the order that leaves it
+    // out, the page says why and shows the order as it was, then the team's rules as they are.
+    await openRouting(page, team);
+    await page.getByRole('listitem', { name: '2. Second rule' }).waitFor();
+    await server.call('POST', `/v1/teams/${team}/routing`, { name: 'Third rule', resultTeamId: billing });
+    await page.getByRole('button', { name: 'Move Second rule up' }).press('Enter');
+    await page.getByRole('alert').getByText('ruleIds must name every routing rule of the team exactly once').waitFor();
+    await page.getByRole('listitem', { name: '3. Third rule' }).waitFor();
+    await page.getByRole('listitem', { name: '1. First rule' }).waitFor();
+    expect(await names()).toEqual(['First rule', 'Second rule', 'Third rule']);
     expect(pageFailures(session)).toEqual([]);
   });
 

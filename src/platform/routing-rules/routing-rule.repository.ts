@@ -1,5 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { forUpdate } from '../../db/dialect.js';
 import type { RoutingRuleTable } from './routing-rule.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -65,6 +66,62 @@ export async function findHighestEvaluationOrder(db: Db, teamId: string): Promis
 
 export async function updateRoutingRule(db: Db, ruleId: string, changes: Updateable<RoutingRuleTable>): Promise<void> {
   await db.updateTable('routing_rules').set(changes).where('id', '=', ruleId).execute();
+}
+
+/**
+ * The team's rules' ids and orders, each row held until the transaction ends (in id order, so
+ * lockers queue alike): a reorder reads the rules it renumbers where no one else can change them.
+ */
+export async function lockRoutingRuleOrders(trx: Transaction<DB>, organizationId: string, teamId: string) {
+  const rows = await forUpdate(
+    trx,
+    trx
+      .selectFrom('routing_rules')
+      .select(['id', 'evaluation_order'])
+      .where('organization_id', '=', organizationId)
+      .where('team_id', '=', teamId)
+      .orderBy('id'),
+  ).execute();
+  return rows.map((row) => ({ id: row.id, evaluationOrder: Number(row.evaluation_order) }));
+}
+
+/**
+ * Gives each rule of `moves` its new order, in two statements because `(team_id, evaluation_order)`
+ * is unique and checked row by row: first every moved rule to a negative order of its own (no rule
+ * has one), then each to its place. Orders are the server's own integers, written as literals.
+ */
+export async function renumberRoutingRules(
+  trx: Transaction<DB>,
+  teamId: string,
+  moves: { id: string; evaluationOrder: number }[],
+  updatedAt: string,
+): Promise<void> {
+  const [first, ...rest] = moves;
+  if (!first) {
+    return;
+  }
+  const ids = moves.map((move) => move.id);
+  await trx
+    .updateTable('routing_rules')
+    .set((eb) => ({ evaluation_order: eb(eb.lit<number>(-1), '-', eb.ref('evaluation_order')) }))
+    .where('team_id', '=', teamId)
+    .where('id', 'in', ids)
+    .execute();
+  await trx
+    .updateTable('routing_rules')
+    .set((eb) => ({
+      evaluation_order: rest
+        .reduce(
+          (cases, move) => cases.when('id', '=', move.id).then(eb.lit(move.evaluationOrder)),
+          eb.case().when('id', '=', first.id).then(eb.lit(first.evaluationOrder)),
+        )
+        .else(eb.ref('evaluation_order'))
+        .end(),
+      updated_at: updatedAt,
+    }))
+    .where('team_id', '=', teamId)
+    .where('id', 'in', ids)
+    .execute();
 }
 
 export async function deleteRoutingRule(db: Db, ruleId: string): Promise<void> {

@@ -4,12 +4,13 @@ import type { AppDeps } from '../../deps.js';
 import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform.envelope.js';
 import {
   CreateRoutingRuleSchema,
+  ReorderRoutingRulesSchema,
   RoutingRuleParamsSchema,
   RoutingRuleSchema,
   RoutingRulesParamsSchema,
   UpdateRoutingRuleSchema,
 } from './routing-rule.schemas.js';
-import { createRule, deleteRule, listRules, updateRule } from './routing-rule.service.js';
+import { createRule, deleteRule, listRules, reorderRules, updateRule } from './routing-rule.service.js';
 
 /** The ordered rules that send a team's incoming tickets to other teams; the first match wins. */
 export function routingRuleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -47,6 +48,28 @@ export function routingRuleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const rule = await createRule(deps, request.principal, request.params.teamId, request.body);
         return reply.code(201).send(platformEnvelope(deps.clock, rule));
       },
+    );
+
+    app.post(
+      '/teams/:teamId/routing/reorder',
+      {
+        schema: {
+          operationId: 'platform.routingRules.reorder',
+          tags: ['teams'],
+          summary: "Reorder a team's routing rules",
+          description:
+            "Gives the team's rules the order of `ruleIds`, which must name every rule of the team exactly once " +
+            '(else 400 naming the missing, unknown and repeated ids; a rule of another team is unknown): ' +
+            'evaluationOrder 0, 1, 2… in that order, all in one transaction, so the order is applied whole or not at all. ' +
+            'Concurrent reorders of a team take turns and each applies whole; the last one to run is the order kept. ' +
+            "Answers the team's rules in their new order, as the list does.",
+          params: RoutingRulesParamsSchema,
+          body: ReorderRoutingRulesSchema,
+          response: { 200: PlatformEnvelopeSchema(Type.Array(RoutingRuleSchema)), ...platformErrorResponses([400, 403, 404]) },
+        },
+      },
+      async (request) =>
+        platformEnvelope(deps.clock, await reorderRules(deps, request.principal, request.params.teamId, request.body)),
     );
 
     app.patch(

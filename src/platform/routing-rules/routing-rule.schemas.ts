@@ -77,8 +77,23 @@ export const UpdateRoutingRuleSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** The most rules one reorder names: far more than a team keeps, so the body stays bounded. */
+export const MAX_REORDERED_RULES = 1000;
+
+export const ReorderRoutingRulesSchema = Type.Object(
+  {
+    ruleIds: Type.Array(Type.String({ pattern: ULID_PATTERN, description: 'ULID (26 characters)' }), {
+      maxItems: MAX_REORDERED_RULES,
+      description:
+        'Every rule of the team, each once, in its new evaluation order: the first gets evaluationOrder 0, the next 1, and so on',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const RoutingRulesParamsSchema = Type.Object({ teamId: UlidSchema });
 export const RoutingRuleParamsSchema = Type.Object({ teamId: UlidSchema, ruleId: UlidSchema });
 
 export type CreateRoutingRule = Static<typeof CreateRoutingRuleSchema>;
 export type UpdateRoutingRule = Static<typeof UpdateRoutingRuleSchema>;
+export type ReorderRoutingRules = Static<typeof ReorderRoutingRulesSchema>;

@@ -18,10 +18,17 @@ import {
   findRoutingRuleIdByOrder,
   insertRoutingRule,
   listRoutingRules,
+  lockRoutingRuleOrders,
   type RoutingRuleRow,
+  renumberRoutingRules,
   updateRoutingRule,
 } from './routing-rule.repository.js';
-import { type CreateRoutingRule, MAX_EVALUATION_ORDER, type UpdateRoutingRule } from './routing-rule.schemas.js';
+import {
+  type CreateRoutingRule,
+  MAX_EVALUATION_ORDER,
+  type ReorderRoutingRules,
+  type UpdateRoutingRule,
+} from './routing-rule.schemas.js';
 
 interface Deps {
   db: Kysely<DB>;
@@ -106,6 +113,32 @@ export async function updateRule(deps: Deps, principal: Principal, teamId: strin
   });
 }
 
+/**
+ * Puts the team's rules in the order of `ruleIds`, which names each of them once: evaluation
+ * orders 0, 1, 2… in one transaction. The team's row is held as creates hold it, and every rule's
+ * row as changes and deletes take it, so the rules checked are the rules renumbered, and concurrent
+ * reorders take turns: each applies whole, the last one's order stays. Only the rules whose order
+ * changes are written (and their `updatedAt`); answers every rule of the team in its new order.
+ */
+export async function reorderRules(deps: Deps, principal: Principal, teamId: string, input: ReorderRoutingRules) {
+  const { organizationId } = principal;
+  return deps.db.transaction().execute(async (trx) => {
+    await requireManagedTeam(trx, principal, teamId);
+    await lockTeamForUpdate(trx, organizationId, teamId);
+    const current = await lockRoutingRuleOrders(trx, organizationId, teamId);
+    checkNamesEveryRuleOnce(
+      current.map((rule) => rule.id),
+      input.ruleIds,
+    );
+    const orderOf = new Map(current.map((rule) => [rule.id, rule.evaluationOrder]));
+    const moves = input.ruleIds
+      .map((id, evaluationOrder) => ({ id, evaluationOrder }))
+      .filter((move) => orderOf.get(move.id) !== move.evaluationOrder);
+    await renumberRoutingRules(trx, teamId, moves, deps.clock.now().toISOString());
+    return (await listRoutingRules(trx, organizationId, teamId)).map(toRoutingRule);
+  });
+}
+
 /** Answers with the rule as it was. */
 export async function deleteRule(deps: Deps, principal: Principal, teamId: string, ruleId: string) {
   const { organizationId } = principal;
@@ -123,6 +156,44 @@ async function requireRule(db: Db, organizationId: string, teamId: string, ruleI
     throw AppError.notFound('Routing rule not found!');
   }
   return rule;
+}
+
+/** At most this many ids of each kind are quoted back, so a refusal stays short. */
+const QUOTED_IDS = 20;
+
+/** A 400 naming the team's rules `ruleIds` leaves out, the ids it names that are not the team's, and those it repeats. */
+function checkNamesEveryRuleOnce(teamRuleIds: string[], ruleIds: string[]): void {
+  const teamRules = new Set(teamRuleIds);
+  const named = new Set<string>();
+  const repeated = new Set<string>();
+  const unknown = new Set<string>();
+  for (const id of ruleIds) {
+    if (named.has(id)) {
+      repeated.add(id);
+    } else if (!teamRules.has(id)) {
+      unknown.add(id);
+    }
+    named.add(id);
+  }
+  const problems = {
+    missing: teamRuleIds.filter((id) => !named.has(id)),
+    unknown: [...unknown],
+    repeated: [...repeated],
+  };
+  const parts = Object.entries(problems)
+    .filter(([, ids]) => ids.length > 0)
+    .map(([kind, ids]) => {
+      const more = ids.length > QUOTED_IDS ? ` and ${ids.length - QUOTED_IDS} more` : '';
+      return `${kind}: ${ids.slice(0, QUOTED_IDS).join(', ')}${more}`;
+    });
+  if (parts.length > 0) {
+    const message = `ruleIds must name every routing rule of the team exactly once (${parts.join('; ')})`;
+    throw new AppError({
+      code: 'VALIDATION',
+      message,
+      issues: [{ location: 'body', path: ['ruleIds'], rule: 'permutation', message, params: problems }],
+    });
+  }
 }
 
 /** Every condition must parse; the strings are kept exactly as sent. */

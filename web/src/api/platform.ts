@@ -939,6 +939,26 @@ export interface paths {
         patch: operations["platform.routingRules.update"];
         trace?: never;
     };
+    "/v1/teams/{teamId}/routing/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder a team's routing rules
+         * @description Gives the team's rules the order of `ruleIds`, which must name every rule of the team exactly once (else 400 naming the missing, unknown and repeated ids; a rule of another team is unknown): evaluationOrder 0, 1, 2… in that order, all in one transaction, so the order is applied whole or not at all. Concurrent reorders of a team take turns and each applies whole; the last one to run is the order kept. Answers the team's rules in their new order, as the list does.
+         */
+        post: operations["platform.routingRules.reorder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/teams/{teamId}/routing/simulate": {
         parameters: {
             query?: never;
@@ -12021,6 +12041,128 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.routingRules.reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Every rule of the team, each once, in its new evaluation order: the first gets evaluationOrder 0, the next 1, and so on */
+                    ruleIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            andRules: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The creator's name */
+                            createdBy: string;
+                            /** @description ULID (26 characters) */
+                            createdById: string;
+                            description: null | string;
+                            evaluationOrder: number;
+                            fallbackTeamId: null | string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            name: string;
+                            orRules: string[];
+                            /** @description ULID (26 characters) */
+                            resultTeamId: string;
+                            /** @description ULID (26 characters) */
+                            teamId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

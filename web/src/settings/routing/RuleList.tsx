@@ -7,19 +7,19 @@ import {
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { arrayMove, SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { RuleCard } from './RuleCard';
-import { deleteRule, type RoutingRule, rulesQuery, updateRule } from './routing-api';
-import { applyMove, planMove } from './rule-order';
+import { deleteRule, type RoutingRule, reorderRules, rulesQuery } from './routing-api';
 import { useConditionCatalog } from './use-condition-catalog';
 
 /**
  * The team's rules in evaluation order. Drag a rule by its handle (pointer, or Space and the arrow
- * keys), or use Move up / Move down; each move writes the rules' evaluation orders through the API.
+ * keys), or use Move up / Move down; each move sends the team's whole new order in one request,
+ * rules at once and put back, with the API's message, if the API refuses it.
  */
 export function RuleList({
   teamId,
@@ -34,23 +34,43 @@ export function RuleList({
 }) {
   const queryClient = useQueryClient();
   const catalog = useConditionCatalog(teamId);
-  const [moving, setMoving] = useState<RoutingRule[] | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const [deleting, setDeleting] = useState<RoutingRule | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: rulesQuery(teamId).queryKey });
+  const rulesKey = rulesQuery(teamId).queryKey;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: rulesKey });
   const move = useMutation({
-    mutationFn: async ({ from, to }: { from: number; to: number }) => {
-      for (const change of planMove(rules, from, to)) {
-        await updateRule(teamId, change.ruleId, { evaluationOrder: change.evaluationOrder });
+    mutationFn: ({ order }: { order: RoutingRule[]; moved: RoutingRule; to: number }) =>
+      reorderRules(
+        teamId,
+        order.map((rule) => rule.id),
+      ),
+    onMutate: async ({ order }) => {
+      await queryClient.cancelQueries({ queryKey: rulesKey });
+      const previous = queryClient.getQueryData(rulesKey);
+      queryClient.setQueryData(
+        rulesKey,
+        order.map((rule, evaluationOrder) => ({ ...rule, evaluationOrder })),
+      );
+      return { previous };
+    },
+    onError: (_error, _move, context) => {
+      if (context?.previous) {
+        queryClient.setQueryData(rulesKey, context.previous);
       }
     },
-    onMutate: ({ from, to }) => setMoving(applyMove(rules, from, to)),
-    onSuccess: (_done, { from, to }) => setAnnouncement(`Moved ${rules[from]?.name ?? 'the rule'} to position ${to + 1}.`),
-    onSettled: async () => {
-      await refresh();
-      setMoving(null);
+    onSuccess: (saved, { moved, to }) => {
+      queryClient.setQueryData(rulesKey, saved);
+      setAnnouncement(`Moved ${moved.name} to position ${to + 1}.`);
     },
+    onSettled: () => refresh(),
   });
+  /** Sends the order with the rule at `from` moved to `to`. */
+  const moveRule = (from: number, to: number) => {
+    const moved = rules[from];
+    if (moved && from !== to && to >= 0 && to < rules.length) {
+      move.mutate({ order: arrayMove(rules, from, to), moved, to });
+    }
+  };
   const remove = useMutation({
     mutationFn: (rule: RoutingRule) => deleteRule(teamId, rule.id),
     onSuccess: async (_done, rule) => {
@@ -63,14 +83,14 @@ export function RuleList({
     useSensor(PointerSensor),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
-  const shown = moving ?? rules;
+
   const nameOf = (id: string | number) => rules.find((rule) => rule.id === id)?.name ?? 'the rule';
-  const positionOf = (id: string | number) => shown.findIndex((rule) => rule.id === id) + 1;
+  const positionOf = (id: string | number) => rules.findIndex((rule) => rule.id === id) + 1;
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     const from = rules.findIndex((rule) => rule.id === active.id);
     const to = rules.findIndex((rule) => rule.id === over?.id);
-    if (from >= 0 && to >= 0 && from !== to) {
-      move.mutate({ from, to });
+    if (from >= 0 && to >= 0) {
+      moveRule(from, to);
     }
   };
   return (
@@ -92,18 +112,18 @@ export function RuleList({
           },
         }}
       >
-        <SortableContext items={shown.map((rule) => rule.id)} strategy={verticalListSortingStrategy}>
+        <SortableContext items={rules.map((rule) => rule.id)} strategy={verticalListSortingStrategy}>
           <ol aria-label="Rules in evaluation order" className="flex flex-col gap-2">
-            {shown.map((rule, position) => (
+            {rules.map((rule, position) => (
               <RuleCard
                 key={rule.id}
                 rule={rule}
                 position={position}
-                count={shown.length}
+                count={rules.length}
                 catalog={catalog}
                 teamName={teamName}
                 busy={move.isPending}
-                onMove={(to) => move.mutate({ from: position, to })}
+                onMove={(to) => moveRule(position, to)}
                 onEdit={() => onEdit(rule.id)}
                 onDelete={() => setDeleting(rule)}
               />

@@ -105,6 +105,11 @@ export async function updateRule(teamId: string, ruleId: string, body: Partial<R
   return (await unwrap(api.PATCH('/v1/teams/{teamId}/routing/{ruleId}', { params: { path: { teamId, ruleId } }, body }))).data;
 }
 
+/** The team's rules in the order of `ruleIds` (every rule once), in one request; answers them in that order. */
+export async function reorderRules(teamId: string, ruleIds: string[]) {
+  return (await unwrap(api.POST('/v1/teams/{teamId}/routing/reorder', { params: { path: { teamId } }, body: { ruleIds } }))).data;
+}
+
 export async function deleteRule(teamId: string, ruleId: string) {
   await unwrap(api.DELETE('/v1/teams/{teamId}/routing/{ruleId}', { params: { path: { teamId, ruleId } } }));
 }
