@@ -15,6 +15,12 @@ interface FieldShape {
   updatedBy: string | null;
 }
 
+/** The settings page's own scrolling box (beside the settings rail) is no wider than the screen. */
+const PAGE_BOX_FITS = `(() => {
+  const box = document.querySelector('nav[aria-label="Settings"] + div');
+  return box !== null && box.scrollWidth <= box.clientWidth;
+})()`;
+
 describe('custom field settings (Chromium, SQLite)', () => {
   let server: ConsoleServer;
   let browser: Browser;
@@ -47,9 +53,18 @@ describe('custom field settings (Chromium, SQLite)', () => {
       await page.getByRole('textbox', { name: `Choice ${index + 1}` }).fill(choice);
     }
     // Gold first: its handle picked up with Space, moved up with the arrow key, dropped with Space.
-    await page.getByRole('button', { name: 'Move Choice 2', exact: true }).focus();
+    // Each key waits for the drag to take it (dnd-kit listens for the arrows a task after the pick-up,
+    // and the drop lands where the last announcement says), so a busy machine does not lose one.
+    const handle = page.getByRole('button', { name: 'Move Choice 2', exact: true });
+    await handle.focus();
     await page.keyboard.press('Space');
+    await until(async () => ((await handle.getAttribute('aria-pressed')) === 'true' ? true : undefined), 'Gold picked up');
     await page.keyboard.press('ArrowUp');
+    await until(async () => {
+      const heard = await page.getByRole('status').filter({ hasText: 'was moved over droppable area' }).allTextContents();
+      const [, item, area] = /item (\S+) was moved over droppable area (\S+)\./.exec(heard.join(' ')) ?? [];
+      return item && area && item !== area ? true : undefined;
+    }, 'Gold over Silver');
     await page.keyboard.press('Space');
     await until(
       async () => ((await page.getByRole('textbox', { name: 'Choice 1' }).inputValue()) === 'Gold' ? true : undefined),
@@ -112,7 +127,45 @@ describe('custom field settings (Chromium, SQLite)', () => {
     expect(await pattern.inputValue()).toBe('([a-z');
     const after = await server.call<FieldShape>('GET', `/v1/custom-field/${field.uid}`);
     expect([after.version, after.hintText]).toEqual([2, 'Theirs']);
+
+    // Deleted after a confirmation (the unsaved pattern is not asked about), back to the list.
+    await page.getByRole('button', { name: 'Delete field' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Order number?' });
+    await dialog.getByText('Values already saved stay stored on the tickets').waitFor();
+    await dialog.getByRole('button', { name: 'Delete field' }).click();
+    await page.getByRole('heading', { name: 'Custom fields', level: 1 }).waitFor();
+    const gone = await fetch(`${server.origin}/v1/custom-field/${field.uid}`, { headers: { 'x-api-key': server.apiKey } });
+    expect(gone.status).toBe(404);
     expect(session.foreignRequests).toEqual([]);
     expect(pageFailures(session)).toEqual([]);
+  });
+
+  it('the field pages read well on a phone in dark mode', { timeout: 60_000 }, async () => {
+    const field = await server.call<FieldShape>('POST', '/v1/custom-field', {
+      name: 'Preferred contact window for urgent escalations',
+      source: 'ticket',
+      fieldType: 'single_choice',
+      options: [{ value: 'Mornings' }, { value: 'Afternoons' }],
+      teamId,
+    });
+    const phone = await openSignedIn(browser, server, ada, { viewport: { width: 390, height: 844 } });
+    await phone.page.emulateMedia({ colorScheme: 'dark' });
+    const { page } = phone;
+    const pages = [
+      ['/app/settings/custom-fields', page.getByRole('link', { name: /Preferred contact window/ })],
+      [`/app/settings/custom-fields/${field.uid}`, page.getByRole('button', { name: 'Delete field' })],
+      ['/app/settings/custom-fields/new', page.getByRole('button', { name: 'Create field' })],
+    ] as const;
+    for (const [path, ready] of pages) {
+      await page.goto(path);
+      await ready.waitFor();
+      expect(await accessibilityProblems(page), path).toEqual([]);
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), path).toBe(true);
+      // The shell clips its main column and a settings page scrolls in its own box: that box must not scroll sideways either.
+      expect(await page.evaluate(PAGE_BOX_FITS), path).toBe(true);
+    }
+    expect(phone.foreignRequests).toEqual([]);
+    expect(pageFailures(phone)).toEqual([]);
+    await phone.context.close();
   });
 });

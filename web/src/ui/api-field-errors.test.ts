@@ -35,4 +35,19 @@ describe('fieldProblemsOf', () => {
       url: 'url must be http(s); url points to a private address',
     });
   });
+
+  it('reads indexes written in brackets as the dotted paths of the form', () => {
+    const problems = fieldProblemsOf(
+      'actions.addTagIds[0] is not a tag of the team; andRules[1].value must not be empty; body/actions/assignTo[0] is unknown',
+      ['actions.addTagIds', 'andRules', 'andRules.1.value', 'actions.assignTo'],
+    );
+    expect(problems).toEqual({
+      fields: {
+        'actions.addTagIds': 'actions.addTagIds[0] is not a tag of the team',
+        'andRules.1.value': 'andRules[1].value must not be empty',
+        'actions.assignTo': 'body/actions/assignTo[0] is unknown',
+      },
+      rest: [],
+    });
+  });
 });

@@ -3,7 +3,9 @@
  * with `; `, each starting with the path of the value it names (`name must be at most 50
  * characters long; dailyConfig.monday.0.start has an invalid format`). This splits that message
  * and gives each problem to the most specific form field whose name its path starts with; the
- * problems that name no field stay for the form as a whole.
+ * problems that name no field stay for the form as a whole. Paths may come as `body/name`,
+ * `dailyConfig/monday` or with indexes in brackets (`andRules[0]`, `actions.addTagIds[0]`): they
+ * are matched as the form writes its names, with dots. The words shown stay the API's own.
  */
 export interface FieldProblems {
   /** Field name → the API's words about it (several problems of one field joined). */
@@ -21,7 +23,7 @@ export function fieldProblemsOf(message: string, fieldNames: readonly string[]):
     .split('; ')
     .map((part) => part.trim())
     .filter(Boolean)) {
-    const subject = problem.replace(/^body[./]/, '').replace(/\//g, '.');
+    const subject = subjectOf(problem);
     const name = names.find((candidate) => namesField(subject, candidate));
     if (name === undefined) {
       rest.push(problem);
@@ -30,6 +32,14 @@ export function fieldProblemsOf(message: string, fieldNames: readonly string[]):
     }
   }
   return { fields, rest };
+}
+
+/** The problem as a dotted path: `body/actions/addTagIds[0] …` → `actions.addTagIds.0 …`. */
+function subjectOf(problem: string): string {
+  return problem
+    .replace(/^body[./]/, '')
+    .replace(/\//g, '.')
+    .replace(/\[(\d+)\]/g, '.$1');
 }
 
 /** `subject` is about `field` when it starts with the field's path, followed by a space, a dot or its end. */

@@ -9,8 +9,9 @@ import { AccountCustomFields } from './AccountCustomFields';
 import { AccountDetails } from './AccountDetails';
 import { AccountNotes } from './AccountNotes';
 import { accountQuery } from './account-queries';
+import { DeleteAccount } from './DeleteAccount';
 
-/** An account: its attributes and custom fields, its contacts and tickets, and the team's notes on it. */
+/** An account: its attributes and custom fields, its contacts and tickets, and the team's notes on it; deleted after a confirmation. */
 export function AccountPage() {
   const { accountId } = useParams({ strict: false }) as { accountId: string };
   const account = useQuery(accountQuery(accountId));
@@ -20,13 +21,16 @@ export function AccountPage() {
         title={account.data?.name ?? 'Account'}
         description={account.data?.primaryDomain}
         actions={
-          <Link
-            to="/settings/accounts"
-            className="inline-flex items-center gap-1 text-sm text-blue-700 hover:underline dark:text-blue-400"
-          >
-            <ArrowLeft size={14} aria-hidden />
-            All accounts
-          </Link>
+          <>
+            <Link
+              to="/settings/accounts"
+              className="inline-flex items-center gap-1 self-center text-sm text-blue-700 hover:underline dark:text-blue-400"
+            >
+              <ArrowLeft size={14} aria-hidden />
+              All accounts
+            </Link>
+            {account.data ? <DeleteAccount account={account.data} /> : null}
+          </>
         }
       />
       <ErrorNotice error={account.error} className="m-4" />

@@ -7,13 +7,14 @@ import { Button } from '../../ui/Button';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { Markdown } from '../../ui/Markdown';
 import { type AccountNote, notesKey } from './account-queries';
+import { DeleteNote } from './DeleteNote';
 import { NoteAttachments } from './NoteAttachments';
 import { NoteEditor, type NoteValues } from './NoteEditor';
 import { attachFileToNote, removeNoteAttachment } from './note-files';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** One note: read, edited in place (endpoint 9), its files added and removed (endpoint 10). */
+/** One note: read, edited in place (endpoint 9), its files added and removed (endpoint 10), deleted after a confirmation. */
 export function NoteItem({ note }: { note: AccountNote }) {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
@@ -70,10 +71,13 @@ export function NoteItem({ note }: { note: AccountNote }) {
         ) : null}
         <span className="flex-1" />
         {editing ? null : (
-          <Button variant="ghost" onClick={() => setEditing(true)} aria-label={`Edit note of ${when(note.createdAt)}`}>
-            <Pencil size={14} aria-hidden />
-            Edit
-          </Button>
+          <>
+            <Button variant="ghost" onClick={() => setEditing(true)} aria-label={`Edit note of ${when(note.createdAt)}`}>
+              <Pencil size={14} aria-hidden />
+              Edit
+            </Button>
+            <DeleteNote note={note} written={when(note.createdAt)} />
+          </>
         )}
       </header>
       {editing ? (

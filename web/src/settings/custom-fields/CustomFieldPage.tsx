@@ -19,8 +19,9 @@ import {
   updatesOf,
 } from './custom-field-form';
 import { CUSTOM_FIELDS_KEY, type CustomField, customFieldQuery, userNameQuery } from './custom-field-queries';
+import { DeleteCustomField } from './DeleteCustomField';
 
-/** One custom field, edited through the versioned bulk update. */
+/** One custom field, edited through the versioned bulk update; deleted after a confirmation. */
 export function CustomFieldPage() {
   const { fieldId } = useParams({ strict: false }) as { fieldId: string };
   const field = useQuery(customFieldQuery(fieldId));
@@ -30,13 +31,16 @@ export function CustomFieldPage() {
         title={field.data?.name ?? 'Custom field'}
         description={field.data ? `Version ${field.data.version}` : undefined}
         actions={
-          <Link
-            to="/settings/custom-fields"
-            className="inline-flex items-center gap-1 text-sm text-blue-700 hover:underline dark:text-blue-400"
-          >
-            <ArrowLeft size={14} aria-hidden />
-            All fields
-          </Link>
+          <>
+            <Link
+              to="/settings/custom-fields"
+              className="inline-flex items-center gap-1 self-center text-sm text-blue-700 hover:underline dark:text-blue-400"
+            >
+              <ArrowLeft size={14} aria-hidden />
+              All fields
+            </Link>
+            {field.data ? <DeleteCustomField field={field.data} /> : null}
+          </>
         }
       />
       {field.error ? <ErrorNotice error={field.error} className="m-4" /> : null}

@@ -148,8 +148,8 @@ export function weekToApi(week: Week): { dailyConfig: Week; origins: SlotOrigins
 
 /**
  * The API's message with its slot paths turned into the form's: `dailyConfig.tuesday.slots[0]`
- * of a split overnight slot names the Monday slot it came from. Brackets become dots, as the
- * form's field names are written.
+ * of a split overnight slot names the Monday slot it came from. Brackets become dots first, as the
+ * origins are written (`fieldProblemsOf` reads brackets itself, but cannot know a slot's origin).
  */
 export function messageForForm(message: string, origins: SlotOrigins): string {
   const dotted = message.replace(/\[(\d+)\]/g, '.$1');
