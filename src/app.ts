@@ -23,6 +23,7 @@ import { decodeSecretKey } from './lib/secret-box.js';
 import { authenticateSession } from './platform/auth/session.service.js';
 import { platformPlugin } from './platform/platform.plugin.js';
 import { apiKeyLookup } from './platform/users/api-key.service.js';
+import { type CredentialsSignal, createCredentialsSignal } from './platform/users/credentials.signal.js';
 import { consolePlugin } from './web-console/console.plugin.js';
 
 export interface BuildAppOptions {
@@ -35,6 +36,11 @@ export interface BuildAppOptions {
   ids?: IdFactory;
   /** Share one key cache between the listeners of one process. */
   auth?: ApiKeyAuth;
+  /**
+   * The signal that makes `auth` forget what changed, shared likewise and closed by its owner.
+   * Without one, the app opens its own for its key cache and closes it with the app.
+   */
+  credentials?: CredentialsSignal;
   /**
    * The key sealing stored credentials, as `startServer` resolved it. Without one, `SECRET_KEY`
    * is used when set, else a random key for this instance only (tests, the OpenAPI export).
@@ -117,6 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const auth =
     options.auth ??
     createApiKeyAuth({ lookup: apiKeyLookup(db, { clock, log: options.log }), ttlSeconds: config.API_KEY_CACHE_SECONDS });
+  const credentials = options.credentials ?? ownCredentialsSignal(app, { config, db, log: options.log, cache: auth });
   const limits = await registerRateLimits(app, config, { db, clock });
   deps = {
     config,
@@ -125,6 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: options.log,
     ids: options.ids ?? createIdFactory(clock),
     auth,
+    credentialsChanged: (userId) => credentials.changed(userId),
     authenticate: createAuthenticate(auth, limits),
     authenticateWithSession: createAuthenticate(auth, limits, {
       verify: (token) => authenticateSession({ db, clock }, token),
@@ -159,6 +167,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     );
   }
   return app;
+}
+
+/** A credentials signal for an app's own key cache, listening only when the cache keeps keys; closed with the app. */
+function ownCredentialsSignal(
+  app: FastifyInstance,
+  deps: { config: Config; db: Kysely<DB>; log: FastifyBaseLogger; cache: ApiKeyAuth },
+): CredentialsSignal {
+  const signal = createCredentialsSignal({ ...deps, listen: deps.config.API_KEY_CACHE_SECONDS > 0 });
+  app.addHook('onClose', () => signal.close());
+  return signal;
 }
 
 function registerOperationalRoutes(app: FastifyInstance, db: Kysely<DB>): void {

@@ -16,6 +16,12 @@ export interface AppDeps {
   ids: IdFactory;
   log: FastifyBaseLogger;
   auth: ApiKeyAuth;
+  /**
+   * Call once a change to a user's credentials has committed (a key revoked, the user disabled,
+   * enabled or given another role): this process forgets the user's cached keys before it answers,
+   * and every other process is told to (`platform/users/credentials.signal.ts`). Never fails.
+   */
+  credentialsChanged(userId: string): Promise<void>;
   /** The `onRequest` hook identifying the caller by API key, with the rate limits of failed and keyed requests. */
   authenticate: Authenticate;
   /** The same, also accepting a signed-in browser's session cookie (the platform's hook). */

@@ -23,6 +23,7 @@ import { createEventRetentionWorker, type EventRetentionWorker } from './platfor
 import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
 import { createRoutingWorker, type RoutingWorker } from './platform/routing/routing.worker.js';
 import { apiKeyLookup } from './platform/users/api-key.service.js';
+import { type CredentialsSignal, createCredentialsSignal } from './platform/users/credentials.signal.js';
 import { createWebhookWorker, type WebhookWorker } from './platform/webhooks/webhook.worker.js';
 
 export const SMTP_URL_MISSING =
@@ -65,7 +66,7 @@ export async function startServer(
       printFirstStart(config, firstOrganization.apiKey, print);
     }
     await startBackgroundWorkers(processDeps, workers);
-    const { addresses, agentStudioDeps } = await listen(processDeps, apps);
+    const { addresses, agentStudioDeps } = await listen(processDeps, apps, workers);
     // And a ticket-agent worker: each event becomes one job (a unique constraint), claimed under a
     // lease; its runs go through the agent studio app's runtime, which closes with that app.
     const studio = agentStudioDeps;
@@ -98,6 +99,7 @@ export async function startServer(
     await workers.ticketAgents?.stop();
     await workers.imap?.stop();
     await workers.receiver?.close();
+    await workers.credentials?.close();
     await handle.close();
     throw error;
   }
@@ -124,6 +126,8 @@ interface Workers {
   ticketAgents?: TicketAgentWorker;
   imap?: ImapPoller;
   receiver?: SmtpReceiver;
+  /** What makes the key cache the listeners share forget a changed user's keys (see `listen`). */
+  credentials?: CredentialsSignal;
 }
 
 function printFirstStart(config: Config, apiKey: string, print: (line: string) => void): void {
@@ -181,13 +185,16 @@ async function startBackgroundWorkers(deps: ProcessDeps, workers: Workers): Prom
 async function listen(
   deps: ProcessDeps,
   apps: FastifyInstance[],
+  workers: Workers,
 ): Promise<{ addresses: string[]; agentStudioDeps: AppDeps | undefined }> {
   const { db, clock, ids, config, secretKey, log } = deps;
   const auth = createApiKeyAuth({ lookup: apiKeyLookup(db, { clock, log }), ttlSeconds: config.API_KEY_CACHE_SECONDS });
+  const credentials = createCredentialsSignal({ db, log, cache: auth, listen: config.API_KEY_CACHE_SECONDS > 0 });
+  workers.credentials = credentials;
   const addresses: string[] = [];
   let agentStudioDeps: AppDeps | undefined;
   for (const listener of planListeners(config)) {
-    const app = await buildApp({ config, db, clock, log, ids, auth, secretKey, areas: listener.areas });
+    const app = await buildApp({ config, db, clock, log, ids, auth, credentials, secretKey, areas: listener.areas });
     apps.push(app);
     if (listener.areas.includes('agentStudio')) {
       agentStudioDeps = depsOfApp(app);
@@ -199,7 +206,7 @@ async function listen(
 
 /** The receiver stops taking mail first; a message in progress is answered before the database closes. */
 function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
-  const { outbox, routing, retention, emailRetention, webhooks, recovery, ticketAgents, imap, receiver } = workers;
+  const { outbox, routing, retention, emailRetention, webhooks, recovery, ticketAgents, imap, receiver, credentials } = workers;
   return [
     ...(receiver ? [{ stop: () => receiver.close() }] : []),
     ...(outbox ? [outbox] : []),
@@ -210,6 +217,7 @@ function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
     ...(recovery ? [recovery] : []),
     ...(ticketAgents ? [ticketAgents] : []),
     ...(imap ? [imap] : []),
+    ...(credentials ? [{ stop: () => credentials.close() }] : []),
   ];
 }
 

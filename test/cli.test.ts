@@ -255,24 +255,50 @@ describe.each(DIALECTS)('switchboard CLI on %s', (dialect) => {
     expect((await cli('users', 'invite', 'not an email')).code).toBe(2);
   });
 
-  it('keys revoke PREFIX revokes that key only, once', async () => {
+  it('keys revoke PREFIX revokes that key only, once, and tells the running servers', async () => {
     const acme = await createOrg('Revokers', 'admin@revokers.test');
     const second = JSON.parse((await cli('keys', 'create', '--email', 'admin@revokers.test', '--json')).out[0] ?? '');
     const prefix = acme.apiKey.slice(0, 12);
     expect(prefix).toMatch(/^sbk_[a-z2-7]{8}$/);
     expect((await me(acme.apiKey)).statusCode).toBe(200);
+    // A server that caches verified keys far longer than this test runs, with this key cached.
+    const clock = fixedClock(TEST_NOW);
+    const caching = await buildApp({
+      config: testConfig({ API_KEY_CACHE_SECONDS: '300' }),
+      db,
+      clock,
+      ids: createIdFactory(clock),
+      log: pino({ level: 'silent' }),
+    });
+    const meOnCaching = async () =>
+      (await caching.inject({ url: '/v1/users/me', headers: { 'x-api-key': acme.apiKey } })).statusCode;
+    try {
+      expect(await meOnCaching()).toBe(200);
 
-    const run = await cli('keys', 'revoke', prefix);
-    expect(run.code).toBe(0);
-    expect(run.err).toEqual([]);
-    expect(run.out).toEqual([`Revoked ${prefix}. It stops working within 5 seconds.`]);
-    const row = await db.selectFrom('api_keys').select(['revoked_at']).where('prefix', '=', prefix).executeTakeFirstOrThrow();
-    expect(row.revoked_at).toEqual(expect.any(String));
+      const run = await cli('keys', 'revoke', prefix);
+      expect(run.code).toBe(0);
+      expect(run.err).toEqual([]);
+      const row = await db.selectFrom('api_keys').select(['revoked_at']).where('prefix', '=', prefix).executeTakeFirstOrThrow();
+      expect(row.revoked_at).toEqual(expect.any(String));
 
-    const revoked = await me(acme.apiKey);
-    expect(revoked.statusCode).toBe(401);
-    expect(revoked.json()).toEqual(UNAUTHORIZED);
-    expect((await me(second.apiKey)).statusCode).toBe(200);
+      const revoked = await me(acme.apiKey);
+      expect(revoked.statusCode).toBe(401);
+      expect(revoked.json()).toEqual(UNAUTHORIZED);
+      expect((await me(second.apiKey)).statusCode).toBe(200);
+      if (dialect === 'postgres') {
+        expect(run.out).toEqual([`Revoked ${prefix}. It stops working at once.`]);
+        // The command NOTIFYs after its commit; the server forgets the key when it hears.
+        await expect.poll(meOnCaching, { timeout: 2_000, interval: 20 }).toBe(401);
+      } else {
+        // No notification crosses processes on SQLite: the message says what a running server does.
+        expect(run.out).toEqual([
+          `Revoked ${prefix}. A server already running on this SQLite database may accept it for up to 5 more seconds (API_KEY_CACHE_SECONDS).`,
+        ]);
+        expect(await meOnCaching()).toBe(200);
+      }
+    } finally {
+      await caching.close();
+    }
 
     const again = await cli('keys', 'revoke', prefix);
     expect(again.code).toBe(1);

@@ -3,6 +3,7 @@ import { systemClock } from '../lib/clock.js';
 import { createIdFactory } from '../lib/ids.js';
 import { listApiKeysWithOwners } from '../platform/users/api-key.repository.js';
 import { issueApiKey, revokeApiKey } from '../platform/users/api-key.service.js';
+import { announceCredentialsChanged } from '../platform/users/credentials.signal.js';
 import { findUsersByEmail } from '../platform/users/user.repository.js';
 import {
   type CliIo,
@@ -109,11 +110,26 @@ async function listKeysCommand(args: ParsedArgs, config: Config, io: CliIo): Pro
 async function revokeKey(args: ParsedArgs, config: Config, io: CliIo): Promise<number> {
   const prefix = args.positional ?? '';
   return withDatabase(config, async (db) => {
-    const revoked = await revokeApiKey(db, systemClock, prefix);
-    if (!revoked) {
+    const owner = await revokeApiKey(db, systemClock, prefix);
+    if (owner === null) {
       throw new CommandError(`No active API key with prefix ${prefix}`);
     }
-    io.out(`Revoked ${prefix}. It stops working within ${config.API_KEY_CACHE_SECONDS} seconds.`);
+    const lag = `may accept it for up to ${config.API_KEY_CACHE_SECONDS} more seconds (API_KEY_CACHE_SECONDS)`;
+    let announced: boolean;
+    try {
+      // After the commit: every server forgets the key it has cached.
+      announced = await announceCredentialsChanged(db, [owner]);
+    } catch (error) {
+      io.out(`Revoked ${prefix}.`);
+      io.err(`The running servers could not be told (${error instanceof Error ? error.message : String(error)}): they ${lag}.`);
+      return 0;
+    }
+    if (announced || config.API_KEY_CACHE_SECONDS === 0) {
+      io.out(`Revoked ${prefix}. It stops working at once.`);
+    } else {
+      // SQLite: a server is another process, which no notification reaches.
+      io.out(`Revoked ${prefix}. A server already running on this SQLite database ${lag}.`);
+    }
     return 0;
   });
 }

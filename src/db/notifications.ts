@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { postgresSessionSettings } from './connect.js';
 import type { DB } from './database.js';
@@ -48,6 +48,23 @@ export function openNotificationChannel(db: Kysely<DB>, name: string, handlers: 
     return openPostgresChannel(settings, name, handlers, log);
   }
   return openInProcessChannel(handlers);
+}
+
+/**
+ * Sends payloads on a channel from any process, listening or not (a CLI command; a change that must
+ * reach the others even while this process's listening session is reconnecting): one statement of
+ * its own on a connection of `db`'s pool, never inside a change's transaction (see above), so call
+ * it once the change has committed. Answers whether other processes can hear it: on SQLite, where
+ * notifications stay in the process that sends them, nothing is sent and the answer is false.
+ */
+export async function sendNotification(db: Kysely<DB>, name: string, payloads: readonly string[]): Promise<boolean> {
+  if (dialectOf(db) !== 'postgres') {
+    return false;
+  }
+  if (payloads.length > 0) {
+    await sql`select pg_notify(${name}, payload) from unnest(${[...payloads]}::text[]) as payload`.execute(db);
+  }
+  return true;
 }
 
 function openInProcessChannel(handlers: ChannelHandlers): NotificationChannel {

@@ -23,6 +23,7 @@ import { addTeamMember, createTeam } from '../platform/teams/team.service.js';
 import { type AgentAuthor, addComment } from '../platform/tickets/comment.service.js';
 import { updateTicketFields } from '../platform/tickets/ticket.service.js';
 import { createTicket } from '../platform/tickets/ticket-create.service.js';
+import { announceCredentialsChanged } from '../platform/users/credentials.signal.js';
 import { findUsersByEmail, listUsers } from '../platform/users/user.repository.js';
 import { addUserToOrganization, updateUserProfile } from '../platform/users/user.service.js';
 import {
@@ -70,7 +71,19 @@ const DAY = 24 * 60 * MINUTE;
 function timelineDeps(deps: DemoSeedDeps) {
   const start = Math.floor((deps.clock.now().getTime() - HISTORY_DAYS * DAY) / (60 * MINUTE)) * 60 * MINUTE;
   const clock = fixedClock(new Date(start));
-  return { db: deps.db, config: deps.config, secretKey: deps.secretKey, clock, ids: createIdFactory(clock), start };
+  // A command of its own process, caching no key: a credentials change it made is announced to the servers.
+  const credentialsChanged = async (userId: string) => {
+    await announceCredentialsChanged(deps.db, [userId]);
+  };
+  return {
+    db: deps.db,
+    config: deps.config,
+    secretKey: deps.secretKey,
+    clock,
+    ids: createIdFactory(clock),
+    start,
+    credentialsChanged,
+  };
 }
 
 type SeedDeps = ReturnType<typeof timelineDeps>;

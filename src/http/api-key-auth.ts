@@ -27,6 +27,10 @@ export interface ApiKeyLookup {
 
 export interface ApiKeyAuth {
   verify(rawKey: string): Promise<Principal | null>;
+  /** Forgets the cached principals of the user's keys (a key revoked, the user disabled or given another role). */
+  forgetUser(userId: string): void;
+  /** Forgets every cached principal (listening for changes has restarted: some may have been missed). */
+  forgetAll(): void;
 }
 
 /** Authenticates one request: sets `request.principal`, or throws UNAUTHENTICATED or RATE_LIMITED. */
@@ -36,11 +40,29 @@ const MAX_CACHED_KEYS = 10_000;
 
 /**
  * Verified keys are remembered for `ttlSeconds` so a busy client costs one lookup per interval,
- * not one per request; a revoked key therefore stops working within that interval on every
- * process. Unknown keys are not cached: they are random, so caching them only grows memory.
+ * not one per request. What changes a key's caller (the key revoked, its user disabled, enabled or
+ * given another role) makes every process forget the user's cached keys at once (`forgetUser`,
+ * called by the credentials signal of `platform/users/credentials.signal.ts`), so the cache only
+ * saves lookups while nothing changes. Unknown keys are not cached: they are random, so caching
+ * them only grows memory.
  */
 export function createApiKeyAuth(deps: { lookup: ApiKeyLookup; ttlSeconds: number }): ApiKeyAuth {
   const cache = new Map<string, { principal: Principal; expiresAt: number }>();
+  /**
+   * Counts the forgets: a lookup that was under way when one happened may have read the row before
+   * the change committed, so its answer serves its own request but is not cached.
+   */
+  let forgets = 0;
+
+  function remember(keyHash: string, principal: Principal, now: number): void {
+    if (cache.size >= MAX_CACHED_KEYS) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) {
+        cache.delete(oldest);
+      }
+    }
+    cache.set(keyHash, { principal, expiresAt: now + deps.ttlSeconds * 1000 });
+  }
 
   async function verify(rawKey: string): Promise<Principal | null> {
     const keyHash = deps.lookup.keyHashOf(rawKey);
@@ -54,15 +76,10 @@ export function createApiKeyAuth(deps: { lookup: ApiKeyLookup; ttlSeconds: numbe
       return cached.principal;
     }
     cache.delete(keyHash);
+    const forgetsBefore = forgets;
     const principal = (await deps.lookup.findPrincipal(keyHash)) ?? null;
-    if (principal && deps.ttlSeconds > 0) {
-      if (cache.size >= MAX_CACHED_KEYS) {
-        const oldest = cache.keys().next().value;
-        if (oldest !== undefined) {
-          cache.delete(oldest);
-        }
-      }
-      cache.set(keyHash, { principal, expiresAt: now + deps.ttlSeconds * 1000 });
+    if (principal && deps.ttlSeconds > 0 && forgets === forgetsBefore) {
+      remember(keyHash, principal, now);
     }
     if (principal) {
       deps.lookup.recordUse?.(principal);
@@ -70,7 +87,22 @@ export function createApiKeyAuth(deps: { lookup: ApiKeyLookup; ttlSeconds: numbe
     return principal;
   }
 
-  return { verify };
+  return {
+    verify,
+    forgetUser(userId) {
+      forgets += 1;
+      // A walk of at most MAX_CACHED_KEYS entries, on a change that is rare.
+      for (const [keyHash, entry] of cache) {
+        if (entry.principal.userId === userId) {
+          cache.delete(keyHash);
+        }
+      }
+    },
+    forgetAll() {
+      forgets += 1;
+      cache.clear();
+    },
+  };
 }
 
 /** Signed-in browsers, for an area that accepts them besides API keys (the platform, which the console calls). */

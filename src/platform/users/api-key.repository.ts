@@ -51,13 +51,13 @@ export async function touchApiKey(db: Db, apiKeyId: string, at: string, staleBef
     .execute();
 }
 
-/** Revokes a live key by prefix; scoped to an organization when one is given. Returns how many. */
+/** Revokes a live key by prefix; scoped to an organization when one is given. Returns the owners of the keys revoked. */
 export async function revokeApiKeyByPrefix(
   db: Db,
   prefix: string,
   revokedAt: string,
   scope: { organizationId?: string; userId?: string } = {},
-): Promise<number> {
+): Promise<string[]> {
   let query = db
     .updateTable('api_keys')
     .set({ revoked_at: revokedAt })
@@ -69,8 +69,8 @@ export async function revokeApiKeyByPrefix(
   if (scope.userId) {
     query = query.where('user_id', '=', scope.userId);
   }
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  const rows = await query.returning('user_id').execute();
+  return rows.map((row) => row.user_id);
 }
 
 /** A page of the user's keys, oldest first, after the `after` keys; `limit + 1` rows tell that a next page exists. */

@@ -57,13 +57,15 @@ export async function issueApiKey(
   return { apiKey, prefix, name, createdAt };
 }
 
+/** Revokes the live key with this prefix; answers its owner's id, or null when no live key has it. */
 export async function revokeApiKey(
   db: Kysely<DB>,
   clock: Clock,
   prefix: string,
   scope: { organizationId?: string; userId?: string } = {},
-): Promise<boolean> {
-  return (await revokeApiKeyByPrefix(db, prefix, clock.now().toISOString(), scope)) > 0;
+): Promise<string | null> {
+  const [owner] = await revokeApiKeyByPrefix(db, prefix, clock.now().toISOString(), scope);
+  return owner ?? null;
 }
 
 /** `last_used_at` is written at most this often per key, so the hot path stays a read. */

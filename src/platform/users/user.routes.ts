@@ -115,8 +115,8 @@ function registerUserRoutes(app: TypeBoxApp, deps: AppDeps): void {
           'Change name, availability, capacity or timezone (admins, or the user themself); change the role, disable or enable (admins)',
         description:
           "`disabled: true` ends the user's sessions at once, voids its open invitation or reset link, and refuses its " +
-          'sign-in and its API keys (within API_KEY_CACHE_SECONDS) until `disabled: false`. Admins cannot disable themselves. ' +
-          '`userType` changes the role. A change that would leave the organization without an enabled admin (the last admin ' +
+          'sign-in and its API keys, at once, until `disabled: false`. Admins cannot disable themselves. ' +
+          '`userType` changes the role, at once for its sessions and keys. A change that would leave the organization without an enabled admin (the last admin ' +
           'made a member or disabled) is refused with 400.',
         params: UserIdParamsSchema,
         body: UpdateUserSchema,
@@ -175,7 +175,7 @@ function registerApiKeyRoutes(app: TypeBoxApp, deps: AppDeps): void {
       schema: {
         operationId: 'platform.users.revokeApiKey',
         tags,
-        summary: 'Revoke a key; it stops working within API_KEY_CACHE_SECONDS',
+        summary: 'Revoke a key; it stops working at once',
         params: ApiKeyParamsSchema,
         response: {
           200: PlatformEnvelopeSchema(Type.Object({ prefix: Type.String(), revokedAt: Type.String({ format: 'date-time' }) })),

@@ -41,6 +41,12 @@ interface Deps {
   log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
+/** For changes to who a key's caller is: told once they commit, so that no process keeps trusting a cached key. */
+interface CredentialsDeps {
+  /** See `AppDeps.credentialsChanged`; a CLI process calls `announceCredentialsChanged`. */
+  credentialsChanged(userId: string): Promise<void>;
+}
+
 export async function requireUser(db: Kysely<DB>, organizationId: string, userId: string): Promise<UserRow> {
   const user = await findUserById(db, organizationId, userId);
   if (!user) {
@@ -135,7 +141,7 @@ export async function getUser(db: Kysely<DB>, principal: Principal, userId: stri
  */
 export async function updateUserProfile(
   // Assigning waiting tickets emails their new assignees.
-  deps: Deps & TicketEmailDeps,
+  deps: Deps & TicketEmailDeps & CredentialsDeps,
   principal: Principal,
   userId: string,
   input: Static<typeof UpdateUserSchema>,
@@ -154,6 +160,12 @@ export async function updateUserProfile(
       await endSignInsOfUser(trx, deps.clock, user.id);
     }
   });
+  const roleChanged = input.userType !== undefined && input.userType !== user.user_type;
+  const disabledChanged = input.disabled !== undefined && input.disabled !== (user.disabled_at !== null);
+  if (roleChanged || disabledChanged) {
+    // Its keys' cached callers carry the old role, or still pass though the user is disabled.
+    await deps.credentialsChanged(user.id);
+  }
   const becameOnline = input.status === 'online' && user.status !== 'online';
   const enabled = input.disabled === false && user.disabled_at !== null;
   if (becameOnline || enabled || input.capacity !== undefined || input.timezone !== undefined) {
@@ -263,7 +275,7 @@ export async function listUserApiKeys(
   };
 }
 
-export async function revokeUserApiKey(deps: Deps, principal: Principal, userId: string, prefix: string) {
+export async function revokeUserApiKey(deps: Deps & CredentialsDeps, principal: Principal, userId: string, prefix: string) {
   const user = await requireUser(deps.db, principal.organizationId, userId);
   if (!isOrgAdmin(principal) && principal.userId !== user.id) {
     throw AppError.forbidden(ACCESS_DENIED);
@@ -273,8 +285,9 @@ export async function revokeUserApiKey(deps: Deps, principal: Principal, userId:
     organizationId: principal.organizationId,
     userId: user.id,
   });
-  if (revoked === 0) {
+  if (revoked.length === 0) {
     throw AppError.notFound('API key not found!');
   }
+  await deps.credentialsChanged(user.id);
   return { prefix, revokedAt };
 }

@@ -1401,7 +1401,7 @@ export interface paths {
         head?: never;
         /**
          * Change name, availability, capacity or timezone (admins, or the user themself); change the role, disable or enable (admins)
-         * @description `disabled: true` ends the user's sessions at once, voids its open invitation or reset link, and refuses its sign-in and its API keys (within API_KEY_CACHE_SECONDS) until `disabled: false`. Admins cannot disable themselves. `userType` changes the role. A change that would leave the organization without an enabled admin (the last admin made a member or disabled) is refused with 400.
+         * @description `disabled: true` ends the user's sessions at once, voids its open invitation or reset link, and refuses its sign-in and its API keys, at once, until `disabled: false`. Admins cannot disable themselves. `userType` changes the role, at once for its sessions and keys. A change that would leave the organization without an enabled admin (the last admin made a member or disabled) is refused with 400.
          */
         patch: operations["platform.users.update"];
         trace?: never;
@@ -1437,7 +1437,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a key; it stops working within API_KEY_CACHE_SECONDS */
+        /** Revoke a key; it stops working at once */
         delete: operations["platform.users.revokeApiKey"];
         options?: never;
         head?: never;

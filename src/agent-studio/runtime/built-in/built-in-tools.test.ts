@@ -30,6 +30,7 @@ async function appDepsOf(harness: TestApp): Promise<{ deps: AppDeps; close(): Pr
     ids: harness.ids,
     log: pino({ level: 'silent' }),
     auth,
+    credentialsChanged: async (userId) => auth.forgetUser(userId),
     authenticate: createAuthenticate(auth, limits),
     authenticateWithSession: createAuthenticate(auth, limits),
     limits,

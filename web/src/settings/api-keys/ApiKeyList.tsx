@@ -43,7 +43,7 @@ export function ApiKeyList({ userId }: { userId: string }) {
         open={revoking !== null}
         onOpenChange={(open) => (open ? null : setRevoking(null))}
         title={`Revoke ${revoking?.name ?? revoking?.prefix ?? 'this key'}?`}
-        description="Programs using it get 401 from then on (within a few seconds). This cannot be undone: issue a new key instead."
+        description="Programs using it get 401 from their next request on. This cannot be undone: issue a new key instead."
         confirmLabel="Revoke key"
         pending={revoke.isPending}
         onConfirm={() => revoking && revoke.mutate(revoking)}
