@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../test/console/browser.js';
 import { freePort } from '../test/free-port.js';
+import { shootSettings } from './screenshots-settings.js';
 
 /**
  * `npm run screenshots`: the README's pictures, taken from the running app. A demo organization is
  * seeded by `switchboard demo seed` into a fresh SQLite folder, `switchboard serve` serves it, and
  * the system Chromium signs in as the demo agent and photographs the sign-in page, the inbox and
- * a ticket (plus the inbox in the dark theme and a ticket on a phone) into docs/screenshots/.
+ * a ticket (plus the inbox in the dark theme and a ticket on a phone), then, as the demo
+ * organization's admin, the main settings pages, into docs/screenshots/.
  */
 const OUT_DIR = join('docs', 'screenshots');
 const PASSWORD = 'lumen-demo-screens-2026';
@@ -88,6 +90,7 @@ try {
     await shoot(`ticket${variant.suffix}`, page);
     await context.close();
   }
+  await shootSettings(browser, origin, shoot);
 } finally {
   await browser.close();
   server.kill('SIGTERM');
