@@ -45,7 +45,7 @@ describe('custom field settings (Chromium, SQLite)', () => {
     const { page } = session;
     await page.goto('/app/settings/custom-fields');
     await page.getByText('No custom fields yet').waitFor();
-    await page.getByRole('link', { name: 'New field' }).click();
+    await page.getByRole('button', { name: 'New field' }).click();
     await page.getByRole('textbox', { name: 'Name' }).fill('Customer plan');
     await page.getByRole('combobox', { name: 'Type' }).selectOption('single_choice');
     for (const [index, choice] of ['Silver', 'Gold'].entries()) {

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { Plus, Search } from 'lucide-react';
 import { useDeferredValue, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { Badge } from '../../ui/Badge';
+import { Button } from '../../ui/Button';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { LoadMore, PageHeader } from '../../ui/PageHeader';
 import { useCursorPages } from '../../ui/use-cursor-pages';
@@ -35,6 +36,7 @@ async function fieldsPage(filters: Filters, cursor: string | undefined) {
 
 /** The organization's custom fields: searched by name, filtered by team and record, a page at a time. */
 export function CustomFieldsPage() {
+  const navigate = useNavigate();
   const [term, setTerm] = useState('');
   const [teamId, setTeamId] = useState('');
   const [source, setSource] = useState<FieldSource | ''>('');
@@ -48,13 +50,11 @@ export function CustomFieldsPage() {
         title="Custom fields"
         description="The extra details people record on tickets, accounts and contacts."
         actions={
-          <Link
-            to="/settings/custom-fields/new"
-            className="inline-flex items-center gap-1.5 rounded-md bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700"
-          >
+          // A button, as the page's other "New …" actions are; it opens the new field's own page.
+          <Button variant="primary" onClick={() => navigate({ to: '/settings/custom-fields/new' })}>
             <Plus size={14} aria-hidden />
             New field
-          </Link>
+          </Button>
         }
       />
       <search aria-label="Filter fields" className="flex flex-wrap items-center gap-2 px-4 py-3">
