@@ -27,23 +27,13 @@ export function FormField({
   children: (control: ControlProps) => ReactNode;
 }) {
   const id = useId();
-  const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ');
   return (
     <div className={`flex flex-col gap-1 ${className}`}>
       <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
-      {children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': described || undefined })}
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-xs text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      ) : null}
+      {children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': describedBy(id, hint, error) })}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -111,24 +101,38 @@ export function CheckboxField({
         type="checkbox"
         className="mt-0.5 h-4 w-4"
         aria-invalid={Boolean(error)}
-        aria-describedby={[hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined}
+        aria-describedby={describedBy(id, hint, error)}
         {...input}
       />
       <div className="flex flex-col">
         <label htmlFor={id} className="text-sm font-medium">
           {label}
         </label>
-        {hint ? (
-          <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
-            {hint}
-          </p>
-        ) : null}
-        {error ? (
-          <p id={`${id}-error`} className="text-xs text-red-700 dark:text-red-400">
-            {error}
-          </p>
-        ) : null}
+        <FieldNotes id={id} hint={hint} error={error} />
       </div>
     </div>
+  );
+}
+
+/** The ids of a control's hint and error, which its `aria-describedby` names. */
+function describedBy(id: string, hint: ReactNode, error: string | undefined): string | undefined {
+  return [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+}
+
+/** A control's hint and its error, under it, with the ids `describedBy` names. */
+function FieldNotes({ id, hint, error }: { id: string; hint: ReactNode; error: string | undefined }) {
+  return (
+    <>
+      {hint ? (
+        <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-xs text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </>
   );
 }

@@ -1,11 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { Trash2 } from 'lucide-react';
-import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
-import { Button } from '../../ui/Button';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { ErrorNotice } from '../../ui/ErrorNotice';
+import { DeleteAction } from '../../ui/DeleteAction';
 import { fieldSourceLabel } from './custom-field-form';
 import { CUSTOM_FIELDS_KEY, type CustomField, customFieldQuery } from './custom-field-queries';
 
@@ -17,43 +13,19 @@ import { CUSTOM_FIELDS_KEY, type CustomField, customFieldQuery } from './custom-
 export function DeleteCustomField({ field }: { field: CustomField }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const records = fieldSourceLabel(field.source).toLowerCase();
-  const confirm = async () => {
-    setPending(true);
-    setError(null);
-    try {
-      await unwrap(api.DELETE('/v1/custom-field/{uid}', { params: { path: { uid: field.uid } } }));
-      setOpen(false);
-      await queryClient.invalidateQueries({ queryKey: CUSTOM_FIELDS_KEY, refetchType: 'none' });
-      // Unsaved edits of a deleted field have nothing left to save: leave without asking.
-      await navigate({ to: '/settings/custom-fields', ignoreBlocker: true });
-      queryClient.removeQueries({ queryKey: customFieldQuery(field.uid).queryKey });
-    } catch (failure) {
-      setOpen(false);
-      setError(failure);
-    } finally {
-      setPending(false);
-    }
-  };
   return (
-    <>
-      <Button variant="danger" onClick={() => setOpen(true)}>
-        <Trash2 size={14} aria-hidden />
-        Delete field
-      </Button>
-      <ErrorNotice error={error} className="basis-full" />
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={`Delete ${field.name}?`}
-        description={`The field leaves the forms of ${records} and can no longer be filled in. Values already saved stay stored on the ${records} but no longer show here; its slug (${field.slug}) stays taken.`}
-        confirmLabel="Delete field"
-        pending={pending}
-        onConfirm={() => void confirm()}
-      />
-    </>
+    <DeleteAction
+      label="Delete field"
+      title={`Delete ${field.name}?`}
+      description={`The field leaves the forms of ${records} and can no longer be filled in. Values already saved stay stored on the ${records} but no longer show here; its slug (${field.slug}) stays taken.`}
+      remove={() => unwrap(api.DELETE('/v1/custom-field/{uid}', { params: { path: { uid: field.uid } } }))}
+      onDeleted={async () => {
+        await queryClient.invalidateQueries({ queryKey: CUSTOM_FIELDS_KEY, refetchType: 'none' });
+        // Unsaved edits of a deleted field have nothing left to save: leave without asking.
+        await navigate({ to: '/settings/custom-fields', ignoreBlocker: true });
+        queryClient.removeQueries({ queryKey: customFieldQuery(field.uid).queryKey });
+      }}
+    />
   );
 }
