@@ -49,6 +49,8 @@ describe('the settings area (Chromium, SQLite)', () => {
     // /app/settings opens the first area.
     await page.waitForURL('**/app/settings/teams');
     const rail = page.getByRole('navigation', { name: 'Settings' });
+    // The area loads when first opened.
+    await rail.getByRole('link', { name: 'Teams', exact: true }).waitFor();
     for (const label of RAIL) {
       await expect(rail.getByRole('link', { name: label, exact: true }).count()).resolves.toBe(1);
     }

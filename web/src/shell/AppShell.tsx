@@ -1,10 +1,10 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useMatchRoute, useNavigate } from '@tanstack/react-router';
 import { LogOut, Menu, Radio, Search, Settings } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
-import { useMe } from '../auth/session';
+import { sessionQuery } from '../auth/session';
 import { InboxRail } from '../inbox/InboxRail';
 import { useStreamState } from '../live/events';
 import { CommandBar } from './CommandBar';
@@ -12,7 +12,9 @@ import { isSearchShortcut } from './search-shortcut';
 
 /** The signed-in frame: top bar, the views rail (a drawer on phones) and the page. */
 export function AppShell() {
-  const me = useMe();
+  // Read softly rather than with useMe: signing out clears the session while this frame is still
+  // drawn for the last time on the way to sign-in, and a route change re-renders it then.
+  const me = useQuery(sessionQuery).data;
   const [railOpen, setRailOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
   // The settings area has a rail of its own in place of the views.
@@ -28,6 +30,9 @@ export function AppShell() {
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
   }, []);
+  if (!me) {
+    return null;
+  }
   return (
     <div className="flex h-full flex-col">
       <header className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-200 px-3 dark:border-zinc-800">
