@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
+import { readAllPages } from '../api/read-all-pages';
 import type { Macro, OrganizationUser, Team, TicketComment } from '../api/types';
 
 /**
@@ -7,25 +8,6 @@ import type { Macro, OrganizationUser, Team, TicketComment } from '../api/types'
  * ticket, the organization's lists (users, teams, macros) under their own names so every page
  * shares them. `id` is what the URL names (the ULID or the identifier): the API takes either.
  */
-
-/** Pages read for a list the page needs whole (threads, users, teams); past that, the first pages are shown. */
-const MAX_PAGES = 20;
-
-async function readAllPages<Item>(
-  readPage: (cursor: string | undefined) => Promise<{ data: Item[]; nextCursor?: string | null }>,
-) {
-  const items: Item[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await readPage(cursor);
-    items.push(...answer.data);
-    if (!answer.nextCursor) {
-      break;
-    }
-    cursor = answer.nextCursor;
-  }
-  return items;
-}
 
 const UNSETTLED_DELIVERY = new Set(['pending', 'sending', 'failed']);
 

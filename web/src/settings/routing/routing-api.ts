@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { readAllPages } from '../../api/read-all-pages';
 import type { BodyOf, DataOf } from '../../api/types';
 
 /**
@@ -16,25 +17,6 @@ export type TicketOptionChoice = DataOf<'/v1/tickets/priorities', 'get'>[number]
 export type TicketField = DataOf<'/v1/custom-field', 'get'>[number];
 export type TeamTagChoice = DataOf<'/v1/teams/{teamUuid}/tags', 'get'>['items'][number];
 export type AccountChoice = DataOf<'/v1/accounts', 'get'>[number];
-
-/** Pages read for a list the page needs whole (teams, fields); past that, the first pages are shown. */
-const MAX_PAGES = 20;
-
-async function readAllPages<Item>(
-  readPage: (cursor: string | undefined) => Promise<{ data: Item[]; nextCursor?: string | null }>,
-) {
-  const items: Item[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await readPage(cursor);
-    items.push(...answer.data);
-    if (!answer.nextCursor) {
-      break;
-    }
-    cursor = answer.nextCursor;
-  }
-  return items;
-}
 
 const withCursor = (cursor: string | undefined) => (cursor ? { cursor } : {});
 
