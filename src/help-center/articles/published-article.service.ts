@@ -1,18 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { searchFullText } from '../../db/full-text.js';
+import { searchFullTextWithin } from '../../db/full-text.js';
 import type { SearchQuery } from '../../lib/search-query.js';
 import { type Meta, readMeta } from '../help-centers/help-center.meta.js';
 import {
   countPublishedArticlesOfCollections,
   findPublishedArticleRowByUid,
-  findPublishedSummaries,
+  findPublishedSummariesIn,
   listMembershipsOfArticles,
   listPublishedArticlesOfCollection,
   listRelatedArticles,
   listTagIdsOfArticle,
   type PublishedSummaryRow,
-  publishedArticleIdsInCollections,
 } from './published-article.repository.js';
 
 /**
@@ -123,22 +122,21 @@ export async function searchVisibleArticles(
   if (input.collectionIds.length === 0) {
     return [];
   }
-  const hits = await searchFullText(db, SEARCH_INDEX, {
+  const rows = new Map<string, PublishedSummaryRow>();
+  const hits = await searchFullTextWithin(db, SEARCH_INDEX, {
     organizationId,
     search: input.search,
     limit: input.limit,
     offset: input.offset,
-    within: publishedArticleIdsInCollections(db, organizationId, input.collectionIds),
+    // The organization's published articles in the visible collections, kept for the page.
+    keep: async (ids) => {
+      const visible = await findPublishedSummariesIn(db, organizationId, ids, input.collectionIds);
+      for (const row of visible) {
+        rows.set(row.id, row);
+      }
+      return new Set(visible.map((row) => row.id));
+    },
   });
-  const rows = new Map(
-    (
-      await findPublishedSummaries(
-        db,
-        organizationId,
-        hits.map((hit) => hit.documentId),
-      )
-    ).map((row) => [row.id, row]),
-  );
   return hits.flatMap((hit) => {
     const row = rows.get(hit.documentId);
     return row ? [{ ...toSummary(row), excerpt: hit.excerpt }] : [];
