@@ -120,10 +120,10 @@ export async function searchFullTextWithin(db: Db, index: FullTextIndex, query: 
   const kept: Ranked[] = [];
   let seen = 0;
   for (let window = Math.max(2 * wanted, 50); ; window *= 4) {
-    const ranked = await rankFullText(db, index, query, { offset: seen, limit: window - seen });
+    const { ranked, read } = await rankFullText(db, index, query, { offset: seen, limit: window - seen });
     const keep = await query.keep(ranked.map((hit) => hit.documentId));
     kept.push(...ranked.filter((hit) => keep.has(hit.documentId)));
-    const exhausted = ranked.length < window - seen;
+    const exhausted = read < window - seen;
     seen = window;
     if (kept.length >= wanted || exhausted) {
       break;
@@ -139,7 +139,7 @@ async function rankFullText(
   index: FullTextIndex,
   query: Pick<FullTextQuery, 'organizationId' | 'search'>,
   window: { offset: number; limit: number },
-): Promise<Ranked[]> {
+): Promise<{ ranked: Ranked[]; read: number }> {
   const table = sql.table(index);
   if (dialectOf(db) === 'postgres') {
     const result = await sql<{ document_id: string }>`
@@ -148,7 +148,7 @@ async function rankFullText(
       where document @@ matched and organization_id = ${query.organizationId}
       order by ts_rank(document, matched) desc, document_id
       limit ${window.limit} offset ${window.offset}`.execute(db);
-    return result.rows.map((row) => ({ rowid: 0, documentId: row.document_id }));
+    return { ranked: result.rows.map((row) => ({ rowid: 0, documentId: row.document_id })), read: result.rows.length };
   }
   // Ranked by rowid alone (in the index); the stored columns read for the window's rows only.
   const result = await sql<{ id: number; document_id: string; organization_id: string }>`
@@ -163,9 +163,11 @@ async function rankFullText(
     from ranked cross join ${table} stored
     where stored.rowid = ranked.id
     order by ranked.score, ranked.id`.execute(db);
-  return result.rows
+  // Other organizations' matches count as read: the window is full when they fill it.
+  const ranked = result.rows
     .filter((row) => row.organization_id === query.organizationId)
     .map((row) => ({ rowid: row.id, documentId: row.document_id }));
+  return { ranked, read: result.rows.length };
 }
 
 /** The marked passage of each of `hits`, by document id. */

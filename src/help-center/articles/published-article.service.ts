@@ -5,11 +5,12 @@ import type { SearchQuery } from '../../lib/search-query.js';
 import { type Meta, readMeta } from '../help-centers/help-center.meta.js';
 import {
   countPublishedArticlesOfCollections,
+  findLiveArticlesIn,
   findPublishedArticleRowByUid,
-  findPublishedSummariesIn,
+  findPublishedSummaries,
   listMembershipsOfArticles,
   listPublishedArticlesOfCollection,
-  listRelatedArticles,
+  listRelatedArticleIds,
   listTagIdsOfArticle,
   type PublishedSummaryRow,
 } from './published-article.repository.js';
@@ -53,6 +54,12 @@ function toSummary(row: PublishedSummaryRow): PublishedArticleSummary {
     publishedAt: row.published_at ?? '',
     meta: readMeta(row.meta),
   };
+}
+
+/** `rows` in the order of `ids` (those absent dropped). */
+function inOrder(ids: readonly string[], rows: PublishedSummaryRow[]): PublishedSummaryRow[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The article numbered `uid`, when it is published and in one of `visibleCollectionIds`. */
@@ -104,13 +111,13 @@ export async function relatedArticles(
   article: Pick<PublishedArticle, 'id' | 'tagIds' | 'collectionIds'>,
   limit: number,
 ): Promise<PublishedArticleSummary[]> {
-  const rows = await listRelatedArticles(db, organizationId, {
+  const ids = await listRelatedArticleIds(db, organizationId, {
     articleId: article.id,
     tagIds: article.tagIds,
     collectionIds: article.collectionIds,
     limit,
   });
-  return rows.map(toSummary);
+  return inOrder(ids, await findPublishedSummaries(db, organizationId, ids)).map(toSummary);
 }
 
 /** Best matches first among the published articles of `collectionIds`, a page at a time. */
@@ -122,21 +129,24 @@ export async function searchVisibleArticles(
   if (input.collectionIds.length === 0) {
     return [];
   }
-  const rows = new Map<string, PublishedSummaryRow>();
   const hits = await searchFullTextWithin(db, SEARCH_INDEX, {
     organizationId,
     search: input.search,
     limit: input.limit,
     offset: input.offset,
-    // The organization's published articles in the visible collections, kept for the page.
-    keep: async (ids) => {
-      const visible = await findPublishedSummariesIn(db, organizationId, ids, input.collectionIds);
-      for (const row of visible) {
-        rows.set(row.id, row);
-      }
-      return new Set(visible.map((row) => row.id));
-    },
+    // The organization's published articles in the visible collections.
+    keep: async (ids) =>
+      new Set((await findLiveArticlesIn(db, organizationId, ids, input.collectionIds)).map((article) => article.id)),
   });
+  const rows = new Map(
+    (
+      await findPublishedSummaries(
+        db,
+        organizationId,
+        hits.map((hit) => hit.documentId),
+      )
+    ).map((row) => [row.id, row]),
+  );
   return hits.flatMap((hit) => {
     const row = rows.get(hit.documentId);
     return row ? [{ ...toSummary(row), excerpt: hit.excerpt }] : [];
