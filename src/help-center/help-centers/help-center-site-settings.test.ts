@@ -225,7 +225,7 @@ describe.each(DIALECTS)('help center addresses and theme on %s', (dialect) => {
       ['logo.jpg', 'image/jpeg'],
       ['logo.gif', 'image/gif'],
       ['logo.webp', 'image/webp'],
-    ]) {
+    ] as const) {
       const logo = await upload(fileName, contentType, PNG);
       expect((await patch(`/help-centers/${id}`, { theme: { logoAttachmentId: logo } })).json().data.theme.logoAttachmentId).toBe(
         logo,
