@@ -112,8 +112,8 @@ const helpCenterBySlugStatement = prepareQuery<{ slug: string }, HelpCenterRow>(
   db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).where('slug', '=', param('slug')),
 );
 
-/** The help center of any organization at `/hc/{slug}/`; compiled once, as every site request asks. */
-export async function findHelpCenterBySlug(db: Db, slug: string): Promise<HelpCenterRow | undefined> {
+/** The help center at `/hc/{slug}/`, of whichever organization: a slug names one in the whole instance. */
+export async function findHelpCenterRowBySlug(db: Db, slug: string): Promise<HelpCenterRow | undefined> {
   const { rows } = await helpCenterBySlugStatement.execute(db, { slug });
   return rows[0];
 }
@@ -122,14 +122,14 @@ const helpCenterByDomainStatement = prepareQuery<{ domain: string }, HelpCenterR
   db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).where('custom_domain', '=', param('domain')),
 );
 
-/** The help center of any organization whose custom domain is `domain` (lower-case). */
-export async function findHelpCenterByDomain(db: Db, domain: string): Promise<HelpCenterRow | undefined> {
+/** The help center of any organization whose custom domain is `domain` (lower-case); compiled once, as site requests ask. */
+export async function findHelpCenterRowByDomain(db: Db, domain: string): Promise<HelpCenterRow | undefined> {
   const { rows } = await helpCenterByDomainStatement.execute(db, { domain });
   return rows[0];
 }
 
 /** Every help center that has a custom domain, by domain. */
-export async function listCustomDomains(db: Db) {
+export async function listCustomDomainRows(db: Db) {
   return db
     .selectFrom('help_centers')
     .select(['custom_domain', 'id', 'organization_id', 'slug'])

@@ -19,16 +19,16 @@ import { readMeta, writeMeta } from './help-center.meta.js';
 import { toHelpCenter } from './help-center.presenter.js';
 import {
   findHelpCenterById,
+  findHelpCenterRowByDomain,
+  findHelpCenterRowBySlug,
   type HelpCenterCounterScope,
   type HelpCenterRow,
   insertHelpCenterUnlessSlugTaken,
+  listCustomDomainRows,
   listHelpCenterSlugs,
   listHelpCenters,
   lockHelpCenter,
   nextHelpCenterNumber,
-  listCustomDomains as selectCustomDomains,
-  findHelpCenterByDomain as selectHelpCenterByDomain,
-  findHelpCenterBySlug as selectHelpCenterBySlug,
   updateHelpCenter,
 } from './help-center.repository.js';
 import type { CreateHelpCenterSchema, ListHelpCentersQuerySchema, UpdateHelpCenterSchema } from './help-center.schemas.js';
@@ -199,9 +199,9 @@ async function requireLogoAttachment(db: Kysely<DB>, organizationId: string, att
   }
 }
 
-/** The help center of any organization at `/hc/{slug}/`, for the public site. */
+/** The help center whose public address is `/hc/{slug}/`, of any organization; the public site reads it. */
 export async function findHelpCenterBySlug(db: Kysely<DB>, slug: string): Promise<HelpCenterRow | undefined> {
-  return selectHelpCenterBySlug(db, slug);
+  return findHelpCenterRowBySlug(db, slug);
 }
 
 /**
@@ -214,14 +214,14 @@ export async function findHelpCenterByDomain(db: Kysely<DB>, host: string): Prom
     .toLowerCase()
     .replace(/:[0-9]*$/, '')
     .replace(/\.$/, '');
-  return domain === '' ? undefined : selectHelpCenterByDomain(db, domain);
+  return domain === '' ? undefined : findHelpCenterRowByDomain(db, domain);
 }
 
 /** Every custom domain of the instance and the help center it serves, by domain. */
 export async function listCustomDomains(
   db: Kysely<DB>,
 ): Promise<Array<{ domain: string; helpCenterId: string; organizationId: string; slug: string }>> {
-  const rows = await selectCustomDomains(db);
+  const rows = await listCustomDomainRows(db);
   return rows.flatMap((row) =>
     row.custom_domain === null
       ? []
