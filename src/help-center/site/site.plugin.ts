@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { registerSitePageRoutes, type SiteDeps, sendNotFound } from './site.routes.js';
+import { registerSitePageRoutes, type SiteDeps, sendErrorPage, sendNotFound } from './site.routes.js';
+import { registerSiteActionRoutes } from './site-actions.routes.js';
 import { SITE_ASSETS_PREFIX, siteAssets } from './site-assets.js';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -21,7 +22,9 @@ export function helpCenterSitePlugin(deps: SiteDeps): FastifyPluginAsync {
   return async (app) => {
     acceptForms(app);
     registerSitePageRoutes(app, deps);
+    registerSiteActionRoutes(app, deps);
     app.setNotFoundHandler((_request, reply) => sendNotFound(reply, null));
+    app.setErrorHandler((error, request, reply) => sendErrorPage(error, request, reply));
   };
 }
 
