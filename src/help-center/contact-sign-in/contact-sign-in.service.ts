@@ -43,6 +43,13 @@ export interface SignInLinkRequest {
   linkBase: string;
   /** The client's address, for its rate limit. */
   requestAddress: string;
+  /** Where to go once signed in, a path the caller checked is within the help center: the link carries it as `?next=`. */
+  returnPath?: string;
+}
+
+function linkOf(request: SignInLinkRequest, token: string): string {
+  const link = `${request.linkBase}/sign-in/${token}`;
+  return request.returnPath ? `${link}?next=${encodeURIComponent(request.returnPath)}` : link;
 }
 
 export interface SignedInContact {
@@ -118,7 +125,7 @@ export async function requestSignInLink(deps: ContactSignInDeps, request: SignIn
       to: contact.email,
       ...signInLinkEmail({
         helpCenterName: request.helpCenter.name,
-        link: `${request.linkBase}/sign-in/${token}`,
+        link: linkOf(request, token),
         expiresAt,
       }),
     });

@@ -146,6 +146,19 @@ describe.each(DIALECTS)('help-center contact sign-in on %s', (dialect) => {
     expect(await redeem(token)).toBeNull();
   });
 
+  it('the link carries where to go once signed in', async () => {
+    await requestSignInLink(deps, {
+      organizationId: acme.organizationId,
+      helpCenter: acmeHelp,
+      email: 'ada@customer.example',
+      linkBase: LINK_BASE,
+      requestAddress: '192.0.2.251',
+      returnPath: '/hc/acme-help/articles/12-a b',
+    });
+    const text = (await outbox(acme.organizationId)).at(-1)?.text_body ?? '';
+    expect(text).toMatch(/\/sign-in\/[A-Za-z0-9_-]{43}\?next=%2Fhc%2Facme-help%2Farticles%2F12-a%20b\n/);
+  });
+
   it('an unknown email, or another organization’s contact, gets nothing and the same answer', async () => {
     const before = await writes();
     await expect(request('nobody@customer.example')).resolves.toBeUndefined();
