@@ -32,6 +32,8 @@ export interface FullTextQuery {
   /** What to find, read by `parseSearchQuery` (words, phrases, prefixes, OR, exclusions). */
   search: SearchQuery;
   limit: number;
+  /** Hits to skip, for a page after the first. */
+  offset?: number;
   /** Only documents whose id this subquery returns (e.g. published articles of one help center). */
   within?: Expression<unknown>;
 }
@@ -77,7 +79,7 @@ export async function searchFullText(db: Db, index: FullTextIndex, query: FullTe
       from ${table}, (select ${tsqueryOf(query.search)} as matched) search_query
       where document @@ matched and organization_id = ${query.organizationId} ${within}
       order by ts_rank(document, matched) desc, document_id
-      limit ${query.limit}`.execute(db);
+      limit ${query.limit} offset ${query.offset ?? 0}`.execute(db);
     rows = result.rows;
   } else {
     const match = fts5Query(query.search);
@@ -86,7 +88,7 @@ export async function searchFullText(db: Db, index: FullTextIndex, query: FullTe
       from ${table}
       where ${table} match ${match} and organization_id = ${query.organizationId} ${within}
       order by bm25(${table}, 0, 0, 5.0, 1.0), document_id
-      limit ${query.limit}`.execute(db);
+      limit ${query.limit} offset ${query.offset ?? 0}`.execute(db);
     rows = result.rows;
   }
   return rows.map((row) => ({ documentId: row.document_id, excerpt: renderExcerpt(row.excerpt ?? '') }));

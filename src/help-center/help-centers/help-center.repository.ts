@@ -99,3 +99,13 @@ export async function updateHelpCenter(
 ): Promise<void> {
   await db.updateTable('help_centers').set(changes).where('organization_id', '=', organizationId).where('id', '=', id).execute();
 }
+
+const helpCenterBySlugStatement = prepareQuery<{ slug: string }, HelpCenterRow>((db: Db, param) =>
+  db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).where('slug', '=', param('slug')),
+);
+
+/** The help center at `/hc/{slug}/`, of whichever organization: a slug names one in the whole instance. */
+export async function findHelpCenterRowBySlug(db: Db, slug: string): Promise<HelpCenterRow | undefined> {
+  const { rows } = await helpCenterBySlugStatement.execute(db, { slug });
+  return rows[0];
+}

@@ -15,6 +15,7 @@ import { readMeta, writeMeta } from './help-center.meta.js';
 import { toHelpCenter } from './help-center.presenter.js';
 import {
   findHelpCenterById,
+  findHelpCenterRowBySlug,
   type HelpCenterCounterScope,
   type HelpCenterRow,
   insertHelpCenter,
@@ -146,4 +147,9 @@ export async function updateHelpCenterDetails(
   // A concurrent update may take the slug between the check and the write: the same 409.
   await updateHelpCenter(deps.db, organizationId, id, changes).catch(conflictAs(SLUG_TAKEN));
   return toHelpCenter(await requireHelpCenter(deps.db, organizationId, id));
+}
+
+/** The help center whose public address is `/hc/{slug}/`, of any organization; the public site reads it. */
+export async function findHelpCenterBySlug(db: Kysely<DB>, slug: string): Promise<HelpCenterRow | undefined> {
+  return findHelpCenterRowBySlug(db, slug);
 }

@@ -3,6 +3,7 @@ import type { DB } from '../../db/database.js';
 import {
   findAnyAdminId,
   findRoutingMailboxById,
+  findSupportAddressOf,
   findVerifiedMailboxByAddress,
   isMailboxAddress,
   type RoutingMailbox,
@@ -40,4 +41,9 @@ export async function mailboxActingUserId(
   mailbox: Pick<RoutingMailbox, 'created_by_id'>,
 ): Promise<string | undefined> {
   return mailbox.created_by_id ?? (await findAnyAdminId(db, organizationId));
+}
+
+/** Where customers write to the organization (its default verified mailbox, else its oldest), for pages that offer it. */
+export async function findSupportAddress(db: Db, organizationId: string): Promise<string | undefined> {
+  return findSupportAddressOf(db, organizationId);
 }

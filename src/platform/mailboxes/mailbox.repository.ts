@@ -151,3 +151,18 @@ export async function findAnyAdminId(db: Db, organizationId: string): Promise<st
     .executeTakeFirst();
   return row?.id;
 }
+
+/** The organization's default verified mailbox's address, else its oldest verified one. */
+export async function findSupportAddressOf(db: Db, organizationId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('mailboxes')
+    .select('address')
+    .where('organization_id', '=', organizationId)
+    .where('verified_at', 'is not', null)
+    .orderBy('is_default', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.address;
+}

@@ -1,0 +1,146 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { searchFullText } from '../../db/full-text.js';
+import type { SearchQuery } from '../../lib/search-query.js';
+import { type Meta, readMeta } from '../help-centers/help-center.meta.js';
+import {
+  countPublishedArticlesOfCollections,
+  findPublishedArticleRowByUid,
+  findPublishedSummaries,
+  listMembershipsOfArticles,
+  listPublishedArticlesOfCollection,
+  listRelatedArticles,
+  listTagIdsOfArticle,
+  type PublishedSummaryRow,
+  publishedArticleIdsInCollections,
+} from './published-article.repository.js';
+
+/**
+ * What readers of a help center see of its articles: the published version of live, published
+ * articles, within the collections the caller says the reader may see. Used by the public site.
+ */
+export interface PublishedArticleSummary {
+  id: string;
+  uid: number;
+  slug: string;
+  title: string;
+  description: string | null;
+  publishedAt: string;
+  meta: Meta;
+}
+
+export interface PublishedArticle extends PublishedArticleSummary {
+  html: string;
+  updatedAt: string;
+  /** The article's collections among those the caller could see. */
+  collectionIds: string[];
+  tagIds: string[];
+}
+
+export interface PublishedSearchHit extends PublishedArticleSummary {
+  /** HTML-escaped passage with the matched words in `<mark>`. */
+  excerpt: string;
+}
+
+const SEARCH_INDEX = 'help_center_article_search';
+
+function toSummary(row: PublishedSummaryRow): PublishedArticleSummary {
+  return {
+    id: row.id,
+    uid: row.uid,
+    slug: row.slug,
+    title: row.published_title ?? '',
+    description: row.published_description,
+    publishedAt: row.published_at ?? '',
+    meta: readMeta(row.meta),
+  };
+}
+
+/** The article numbered `uid`, when it is published and in one of `visibleCollectionIds`. */
+export async function findVisibleArticle(
+  db: Kysely<DB>,
+  organizationId: string,
+  uid: number,
+  visibleCollectionIds: readonly string[],
+): Promise<PublishedArticle | undefined> {
+  const row = await findPublishedArticleRowByUid(db, organizationId, uid);
+  if (!row || row.published_html === null) {
+    return undefined;
+  }
+  const memberships = await listMembershipsOfArticles(db, [row.id], visibleCollectionIds);
+  if (memberships.length === 0) {
+    return undefined;
+  }
+  return {
+    ...toSummary(row),
+    html: row.published_html,
+    updatedAt: row.published_at ?? row.updated_at,
+    collectionIds: memberships.map((membership) => membership.collection_id),
+    tagIds: await listTagIdsOfArticle(db, row.id),
+  };
+}
+
+export async function listCollectionArticles(
+  db: Kysely<DB>,
+  organizationId: string,
+  collectionId: string,
+  page: { afterUid?: number; limit: number },
+): Promise<PublishedArticleSummary[]> {
+  return (await listPublishedArticlesOfCollection(db, organizationId, collectionId, page)).map(toSummary);
+}
+
+/** Published articles directly in each collection; collections without any are absent. */
+export async function countCollectionArticles(
+  db: Kysely<DB>,
+  organizationId: string,
+  collectionIds: readonly string[],
+): Promise<Map<string, number>> {
+  const rows = await countPublishedArticlesOfCollections(db, organizationId, collectionIds);
+  return new Map(rows.map((row) => [row.collection_id, Number(row.count)]));
+}
+
+export async function relatedArticles(
+  db: Kysely<DB>,
+  organizationId: string,
+  article: Pick<PublishedArticle, 'id' | 'tagIds' | 'collectionIds'>,
+  limit: number,
+): Promise<PublishedArticleSummary[]> {
+  const rows = await listRelatedArticles(db, organizationId, {
+    articleId: article.id,
+    tagIds: article.tagIds,
+    collectionIds: article.collectionIds,
+    limit,
+  });
+  return rows.map(toSummary);
+}
+
+/** Best matches first among the published articles of `collectionIds`, a page at a time. */
+export async function searchVisibleArticles(
+  db: Kysely<DB>,
+  organizationId: string,
+  input: { search: SearchQuery; collectionIds: readonly string[]; limit: number; offset: number },
+): Promise<PublishedSearchHit[]> {
+  if (input.collectionIds.length === 0) {
+    return [];
+  }
+  const hits = await searchFullText(db, SEARCH_INDEX, {
+    organizationId,
+    search: input.search,
+    limit: input.limit,
+    offset: input.offset,
+    within: publishedArticleIdsInCollections(db, organizationId, input.collectionIds),
+  });
+  const rows = new Map(
+    (
+      await findPublishedSummaries(
+        db,
+        organizationId,
+        hits.map((hit) => hit.documentId),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  return hits.flatMap((hit) => {
+    const row = rows.get(hit.documentId);
+    return row ? [{ ...toSummary(row), excerpt: hit.excerpt }] : [];
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * Where a help center's pages are: under `/hc/{slug}` on the shared host, or at the root of its
+ * custom domain. Every link a page renders is built here, so both forms stay in step.
+ */
+export interface SiteAddress {
+  /** `https://help.example.com`: scheme and host the reader used. */
+  origin: string;
+  /** `/hc/acme` on the shared host, `` on the help center's own domain. */
+  base: string;
+}
+
+/** The version of the stylesheet and script, so that their addresses change when they do. */
+export interface AssetUrls {
+  css: string;
+  js: string;
+}
+
+export const sitePaths = {
+  home: (address: SiteAddress) => `${address.base}/`,
+  collection: (address: SiteAddress, collection: { uid: number; slug: string }) =>
+    `${address.base}/collections/${encodeURIComponent(collectionSegment(collection))}`,
+  article: (address: SiteAddress, article: { slug: string }) => `${address.base}/articles/${encodeURIComponent(article.slug)}`,
+  search: (address: SiteAddress, query?: { q: string; page?: number }) => {
+    if (!query) {
+      return `${address.base}/search`;
+    }
+    const params = new URLSearchParams({ q: query.q });
+    if (query.page && query.page > 1) {
+      params.set('page', String(query.page));
+    }
+    return `${address.base}/search?${params.toString()}`;
+  },
+  signIn: (address: SiteAddress) => `${address.base}/sign-in`,
+  signOut: (address: SiteAddress) => `${address.base}/sign-out`,
+  feedback: (address: SiteAddress, article: { slug: string }) =>
+    `${address.base}/articles/${encodeURIComponent(article.slug)}/feedback`,
+  logo: (address: SiteAddress) => `${address.base}/logo`,
+  absolute: (address: SiteAddress, path: string) => `${address.origin}${path}`,
+};
+
+/** A collection's address segment: its number and slug, as article addresses are (slugs repeat across parents). */
+export const collectionSegment = (collection: { uid: number; slug: string }) => `${collection.uid}-${collection.slug}`;
+
+/** The number an article's or collection's segment starts with, or undefined for a malformed segment. */
+export function numberOfSegment(segment: string): number | undefined {
+  const match = /^([1-9][0-9]{0,14})(?:-[\p{Ll}\p{Lo}\p{N}]+)*$/u.exec(segment);
+  return match ? Number(match[1]) : undefined;
+}

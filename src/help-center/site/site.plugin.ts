@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { registerSitePageRoutes, type SiteDeps, sendNotFound } from './site.routes.js';
+import { SITE_ASSETS_PREFIX, siteAssets } from './site-assets.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+/** The site's forms carry an email, a vote or a comment of at most 2,000 characters. */
+const FORM_LIMIT_BYTES = 16 * 1024;
+
+/** Form posts of the site's pages, as a record of their fields (the last of a repeated field). */
+function acceptForms(app: FastifyInstance) {
+  app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+}
+
+/**
+ * The public help center at `/hc/{helpCenterSlug}/…`: server-rendered pages anyone may read, no
+ * API key. Its own 404 page for any address below `/hc`.
+ */
+export function helpCenterSitePlugin(deps: SiteDeps): FastifyPluginAsync {
+  return async (app) => {
+    acceptForms(app);
+    registerSitePageRoutes(app, deps);
+    app.setNotFoundHandler((_request, reply) => sendNotFound(reply, null));
+  };
+}
+
+/** The stylesheet and script, at addresses that change with their content: cached for a year. */
+export function siteAssetsPlugin(): FastifyPluginAsync {
+  return async (app) => {
+    const assets = siteAssets();
+    for (const asset of [assets.css, assets.js]) {
+      app.get(`/${asset.name}`, async (_request, reply) =>
+        reply
+          .headers({
+            'content-type': asset.contentType,
+            'cache-control': 'public, max-age=31536000, immutable',
+            'x-content-type-options': 'nosniff',
+          })
+          .send(asset.body),
+      );
+    }
+  };
+}
+
+export { SITE_ASSETS_PREFIX };

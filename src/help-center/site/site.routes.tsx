@@ -1,0 +1,192 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { findSupportAddress } from '../../platform/mailboxes/mailbox.lookup.js';
+import { outlineArticle } from './article-outline.js';
+import {
+  articlePage,
+  collectionPage,
+  findSiteHelpCenter,
+  homePage,
+  mayRead,
+  type SiteHelpCenter,
+  type SiteViewer,
+  searchPage,
+} from './site.service.js';
+import { type SiteAddress, sitePaths } from './site-address.js';
+import { articleHead, collectionHead, homeHead, searchHead } from './site-heads.js';
+import { renderSitePage, type SiteContext, sendPage } from './site-page.js';
+import { ArticleView, type FeedbackState } from './views/article.js';
+import { CollectionView } from './views/collection.js';
+import { HomeView } from './views/home.js';
+import { MessageView } from './views/message.js';
+import { SearchView } from './views/search.js';
+
+export interface SiteDeps {
+  db: Kysely<DB>;
+  /** Who is reading: a signed-in customer contact of the help center's organization, or anyone. */
+  viewerOf(request: FastifyRequest, helpCenter: SiteHelpCenter): Promise<SiteViewer>;
+  /** Where the help center's pages are for this request: `/hc/{slug}` or its custom domain's root. */
+  addressOf(request: FastifyRequest, helpCenter: SiteHelpCenter): SiteAddress;
+}
+
+type Params = { helpCenterSlug: string };
+
+/** The built-in theme's stand-in for pages of no help center (an unknown address). */
+export const NO_HELP_CENTER: SiteHelpCenter = {
+  id: '',
+  organizationId: '',
+  name: 'Help center',
+  slug: '',
+  isProtected: false,
+  meta: { title: null, description: null, image: null },
+  updatedAt: '1970-01-01T00:00:00.000Z',
+  theme: { primaryColor: '#2563eb', hasLogo: false, footerLinks: [] },
+};
+
+const firstString = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
+
+export function queryValue(request: FastifyRequest, name: string): string | undefined {
+  return firstString((request.query as Record<string, unknown> | undefined)?.[name]);
+}
+
+/** The themed 404: an unknown help center, collection or article, or one the reader may not see. */
+export async function sendNotFound(reply: FastifyReply, context: SiteContext | null) {
+  const page = await renderSitePage(
+    context ?? { helpCenter: NO_HELP_CENTER, viewer: { contact: null }, address: { origin: '', base: '' } },
+    { title: 'Page not found', description: null, canonicalPath: null, noindex: true },
+    <MessageView
+      address={context?.address ?? null}
+      title="Page not found"
+      paragraphs={['The page you asked for does not exist, or it is not published.']}
+    />,
+    { status: 404, headerSearch: context !== null },
+  );
+  return sendPage(reply, page, { 'cache-control': 'no-store' });
+}
+
+/** The request's help center and reader, or a 404 page already sent. */
+export async function siteContextOf(deps: SiteDeps, request: FastifyRequest, reply: FastifyReply): Promise<SiteContext | null> {
+  const { helpCenterSlug } = request.params as Params;
+  const helpCenter = /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(helpCenterSlug)
+    ? await findSiteHelpCenter(deps.db, helpCenterSlug)
+    : undefined;
+  if (!helpCenter) {
+    await sendNotFound(reply, null);
+    return null;
+  }
+  return { helpCenter, viewer: await deps.viewerOf(request, helpCenter), address: deps.addressOf(request, helpCenter) };
+}
+
+/** A protected help center shows anonymous readers its sign-in page only. */
+function sendToSignIn(reply: FastifyReply, context: SiteContext, request: FastifyRequest) {
+  const next = request.url.startsWith(context.address.base) ? request.url : sitePaths.home(context.address);
+  return reply.redirect(`${sitePaths.signIn(context.address)}?${new URLSearchParams({ next }).toString()}`, 303);
+}
+
+/** A readable page of the site, or the sign-in redirect, or the 404 page. */
+async function readableContext(deps: SiteDeps, request: FastifyRequest, reply: FastifyReply) {
+  const context = await siteContextOf(deps, request, reply);
+  if (context && !mayRead(context.helpCenter, context.viewer)) {
+    await sendToSignIn(reply, context, request);
+    return null;
+  }
+  return context;
+}
+
+function feedbackStateOf(request: FastifyRequest): FeedbackState {
+  const value = queryValue(request, 'feedback');
+  return value === 'yes' || value === 'no' || value === 'sent' ? value : 'none';
+}
+
+export function registerSitePageRoutes(app: FastifyInstance, deps: SiteDeps): void {
+  app.get('/:helpCenterSlug', async (request, reply) => {
+    const context = await siteContextOf(deps, request, reply);
+    return context ? reply.redirect(sitePaths.home(context.address), 301) : reply;
+  });
+
+  app.get('/:helpCenterSlug/', async (request, reply) => {
+    const context = await readableContext(deps, request, reply);
+    if (!context) {
+      return reply;
+    }
+    const { collections } = await homePage(deps.db, context.helpCenter, context.viewer);
+    const body = <HomeView helpCenter={context.helpCenter} address={context.address} collections={collections} />;
+    return sendPage(reply, await renderSitePage(context, homeHead(context), body, { headerSearch: false }));
+  });
+
+  app.get('/:helpCenterSlug/collections/:segment', async (request, reply) => {
+    const context = await readableContext(deps, request, reply);
+    if (!context) {
+      return reply;
+    }
+    const after = Number(queryValue(request, 'after'));
+    const afterUid = Number.isSafeInteger(after) && after > 0 ? after : undefined;
+    const found = await collectionPage(
+      deps.db,
+      context.helpCenter,
+      context.viewer,
+      (request.params as { segment: string }).segment,
+      afterUid,
+    );
+    if (found.kind === 'missing') {
+      return sendNotFound(reply, context);
+    }
+    if (found.kind === 'moved') {
+      return reply.redirect(sitePaths.collection(context.address, found.to), 301);
+    }
+    const body = (
+      <CollectionView helpCenter={context.helpCenter} address={context.address} paged={afterUid !== undefined} {...found.page} />
+    );
+    return sendPage(reply, await renderSitePage(context, collectionHead(context, found.page), body));
+  });
+
+  app.get('/:helpCenterSlug/articles/:segment', async (request, reply) => {
+    const context = await readableContext(deps, request, reply);
+    if (!context) {
+      return reply;
+    }
+    const found = await articlePage(deps.db, context.helpCenter, context.viewer, (request.params as { segment: string }).segment);
+    if (found.kind === 'missing') {
+      return sendNotFound(reply, context);
+    }
+    if (found.kind === 'moved') {
+      return reply.redirect(sitePaths.article(context.address, found.to), 301);
+    }
+    const { html, outline } = outlineArticle(found.page.article.html);
+    const body = (
+      <ArticleView
+        helpCenter={context.helpCenter}
+        address={context.address}
+        html={html}
+        outline={outline}
+        feedback={feedbackStateOf(request)}
+        {...found.page}
+      />
+    );
+    return sendPage(reply, await renderSitePage(context, articleHead(context, found.page), body));
+  });
+
+  app.get('/:helpCenterSlug/search', async (request, reply) => {
+    const context = await readableContext(deps, request, reply);
+    if (!context) {
+      return reply;
+    }
+    const q = queryValue(request, 'q') ?? '';
+    const page = Number(queryValue(request, 'page') ?? '1');
+    const outcome = await searchPage(deps.db, context.helpCenter, context.viewer, {
+      q,
+      page: Number.isSafeInteger(page) ? page : 1,
+    });
+    const support =
+      outcome.kind === 'results' && outcome.hits.length === 0
+        ? await findSupportAddress(deps.db, context.helpCenter.organizationId)
+        : undefined;
+    const body = (
+      <SearchView address={context.address} q={q} outcome={outcome} contactUrl={support ? `mailto:${support}` : null} />
+    );
+    const status = outcome.kind === 'refused' ? 400 : 200;
+    return sendPage(reply, await renderSitePage(context, searchHead(context, q), body, { status, headerSearch: false }));
+  });
+}
