@@ -161,7 +161,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (areas.includes('helpCenter')) {
     // The public site first: its `/hc` prefix has a not-found page of its own.
     await app.register(siteAssetsPlugin(), { prefix: SITE_ASSETS_PREFIX });
-    await app.register(helpCenterSitePlugin(siteDepsOf(db)), { prefix: '/hc' });
+    const siteSignIn = { db, clock, ids: deps.ids, attempts: limits.attempts, config };
+    await app.register(helpCenterSitePlugin(siteDepsOf(siteSignIn), siteSignIn), { prefix: '/hc' });
     // No prefix: the help center's not-found handler also answers every unknown top-level path.
     await app.register(helpCenterPlugin(deps));
   } else {

@@ -58,7 +58,9 @@ export interface SignedInContact {
   name: string;
 }
 
-const EMAIL_PATTERN = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u;
+/** A valid e-mail address as HTML defines it (what `<input type="email">` accepts). */
+const EMAIL_PATTERN =
+  /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 const EMAIL_MAX_LENGTH = 254;
 
 /** The email as compared and counted (trimmed, lower case), or null when it cannot be an address. */

@@ -29,6 +29,9 @@ describe('sign-in emails are normalised', () => {
     ['ada@', null],
     ['a b@example.com', null],
     ['ada@exa\u0000mple.com', null],
+    ['<script>@x', null],
+    ['ada@-example.com', null],
+    ["o'brien+help@mail.example.co", "o'brien+help@mail.example.co"],
     [`${'a'.repeat(250)}@example.com`, null],
   ])('%j → %j', (raw, normalised) => {
     expect(normaliseSignInEmail(raw)).toBe(normalised);

@@ -1,17 +1,16 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/database.js';
 import type { SiteDeps } from './site.routes.js';
-import { ANONYMOUS, type SiteHelpCenter } from './site.service.js';
+import type { SiteHelpCenter } from './site.service.js';
+import { contactViewerOf, type SiteSignInDeps } from './site-sign-in.routes.js';
 
 /** Scheme and host the reader used (behind a proxy, as TRUST_PROXY lets the app read them). */
 export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
-/** The site as one process serves it: readers are anonymous until they sign in; pages under `/hc/{slug}`. */
-export function siteDepsOf(db: Kysely<DB>): SiteDeps {
+/** The site as one process serves it: readers are anonymous until they sign in (`hc_session`); pages under `/hc/{slug}`. */
+export function siteDepsOf(deps: SiteSignInDeps): SiteDeps {
   return {
-    db,
-    viewerOf: async () => ANONYMOUS,
+    db: deps.db,
+    viewerOf: contactViewerOf(deps),
     addressOf: (request: FastifyRequest, helpCenter: SiteHelpCenter) => ({
       origin: originOf(request),
       base: `/hc/${helpCenter.slug}`,
