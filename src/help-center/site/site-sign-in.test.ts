@@ -1,8 +1,10 @@
 import { DomUtils, parseDocument } from 'htmlparser2';
+import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, type TestOrganization } from '../../../test/factories.js';
-import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { buildTestApp, TEST_NOW, type TestApp, testConfig } from '../../../test/harness.js';
+import { buildApp } from '../../app.js';
 
 const textOf = (html: string, name: string) =>
   DomUtils.findAll((element) => element.name === name, parseDocument(html).children).map((element) =>
@@ -135,6 +137,25 @@ describe.each(DIALECTS)('signing in to the public help center on %s', (dialect) 
     expect(out.headers['set-cookie']).toMatch(/^hc_session=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax$/);
     expect(textOf((await get(`/hc/${slug}/`, cookie)).body, 'h2')).not.toContain('Partners');
     expect((await get(`/hc/${slug}/articles/${partnerArticle.slug}`, cookie)).statusCode).toBe(404);
+  });
+
+  it('marks the cookie Secure when the request came over HTTPS (through a trusted proxy)', async () => {
+    const proxied = await buildApp({
+      config: testConfig({ TRUST_PROXY: 'true' }),
+      db: harness.db,
+      clock: harness.clock,
+      ids: harness.ids,
+      log: pino({ level: 'silent' }),
+    });
+    try {
+      const link = await emailedLink('ada@customer.example');
+      const headers = { ...FORM, 'x-forwarded-proto': 'https' };
+      const redeemed = await proxied.inject({ method: 'POST', url: link, headers, payload: '' });
+      expect(redeemed.statusCode).toBe(303);
+      expect(redeemed.headers['set-cookie']).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('answers the same page for an unknown email and sends nothing', async () => {
