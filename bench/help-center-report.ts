@@ -63,8 +63,8 @@ export function helpCenterSection(results: HelpCenterResult[]): { lines: string[
     if (scale.length > 0) {
       const [large, small] = [result.articles.large.toLocaleString('en'), result.articles.small.toLocaleString('en')];
       lines.push(
-        `| Path | p99 ms at ${small} | p99 ms at ${large} | ${large}/${small} (paired, per round) | | p50 at ${small} | p50 at ${large} | req/s at ${small} | req/s at ${large} |`,
-        '|---|---:|---:|---:|---|---:|---:|---:|---:|',
+        `| Path | p99 ms at ${small} | p99 ms at ${large} | ${large}/${small} (paired, per round) | | p50 at ${small} | p50 at ${large} | req/s at ${small} | req/s at ${large} | CPU ms/req at ${small} | at ${large} |`,
+        '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
       );
       for (const pair of scale) {
         const [subject, baseline] = [summarize(pair.subject.rounds), summarize(pair.baseline.rounds)];
@@ -73,7 +73,7 @@ export function helpCenterSection(results: HelpCenterResult[]): { lines: string[
         lines.push(
           `| ${pair.name} | ${ms(baseline.p99)} | ${ms(subject.p99)} | **${ratio(paired.median)}** (${roundsText(paired.rounds)}) | ${
             ok === null ? 'n/a' : ok ? 'met' : '**not met**'
-          } | ${ms(baseline.p50)} | ${ms(subject.p50)} | ${fmt(baseline.rps)} | ${fmt(subject.rps)} |`,
+          } | ${ms(baseline.p50)} | ${ms(subject.p50)} | ${fmt(baseline.rps)} | ${fmt(subject.rps)} | ${ms(baseline.cpu)} | ${ms(subject.cpu)} |`,
         );
         targets.push({
           target: `${pair.name}: p99 at ${large} articles ≤ ${HELP_CENTER_TARGETS.p99Growth}× at ${small} (${name})`,
