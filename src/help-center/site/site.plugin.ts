@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { registerSitePageRoutes, type SiteDeps, sendNotFound } from './site.routes.js';
 import { SITE_ASSETS_PREFIX, siteAssets } from './site-assets.js';
+import { registerSiteFeedRoutes, type SiteFeedOptions } from './site-feeds.routes.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 /** The site's forms carry an email, a vote or a comment of at most 2,000 characters. */
@@ -17,10 +18,11 @@ function acceptForms(app: FastifyInstance) {
  * The public help center at `/hc/{helpCenterSlug}/…`: server-rendered pages anyone may read, no
  * API key. Its own 404 page for any address below `/hc`.
  */
-export function helpCenterSitePlugin(deps: SiteDeps): FastifyPluginAsync {
+export function helpCenterSitePlugin(deps: SiteDeps, options: SiteFeedOptions = {}): FastifyPluginAsync {
   return async (app) => {
     acceptForms(app);
     registerSitePageRoutes(app, deps);
+    registerSiteFeedRoutes(app, deps, options);
     app.setNotFoundHandler((_request, reply) => sendNotFound(reply, null));
   };
 }

@@ -86,7 +86,7 @@ function sendToSignIn(reply: FastifyReply, context: SiteContext, request: Fastif
 }
 
 /** A readable page of the site, or the sign-in redirect, or the 404 page. */
-async function readableContext(deps: SiteDeps, request: FastifyRequest, reply: FastifyReply) {
+export async function readableContext(deps: SiteDeps, request: FastifyRequest, reply: FastifyReply) {
   const context = await siteContextOf(deps, request, reply);
   if (context && !mayRead(context.helpCenter, context.viewer)) {
     await sendToSignIn(reply, context, request);
