@@ -1,20 +1,46 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { customDomainOf } from './custom-domains.js';
 import type { SiteDeps } from './site.routes.js';
 import { ANONYMOUS, type SiteHelpCenter } from './site.service.js';
+import type { SiteAddress } from './site-address.js';
 
 /** Scheme and host the reader used (behind a proxy, as TRUST_PROXY lets the app read them). */
 export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
-/** The site as one process serves it: readers are anonymous until they sign in; pages under `/hc/{slug}`. */
-export function siteDepsOf(db: Kysely<DB>): SiteDeps {
+export interface SiteDepsOptions {
+  /** PUBLIC_BASE_URL: its scheme is the one of the help centers' custom domains in canonical URLs. */
+  publicBaseUrl?: string;
+}
+
+/**
+ * Where a help center's pages are for this request: at the root of its custom domain when the
+ * request came to it, else under `/hc/{slug}` on the host the reader used. A help center with a
+ * custom domain names that domain in canonical URLs and sitemaps wherever it is read, with the
+ * scheme of PUBLIC_BASE_URL when set (a TLS proxy in front may hide it from the request).
+ */
+export function siteAddressOf(
+  request: FastifyRequest,
+  helpCenter: Pick<SiteHelpCenter, 'slug' | 'customDomain'>,
+  options: SiteDepsOptions = {},
+): SiteAddress {
+  const origin = originOf(request);
+  const onCustomDomain = customDomainOf(request.raw) !== undefined;
+  const address = { origin, base: onCustomDomain ? '' : `/hc/${helpCenter.slug}` };
+  if (!helpCenter.customDomain) {
+    return address;
+  }
+  const scheme = options.publicBaseUrl ? new URL(options.publicBaseUrl).protocol.slice(0, -1) : request.protocol;
+  const canonical = { origin: `${scheme}://${helpCenter.customDomain}`, base: '' };
+  return canonical.origin === address.origin && address.base === '' ? address : { ...address, canonical };
+}
+
+/** The site as one process serves it: readers are anonymous until they sign in. */
+export function siteDepsOf(db: Kysely<DB>, options: SiteDepsOptions = {}): SiteDeps {
   return {
     db,
     viewerOf: async () => ANONYMOUS,
-    addressOf: (request: FastifyRequest, helpCenter: SiteHelpCenter) => ({
-      origin: originOf(request),
-      base: `/hc/${helpCenter.slug}`,
-    }),
+    addressOf: (request, helpCenter) => siteAddressOf(request, helpCenter, options),
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { registerSitePageRoutes, type SiteDeps, sendNotFound } from './site.routes.js';
 import { SITE_ASSETS_PREFIX, siteAssets } from './site-assets.js';
 import { registerSiteFeedRoutes, type SiteFeedOptions } from './site-feeds.routes.js';
+import { registerRobotsRoute } from './site-robots.routes.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 /** The site's forms carry an email, a vote or a comment of at most 2,000 characters. */
@@ -42,6 +43,13 @@ export function siteAssetsPlugin(): FastifyPluginAsync {
           .send(asset.body),
       );
     }
+  };
+}
+
+/** What the site answers at the host's root: `/robots.txt`. */
+export function siteRootPlugin(deps: SiteDeps): FastifyPluginAsync {
+  return async (app) => {
+    registerRobotsRoute(app, deps);
   };
 }
 

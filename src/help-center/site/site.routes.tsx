@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { findSupportAddress } from '../../platform/mailboxes/mailbox.lookup.js';
 import { outlineArticle } from './article-outline.js';
+import { servesHelpCenter } from './custom-domains.js';
 import {
   articlePage,
   collectionPage,
@@ -27,7 +28,7 @@ export interface SiteDeps {
   /** Who is reading: a signed-in customer contact of the help center's organization, or anyone. */
   viewerOf(request: FastifyRequest, helpCenter: SiteHelpCenter): Promise<SiteViewer>;
   /** Where the help center's pages are for this request: `/hc/{slug}` or its custom domain's root. */
-  addressOf(request: FastifyRequest, helpCenter: SiteHelpCenter): SiteAddress;
+  addressOf(request: FastifyRequest, helpCenter: Pick<SiteHelpCenter, 'slug' | 'customDomain'>): SiteAddress;
 }
 
 type Params = { helpCenterSlug: string };
@@ -38,6 +39,7 @@ export const NO_HELP_CENTER: SiteHelpCenter = {
   organizationId: '',
   name: 'Help center',
   slug: '',
+  customDomain: null,
   isProtected: false,
   meta: { title: null, description: null, image: null },
   updatedAt: '1970-01-01T00:00:00.000Z',
@@ -72,7 +74,7 @@ export async function siteContextOf(deps: SiteDeps, request: FastifyRequest, rep
   const helpCenter = /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(helpCenterSlug)
     ? await findSiteHelpCenter(deps.db, helpCenterSlug)
     : undefined;
-  if (!helpCenter) {
+  if (!helpCenter || !servesHelpCenter(request.raw, helpCenter)) {
     await sendNotFound(reply, null);
     return null;
   }
@@ -81,7 +83,8 @@ export async function siteContextOf(deps: SiteDeps, request: FastifyRequest, rep
 
 /** A protected help center shows anonymous readers its sign-in page only. */
 function sendToSignIn(reply: FastifyReply, context: SiteContext, request: FastifyRequest) {
-  const next = request.url.startsWith(context.address.base) ? request.url : sitePaths.home(context.address);
+  // The address as the reader wrote it: on a custom domain, without the `/hc/{slug}` it is routed by.
+  const next = request.originalUrl.startsWith(context.address.base) ? request.originalUrl : sitePaths.home(context.address);
   return reply.redirect(`${sitePaths.signIn(context.address)}?${new URLSearchParams({ next }).toString()}`, 303);
 }
 
