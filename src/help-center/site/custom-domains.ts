@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, onSendHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { type NotificationChannel, openNotificationChannel, sendNotification } from '../../db/notifications.js';
@@ -138,12 +138,19 @@ export function createCustomDomains(deps: { db: Kysely<DB>; log: Pick<FastifyBas
 /**
  * Reloads the domains once a help center's update has answered (committed): its custom domain or
  * slug may have changed. Before the answer leaves, so that the caller's next request finds it.
+ * Hooked to that one route as it is added, so no other request pays for the check.
  */
 export function reloadAfterHelpCenterUpdates(app: FastifyInstance, domains: CustomDomains): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method === 'PATCH' && request.routeOptions.url === '/help-centers/:id' && reply.statusCode < 300) {
+  const reloadOnSuccess: onSendHookHandler = async (_request, reply, payload) => {
+    if (reply.statusCode < 300) {
       await domains.changed();
     }
     return payload;
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'PATCH' && route.url === '/help-centers/:id') {
+      const existing = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+      route.onSend = [...existing, reloadOnSuccess];
+    }
   });
 }
