@@ -16,7 +16,8 @@ export interface SiteDepsOptions {
 
 /**
  * Where a help center's pages are for this request: at the root of its custom domain when the
- * request came to it, else under `/hc/{slug}` on the host the reader used. A help center with a
+ * request came to it, else under `/hc/{slug}` on the host the reader used. Custom domains are
+ * recognised by the `Host` header alone: a proxy in front must pass it on as the reader sent it. A help center with a
  * custom domain names that domain in canonical URLs and sitemaps wherever it is read, with the
  * scheme of PUBLIC_BASE_URL when set (a TLS proxy in front may hide it from the request).
  */
@@ -25,8 +26,9 @@ export function siteAddressOf(
   helpCenter: Pick<SiteHelpCenter, 'slug' | 'customDomain'>,
   options: SiteDepsOptions = {},
 ): SiteAddress {
-  const origin = originOf(request);
   const onCustomDomain = customDomainOf(request.raw) !== undefined;
+  // On a custom domain, the `Host` the request was routed by (never an X-Forwarded-Host that names another).
+  const origin = onCustomDomain ? `${request.protocol}://${request.raw.headers.host}` : originOf(request);
   const address = { origin, base: onCustomDomain ? '' : `/hc/${helpCenter.slug}` };
   if (!helpCenter.customDomain) {
     return address;
