@@ -10,7 +10,7 @@ import type { AppDeps } from './deps.js';
 import { helpCenterPlugin } from './help-center/help-center.plugin.js';
 import { createCustomDomains, reloadAfterHelpCenterUpdates } from './help-center/site/custom-domains.js';
 import { helpCenterSitePlugin, SITE_ASSETS_PREFIX, siteAssetsPlugin, siteRootPlugin } from './help-center/site/site.plugin.js';
-import { siteDepsOf } from './help-center/site/site-deps.js';
+import { siteDepsOf, siteSignInDepsOf } from './help-center/site/site-deps.js';
 import { type ApiKeyAuth, createApiKeyAuth, createAuthenticate } from './http/api-key-auth.js';
 import type { ErrorRenderer } from './http/area.js';
 import { createFrameworkErrorHandler, MAX_PARAM_LENGTH } from './http/framework-errors.js';
@@ -167,10 +167,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // A database not migrated yet (the OpenAPI export) has none; the next reload finds them.
     await customDomains.reload().catch((error: unknown) => options.log.warn({ err: error }, 'custom domains not read'));
     reloadAfterHelpCenterUpdates(app, customDomains);
-    const siteDeps = siteDepsOf(db, { publicBaseUrl: config.PUBLIC_BASE_URL });
     // The public site first: its `/hc` prefix has a not-found page of its own.
     await app.register(siteAssetsPlugin(), { prefix: SITE_ASSETS_PREFIX });
-    await app.register(helpCenterSitePlugin(siteDeps), { prefix: '/hc' });
+    const siteSignIn = siteSignInDepsOf(deps);
+    const siteDeps = siteDepsOf(deps, siteSignIn);
+    await app.register(helpCenterSitePlugin(siteDeps, siteSignIn), { prefix: '/hc' });
     await app.register(siteRootPlugin(siteDeps));
     // No prefix: the help center's not-found handler also answers every unknown top-level path.
     await app.register(helpCenterPlugin(deps));

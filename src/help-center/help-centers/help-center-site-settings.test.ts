@@ -159,6 +159,10 @@ describe.each(DIALECTS)('help center addresses and theme on %s', (dialect) => {
       primaryColor: '#ab12cd',
       footerLinks: [links[0], { label: 'Privacy', url: 'http://acme.test/privacy' }],
     });
+    // Only keys ever set are stored: the others follow the defaults.
+    const stored = await harness.db.selectFrom('help_centers').select('theme').where('id', '=', id).executeTakeFirstOrThrow();
+    const storedTheme = typeof stored.theme === 'string' ? JSON.parse(stored.theme) : stored.theme;
+    expect(Object.keys(storedTheme).sort()).toEqual(['footerLinks', 'primaryColor']);
     const logo = await upload('logo.png', 'image/png', PNG);
     const second = await patch(`/help-centers/${id}`, { theme: { logoAttachmentId: logo } });
     expect(second.json().data.theme).toEqual({ ...first.json().data.theme, logoAttachmentId: logo });

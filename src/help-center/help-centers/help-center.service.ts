@@ -166,7 +166,7 @@ export async function updateHelpCenterDetails(
       changes.meta = writeMeta(input.meta, readMeta(current.meta));
     }
     if (input.theme !== undefined) {
-      changes.theme = writeTheme(input.theme, readTheme(current.theme));
+      changes.theme = writeTheme(input.theme, current.theme);
     }
     if (input.slug !== undefined && input.slug !== current.slug) {
       await updateHelpCenter(trx, organizationId, id, { slug: input.slug }).catch(conflictAs(SLUG_TAKEN));

@@ -51,9 +51,12 @@ export function readTheme(stored: unknown): Theme {
   return { ...DEFAULT_THEME, ...(readJson<Partial<Theme>>(stored) ?? {}) };
 }
 
-/** The JSON to store after applying `changes` to `current`: labels trimmed, the colour lower-cased. */
-export function writeTheme(changes: ThemeInput, current: Theme): string {
-  const next: Theme = { ...current };
+/**
+ * The JSON to store after applying `changes` to the stored theme: labels trimmed, the colour
+ * lower-cased. Only keys ever set are stored, so a key never set follows the default if it changes.
+ */
+export function writeTheme(changes: ThemeInput, stored: unknown): string {
+  const next: Partial<Theme> = { ...(readJson<Partial<Theme>>(stored) ?? {}) };
   if (changes.logoAttachmentId !== undefined) {
     next.logoAttachmentId = changes.logoAttachmentId;
   }

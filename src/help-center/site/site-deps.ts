@@ -1,30 +1,26 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/database.js';
+import type { AppDeps } from '../../deps.js';
+import { createAttachmentStorage } from '../../platform/attachments/attachment.storage.js';
 import { customDomainOf } from './custom-domains.js';
 import type { SiteDeps } from './site.routes.js';
-import { ANONYMOUS, type SiteHelpCenter } from './site.service.js';
+import type { SiteHelpCenter } from './site.service.js';
 import type { SiteAddress } from './site-address.js';
+import { contactViewerOf, type SiteSignInDeps } from './site-sign-in.routes.js';
 
 /** Scheme and host the reader used (behind a proxy, as TRUST_PROXY lets the app read them). */
 export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
-export interface SiteDepsOptions {
-  /** PUBLIC_BASE_URL: its scheme is the one of the help centers' custom domains in canonical URLs. */
-  publicBaseUrl?: string;
-}
-
 /**
  * Where a help center's pages are for this request: at the root of its custom domain when the
  * request came to it, else under `/hc/{slug}` on the host the reader used. Custom domains are
- * recognised by the `Host` header alone: a proxy in front must pass it on as the reader sent it. A help center with a
- * custom domain names that domain in canonical URLs and sitemaps wherever it is read, with the
- * scheme of PUBLIC_BASE_URL when set (a TLS proxy in front may hide it from the request).
+ * recognised by the `Host` header alone: a proxy in front must pass it on as the reader sent it.
+ * A help center with a custom domain names that domain in canonical URLs and sitemaps wherever it
+ * is read, with the scheme of PUBLIC_BASE_URL when set (a TLS proxy in front may hide it).
  */
 export function siteAddressOf(
   request: FastifyRequest,
   helpCenter: Pick<SiteHelpCenter, 'slug' | 'customDomain'>,
-  options: SiteDepsOptions = {},
+  options: { publicBaseUrl?: string } = {},
 ): SiteAddress {
   const onCustomDomain = customDomainOf(request.raw) !== undefined;
   // On a custom domain, the `Host` the request was routed by (never an X-Forwarded-Host that names another).
@@ -38,11 +34,23 @@ export function siteAddressOf(
   return canonical.origin === address.origin && address.base === '' ? address : { ...address, canonical };
 }
 
-/** The site as one process serves it: readers are anonymous until they sign in. */
-export function siteDepsOf(db: Kysely<DB>, options: SiteDepsOptions = {}): SiteDeps {
+/** What the sign-in pages need of the app. */
+export function siteSignInDepsOf(deps: AppDeps): SiteSignInDeps {
+  return { db: deps.db, clock: deps.clock, ids: deps.ids, attempts: deps.limits.attempts, config: deps.config };
+}
+
+/**
+ * The site as one app serves it: readers are anonymous until they sign in (`hc_session`); pages
+ * under `/hc/{slug}`, or at the root of the help center's custom domain.
+ */
+export function siteDepsOf(deps: AppDeps, signIn: SiteSignInDeps): SiteDeps {
   return {
-    db,
-    viewerOf: async () => ANONYMOUS,
-    addressOf: (request, helpCenter) => siteAddressOf(request, helpCenter, options),
+    db: deps.db,
+    clock: deps.clock,
+    ids: deps.ids,
+    storage: createAttachmentStorage(deps.config),
+    attempts: deps.limits.attempts,
+    viewerOf: contactViewerOf(signIn),
+    addressOf: (request, helpCenter) => siteAddressOf(request, helpCenter, { publicBaseUrl: deps.config.PUBLIC_BASE_URL }),
   };
 }

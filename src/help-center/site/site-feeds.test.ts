@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../test/harness.js';
+import { depsOfApp } from '../../app.js';
 import { helpCenterSitePlugin } from './site.plugin.js';
-import { siteDepsOf } from './site-deps.js';
+import { siteDepsOf, siteSignInDepsOf } from './site-deps.js';
 import { escapeXml } from './sitemap.js';
 
 type Created = { _id: string; uid: number; slug: string };
@@ -111,7 +112,10 @@ describe.each(DIALECTS)('sitemap, llms.txt and Markdown articles on %s', (dialec
 
   it('becomes a sitemap index of sitemaps within the limit when there are more addresses', async () => {
     const small = Fastify();
-    await small.register(helpCenterSitePlugin(siteDepsOf(harness.db), { sitemapUrlLimit: 2 }), { prefix: '/hc' });
+    const signIn = siteSignInDepsOf(depsOfApp(harness.app));
+    await small.register(helpCenterSitePlugin(siteDepsOf(depsOfApp(harness.app), signIn), signIn, { sitemapUrlLimit: 2 }), {
+      prefix: '/hc',
+    });
     try {
       const index = await small.inject({ url: `/hc/${slug}/sitemap.xml`, headers: { host: 'help.test' } });
       expect(index.statusCode, index.body).toBe(200);

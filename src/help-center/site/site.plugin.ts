@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { registerSitePageRoutes, type SiteDeps, sendNotFound } from './site.routes.js';
+import { registerSitePageRoutes, type SiteDeps, sendErrorPage, sendNotFound } from './site.routes.js';
+import { registerSiteActionRoutes } from './site-actions.routes.js';
 import { SITE_ASSETS_PREFIX, siteAssets } from './site-assets.js';
 import { registerSiteFeedRoutes, type SiteFeedOptions } from './site-feeds.routes.js';
 import { registerRobotsRoute } from './site-robots.routes.js';
+import { registerSiteSignInRoutes, type SiteSignInDeps } from './site-sign-in.routes.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 /** The site's forms carry an email, a vote or a comment of at most 2,000 characters. */
@@ -19,12 +21,15 @@ function acceptForms(app: FastifyInstance) {
  * The public help center at `/hc/{helpCenterSlug}/…`: server-rendered pages anyone may read, no
  * API key. Its own 404 page for any address below `/hc`.
  */
-export function helpCenterSitePlugin(deps: SiteDeps, options: SiteFeedOptions = {}): FastifyPluginAsync {
+export function helpCenterSitePlugin(deps: SiteDeps, signIn: SiteSignInDeps, options: SiteFeedOptions = {}): FastifyPluginAsync {
   return async (app) => {
     acceptForms(app);
     registerSitePageRoutes(app, deps);
     registerSiteFeedRoutes(app, deps, options);
+    registerSiteActionRoutes(app, deps);
+    registerSiteSignInRoutes(app, deps, signIn);
     app.setNotFoundHandler((_request, reply) => sendNotFound(reply, null));
+    app.setErrorHandler((error, request, reply) => sendErrorPage(error, request, reply));
   };
 }
 
