@@ -228,6 +228,31 @@ describe.each(DIALECTS)('sitemap, llms.txt and Markdown articles on %s', (dialec
     }
   });
 
+  it('gives a protected collection’s Markdown to a signed-in reader alone, never cached, and lists it nowhere', async () => {
+    const appDeps = depsOfApp(harness.app);
+    const signIn = siteSignInDepsOf(appDeps);
+    const contact = { id: 'contact-1', email: 'reader@example.com', name: null };
+    const signedIn = Fastify();
+    await signedIn.register(
+      helpCenterSitePlugin({ ...siteDepsOf(appDeps, signIn), viewerOf: async () => ({ contact }) }, signIn),
+      { prefix: '/hc' },
+    );
+    try {
+      const response = await signedIn.inject({ url: `/hc/${slug}/articles/${secret.slug}.md`, headers: { host: 'help.test' } });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.body).toBe('# Partner pricing\n\nSecret discount tiers.\n');
+      expect(response.headers['cache-control']).toBe('private, no-store');
+      const sitemap = await signedIn.inject({ url: `/hc/${slug}/sitemap.xml`, headers: { host: 'help.test' } });
+      expect(sitemap.body).not.toContain(secret.slug);
+      const llms = await signedIn.inject({ url: `/hc/${slug}/llms.txt`, headers: { host: 'help.test' } });
+      expect(llms.body).not.toContain('Partner pricing');
+    } finally {
+      await signedIn.close();
+    }
+    const anonymous = await get(`/hc/${slug}/articles/${refunds.slug}.md`);
+    expect(anonymous.headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=600');
+  });
+
   it('lists nothing of a protected help center and keeps its Markdown behind the sign-in', async () => {
     const locked = (await post('/help-centers', { name: `Locked ${dialect}`, isProtected: true })).json().data;
     const collection = (await post('/collections', { helpCenterId: locked._id, name: 'Inside' })).json().data;
