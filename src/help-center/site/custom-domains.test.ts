@@ -96,6 +96,17 @@ describe.each(DIALECTS)('help centers on their own domains on %s', (dialect) => 
     expect((await get(ACME, `/articles/${refunds.slug}.md`)).body).toContain('Ask within thirty days.');
   });
 
+  it('takes the article page’s vote on the domain and sends the reader back there', async () => {
+    const vote = await harness.app.inject({
+      method: 'POST',
+      url: `/articles/${refunds.slug}/feedback`,
+      headers: { host: ACME, origin: `http://${ACME}`, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'helpful=yes',
+    });
+    expect(vote.statusCode, vote.body).toBe(303);
+    expect(vote.headers.location).toBe(`/articles/${refunds.slug}?feedback=yes#feedback`);
+  });
+
   it('compares the host in lower case, without its port or final dot', async () => {
     for (const host of ['HELP.ACME.TEST', `${ACME}:8443`, `${ACME}.`]) {
       const response = await get(host, `/articles/${refunds.slug}`);
