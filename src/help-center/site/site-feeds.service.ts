@@ -87,8 +87,9 @@ async function* sitemapEntries(
   }
 }
 
-/** Articles read per query for `llms.txt`. */
+/** Articles read per query for `llms.txt`, and the size of the chunks it is written in. */
 const LLMS_RUN = 500;
+const LLMS_CHUNK_CHARS = 64 * 1024;
 
 /** The collection and the ones above it, top first, as a section title. */
 function sectionTitle(tree: CollectionTree<SiteCollection>, collection: SiteCollection): string {
@@ -115,17 +116,22 @@ export async function* publicLlmsText(db: Kysely<DB>, helpCenter: SiteHelpCenter
   }
   yield head;
   for (const collection of tree.listingOrder()) {
-    let section = `\n## ${writer.text(sectionTitle(tree, collection))}\n\n`;
+    // A collection without public articles of its own gets no section.
+    let chunk = '';
+    let listed = false;
     for await (const line of articleLines(db, helpCenter, address, collection, writer)) {
-      section += line;
-      if (section.length > 64 * 1024) {
-        yield section;
-        section = '';
+      if (!listed) {
+        chunk = `\n## ${writer.text(sectionTitle(tree, collection))}\n\n`;
+        listed = true;
+      }
+      chunk += line;
+      if (chunk.length >= LLMS_CHUNK_CHARS) {
+        yield chunk;
+        chunk = '';
       }
     }
-    // A collection without public articles of its own gets no section.
-    if (!section.endsWith('\n\n')) {
-      yield section;
+    if (chunk !== '') {
+      yield chunk;
     }
   }
 }
