@@ -10,6 +10,7 @@ import type { AppDeps } from './deps.js';
 import { helpCenterPlugin } from './help-center/help-center.plugin.js';
 import { helpCenterSitePlugin, SITE_ASSETS_PREFIX, siteAssetsPlugin } from './help-center/site/site.plugin.js';
 import { siteDepsOf } from './help-center/site/site-deps.js';
+import { createSitePageCache } from './help-center/site/site-page-cache.js';
 import { type ApiKeyAuth, createApiKeyAuth, createAuthenticate } from './http/api-key-auth.js';
 import type { ErrorRenderer } from './http/area.js';
 import { createFrameworkErrorHandler, MAX_PARAM_LENGTH } from './http/framework-errors.js';
@@ -23,6 +24,7 @@ import { createIdFactory, type IdFactory } from './lib/ids.js';
 import { loadOnce } from './lib/load-once.js';
 import { decodeSecretKey } from './lib/secret-box.js';
 import { authenticateSession } from './platform/auth/session.service.js';
+import { createEventSignal } from './platform/events/event.signal.js';
 import { platformPlugin } from './platform/platform.plugin.js';
 import { apiKeyLookup } from './platform/users/api-key.service.js';
 import { type CredentialsSignal, createCredentialsSignal } from './platform/users/credentials.signal.js';
@@ -127,6 +129,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     createApiKeyAuth({ lookup: apiKeyLookup(db, { clock, log: options.log }), ttlSeconds: config.API_KEY_CACHE_SECONDS });
   const credentials = options.credentials ?? ownCredentialsSignal(app, { config, db, log: options.log, cache: auth });
   const limits = await registerRateLimits(app, config, { db, clock });
+  const eventSignal = createEventSignal({ config, db, log: options.log });
+  const sitePages = createSitePageCache({ db, config, signal: eventSignal, log: options.log, now: () => clock.now().getTime() });
+  // After the hub's preClose: what subscribed is gone by then.
+  app.addHook('onClose', async () => {
+    sitePages.close();
+    await eventSignal.close();
+  });
   deps = {
     config,
     db,
@@ -135,6 +144,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ids: options.ids ?? createIdFactory(clock),
     auth,
     credentialsChanged: (userId) => credentials.changed(userId),
+    eventSignal,
+    helpCenterSiteChanged: (organizationId) => sitePages.forgetOrganization(organizationId),
     authenticate: createAuthenticate(auth, limits),
     authenticateWithSession: createAuthenticate(auth, limits, {
       verify: (token) => authenticateSession({ db, clock }, token),
@@ -161,7 +172,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (areas.includes('helpCenter')) {
     // The public site first: its `/hc` prefix has a not-found page of its own.
     await app.register(siteAssetsPlugin(), { prefix: SITE_ASSETS_PREFIX });
-    await app.register(helpCenterSitePlugin(siteDepsOf(db)), { prefix: '/hc' });
+    await app.register(helpCenterSitePlugin(siteDepsOf(db, sitePages)), { prefix: '/hc' });
     // No prefix: the help center's not-found handler also answers every unknown top-level path.
     await app.register(helpCenterPlugin(deps));
   } else {

@@ -7,6 +7,7 @@ import type { ErrorRenderer } from './http/area.js';
 import type { RequestLimits } from './http/rate-limits.js';
 import type { Clock } from './lib/clock.js';
 import type { IdFactory } from './lib/ids.js';
+import type { EventSignal } from './platform/events/event.signal.js';
 
 /** What every area and feature is handed; nothing is read from globals or the environment. */
 export interface AppDeps {
@@ -22,6 +23,16 @@ export interface AppDeps {
    * and every other process is told to (`platform/users/credentials.signal.ts`). Never fails.
    */
   credentialsChanged(userId: string): Promise<void>;
+  /**
+   * Says when an organization's event log has grown, in any process: one per app, for the live
+   * event streams and the public site's page cache; it listens once something subscribes.
+   */
+  eventSignal: EventSignal;
+  /**
+   * Call once a change that the public help-center site shows has committed: this process forgets
+   * the organization's cached pages before it answers (others learn it from the event log).
+   */
+  helpCenterSiteChanged(organizationId: string): void;
   /** The `onRequest` hook identifying the caller by API key, with the rate limits of failed and keyed requests. */
   authenticate: Authenticate;
   /** The same, also accepting a signed-in browser's session cookie (the platform's hook). */

@@ -9,6 +9,7 @@ import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { requireOrgAdmin } from '../../platform/authorization.js';
+import { recordEvent } from '../../platform/events/event.recorder.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank } from './help-center.input.js';
 import { readMeta, writeMeta } from './help-center.meta.js';
@@ -38,7 +39,11 @@ export const HELP_CENTER_NOT_FOUND = 'Help center not found';
 const SLUG_TAKEN = 'Help center with this slug already exists';
 
 /** The organization's help center, or a 404 (also for another organization's). */
-export async function requireHelpCenter(db: Kysely<DB>, organizationId: string, id: string): Promise<HelpCenterRow> {
+export async function requireHelpCenter(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  id: string,
+): Promise<HelpCenterRow> {
   const row = await findHelpCenterById(db, organizationId, id);
   if (!row) {
     throw AppError.notFound(HELP_CENTER_NOT_FOUND);
@@ -145,8 +150,19 @@ export async function updateHelpCenterDetails(
     changes.meta = writeMeta(input.meta, readMeta(current.meta));
   }
   // A concurrent update may take the slug between the check and the write: the same 409.
-  await updateHelpCenter(deps.db, organizationId, id, changes).catch(conflictAs(SLUG_TAKEN));
-  return toHelpCenter(await requireHelpCenter(deps.db, organizationId, id));
+  return deps.db
+    .transaction()
+    .execute(async (trx) => {
+      await updateHelpCenter(trx, organizationId, id, changes);
+      const updated = toHelpCenter(await requireHelpCenter(trx, organizationId, id));
+      await recordEvent(trx, deps, organizationId, {
+        type: 'help_center.updated',
+        actor: { type: 'user', id: principal.userId },
+        data: updated,
+      });
+      return updated;
+    })
+    .catch(conflictAs(SLUG_TAKEN));
 }
 
 /** The help center whose public address is `/hc/{slug}/`, of any organization; the public site reads it. */

@@ -8,6 +8,7 @@ import { buildTestApp, type TestApp } from '../../../../test/harness.js';
 import type { AppDeps } from '../../../deps.js';
 import { createApiKeyAuth, createAuthenticate } from '../../../http/api-key-auth.js';
 import { registerRateLimits } from '../../../http/rate-limits.js';
+import { createEventSignal } from '../../../platform/events/event.signal.js';
 import { apiKeyLookup } from '../../../platform/users/api-key.service.js';
 import { BUILT_IN_TOOLS } from '../../tools/built-in-tools.js';
 import { builtInRuntimeTool } from '../built-in-runtime-tools.js';
@@ -23,6 +24,7 @@ async function appDepsOf(harness: TestApp): Promise<{ deps: AppDeps; close(): Pr
   const scratch = Fastify();
   const limits = await registerRateLimits(scratch, harness.config, harness);
   const auth = createApiKeyAuth({ lookup: apiKeyLookup(harness.db), ttlSeconds: 0 });
+  const eventSignal = createEventSignal({ config: harness.config, db: harness.db, log: pino({ level: 'silent' }) });
   const deps: AppDeps = {
     config: harness.config,
     db: harness.db,
@@ -31,6 +33,8 @@ async function appDepsOf(harness: TestApp): Promise<{ deps: AppDeps; close(): Pr
     log: pino({ level: 'silent' }),
     auth,
     credentialsChanged: async (userId) => auth.forgetUser(userId),
+    eventSignal,
+    helpCenterSiteChanged: () => undefined,
     authenticate: createAuthenticate(auth, limits),
     authenticateWithSession: createAuthenticate(auth, limits),
     limits,
@@ -38,7 +42,13 @@ async function appDepsOf(harness: TestApp): Promise<{ deps: AppDeps; close(): Pr
     docs: new Map(),
     errorRenderers: new Map(),
   };
-  return { deps, close: () => scratch.close() };
+  return {
+    deps,
+    close: async () => {
+      await eventSignal.close();
+      await scratch.close();
+    },
+  };
 }
 
 describe.each(DIALECTS)('built-in agent tools on %s', (dialect) => {
