@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { expect } from 'vitest';
 import { makeOrganization, type TestOrganization } from './factories.js';
@@ -26,7 +26,7 @@ export interface SiteFixture {
   partners: Published;
   install: Published;
   refunds: Published;
-  call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object): ReturnType<FastifyInstance['inject']>;
+  call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object): Promise<LightMyRequestResponse>;
   publish(collectionId: string, payload: object): Promise<Published>;
 }
 
