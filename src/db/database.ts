@@ -13,6 +13,7 @@ import type { AgentToolTable } from '../agent-studio/tools/agent-tool.table.js';
 import type { ImapMessageAttemptTable } from '../channels/email/imap-message-attempt.table.js';
 import type { EmailMessageTable } from '../delivery/email-messages/email-message.table.js';
 import type { EmailOutboxTable } from '../delivery/outbox/outbox.table.js';
+import type { ArticleFeedbackTable } from '../help-center/article-feedback/article-feedback.table.js';
 import type {
   ArticleCollectionTable,
   ArticleSearchTable,
@@ -111,6 +112,7 @@ export interface DB {
   help_center_tags: TagTable;
   help_center_article_tags: ArticleTagTable;
   help_center_article_search: ArticleSearchTable;
+  article_feedback: ArticleFeedbackTable;
   macros: MacroTable;
   saved_views: SavedViewTable;
   events: EventTable;
