@@ -145,7 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     auth,
     credentialsChanged: (userId) => credentials.changed(userId),
     eventSignal,
-    helpCenterSiteChanged: (organizationId) => sitePages.forgetOrganization(organizationId),
+    helpCenterSiteChanged: (organizationId) => sitePages.changed(organizationId),
     authenticate: createAuthenticate(auth, limits),
     authenticateWithSession: createAuthenticate(auth, limits, {
       verify: (token) => authenticateSession({ db, clock }, token),

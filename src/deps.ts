@@ -30,9 +30,9 @@ export interface AppDeps {
   eventSignal: EventSignal;
   /**
    * Call once a change that the public help-center site shows has committed: this process forgets
-   * the organization's cached pages before it answers (others learn it from the event log).
+   * the organization's cached pages before it answers (others learn it from the event log). Never fails.
    */
-  helpCenterSiteChanged(organizationId: string): void;
+  helpCenterSiteChanged(organizationId: string): Promise<void>;
   /** The `onRequest` hook identifying the caller by API key, with the rate limits of failed and keyed requests. */
   authenticate: Authenticate;
   /** The same, also accepting a signed-in browser's session cookie (the platform's hook). */

@@ -33,7 +33,7 @@ export interface RenderTicket {
  * it: the event signal says when its log grew, and the cache reads only those types after the last
  * number it saw (an index seek), so a flood of ticket events costs a read per signal and forgets
  * nothing. A change made through this process is forgotten before its answer leaves
- * (`forgetOrganization`, from the help center API's hook).
+ * (`changed`, from the help center API's hook).
  */
 export interface SitePageCache {
   readonly enabled: boolean;
@@ -44,7 +44,11 @@ export interface SitePageCache {
   store(ticket: RenderTicket, key: string, page: CachedPage): void;
   /** The latest change this process has seen in the organization's site (ms), 0 when none. */
   changedAt(organizationId: string): number;
-  forgetOrganization(organizationId: string): void;
+  /**
+   * A change of the organization's site has committed in this process: its pages are forgotten and
+   * its log read past the change, so the signal that follows forgets nothing more. Never fails.
+   */
+  changed(organizationId: string): Promise<void>;
   readonly stats: { pages: number; bytes: number; forgotten: number; checks: number };
   close(): void;
 }
@@ -141,14 +145,15 @@ export function createSitePageCache(deps: SitePageCacheDeps): SitePageCache {
     state.seenSeq = Math.max(afterSeq, batch.nextSeq);
   }
 
-  function check(organizationId: string): void {
+  /** Reads the organization's log now (once more if a read is under way); never fails. */
+  function check(organizationId: string): Promise<void> {
     const state = organizations.get(organizationId);
     if (!state) {
-      return;
+      return Promise.resolve();
     }
     if (state.checking) {
       state.checkAgain = true;
-      return;
+      return state.checking;
     }
     state.checking = (async () => {
       try {
@@ -166,13 +171,14 @@ export function createSitePageCache(deps: SitePageCacheDeps): SitePageCache {
         state.checking = null;
       }
     })();
+    return state.checking;
   }
 
   function listen(): void {
     unsubscribe ??= deps.signal.subscribe((organizationId) => {
       // Null: any log may have grown (listening has just begun or resumed): look at each we hold pages of.
       for (const id of organizationId === null ? [...organizations.keys()] : [organizationId]) {
-        check(id);
+        void check(id);
       }
     });
   }
@@ -203,7 +209,10 @@ export function createSitePageCache(deps: SitePageCacheDeps): SitePageCache {
       }
     },
     changedAt: (organizationId) => organizations.get(organizationId)?.changedAt ?? 0,
-    forgetOrganization: (organizationId) => forget(organizationId, organizations.get(organizationId)),
+    changed(organizationId) {
+      forget(organizationId, organizations.get(organizationId));
+      return check(organizationId);
+    },
     get stats() {
       return { pages: pages.size, bytes: pages.calculatedSize, ...stats };
     },

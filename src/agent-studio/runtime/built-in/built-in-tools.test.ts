@@ -34,7 +34,7 @@ async function appDepsOf(harness: TestApp): Promise<{ deps: AppDeps; close(): Pr
     auth,
     credentialsChanged: async (userId) => auth.forgetUser(userId),
     eventSignal,
-    helpCenterSiteChanged: () => undefined,
+    helpCenterSiteChanged: async () => undefined,
     authenticate: createAuthenticate(auth, limits),
     authenticateWithSession: createAuthenticate(auth, limits),
     limits,
