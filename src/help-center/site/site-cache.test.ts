@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
-import { makeTeam } from '../../../test/factories.js';
+import { makeOrganization, makeTeam } from '../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../test/harness.js';
 import { makeSiteFixture, type SiteFixture, textsOf } from '../../../test/help-center-site.js';
 
@@ -146,6 +146,44 @@ describe.each(DIALECTS)('the public site cache on %s', (dialect) => {
     expect(textsOf((await get(page('/'))).body, 'h1')).toEqual(['Acme Knowledge']);
     await renameThroughApi(`Acme Help ${dialect}`);
     expect(textsOf((await get(page('/'))).body, 'h1')).toEqual([`Acme Help ${dialect}`]);
+  });
+
+  it("forgets nothing of one organization for another organization's change", async () => {
+    const globex = await makeOrganization(harness);
+    const theirs = await harness.app.inject({
+      method: 'POST',
+      url: '/help-centers',
+      headers: globex.headers,
+      payload: { name: `Globex Help ${dialect}` },
+    });
+    const article = page(`/articles/${site.refunds.slug}`);
+    expect((await get(article)).statusCode).toBe(200);
+    await renameUnseen('Renamed behind the cache');
+    const renamed = await harness.app.inject({
+      method: 'PATCH',
+      url: `/help-centers/${theirs.json().data._id}`,
+      headers: globex.headers,
+      payload: { name: 'Globex Knowledge' },
+    });
+    expect(renamed.statusCode).toBe(200);
+    await sleep(100);
+    expect((await get(article)).body).toContain(`Acme Help ${dialect}`);
+    expect((await get(`/hc/${theirs.json().data.slug}/`)).body).toContain('Globex Knowledge');
+    await renameThroughApi(`Acme Help ${dialect}`);
+  });
+
+  it('answers HEAD with the headers of GET, and 304 alike', async () => {
+    const got = await get(page('/'));
+    const head = await harness.app.inject({ method: 'HEAD', url: page('/') });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers.etag).toBe(got.headers.etag);
+    const conditional = await harness.app.inject({
+      method: 'HEAD',
+      url: page('/'),
+      headers: { 'if-none-match': String(got.headers.etag) },
+    });
+    expect(conditional.statusCode).toBe(304);
   });
 
   it('keeps its pages through a flood of ticket events of the same organization', async () => {
