@@ -118,12 +118,11 @@ export function createSitePageCache(deps: SitePageCacheDeps): SitePageCache {
       state.generation += 1;
       state.changedAt = Math.max(state.changedAt, deps.now());
     }
-    for (const [key, page] of pages.entries()) {
-      if (page.organizationId === organizationId) {
-        pages.delete(key);
-        stats.forgotten += 1;
-      }
+    const keys = [...pages.entries()].filter(([, page]) => page.organizationId === organizationId).map(([key]) => key);
+    for (const key of keys) {
+      pages.delete(key);
     }
+    stats.forgotten += keys.length;
   }
 
   /** Reads the site's events after the last number seen; forgets the organization's pages when there is one. */
