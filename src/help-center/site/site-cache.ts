@@ -27,6 +27,8 @@ export interface PageRender {
   page: RenderedPage;
   /** When what the page shows last changed (help center, collections, articles): ISO times, the latest counts. */
   changedAt: ReadonlyArray<string | null | undefined>;
+  /** False when the page shows something no site event announces (the support address): not kept. */
+  keep?: boolean;
 }
 
 export interface ServePageOptions {
@@ -129,7 +131,7 @@ export async function servePage(
     cacheControl:
       personal || status !== 200 ? PRIVATE_CACHE_CONTROL : options.search ? SEARCH_CACHE_CONTROL : PUBLIC_PAGE_CACHE_CONTROL,
   };
-  if (ticket && key !== null && status === 200) {
+  if (ticket && key !== null && status === 200 && rendered.keep !== false) {
     pages.store(ticket, key, page);
   }
   return send(request, reply, page);

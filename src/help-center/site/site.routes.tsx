@@ -218,16 +218,16 @@ function registerSearchPage(app: FastifyInstance, deps: SiteDeps): void {
         q,
         page: Number.isSafeInteger(page) ? page : 1,
       });
-      const support =
-        outcome.kind === 'results' && outcome.hits.length === 0
-          ? await findSupportAddress(deps.db, context.helpCenter.organizationId)
-          : undefined;
+      // "No results" offers the support address, which no site event announces: that page is not kept.
+      const noResults = outcome.kind === 'results' && outcome.hits.length === 0;
+      const support = noResults ? await findSupportAddress(deps.db, context.helpCenter.organizationId) : undefined;
       const body = (
         <SearchView address={context.address} q={q} outcome={outcome} contactUrl={support ? `mailto:${support}` : null} />
       );
       const status = outcome.kind === 'refused' ? 400 : 200;
       return {
         page: await renderSitePage(context, searchHead(context, q), body, { status, headerSearch: false }),
+        keep: !noResults,
         changedAt: [
           context.helpCenter.updatedAt,
           ...(outcome.kind === 'results' ? outcome.hits.map((hit) => hit.publishedAt) : []),
