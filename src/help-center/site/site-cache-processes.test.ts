@@ -6,11 +6,11 @@ import { DIALECTS } from '../../../test/dialects.js';
 import { makeTeam } from '../../../test/factories.js';
 import { buildTestApp, serverProcesses, type TestApp } from '../../../test/harness.js';
 import { makeSiteFixture, type SiteFixture, textsOf } from '../../../test/help-center-site.js';
-import { buildApp } from '../../app.js';
+import { buildApp, depsOfApp } from '../../app.js';
 import { createEventSignal, type EventSignal } from '../../platform/events/event.signal.js';
 import { helpCenterSitePlugin } from './site.plugin.js';
 import { ANONYMOUS, type SiteViewer } from './site.service.js';
-import { siteDepsOf } from './site-deps.js';
+import { siteDepsOf, siteSignInDepsOf } from './site-deps.js';
 import { createSitePageCache, type SitePageCache } from './site-page-cache.js';
 
 const WATCH_MS = 20;
@@ -104,14 +104,18 @@ describe.each(DIALECTS)('the public site cache across processes on %s', (dialect
         log: pino({ level: 'silent' }),
         now: () => harness.clock.now().getTime(),
       });
-      const deps = siteDepsOf(harness.db, pages);
+      const appDeps = depsOfApp(harness.app);
+      const signIn = siteSignInDepsOf(appDeps);
       app = Fastify();
       await app.register(
-        helpCenterSitePlugin({
-          ...deps,
-          // H2's sign-in cookie stands in: the session's contact, or anyone.
-          viewerOf: async (request) => (request.headers.cookie === 'hc_session=pat' ? SIGNED_IN : ANONYMOUS),
-        }),
+        helpCenterSitePlugin(
+          {
+            ...siteDepsOf(appDeps, signIn, pages),
+            // Stands in for a contact's session: the contact, or anyone.
+            viewerOf: async (request) => (request.headers.cookie === 'hc_session=pat' ? SIGNED_IN : ANONYMOUS),
+          },
+          signIn,
+        ),
         { prefix: '/hc' },
       );
       await app.ready();
