@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AreaName, Config } from './config.js';
 import type { DB } from './db/database.js';
+import type { SitePageCache } from './help-center/site/site-page-cache.js';
 import type { ApiKeyAuth, Authenticate } from './http/api-key-auth.js';
 import type { ErrorRenderer } from './http/area.js';
 import type { RequestLimits } from './http/rate-limits.js';
@@ -29,10 +30,11 @@ export interface AppDeps {
    */
   eventSignal: EventSignal;
   /**
-   * Call once a change that the public help-center site shows has committed: this process forgets
-   * the organization's cached pages before it answers (others learn it from the event log). Never fails.
+   * The public help-center site's rendered pages, one cache per app. Once a change the site shows
+   * has committed, `sitePages.changed(organizationId)` forgets the organization's pages before the
+   * answer leaves (other processes learn it from the event log).
    */
-  helpCenterSiteChanged(organizationId: string): Promise<void>;
+  sitePages: SitePageCache;
   /** The `onRequest` hook identifying the caller by API key, with the rate limits of failed and keyed requests. */
   authenticate: Authenticate;
   /** The same, also accepting a signed-in browser's session cookie (the platform's hook). */

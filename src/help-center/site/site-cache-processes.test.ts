@@ -110,7 +110,8 @@ describe.each(DIALECTS)('the public site cache across processes on %s', (dialect
       await app.register(
         helpCenterSitePlugin(
           {
-            ...siteDepsOf(appDeps, signIn, pages),
+            ...siteDepsOf(appDeps, signIn),
+            pages,
             // Stands in for a contact's session: the contact, or anyone.
             viewerOf: async (request) => (request.headers.cookie === 'hc_session=pat' ? SIGNED_IN : ANONYMOUS),
           },

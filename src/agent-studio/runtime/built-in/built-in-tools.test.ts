@@ -6,6 +6,7 @@ import { DIALECTS } from '../../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../../test/harness.js';
 import type { AppDeps } from '../../../deps.js';
+import { createSitePageCache } from '../../../help-center/site/site-page-cache.js';
 import { createApiKeyAuth, createAuthenticate } from '../../../http/api-key-auth.js';
 import { registerRateLimits } from '../../../http/rate-limits.js';
 import { createEventSignal } from '../../../platform/events/event.signal.js';
@@ -34,7 +35,13 @@ async function appDepsOf(harness: TestApp): Promise<{ deps: AppDeps; close(): Pr
     auth,
     credentialsChanged: async (userId) => auth.forgetUser(userId),
     eventSignal,
-    helpCenterSiteChanged: async () => undefined,
+    sitePages: createSitePageCache({
+      db: harness.db,
+      config: harness.config,
+      signal: eventSignal,
+      log: pino({ level: 'silent' }),
+      now: () => harness.clock.now().getTime(),
+    }),
     authenticate: createAuthenticate(auth, limits),
     authenticateWithSession: createAuthenticate(auth, limits),
     limits,
