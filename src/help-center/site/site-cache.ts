@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { originOf } from './site-origin.js';
 import { pageHeaders, type RenderedPage, type SiteContext } from './site-page.js';
 import type { CachedPage, RenderTicket, SitePageCache } from './site-page-cache.js';
 
@@ -36,16 +37,45 @@ export interface ServePageOptions {
   search?: boolean;
 }
 
-/** The page's address as the cache knows it: help center, origin and base, path, and the query that matters. */
-export function pageKey(request: FastifyRequest, context: SiteContext): string {
+/**
+ * The page's address as the cache knows it: the origin the reader used, the path (on a custom
+ * domain, the `/hc/{slug}` path it was routed to) and the query that matters. It names the help
+ * center by itself, so a cached page is found before the help center is looked up; a change of
+ * slug or domain is a `help_center.updated` event, which forgets the organization's pages.
+ */
+export function pageKey(request: FastifyRequest): string {
   const [path = '', query = ''] = request.url.split('?', 2);
   const given = new URLSearchParams(query);
   const kept = PAGE_QUERY_NAMES.flatMap((name) => {
     const value = given.get(name);
     return value === null ? [] : [`${name}=${encodeURIComponent(value)}`];
   });
-  const { helpCenter, address } = context;
-  return `${helpCenter.id} ${address.origin}${address.base} ${path}?${kept.join('&')}`;
+  return `${originOf(request)} ${path}?${kept.join('&')}`;
+}
+
+/**
+ * Answers a GET or HEAD from the cache, before anything is looked up, when the reader has no
+ * sign-in cookie (a signed-in contact's pages are never kept) and the page is held: true when it
+ * answered.
+ */
+export function answerFromCache(
+  pages: SitePageCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sessionCookie: string,
+): boolean {
+  if (!pages.enabled || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    return false;
+  }
+  if (request.headers.cookie?.includes(`${sessionCookie}=`)) {
+    return false;
+  }
+  const cached = pages.get(pageKey(request));
+  if (!cached) {
+    return false;
+  }
+  send(request, reply, cached);
+  return true;
 }
 
 const strongTag = (body: Buffer) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
@@ -105,7 +135,7 @@ export async function servePage(
 ): Promise<FastifyReply> {
   const organizationId = context.helpCenter.organizationId;
   const personal = context.viewer.contact !== null;
-  const key = personal || !pages.enabled ? null : pageKey(request, context);
+  const key = personal || !pages.enabled ? null : pageKey(request);
   const cached = key === null ? undefined : pages.get(key);
   if (cached) {
     return send(request, reply, cached);

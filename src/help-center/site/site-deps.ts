@@ -5,10 +5,10 @@ import { customDomainOf } from './custom-domains.js';
 import type { SiteDeps } from './site.routes.js';
 import type { SiteHelpCenter } from './site.service.js';
 import type { SiteAddress } from './site-address.js';
+import { originOf } from './site-origin.js';
 import { contactViewerOf, type SiteSignInDeps } from './site-sign-in.routes.js';
 
-/** Scheme and host the reader used (behind a proxy, as TRUST_PROXY lets the app read them). */
-export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+export { originOf };
 
 /**
  * Where a help center's pages are for this request: at the root of its custom domain when the

@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { registerSitePageRoutes, type SiteDeps, sendErrorPage, sendNotFound } from './site.routes.js';
 import { registerSiteActionRoutes } from './site-actions.routes.js';
 import { SITE_ASSETS_PREFIX, siteAssets } from './site-assets.js';
+import { answerFromCache } from './site-cache.js';
 import { registerSiteFeedRoutes, type SiteFeedOptions } from './site-feeds.routes.js';
 import { registerRobotsRoute } from './site-robots.routes.js';
-import { registerSiteSignInRoutes, type SiteSignInDeps } from './site-sign-in.routes.js';
+import { CONTACT_SESSION_COOKIE, registerSiteSignInRoutes, type SiteSignInDeps } from './site-sign-in.routes.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 /** The site's forms carry an email, a vote or a comment of at most 2,000 characters. */
@@ -24,6 +25,12 @@ function acceptForms(app: FastifyInstance) {
 export function helpCenterSitePlugin(deps: SiteDeps, signIn: SiteSignInDeps, options: SiteFeedOptions = {}): FastifyPluginAsync {
   return async (app) => {
     acceptForms(app);
+    // An anonymous reader's page held in memory is answered before anything is looked up.
+    app.addHook('onRequest', async (request, reply) => {
+      if (answerFromCache(deps.pages, request, reply, CONTACT_SESSION_COOKIE)) {
+        return reply;
+      }
+    });
     registerSitePageRoutes(app, deps);
     registerSiteFeedRoutes(app, deps, options);
     registerSiteActionRoutes(app, deps);
