@@ -134,6 +134,9 @@ export async function searchFullTextWithin(db: Db, index: FullTextIndex, query: 
   return page.map((hit) => ({ documentId: hit.documentId, excerpt: renderExcerpt(excerpts.get(hit.documentId) ?? '') }));
 }
 
+/** How many of the newest matches (and of the newest title matches) a site search ranks, on SQLite. */
+export const RANKED_CANDIDATES = 1000;
+
 async function rankFullText(
   db: Db,
   index: FullTextIndex,
@@ -150,12 +153,22 @@ async function rankFullText(
       limit ${window.limit} offset ${window.offset}`.execute(db);
     return { ranked: result.rows.map((row) => ({ rowid: 0, documentId: row.document_id })), read: result.rows.length };
   }
-  // Ranked by rowid alone (in the index); the stored columns read for the window's rows only.
+  // Ranked by rowid alone (in the index); the stored columns read for the window's rows only. Only
+  // the newest RANKED_CANDIDATES matches, and the newest as many whose title matches, are ranked:
+  // bm25 costs a little for every match it scores, so a word in a tenth of 100,000 articles took
+  // 18 ms to rank whole, and bounding it keeps a search as fast in a large help center as in a small
+  // one. A match left out is an older one whose title does not match.
+  const match = fts5Query(query.search);
   const result = await sql<{ id: number; document_id: string; organization_id: string }>`
-    with ranked as materialized (
+    with candidates as materialized (
+      select id from (select rowid as id from ${table} where ${table} match ${`title : (${match})`} order by rowid desc limit ${RANKED_CANDIDATES})
+      union
+      select id from (select rowid as id from ${table} where ${table} match ${match} order by rowid desc limit ${RANKED_CANDIDATES})
+    ),
+    ranked as materialized (
       select rowid as id, bm25(${table}, 0, 0, 5.0, 1.0) as score
       from ${table}
-      where ${table} match ${fts5Query(query.search)}
+      where ${table} match ${match} and rowid in (select id from candidates)
       order by score, rowid
       limit ${window.limit} offset ${window.offset}
     )
