@@ -1,0 +1,187 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsolePage, launchChromium, openConsole } from '../console/browser.js';
+import { type ConsoleServer, startConsoleServer } from '../console/console-server.js';
+import { pageFailures } from '../console/inbox-session.js';
+import { type SiteFixture, seedSite } from './site-fixture.js';
+
+/** Whether the element's top edge is on the screen now (a scrolled-to heading sits at 0, give or take a subpixel). */
+const onScreen = (page: Page, selector: string) =>
+  page.evaluate(`(() => {
+    const top = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect().top;
+    return top > -2 && top < window.innerHeight;
+  })()`);
+
+/** The focused element's text and the outline it shows, as the reader sees it. */
+const focusOutline = (page: Page) =>
+  page.evaluate(`(() => {
+    const focused = document.activeElement;
+    const style = getComputedStyle(focused);
+    return { name: focused.textContent.trim(), style: style.outlineStyle, width: Number.parseFloat(style.outlineWidth) };
+  })()`) as Promise<{ name: string; style: string; width: number }>;
+
+const focusedText = (page: Page) => page.evaluate('document.activeElement?.textContent');
+const focusedId = (page: Page) => page.evaluate('document.activeElement?.id');
+
+describe('the public help center in a browser (Chromium, SQLite)', () => {
+  let server: ConsoleServer;
+  let browser: Browser;
+  let site: SiteFixture;
+  const open: ConsolePage[] = [];
+
+  const reader = async (options: { javaScriptEnabled?: boolean } = {}) => {
+    const session = await openConsole(browser, server.origin);
+    if (options.javaScriptEnabled === false) {
+      await session.context.close();
+      const context = await browser.newContext({ baseURL: server.origin, javaScriptEnabled: false });
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const plain = { context, page, foreignRequests: [], pageErrors: [] };
+      open.push(plain);
+      return plain;
+    }
+    open.push(session);
+    return session;
+  };
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startConsoleServer(), launchChromium()]);
+    site = await seedSite(server, 'Lumen Help');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('a reader opens the home page, a collection and an article, and its table of contents takes them to a section', {
+    timeout: 60_000,
+  }, async () => {
+    const session = await reader();
+    const { page } = session;
+    await page.goto(`${site.base}/`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Lumen Help');
+    await page.getByText('Answers from the Lumen team').waitFor();
+    expect(await page.getByRole('searchbox', { name: 'Search articles' }).count()).toBe(1);
+    const cards = page.getByRole('main').getByRole('listitem');
+    expect(await cards.allInnerTexts()).toEqual([
+      expect.stringMatching(/Getting started\s+Set up Lumen\s+1 article/),
+      expect.stringMatching(/Billing\s+Plans, invoices and refunds\s+2 articles/),
+    ]);
+
+    await page.getByRole('link', { name: 'Billing' }).click();
+    await page.waitForURL(`**${site.collections.billing}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Billing');
+    const articles = page.getByRole('region', { name: 'Articles' }).getByRole('link');
+    // Published articles only, in order; the draft is not there.
+    expect(await articles.allTextContents()).toEqual(['Refund policy', 'Changing your plan']);
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Lumen Help' }).click();
+    await page.waitForURL(`**${site.base}/`);
+
+    await page.getByRole('link', { name: 'Getting started' }).click();
+    await page.getByRole('link', { name: 'Install the desktop app' }).click();
+    await page.waitForURL(`**${site.articles.install.path}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Install the desktop app');
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link');
+    expect(await crumbs.allTextContents()).toEqual(['Lumen Help', 'Getting started']);
+    const toc = page.getByRole('navigation', { name: 'On this page' });
+    expect(await toc.getByRole('link').allTextContents()).toEqual([
+      'Before you start',
+      'On Windows',
+      'Silent install',
+      'On macOS',
+    ]);
+    expect(await onScreen(page, '#on-macos')).toBe(false);
+
+    // From the keyboard: the entry scrolls its section into view, and the next Tab goes on from there.
+    await toc.getByRole('link', { name: 'On macOS' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**#on-macos');
+    await expect.poll(() => onScreen(page, '#on-macos')).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('the system requirements');
+
+    // By mouse: the section comes into view too.
+    await toc.getByRole('link', { name: 'Before you start' }).click();
+    await page.waitForURL('**#before-you-start');
+    await expect.poll(() => onScreen(page, '#before-you-start')).toBe(true);
+
+    expect(session.foreignRequests).toEqual([]);
+    expect(pageFailures(session)).toEqual([]);
+  });
+
+  it('a reader searches from the home page, sees highlighted results and opens one; a search that finds nothing says so', {
+    timeout: 60_000,
+  }, async () => {
+    const session = await reader();
+    const { page } = session;
+    await page.goto(`${site.base}/`);
+    await page.getByRole('searchbox', { name: 'Search articles' }).fill('refunded');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**${site.base}/search?q=refunded`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Search results');
+    // The search box keeps what was asked.
+    expect(await page.getByRole('searchbox', { name: 'Search articles' }).inputValue()).toBe('refunded');
+    const results = page.getByRole('main').getByRole('listitem');
+    expect(await results.count()).toBe(1);
+    expect(await results.locator('mark').count()).toBeGreaterThan(0);
+    await results.getByRole('link', { name: 'Refund policy' }).click();
+    await page.waitForURL(`**${site.articles.refunds.path}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Refund policy');
+
+    // The header's search box on an article page searches too.
+    await page.getByRole('searchbox', { name: 'Search articles' }).fill('teleportation');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL('**/search?q=teleportation');
+    await page.getByText('No articles match').waitFor();
+    expect(await page.getByText('teleportation', { exact: true }).count()).toBe(1);
+
+    expect(session.foreignRequests).toEqual([]);
+    expect(pageFailures(session)).toEqual([]);
+  });
+
+  it('an unknown address shows the themed 404 page, with its way back', { timeout: 60_000 }, async () => {
+    const session = await reader();
+    const { page } = session;
+    const response = await page.goto(`${site.base}/articles/999999-no-such-article`);
+    expect(response?.status()).toBe(404);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
+    await page.getByRole('link', { name: "Go to the help center's home" }).click();
+    await page.waitForURL(`**${site.base}/`);
+
+    const unknown = await page.goto('/hc/no-such-help-center/');
+    expect(unknown?.status()).toBe(404);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
+    expect(pageFailures(session).filter((error) => !error.includes('404'))).toEqual([]);
+  });
+
+  it('the keyboard: the skip link is the first Tab stop and moves focus to the content; links and buttons show their focus', {
+    timeout: 60_000,
+  }, async () => {
+    const { page } = await reader();
+    await page.goto(site.articles.refunds.path);
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    expect(await focusedText(page)).toBe('Skip to content');
+    expect(await skip.count()).toBe(1);
+    // Hidden until focused, then on screen and outlined.
+    expect(await onScreen(page, '.skip-link')).toBe(true);
+    expect(await focusOutline(page)).toMatchObject({ style: 'solid', width: expect.any(Number) });
+    await page.keyboard.press('Enter');
+    expect(await focusedId(page)).toBe('main');
+
+    // Tab on from the content: the breadcrumbs' first link, outlined as focus-visible draws it.
+    await page.keyboard.press('Tab');
+    const link = await focusOutline(page);
+    expect(link?.name).toBe('Lumen Help');
+    expect(link?.style).toBe('solid');
+    expect(link?.width).toBeGreaterThanOrEqual(2);
+
+    await page.getByRole('button', { name: 'Yes' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    const button = await focusOutline(page);
+    expect(button?.name).toBe('Yes');
+    expect(button?.style).toBe('solid');
+    expect(button?.width).toBeGreaterThanOrEqual(2);
+  });
+});
