@@ -86,6 +86,52 @@ describe.each(DIALECTS)('the public help center site on %s', (dialect) => {
     expect(response.body).toContain(`href="/hc/${slug}/collections/${billing.uid}-billing"`);
   });
 
+  it('builds the table of contents from the headings, a body h1 turned into a section', async () => {
+    const install = (await get(`/hc/${slug}/search?q=installer`)).body;
+    const href = /href="(\/hc\/[^"]+\/articles\/[^"]+)"/.exec(install.split('<main')[1] ?? '')?.[1];
+    expect(href).toBeDefined();
+    const response = await get(href ?? '');
+    expect(textOf(response.body, 'h1')).toEqual(['Install the app']);
+    expect(response.body).toContain('<h2 id="overview">Overview</h2>');
+    expect(response.body).toContain('<h3 id="silent-install">Silent install</h3>');
+    expect(response.body).toContain('href="#on-windows"');
+  });
+
+  it('moves a renamed article with a 301 from its old address, and hides it once unpublished', async () => {
+    const article = await publish(gettingStarted._id, { title: 'Old name', contentHtml: '<p>Body.</p>' });
+    expect((await patch(`/articles/${article._id}`, { title: 'New name' })).statusCode).toBe(200);
+    await post(`/articles/${article._id}/publish`);
+    const moved = await get(`/hc/${slug}/articles/${article.slug}`);
+    expect(moved.statusCode).toBe(301);
+    expect(moved.headers.location).toBe(`/hc/${slug}/articles/${article.uid}-new-name`);
+    expect((await get(`/hc/${slug}/articles/${article.uid}-new-name`)).statusCode).toBe(200);
+    await post(`/articles/${article._id}/unpublish`);
+    expect((await get(`/hc/${slug}/articles/${article.uid}-new-name`)).statusCode).toBe(404);
+  });
+
+  it('shows a collection with breadcrumbs, its sub-collections and published articles only', async () => {
+    const plans = (await post('/collections', { helpCenterId, name: 'Plans', parentId: billing._id })).json().data;
+    await publish(plans._id, { title: 'Compare plans', contentHtml: '<p>Plans.</p>' });
+    const response = await get(`/hc/${slug}/collections/${billing.uid}-billing`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(textOf(response.body, 'h1')).toEqual(['Billing']);
+    expect(textOf(response.body, 'h3')).toEqual(['Plans']);
+    expect(response.body).toContain('Refunds');
+    expect(response.body).not.toContain('Draft about invoices');
+    const child = await get(`/hc/${slug}/collections/${plans.uid}-plans`);
+    expect(textOf(child.body, 'nav')[0]).toContain('Billing');
+    const bare = await get(`/hc/${slug}/collections/billing`);
+    expect(bare.statusCode).toBe(301);
+    expect(bare.headers.location).toBe(`/hc/${slug}/collections/${billing.uid}-billing`);
+  });
+
+  it('sends anonymous readers of a protected help center to its sign-in page', async () => {
+    const closed = (await post('/help-centers', { name: `Closed ${dialect}`, isProtected: true })).json().data;
+    const response = await get(`/hc/${closed.slug}/`);
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(`/hc/${closed.slug}/sign-in?next=${encodeURIComponent(`/hc/${closed.slug}/`)}`);
+  });
+
   it('answers the themed 404 for an unknown slug, a draft, a protected article and path tricks', async () => {
     for (const url of [
       '/hc/no-such-center/',
