@@ -20,6 +20,26 @@ const focusOutline = (page: Page) =>
     return { name: focused.textContent.trim(), style: style.outlineStyle, width: Number.parseFloat(style.outlineWidth) };
   })()`) as Promise<{ name: string; style: string; width: number }>;
 
+/** WCAG's contrast ratio of two computed `rgb(r, g, b)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (rgb: string) => {
+    const [r = 0, g = 0, bl = 0] = (rgb.match(/\d+(\.\d+)?/g) ?? []).map((channel) => {
+      const c = Number(channel) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (high + 0.05) / (low + 0.05);
+}
+
+/** The focused element's outline colour and the background of the header it sits on. */
+const headerFocusColours = (page: Page) =>
+  page.evaluate(`(() => ({
+    outline: getComputedStyle(document.activeElement).outlineColor,
+    header: getComputedStyle(document.querySelector('.site-header')).backgroundColor,
+  }))()`) as Promise<{ outline: string; header: string }>;
+
 const focusedText = (page: Page) => page.evaluate('document.activeElement?.textContent');
 const focusedId = (page: Page) => page.evaluate('document.activeElement?.id');
 
@@ -29,26 +49,25 @@ describe('the public help center in a browser (Chromium, SQLite)', () => {
   let site: SiteFixture;
   const open: ConsolePage[] = [];
 
-  const reader = async (options: { javaScriptEnabled?: boolean } = {}) => {
+  const reader = async () => {
     const session = await openConsole(browser, server.origin);
-    if (options.javaScriptEnabled === false) {
-      await session.context.close();
-      const context = await browser.newContext({ baseURL: server.origin, javaScriptEnabled: false });
-      const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
-      const plain = { context, page, foreignRequests: [], pageErrors: [] };
-      open.push(plain);
-      return plain;
-    }
     open.push(session);
     return session;
   };
+  const articleCounts = (id: string) =>
+    server.call<{ helpfulCount: number; notHelpfulCount: number }>('GET', `/articles/${id}`).then((article) => ({
+      helpful: article.helpfulCount,
+      notHelpful: article.notHelpfulCount,
+    }));
+  const commentsOf = (id: string) =>
+    server.call<{ helpful: boolean; comment: string | null }[]>('GET', `/articles/${id}/feedback`);
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startConsoleServer(), launchChromium()]);
     site = await seedSite(server, 'Lumen Help');
   });
   afterAll(async () => {
+    await Promise.all(open.map((session) => session.context.close()));
     await browser?.close();
     await server?.close();
   });
@@ -166,6 +185,12 @@ describe('the public help center in a browser (Chromium, SQLite)', () => {
     // Hidden until focused, then on screen and outlined.
     expect(await onScreen(page, '.skip-link')).toBe(true);
     expect(await focusOutline(page)).toMatchObject({ style: 'solid', width: expect.any(Number) });
+    // Next, the header's home link: its ring reads on the brand colour (3:1, as WCAG asks of focus indicators).
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Lumen Help');
+    const { outline, header } = await headerFocusColours(page);
+    expect(contrast(outline, header), `${outline} on ${header}`).toBeGreaterThanOrEqual(3);
+    await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
     expect(await focusedId(page)).toBe('main');
 
@@ -183,5 +208,55 @@ describe('the public help center in a browser (Chromium, SQLite)', () => {
     expect(button?.name).toBe('Yes');
     expect(button?.style).toBe('solid');
     expect(button?.width).toBeGreaterThanOrEqual(2);
+  });
+
+  it('with JavaScript, "No" turns into a comment form in place, its comment is sent in place too, and "Yes" thanks in place', {
+    timeout: 60_000,
+  }, async () => {
+    const session = await reader();
+    const { page } = session;
+    await page.goto(site.articles.refunds.path);
+    // A mark that a page load would wipe: the votes must not reload the page.
+    await page.evaluate('window.stayed = true');
+    await page.getByRole('button', { name: 'No' }).click();
+    await page.getByRole('heading', { name: 'Thanks for telling us' }).waitFor();
+    expect(await focusedId(page)).toBe('feedback-comment');
+    await page.getByLabel('What was missing or unclear? (optional)').fill('How long does a refund to PayPal take?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('heading', { name: 'Thanks for your feedback' }).waitFor();
+    expect(await page.getByRole('status').textContent()).toContain('We read every comment');
+    expect(await page.evaluate('window.stayed')).toBe(true);
+    expect(page.url()).toBe(`${server.origin}${site.articles.refunds.path}`);
+
+    await page.goto(site.articles.plans.path);
+    await page.evaluate('window.stayed = true');
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await page.getByRole('status').getByText('Glad it helped.').waitFor();
+    expect(await page.evaluate('window.stayed')).toBe(true);
+
+    expect(await articleCounts(site.articles.refunds.id)).toEqual({ helpful: 0, notHelpful: 1 });
+    expect(await commentsOf(site.articles.refunds.id)).toMatchObject([
+      { helpful: false, comment: 'How long does a refund to PayPal take?' },
+    ]);
+    expect(await articleCounts(site.articles.plans.id)).toEqual({ helpful: 1, notHelpful: 0 });
+    expect(session.foreignRequests).toEqual([]);
+    expect(pageFailures(session)).toEqual([]);
+  });
+
+  it('without JavaScript, the same votes are plain form posts that answer with the next step', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext({ baseURL: server.origin, javaScriptEnabled: false });
+    open.push({ context, page: await context.newPage(), foreignRequests: [], pageErrors: [] });
+    const page = context.pages()[0] as Page;
+    await page.goto(site.articles.install.path);
+    await page.getByRole('button', { name: 'No' }).click();
+    await page.getByRole('heading', { name: 'Thanks for telling us' }).waitFor();
+    // Still the article's page, now saying what comes next.
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Install the desktop app');
+    await page.getByLabel('What was missing or unclear? (optional)').fill('Nothing about Linux.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('heading', { name: 'Thanks for your feedback' }).waitFor();
+
+    expect(await articleCounts(site.articles.install.id)).toEqual({ helpful: 0, notHelpful: 1 });
+    expect(await commentsOf(site.articles.install.id)).toMatchObject([{ helpful: false, comment: 'Nothing about Linux.' }]);
   });
 });
