@@ -1,8 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../console/agent-session.js';
 import { type ConsolePage, launchChromium, openConsole } from '../console/browser.js';
 import { type ConsoleServer, startConsoleServer } from '../console/console-server.js';
 import { pageFailures } from '../console/inbox-session.js';
+import { decodeQuotedPrintable } from '../smtp.js';
 import { type SiteFixture, seedSite } from './site-fixture.js';
 
 /** Whether the element's top edge is on the screen now (a scrolled-to heading sits at 0, give or take a subpixel). */
@@ -258,5 +260,50 @@ describe('the public help center in a browser (Chromium, SQLite)', () => {
 
     expect(await articleCounts(site.articles.install.id)).toEqual({ helpful: 0, notHelpful: 1 });
     expect(await commentsOf(site.articles.install.id)).toMatchObject([{ helpful: false, comment: 'Nothing about Linux.' }]);
+  });
+
+  it('a customer signs in with the emailed link, reads a protected article, and signs out', { timeout: 60_000 }, async () => {
+    const partners = await server.call<{ _id: string; uid: number; slug: string }>('POST', '/collections', {
+      helpCenterId: site.helpCenterId,
+      name: 'Partners',
+      isProtected: true,
+    });
+    const pricing = await server.call<{ _id: string; slug: string }>('POST', '/articles', {
+      collectionId: partners._id,
+      title: 'Partner pricing',
+      contentHtml: '<p>Resellers get 20% off every plan.</p>',
+    });
+    await server.call('POST', `/articles/${pricing._id}/publish`);
+    await server.call('POST', '/v1/accounts/contacts', { firstName: 'Pat', lastName: 'Partner', email: 'pat@partner.test' });
+    const article = `${site.base}/articles/${pricing.slug}`;
+
+    const session = await reader();
+    const { page } = session;
+    expect((await page.goto(article))?.status()).toBe(404);
+    await page.goto(`${site.base}/sign-in?next=${encodeURIComponent(article)}`);
+    await page.getByLabel('Email address').fill('pat@partner.test');
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Check your email' }).waitFor();
+
+    const mail = await until(() => server.mail.find((message) => message.to.includes('pat@partner.test')), 'the sign-in email');
+    const link = /(http:\/\/127\.0\.0\.1:\d+\/hc\/\S+\/sign-in\/\S+)/.exec(decodeQuotedPrintable(mail.raw))?.[1];
+    expect(link).toBeDefined();
+    await page.goto(link ?? '');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`**${article}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Partner pricing');
+    await page.getByRole('banner').getByText('Pat Partner').waitFor();
+    await page.getByRole('link', { name: 'Lumen Help' }).first().click();
+    await page.getByRole('link', { name: 'Partners' }).waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`**${site.base}/`);
+    expect(await page.getByRole('link', { name: 'Partners' }).count()).toBe(0);
+    expect((await page.goto(article))?.status()).toBe(404);
+    // The link worked once.
+    await page.goto(link ?? '');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { level: 1, name: 'This sign-in link does not work' }).waitFor();
+    expect(session.foreignRequests).toEqual([]);
   });
 });
