@@ -14,6 +14,7 @@ function pagesOf(site: SiteFixture): [string, string][] {
     ['search', `${site.base}/search?q=refund`],
     ['search without results', `${site.base}/search?q=teleportation`],
     ['404', `${site.base}/articles/999999-no-such-article`],
+    ['sign-in', `${site.base}/sign-in`],
   ];
 }
 
@@ -21,22 +22,37 @@ describe('the public help center meets WCAG 2.1 AA as axe checks it (Chromium, S
   let server: ConsoleServer;
   let browser: Browser;
   let site: SiteFixture;
+  let yellow: SiteFixture;
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startConsoleServer(), launchChromium()]);
     site = await seedSite(server, 'Lumen Support');
+    // A brand colour no text reads on as chosen: the theme must shade it wherever it carries text.
+    yellow = await seedSite(server, 'Sunny Support');
+    await server.call('PATCH', `/help-centers/${yellow.helpCenterId}`, { theme: { primaryColor: '#ffff00' } });
   });
   afterAll(async () => {
     await browser?.close();
     await server?.close();
   });
 
-  it.each(['light', 'dark'] as const)('every page in the default colours, %s', { timeout: 60_000 }, async (colorScheme) => {
+  it.each([
+    ['the default colours', 'light'],
+    ['the default colours', 'dark'],
+    ['a yellow brand', 'light'],
+    ['a yellow brand', 'dark'],
+  ] as const)('every page in %s, %s', { timeout: 60_000 }, async (colours, colorScheme) => {
     const session = await openConsole(browser, server.origin, { colorScheme });
     const problems: string[] = [];
-    for (const [name, path] of pagesOf(site)) {
+    for (const [name, path] of pagesOf(colours === 'a yellow brand' ? yellow : site)) {
       await session.page.goto(path);
       problems.push(...(await accessibilityProblems(session.page)).map((problem) => `${name}: ${problem}`));
+    }
+    if (colours === 'a yellow brand') {
+      // The colour is the help center's: yellow carries dark text, so the header keeps it as chosen.
+      expect(await session.page.evaluate(`getComputedStyle(document.querySelector('.site-header')).backgroundColor`)).toBe(
+        'rgb(255, 255, 0)',
+      );
     }
     expect(problems).toEqual([]);
     expect(session.foreignRequests).toEqual([]);
