@@ -212,6 +212,17 @@ describe('the public help center in a browser (Chromium, SQLite)', () => {
     expect(button?.width).toBeGreaterThanOrEqual(2);
   });
 
+  it('on a phone, pages fit the screen and their text keeps off its edges', { timeout: 60_000 }, async () => {
+    const session = await openConsole(browser, server.origin, { viewport: { width: 390, height: 844 } });
+    open.push(session);
+    for (const path of [`${site.base}/`, site.collections.billing, site.articles.install.path, `${site.base}/search?q=refund`]) {
+      await session.page.goto(path);
+      expect(await session.page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), path).toBe(true);
+      const left = await session.page.evaluate(`document.querySelector('main h1').getBoundingClientRect().left`);
+      expect(left, path).toBeGreaterThanOrEqual(16);
+    }
+  });
+
   it('with JavaScript, "No" turns into a comment form in place, its comment is sent in place too, and "Yes" thanks in place', {
     timeout: 60_000,
   }, async () => {
