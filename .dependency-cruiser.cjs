@@ -127,7 +127,8 @@ module.exports = {
         path: `${DOMAIN}|^src/channels/`,
         pathNot: [
           TESTS,
-          '\\.(routes|plugin|envelope|errors|pagination|schemas|filters|meta)\\.ts$',
+          // Routes written with JSX (the help-center site's pages) are routes too.
+          '\\.(routes|plugin|envelope|errors|pagination|schemas|filters|meta)\\.tsx?$',
           // The live streams' halves that write Server-Sent Events frames for their routes.
           '^src/platform/events/event-stream\\.hub\\.ts$',
           '^src/agent-studio/runtime/run-answer\\.ts$',

@@ -9,7 +9,7 @@ import type { DB } from './db/database.js';
 import type { AppDeps } from './deps.js';
 import { helpCenterPlugin } from './help-center/help-center.plugin.js';
 import { helpCenterSitePlugin, SITE_ASSETS_PREFIX, siteAssetsPlugin } from './help-center/site/site.plugin.js';
-import { siteDepsOf } from './help-center/site/site-deps.js';
+import { siteDepsOf, siteSignInDepsOf } from './help-center/site/site-deps.js';
 import { type ApiKeyAuth, createApiKeyAuth, createAuthenticate } from './http/api-key-auth.js';
 import type { ErrorRenderer } from './http/area.js';
 import { createFrameworkErrorHandler, MAX_PARAM_LENGTH } from './http/framework-errors.js';
@@ -161,7 +161,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (areas.includes('helpCenter')) {
     // The public site first: its `/hc` prefix has a not-found page of its own.
     await app.register(siteAssetsPlugin(), { prefix: SITE_ASSETS_PREFIX });
-    await app.register(helpCenterSitePlugin(siteDepsOf(db)), { prefix: '/hc' });
+    const siteSignIn = siteSignInDepsOf(deps);
+    await app.register(helpCenterSitePlugin(siteDepsOf(deps, siteSignIn), siteSignIn), { prefix: '/hc' });
     // No prefix: the help center's not-found handler also answers every unknown top-level path.
     await app.register(helpCenterPlugin(deps));
   } else {

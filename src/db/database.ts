@@ -13,6 +13,7 @@ import type { AgentToolTable } from '../agent-studio/tools/agent-tool.table.js';
 import type { ImapMessageAttemptTable } from '../channels/email/imap-message-attempt.table.js';
 import type { EmailMessageTable } from '../delivery/email-messages/email-message.table.js';
 import type { EmailOutboxTable } from '../delivery/outbox/outbox.table.js';
+import type { ArticleFeedbackTable } from '../help-center/article-feedback/article-feedback.table.js';
 import type {
   ArticleCollectionTable,
   ArticleSearchTable,
@@ -20,6 +21,10 @@ import type {
   ArticleTagTable,
 } from '../help-center/articles/article.table.js';
 import type { CollectionTable } from '../help-center/collections/collection.table.js';
+import type {
+  HelpCenterContactSessionTable,
+  HelpCenterSignInLinkTable,
+} from '../help-center/contact-sign-in/contact-sign-in.table.js';
 import type { HelpCenterCounterTable, HelpCenterTable } from '../help-center/help-centers/help-center.table.js';
 import type { TagTable } from '../help-center/tags/tag.table.js';
 import type { AccountContactTable, AccountTable } from '../platform/accounts/account.table.js';
@@ -111,6 +116,9 @@ export interface DB {
   help_center_tags: TagTable;
   help_center_article_tags: ArticleTagTable;
   help_center_article_search: ArticleSearchTable;
+  article_feedback: ArticleFeedbackTable;
+  help_center_sign_in_links: HelpCenterSignInLinkTable;
+  help_center_contact_sessions: HelpCenterContactSessionTable;
   macros: MacroTable;
   saved_views: SavedViewTable;
   events: EventTable;

@@ -88,6 +88,16 @@ export async function withAdvisoryLock<DB, T>(db: Kysely<DB>, key: string, run: 
 }
 
 /**
+ * Shared row lock: the row cannot change until the transaction ends, while other transactions may
+ * hold the same lock (a vote checks that its article stays published without making votes queue
+ * on each other). SQLite's write transaction already serialises.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: generic over every select
+export function forShare<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
+  return dialectOf(db) === 'postgres' ? (query.forShare() as QB) : query;
+}
+
+/**
  * Row lock for a read-then-write that changes no key: PostgreSQL's `for no key update`, which, unlike
  * `for update`, lets other transactions keep inserting rows whose foreign keys point at the locked
  * rows. SQLite's write transaction already serialises.

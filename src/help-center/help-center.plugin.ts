@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../deps.js';
 import { setUpArea } from '../http/area.js';
+import { articleFeedbackRoutes } from './article-feedback/article-feedback.routes.js';
 import { articleRoutes } from './articles/article.routes.js';
 import { collectionRoutes } from './collections/collection.routes.js';
 import { HelpCenterErrorSchema, renderHelpCenterError } from './help-center.envelope.js';
@@ -26,6 +27,7 @@ export function helpCenterPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(helpCenterRoutes(deps));
     await app.register(collectionRoutes(deps));
     await app.register(articleRoutes(deps));
+    await app.register(articleFeedbackRoutes(deps));
     await app.register(tagRoutes(deps));
   };
 }

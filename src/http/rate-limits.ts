@@ -31,6 +31,8 @@ export interface RequestLimits {
   countSignInAttempt(request: FastifyRequest, account: string): Promise<SignInAttemptVerdict>;
   /** Counts one password-reset request against the address and the account (each request, so mail cannot be sent at will). */
   countPasswordResetRequest(request: FastifyRequest, account: string): Promise<LimitVerdict>;
+  /** The attempt counters themselves (Redis, else the database), for limits a service keeps (help-center sign-in links). */
+  attempts: AttemptCounter;
 }
 
 /** A counted sign-in attempt, which a right password gives back. */
@@ -118,6 +120,7 @@ export async function registerRateLimits(
     },
     countPasswordResetRequest: async (request, account) =>
       (await countAttempt(attempts, budgets('password-reset', request, account))).verdict,
+    attempts,
   };
 }
 

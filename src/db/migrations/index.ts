@@ -37,6 +37,9 @@ import * as agentPrincipals from './2026-11-29T0000_agent_principals.js';
 import * as customFieldUpdatedBy from './2026-11-29T0330_custom_field_updated_by.js';
 import * as apiKeyNames from './2026-11-29T0340_api_key_names.js';
 import * as macroDescriptions from './2026-11-29T0360_macro_descriptions.js';
+import * as helpCenterSiteAddresses from './2026-11-29T0600_help_center_site_addresses.js';
+import * as createArticleFeedback from './2026-11-29T0610_create_article_feedback.js';
+import * as createHelpCenterContactSignIn from './2026-11-29T0620_create_help_center_contact_sign_in.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -81,4 +84,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T0330_custom_field_updated_by': customFieldUpdatedBy,
   '2026-11-29T0340_api_key_names': apiKeyNames,
   '2026-11-29T0360_macro_descriptions': macroDescriptions,
+  '2026-11-29T0600_help_center_site_addresses': helpCenterSiteAddresses,
+  '2026-11-29T0610_create_article_feedback': createArticleFeedback,
+  '2026-11-29T0620_create_help_center_contact_sign_in': createHelpCenterContactSignIn,
 };

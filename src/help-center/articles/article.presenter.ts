@@ -7,7 +7,13 @@ export interface Placement {
   tags: string[];
 }
 
-export function toArticle(row: ArticleRow, placement: Placement | undefined) {
+/** Readers' answers to "Was this helpful?" on the public site. */
+export interface FeedbackCounts {
+  helpfulCount: number;
+  notHelpfulCount: number;
+}
+
+export function toArticle(row: ArticleRow, placement: Placement | undefined, feedback: FeedbackCounts | undefined) {
   const published =
     row.published_html !== null && row.published_title !== null && row.published_by !== null && row.published_at !== null
       ? {
@@ -35,6 +41,8 @@ export function toArticle(row: ArticleRow, placement: Placement | undefined) {
     meta: readMeta(row.meta),
     publishedVersion: published,
     hasUnpublishedChanges: published !== null && hasDraftChanges(row),
+    helpfulCount: feedback?.helpfulCount ?? 0,
+    notHelpfulCount: feedback?.notHelpfulCount ?? 0,
     isDeleted: row.deleted_at !== null,
     deletedAt: row.deleted_at,
     createdBy: row.created_by,

@@ -34,6 +34,11 @@ export const ArticleSchema = Type.Object(
     meta: MetaSchema,
     publishedVersion: Nullable(PublishedVersionSchema),
     hasUnpublishedChanges: Type.Boolean({ description: 'The draft differs from the published version' }),
+    helpfulCount: Type.Integer({
+      minimum: 0,
+      description: 'Readers (one vote per browser) who found it helpful on the public site',
+    }),
+    notHelpfulCount: Type.Integer({ minimum: 0, description: 'Readers (one vote per browser) who did not' }),
     isDeleted: Type.Boolean(),
     deletedAt: Nullable(TimestampSchema),
     createdBy: Type.String(),

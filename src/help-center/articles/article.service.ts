@@ -9,6 +9,7 @@ import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { parseSearchQuery, type SearchQuery, SearchQueryError } from '../../lib/search-query.js';
 import { recordEvent } from '../../platform/events/event.recorder.js';
+import { countArticleFeedback } from '../article-feedback/article-feedback.service.js';
 import { requireCollection, requireCollectionsExist } from '../collections/collection.service.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank, optionalNonBlank } from '../help-centers/help-center.input.js';
@@ -70,11 +71,10 @@ async function placementsOf(db: Db, articleIds: string[]): Promise<Map<string, P
 }
 
 async function present(db: Db, rows: ArticleRow[]) {
-  const placements = await placementsOf(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => toArticle(row, placements.get(row.id)));
+  const ids = rows.map((row) => row.id);
+  const placements = await placementsOf(db, ids);
+  const feedback = await countArticleFeedback(db, ids);
+  return rows.map((row) => toArticle(row, placements.get(row.id), feedback.get(row.id)));
 }
 
 async function requireArticle(db: Db, organizationId: string, id: string): Promise<ArticleRow> {

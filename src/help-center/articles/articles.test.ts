@@ -76,6 +76,8 @@ describe.each(DIALECTS)('articles on %s', (dialect) => {
       meta: { title: 'Reset password', description: null, image: null },
       publishedVersion: null,
       hasUnpublishedChanges: false,
+      helpfulCount: 0,
+      notHelpfulCount: 0,
       isDeleted: false,
       deletedAt: null,
       createdBy: acme.userId,

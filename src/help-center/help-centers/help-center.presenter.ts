@@ -1,6 +1,7 @@
 import { readBoolean } from '../../db/dialect.js';
 import { readMeta } from './help-center.meta.js';
 import type { HelpCenterRow } from './help-center.repository.js';
+import { readTheme } from './help-center.theme.js';
 
 export function toHelpCenter(row: HelpCenterRow) {
   return {
@@ -10,6 +11,8 @@ export function toHelpCenter(row: HelpCenterRow) {
     slug: row.slug,
     isProtected: readBoolean(row.is_protected),
     meta: readMeta(row.meta),
+    customDomain: row.custom_domain,
+    theme: readTheme(row.theme),
     createdBy: row.created_by,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

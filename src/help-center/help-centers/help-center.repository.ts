@@ -1,4 +1,4 @@
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { forUpdate } from '../../db/dialect.js';
@@ -15,12 +15,14 @@ const HELP_CENTER_COLUMNS = [
   'slug',
   'is_protected',
   'meta',
+  'custom_domain',
+  'theme',
   'created_by',
   'created_at',
   'updated_at',
 ] as const;
 
-export type HelpCenterRow = Pick<HelpCenterTable, (typeof HELP_CENTER_COLUMNS)[number]>;
+export type HelpCenterRow = Selectable<Pick<HelpCenterTable, (typeof HELP_CENTER_COLUMNS)[number]>>;
 
 /** What a counter numbers: collection and article `uid`s; help centers only use the row as a lock. */
 export type HelpCenterCounterScope = 'help_center' | 'collection' | 'article';
@@ -44,8 +46,15 @@ export async function nextHelpCenterNumber(db: Db, organizationId: string, scope
   return Number(row.last_value);
 }
 
-export async function insertHelpCenter(db: Db, row: HelpCenterTable): Promise<void> {
-  await db.insertInto('help_centers').values(row).execute();
+/** Inserts the help center; false, writing nothing, when another help center has its slug. */
+export async function insertHelpCenterUnlessSlugTaken(db: Db, row: Insertable<HelpCenterTable>): Promise<boolean> {
+  const inserted = await db
+    .insertInto('help_centers')
+    .values(row)
+    .onConflict((conflict) => conflict.column('slug').doNothing())
+    .returning('id')
+    .execute();
+  return inserted.length > 0;
 }
 
 const helpCenterByIdStatement = prepareQuery<{ organizationId: string; id: string }, HelpCenterRow>((db: Db, param) =>
@@ -80,12 +89,11 @@ export async function listHelpCenters(
   return inKeysetOrder(query, ['created_at', 'id'], page.after).limit(page.limit).execute();
 }
 
-/** Slugs of the organization equal to `base` or `base-…` (slugs hold no LIKE wildcards). */
-export async function listHelpCenterSlugs(db: Db, organizationId: string, base: string): Promise<string[]> {
+/** Slugs of every organization's help centers equal to `base` or `base-…` (slugs hold no LIKE wildcards). */
+export async function listHelpCenterSlugs(db: Db, base: string): Promise<string[]> {
   const rows = await db
     .selectFrom('help_centers')
     .select('slug')
-    .where('organization_id', '=', organizationId)
     .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
     .execute();
   return rows.map((row) => row.slug);
@@ -108,4 +116,24 @@ const helpCenterBySlugStatement = prepareQuery<{ slug: string }, HelpCenterRow>(
 export async function findHelpCenterRowBySlug(db: Db, slug: string): Promise<HelpCenterRow | undefined> {
   const { rows } = await helpCenterBySlugStatement.execute(db, { slug });
   return rows[0];
+}
+
+const helpCenterByDomainStatement = prepareQuery<{ domain: string }, HelpCenterRow>((db: Db, param) =>
+  db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).where('custom_domain', '=', param('domain')),
+);
+
+/** The help center of any organization whose custom domain is `domain` (lower-case); compiled once, as site requests ask. */
+export async function findHelpCenterRowByDomain(db: Db, domain: string): Promise<HelpCenterRow | undefined> {
+  const { rows } = await helpCenterByDomainStatement.execute(db, { domain });
+  return rows[0];
+}
+
+/** Every help center that has a custom domain, by domain. */
+export async function listCustomDomainRows(db: Db) {
+  return db
+    .selectFrom('help_centers')
+    .select(['custom_domain', 'id', 'organization_id', 'slug'])
+    .where('custom_domain', 'is not', null)
+    .orderBy('custom_domain')
+    .execute();
 }

@@ -26,7 +26,7 @@ export function helpCenterRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'helpCenter.helpCenters.create',
           tags,
-          summary: 'Create a help center (admins); its slug is derived from the name, unique in the organization',
+          summary: 'Create a help center (admins); its slug is derived from the name, unique across the instance',
           body: CreateHelpCenterSchema,
           response: { 201: HelpCenterEnvelopeSchema(HelpCenterSchema), ...helpCenterErrorResponses([400, 403]) },
         },
@@ -79,7 +79,8 @@ export function helpCenterRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'helpCenter.helpCenters.update',
           tags,
-          summary: 'Update name, slug, protection or meta (admins; meta keys merge, null clears one)',
+          summary:
+            'Update name, slug, protection, meta, custom domain or theme (admins; meta and theme keys merge, null clears one)',
           params: HelpCenterIdParamsSchema,
           body: UpdateHelpCenterSchema,
           response: { 200: HelpCenterEnvelopeSchema(HelpCenterSchema), ...helpCenterErrorResponses([400, 403, 404, 409]) },

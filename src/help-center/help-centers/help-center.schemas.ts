@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { ObjectIdSchema, TimestampSchema } from '../../http/shared-schemas.js';
+import { Nullable, ObjectIdSchema, TimestampSchema } from '../../http/shared-schemas.js';
 import { listPageFields } from '../help-center.pagination.js';
 import { MetaInputSchema, MetaSchema } from './help-center.meta.js';
+import { ThemeInputSchema, ThemeSchema } from './help-center.theme.js';
 
 export const HelpCenterSchema = Type.Object(
   {
@@ -11,6 +12,8 @@ export const HelpCenterSchema = Type.Object(
     slug: Type.String(),
     isProtected: Type.Boolean({ description: 'Whether reading it requires authentication' }),
     meta: MetaSchema,
+    customDomain: Nullable(Type.String({ description: 'Host name serving the site without the /hc/{slug} prefix' })),
+    theme: ThemeSchema,
     createdBy: Type.String(),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
@@ -35,11 +38,22 @@ export const UpdateHelpCenterSchema = Type.Object(
         minLength: 1,
         maxLength: 80,
         pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
-        description: 'Lower-case letters and digits joined by single hyphens; renaming keeps the slug unless this is given',
+        description:
+          'Lower-case letters and digits joined by single hyphens, unique across the instance (the site is at /hc/{slug}/); renaming keeps the slug unless this is given',
       }),
     ),
     isProtected: Type.Optional(Type.Boolean()),
     meta: Type.Optional(MetaInputSchema),
+    customDomain: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 300,
+          description:
+            'A host name such as help.example.com (stored lower-case, unique across the instance) serving the site; null removes it',
+        }),
+      ),
+    ),
+    theme: Type.Optional(ThemeInputSchema),
   },
   { additionalProperties: false },
 );

@@ -6,19 +6,25 @@ import { conflictAs } from '../../db/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { keysetPage, readTypedCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
+import { insertUnderFreeValue } from '../../lib/free-value.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
+import { findAttachmentFile, readAttachmentFile } from '../../platform/attachments/attachment.service.js';
+import type { AttachmentStorage } from '../../platform/attachments/attachment.storage.js';
 import { requireOrgAdmin } from '../../platform/authorization.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
+import { normalizeCustomDomain } from './help-center.domain.js';
 import { nonBlank } from './help-center.input.js';
 import { readMeta, writeMeta } from './help-center.meta.js';
 import { toHelpCenter } from './help-center.presenter.js';
 import {
   findHelpCenterById,
+  findHelpCenterRowByDomain,
   findHelpCenterRowBySlug,
   type HelpCenterCounterScope,
   type HelpCenterRow,
-  insertHelpCenter,
+  insertHelpCenterUnlessSlugTaken,
+  listCustomDomainRows,
   listHelpCenterSlugs,
   listHelpCenters,
   lockHelpCenter,
@@ -28,6 +34,7 @@ import {
 import type { CreateHelpCenterSchema, ListHelpCentersQuerySchema, UpdateHelpCenterSchema } from './help-center.schemas.js';
 import { firstFreeSlug, slugify } from './help-center.slug.js';
 import type { HelpCenterTable } from './help-center.table.js';
+import { LOGO_CONTENT_TYPES, MAX_LOGO_BYTES, readTheme, writeTheme } from './help-center.theme.js';
 export interface HelpCenterDeps {
   db: Kysely<DB>;
   clock: Clock;
@@ -36,6 +43,8 @@ export interface HelpCenterDeps {
 
 export const HELP_CENTER_NOT_FOUND = 'Help center not found';
 const SLUG_TAKEN = 'Help center with this slug already exists';
+const DOMAIN_TAKEN = 'Custom domain is already used by another help center';
+const ATTACHMENT_NOT_FOUND = 'Attachment not found';
 
 /** The organization's help center, or a 404 (also for another organization's). */
 export async function requireHelpCenter(db: Kysely<DB>, organizationId: string, id: string): Promise<HelpCenterRow> {
@@ -76,28 +85,33 @@ export async function isPublicHelpCenter(db: Kysely<DB>, organizationId: string,
   return helpCenter !== undefined && !readBoolean(helpCenter.is_protected);
 }
 
-/** A help center is the organization's public site (its address, whether it needs a sign-in): admins set it up. */
+/**
+ * A help center is a public site (its address, whether it needs a sign-in): admins set it up. Its
+ * slug is the first free one of the whole instance, since `/hc/{slug}/` names one help center on
+ * the shared host; a concurrent create that takes it first makes this one try the next.
+ */
 export async function createHelpCenter(deps: HelpCenterDeps, principal: Principal, input: Static<typeof CreateHelpCenterSchema>) {
   requireOrgAdmin(principal);
   const organizationId = principal.organizationId;
   const name = nonBlank(input.name, 'name');
   const at = deps.clock.now().toISOString();
   const id = deps.ids.objectId();
-  await deps.db.transaction().execute(async (trx) => {
-    await nextHelpCenterNumber(trx, organizationId, 'help_center');
-    const base = slugify(name, 'help-center');
-    await insertHelpCenter(trx, {
-      id,
-      organization_id: organizationId,
-      name,
-      slug: firstFreeSlug(base, await listHelpCenterSlugs(trx, organizationId, base)),
-      is_protected: input.isProtected ?? false,
-      meta: writeMeta(input.meta),
-      created_by: principal.userId,
-      created_at: at,
-      updated_at: at,
-    });
-  });
+  const base = slugify(name, 'help-center');
+  await insertUnderFreeValue(
+    async () => firstFreeSlug(base, await listHelpCenterSlugs(deps.db, base)),
+    (slug) =>
+      insertHelpCenterUnlessSlugTaken(deps.db, {
+        id,
+        organization_id: organizationId,
+        name,
+        slug,
+        is_protected: input.isProtected ?? false,
+        meta: writeMeta(input.meta),
+        created_by: principal.userId,
+        created_at: at,
+        updated_at: at,
+      }),
+  );
   return toHelpCenter(await requireHelpCenter(deps.db, organizationId, id));
 }
 
@@ -118,7 +132,12 @@ export async function getHelpCenter(db: Kysely<DB>, principal: Principal, id: st
   return toHelpCenter(await requireHelpCenter(db, principal.organizationId, id));
 }
 
-/** Renaming keeps the slug (links stay valid); `slug` changes it, 409 when another has it. */
+/**
+ * Renaming keeps the slug (links stay valid); `slug` and `customDomain` change the site's
+ * addresses, a 409 when any help center of the instance has them (the unique indexes decide, so a
+ * concurrent update that takes one first gets the same 409). `meta` and `theme` keys merge into
+ * what is stored, read under the row lock so that concurrent updates of different keys both stay.
+ */
 export async function updateHelpCenterDetails(
   deps: HelpCenterDeps,
   principal: Principal,
@@ -127,29 +146,104 @@ export async function updateHelpCenterDetails(
 ) {
   requireOrgAdmin(principal);
   const organizationId = principal.organizationId;
-  const current = await requireHelpCenter(deps.db, organizationId, id);
+  await requireHelpCenter(deps.db, organizationId, id);
   const changes: Updateable<HelpCenterTable> = { updated_at: deps.clock.now().toISOString() };
   if (input.name !== undefined) {
     changes.name = nonBlank(input.name, 'name');
   }
-  if (input.slug !== undefined && input.slug !== current.slug) {
-    if ((await listHelpCenterSlugs(deps.db, organizationId, input.slug)).includes(input.slug)) {
-      throw AppError.conflict(SLUG_TAKEN);
-    }
-    changes.slug = input.slug;
-  }
   if (input.isProtected !== undefined) {
     changes.is_protected = input.isProtected;
   }
-  if (input.meta !== undefined) {
-    changes.meta = writeMeta(input.meta, readMeta(current.meta));
-  }
-  // A concurrent update may take the slug between the check and the write: the same 409.
-  await updateHelpCenter(deps.db, organizationId, id, changes).catch(conflictAs(SLUG_TAKEN));
+  const customDomain = typeof input.customDomain === 'string' ? normalizeCustomDomain(input.customDomain) : input.customDomain;
+  await requireLogoAttachment(deps.db, organizationId, input.theme?.logoAttachmentId);
+  await deps.db.transaction().execute(async (trx) => {
+    const current = await lockHelpCenter(trx, organizationId, id);
+    if (!current) {
+      throw AppError.notFound(HELP_CENTER_NOT_FOUND);
+    }
+    if (input.meta !== undefined) {
+      changes.meta = writeMeta(input.meta, readMeta(current.meta));
+    }
+    if (input.theme !== undefined) {
+      changes.theme = writeTheme(input.theme, current.theme);
+    }
+    if (input.slug !== undefined && input.slug !== current.slug) {
+      await updateHelpCenter(trx, organizationId, id, { slug: input.slug }).catch(conflictAs(SLUG_TAKEN));
+    }
+    if (customDomain !== undefined && customDomain !== current.custom_domain) {
+      await updateHelpCenter(trx, organizationId, id, { custom_domain: customDomain }).catch(conflictAs(DOMAIN_TAKEN));
+    }
+    await updateHelpCenter(trx, organizationId, id, changes);
+  });
   return toHelpCenter(await requireHelpCenter(deps.db, organizationId, id));
+}
+
+/** A logo must be an image file of the organization that browsers show without running anything. */
+async function requireLogoAttachment(db: Kysely<DB>, organizationId: string, attachmentId: string | null | undefined) {
+  if (!attachmentId) {
+    return;
+  }
+  const file = await findAttachmentFile(db, organizationId, attachmentId);
+  if (!file) {
+    throw AppError.notFound(ATTACHMENT_NOT_FOUND);
+  }
+  const issue = { location: 'body' as const, path: ['theme', 'logoAttachmentId'] };
+  if (file.isLink || !LOGO_CONTENT_TYPES.includes(file.contentType)) {
+    throw AppError.invalid('theme.logoAttachmentId must be a PNG, JPEG, GIF or WebP image', { ...issue, rule: 'contentType' });
+  }
+  if (file.size > MAX_LOGO_BYTES) {
+    throw AppError.invalid(`theme.logoAttachmentId must be an image of at most ${MAX_LOGO_BYTES} bytes`, {
+      ...issue,
+      rule: 'maxSize',
+    });
+  }
 }
 
 /** The help center whose public address is `/hc/{slug}/`, of any organization; the public site reads it. */
 export async function findHelpCenterBySlug(db: Kysely<DB>, slug: string): Promise<HelpCenterRow | undefined> {
   return findHelpCenterRowBySlug(db, slug);
+}
+
+/**
+ * The help center of any organization whose custom domain a request's `Host` names: compared in
+ * lower case, without a port or the trailing dot of a fully qualified name.
+ */
+export async function findHelpCenterByDomain(db: Kysely<DB>, host: string): Promise<HelpCenterRow | undefined> {
+  const domain = host
+    .trim()
+    .toLowerCase()
+    .replace(/:[0-9]*$/, '')
+    .replace(/\.$/, '');
+  return domain === '' ? undefined : findHelpCenterRowByDomain(db, domain);
+}
+
+/** Every custom domain of the instance and the help center it serves, by domain. */
+export async function listCustomDomains(
+  db: Kysely<DB>,
+): Promise<Array<{ domain: string; helpCenterId: string; organizationId: string; slug: string }>> {
+  const rows = await listCustomDomainRows(db);
+  return rows.flatMap((row) =>
+    row.custom_domain === null
+      ? []
+      : [{ domain: row.custom_domain, helpCenterId: row.id, organizationId: row.organization_id, slug: row.slug }],
+  );
+}
+
+/**
+ * The help center's logo for its public site: the image's type, bytes and an ETag (its SHA-256);
+ * null when it has none, or when the attachment is gone or no longer an image a logo may be.
+ */
+export async function readHelpCenterLogo(
+  deps: { db: Kysely<DB>; storage: AttachmentStorage },
+  helpCenter: Pick<HelpCenterRow, 'organization_id' | 'theme'>,
+): Promise<{ contentType: string; body: Buffer; etag: string } | null> {
+  const { logoAttachmentId } = readTheme(helpCenter.theme);
+  if (logoAttachmentId === null) {
+    return null;
+  }
+  const file = await readAttachmentFile(deps, helpCenter.organization_id, logoAttachmentId);
+  if (!file || !LOGO_CONTENT_TYPES.includes(file.contentType)) {
+    return null;
+  }
+  return { contentType: file.contentType, body: file.body, etag: `"${file.sha256}"` };
 }

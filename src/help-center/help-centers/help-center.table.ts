@@ -1,12 +1,18 @@
+import type { ColumnType } from 'kysely';
+
 export interface HelpCenterTable {
   id: string;
   organization_id: string;
   name: string;
-  /** Derived from the name at creation; unique per organization. */
+  /** Derived from the name at creation; unique across the instance (the site's `/hc/{slug}/`). */
   slug: string;
   is_protected: boolean | number;
   /** JSON `{title, description, image}`. */
   meta: string;
+  /** Lower-case host name serving the site without the `/hc/{slug}` prefix; unique across the instance. */
+  custom_domain: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON `{logoAttachmentId, primaryColor, footerLinks}`, each key optional; null for the defaults. */
+  theme: ColumnType<string | null, string | null | undefined, string | null>;
   created_by: string;
   created_at: string;
   updated_at: string;

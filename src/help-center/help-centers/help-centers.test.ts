@@ -71,6 +71,8 @@ describe.each(DIALECTS)('help centers on %s', (dialect) => {
         slug: 'acme-help',
         isProtected: true,
         meta: { title: 'Acme support', description: null, image: 'https://cdn.acme.test/og.png' },
+        customDomain: null,
+        theme: { logoAttachmentId: null, primaryColor: '#2563eb', footerLinks: [] },
         createdBy: acme.userId,
         createdAt: TEST_NOW,
         updatedAt: TEST_NOW,
@@ -81,16 +83,18 @@ describe.each(DIALECTS)('help centers on %s', (dialect) => {
     expect((await get(`/help-centers/${id}`)).json()).toEqual({ data: response.json().data, message: 'Help center retrieved' });
   });
 
-  it('slugs are unique per organization: the same name gets -2, another organization starts over', async () => {
+  it('slugs are unique across the instance (the site is /hc/{slug}/): the same name gets -2, in any organization', async () => {
     const first = (await post('/help-centers', { name: 'Docs' })).json().data;
     const second = (await post('/help-centers', { name: 'docs!' })).json().data;
     const elsewhere = (await post('/help-centers', { name: 'Docs' }, globex.headers)).json().data;
-    expect([first.slug, second.slug, elsewhere.slug]).toEqual(['docs', 'docs-2', 'docs']);
+    expect([first.slug, second.slug, elsewhere.slug]).toEqual(['docs', 'docs-2', 'docs-3']);
     expect(first).toMatchObject({ isProtected: false, meta: { title: null, description: null, image: null } });
   });
 
-  it('concurrent creates with one name get distinct slugs', async () => {
-    const responses = await Promise.all(Array.from({ length: 6 }, () => post('/help-centers', { name: 'Race' })));
+  it('concurrent creates with one name, in two organizations, get distinct slugs', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => post('/help-centers', { name: 'Race' }, index % 2 ? globex.headers : acme.headers)),
+    );
     expect(responses.map((response) => response.statusCode)).toEqual(Array(6).fill(201));
     const slugs = responses.map((response) => response.json().data.slug).sort();
     expect(slugs).toEqual(['race', 'race-2', 'race-3', 'race-4', 'race-5', 'race-6']);
@@ -128,7 +132,14 @@ describe.each(DIALECTS)('help centers on %s', (dialect) => {
     const clash = await patch(`/help-centers/${helpCenter._id}`, { slug: 'taken' });
     expect(clash.statusCode).toBe(409);
     expect(clash.json()).toEqual({ statusCode: 409, message: 'Help center with this slug already exists' });
-    expect((await get(`/help-centers/${helpCenter._id}`)).json().data.slug).toBe('user-guides');
+    // Another organization's slug is taken too; nothing else of the update is written.
+    await post('/help-centers', { name: 'Theirs' }, globex.headers);
+    const elsewhere = await patch(`/help-centers/${helpCenter._id}`, { slug: 'theirs', name: 'Not applied' });
+    expect(elsewhere.json()).toEqual({ statusCode: 409, message: 'Help center with this slug already exists' });
+    expect((await get(`/help-centers/${helpCenter._id}`)).json().data).toMatchObject({
+      slug: 'user-guides',
+      name: 'User Guides',
+    });
   });
 
   it.each([

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { registerSitePageRoutes, type SiteDeps, sendNotFound } from './site.routes.js';
+import { registerSitePageRoutes, type SiteDeps, sendErrorPage, sendNotFound } from './site.routes.js';
+import { registerSiteActionRoutes } from './site-actions.routes.js';
 import { SITE_ASSETS_PREFIX, siteAssets } from './site-assets.js';
+import { registerSiteSignInRoutes, type SiteSignInDeps } from './site-sign-in.routes.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 /** The site's forms carry an email, a vote or a comment of at most 2,000 characters. */
@@ -17,11 +19,14 @@ function acceptForms(app: FastifyInstance) {
  * The public help center at `/hc/{helpCenterSlug}/…`: server-rendered pages anyone may read, no
  * API key. Its own 404 page for any address below `/hc`.
  */
-export function helpCenterSitePlugin(deps: SiteDeps): FastifyPluginAsync {
+export function helpCenterSitePlugin(deps: SiteDeps, signIn: SiteSignInDeps): FastifyPluginAsync {
   return async (app) => {
     acceptForms(app);
     registerSitePageRoutes(app, deps);
+    registerSiteActionRoutes(app, deps);
+    registerSiteSignInRoutes(app, deps, signIn);
     app.setNotFoundHandler((_request, reply) => sendNotFound(reply, null));
+    app.setErrorHandler((error, request, reply) => sendErrorPage(error, request, reply));
   };
 }
 

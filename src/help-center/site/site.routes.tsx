@@ -1,9 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
+import type { AttemptCounter } from '../../http/attempt-counters.js';
+import { normalizeError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdFactory } from '../../lib/ids.js';
+import type { AttachmentStorage } from '../../platform/attachments/attachment.storage.js';
 import { findSupportAddress } from '../../platform/mailboxes/mailbox.lookup.js';
+import { DEFAULT_PRIMARY_COLOR } from '../help-centers/help-center.theme.js';
 import { outlineArticle } from './article-outline.js';
 import {
+  ANONYMOUS,
   articlePage,
   collectionPage,
   findSiteHelpCenter,
@@ -24,6 +31,12 @@ import { SearchView } from './views/search.js';
 
 export interface SiteDeps {
   db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+  /** Where uploads are kept: the logo is one. */
+  storage: AttachmentStorage;
+  /** Counters shared by every process (Redis, else the database): votes per address. */
+  attempts: AttemptCounter;
   /** Who is reading: a signed-in customer contact of the help center's organization, or anyone. */
   viewerOf(request: FastifyRequest, helpCenter: SiteHelpCenter): Promise<SiteViewer>;
   /** Where the help center's pages are for this request: `/hc/{slug}` or its custom domain's root. */
@@ -41,7 +54,8 @@ export const NO_HELP_CENTER: SiteHelpCenter = {
   isProtected: false,
   meta: { title: null, description: null, image: null },
   updatedAt: '1970-01-01T00:00:00.000Z',
-  theme: { primaryColor: '#2563eb', hasLogo: false, footerLinks: [] },
+  theme: { primaryColor: DEFAULT_PRIMARY_COLOR, hasLogo: false, footerLinks: [] },
+  logoAttachmentId: null,
 };
 
 const firstString = (value: unknown): string | undefined =>
@@ -62,6 +76,31 @@ export async function sendNotFound(reply: FastifyReply, context: SiteContext | n
       paragraphs={['The page you asked for does not exist, or it is not published.']}
     />,
     { status: 404, headerSearch: context !== null },
+  );
+  return sendPage(reply, page, { 'cache-control': 'no-store' });
+}
+
+/**
+ * Anything a page's handler did not answer itself: a body the site does not take (415, 413), a
+ * malformed one (400), or a fault (500, logged with the request id, no internals shown).
+ */
+export async function sendErrorPage(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const normalized = normalizeError(error);
+  if (normalized.fault) {
+    request.log.error({ err: normalized.fault }, 'request failed');
+  } else {
+    request.failureReason = normalized.message;
+  }
+  const fault = normalized.status >= 500;
+  const page = await renderSitePage(
+    { helpCenter: NO_HELP_CENTER, viewer: ANONYMOUS, address: { origin: '', base: '' } },
+    { title: fault ? 'Something went wrong' : 'Request not understood', description: null, canonicalPath: null, noindex: true },
+    <MessageView
+      address={null}
+      title={fault ? 'Something went wrong' : 'Request not understood'}
+      paragraphs={[fault ? 'The page could not be shown. Try again in a moment.' : 'The page could not read what was sent.']}
+    />,
+    { status: normalized.status, headerSearch: false },
   );
   return sendPage(reply, page, { 'cache-control': 'no-store' });
 }

@@ -16,6 +16,7 @@ import type { CollectionTree } from '../collections/collection.tree.js';
 import { type SiteCollection, visibleCollectionTree } from '../collections/published-collection.service.js';
 import { type Meta, readMeta } from '../help-centers/help-center.meta.js';
 import { findHelpCenterBySlug } from '../help-centers/help-center.service.js';
+import { readTheme } from '../help-centers/help-center.theme.js';
 import { collectionSegment, numberOfSegment } from './site-address.js';
 
 /** A help center as its public pages need it. */
@@ -28,6 +29,7 @@ export interface SiteHelpCenter {
   meta: Meta;
   updatedAt: string;
   theme: SiteTheme;
+  logoAttachmentId: string | null;
 }
 
 export interface SiteTheme {
@@ -43,7 +45,6 @@ export interface SiteViewer {
 
 export const ANONYMOUS: SiteViewer = { contact: null };
 
-export const DEFAULT_PRIMARY_COLOR = '#2563eb';
 export const COLLECTION_PAGE_SIZE = 50;
 export const SEARCH_PAGE_SIZE = 10;
 export const MAX_SEARCH_PAGES = 50;
@@ -55,6 +56,7 @@ export async function findSiteHelpCenter(db: Kysely<DB>, slug: string): Promise<
   if (!row) {
     return undefined;
   }
+  const theme = readTheme(row.theme);
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -63,7 +65,8 @@ export async function findSiteHelpCenter(db: Kysely<DB>, slug: string): Promise<
     isProtected: readBoolean(row.is_protected),
     meta: readMeta(row.meta),
     updatedAt: row.updated_at,
-    theme: { primaryColor: DEFAULT_PRIMARY_COLOR, hasLogo: false, footerLinks: [] },
+    theme: { primaryColor: theme.primaryColor, hasLogo: theme.logoAttachmentId !== null, footerLinks: theme.footerLinks },
+    logoAttachmentId: theme.logoAttachmentId,
   };
 }
 

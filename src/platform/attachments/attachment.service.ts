@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
@@ -125,6 +126,41 @@ export async function openAttachment(
     });
   }
   return { kind: 'file', fileName: row.file_name, contentType: row.content_type, size: file.size, stream: file.stream };
+}
+
+/**
+ * The organization's live attachment `id` as another feature that points at an uploaded file sees
+ * it (a help center's logo): its content type and size, and whether it is a link rather than a
+ * file; undefined when unknown, deleted or another organization's.
+ */
+export async function findAttachmentFile(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  id: string,
+): Promise<{ id: string; contentType: string; size: number; isLink: boolean } | undefined> {
+  const row = await findAttachmentById(db, organizationId, id);
+  return row && { id: row.id, contentType: row.content_type, size: row.size, isLink: row.external_url !== null };
+}
+
+/**
+ * The whole of the organization's file attachment `id`, read into memory, with its content type and
+ * SHA-256: for small files another feature serves by itself (a help center's logo on its public
+ * site). Null when unknown, deleted, another organization's, a link, or its bytes are missing.
+ */
+export async function readAttachmentFile(
+  deps: Pick<Deps, 'db' | 'storage'>,
+  organizationId: string,
+  id: string,
+): Promise<{ contentType: string; sha256: string; body: Buffer } | null> {
+  const row = await findAttachmentById(deps.db, organizationId, id);
+  if (!row || row.external_url !== null) {
+    return null;
+  }
+  const file = await deps.storage.open(deps.db, row.storage_key);
+  if (!file) {
+    return null;
+  }
+  return { contentType: row.content_type, sha256: row.sha256, body: await buffer(file.stream) };
 }
 
 /** Content type recorded for link attachments: the bytes behind the URL are never looked at. */
