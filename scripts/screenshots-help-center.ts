@@ -41,8 +41,8 @@ interface HelpCenterRow {
 }
 
 /**
- * The public help center of the README: the demo's help center, given a description and one
- * longer guide through the help-center API (with an API key the demo admin makes for it), then
+ * The public help center of the README: the demo's help center, given a description, a brand
+ * colour, footer links and one longer guide through the help-center API (with an API key the demo admin makes for it), then
  * its home, a collection and the guide in the light theme and a search in the dark one.
  */
 export async function shootHelpCenter(
@@ -58,6 +58,13 @@ export async function shootHelpCenter(
   }
   await api('PATCH', `/help-centers/${helpCenter._id}`, {
     meta: { description: 'Guides and answers from the Lumen team: printers, accounts and billing.' },
+    theme: {
+      primaryColor: '#0f766e',
+      footerLinks: [
+        { label: 'System status', url: 'https://status.lumen.example' },
+        { label: 'Privacy', url: 'https://lumen.example/privacy' },
+      ],
+    },
   });
   const collections = await api<{ _id: string; name: string }[]>('GET', `/collections?helpCenterId=${helpCenter._id}`);
   const gettingStarted = collections.find((collection) => collection.name === 'Getting started');
