@@ -8,7 +8,8 @@ import { AREAS, type AreaName, type Config, trustProxyOption } from './config.js
 import type { DB } from './db/database.js';
 import type { AppDeps } from './deps.js';
 import { helpCenterPlugin } from './help-center/help-center.plugin.js';
-import { helpCenterSitePlugin, SITE_ASSETS_PREFIX, siteAssetsPlugin } from './help-center/site/site.plugin.js';
+import { createCustomDomains, reloadAfterHelpCenterUpdates } from './help-center/site/custom-domains.js';
+import { helpCenterSitePlugin, SITE_ASSETS_PREFIX, siteAssetsPlugin, siteRootPlugin } from './help-center/site/site.plugin.js';
 import { siteDepsOf, siteSignInDepsOf } from './help-center/site/site-deps.js';
 import { type ApiKeyAuth, createApiKeyAuth, createAuthenticate } from './http/api-key-auth.js';
 import type { ErrorRenderer } from './http/area.js';
@@ -91,6 +92,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const errorRenderers = new Map<AreaName, ErrorRenderer>();
   const compileOnFirstUse = !options.compileSchemasAtStart;
   let deps: AppDeps | undefined;
+  // Help centers' own domains serve their site at the root (routed to `/hc/{slug}/…`).
+  const customDomains = areas.includes('helpCenter') ? createCustomDomains({ db, log: options.log }) : undefined;
   const app = Fastify({
     loggerInstance: options.log,
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -104,6 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // One line per request comes from `registerRequestLog`.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    ...(customDomains ? { rewriteUrl: (request: IncomingMessage) => customDomains.rewrite(request) } : {}),
     schemaController: { compilersFactory: { buildSerializer: createSerializerFactory({ compileOnFirstUse }) } },
     frameworkErrors: createFrameworkErrorHandler(() => {
       if (!deps) {
@@ -158,11 +162,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (areas.includes('agentStudio')) {
     await app.register(agentStudioPlugin(deps), { prefix: '/api/v1' });
   }
-  if (areas.includes('helpCenter')) {
+  if (customDomains) {
+    app.addHook('onClose', () => customDomains.close());
+    // A database not migrated yet (the OpenAPI export) has none; the next reload finds them.
+    await customDomains.reload().catch((error: unknown) => options.log.warn({ err: error }, 'custom domains not read'));
+    reloadAfterHelpCenterUpdates(app, customDomains);
     // The public site first: its `/hc` prefix has a not-found page of its own.
     await app.register(siteAssetsPlugin(), { prefix: SITE_ASSETS_PREFIX });
     const siteSignIn = siteSignInDepsOf(deps);
-    await app.register(helpCenterSitePlugin(siteDepsOf(deps, siteSignIn), siteSignIn), { prefix: '/hc' });
+    const siteDeps = siteDepsOf(deps, siteSignIn);
+    await app.register(helpCenterSitePlugin(siteDeps, siteSignIn), { prefix: '/hc' });
+    await app.register(siteRootPlugin(siteDeps));
     // No prefix: the help center's not-found handler also answers every unknown top-level path.
     await app.register(helpCenterPlugin(deps));
   } else {

@@ -154,3 +154,62 @@ export async function findPublishedSummaries(db: Db, organizationId: string, ids
     .where('article.id', 'in', ids)
     .execute();
 }
+
+/** Published articles in any of `collectionIds`, each once, however many of them hold it. */
+const publishedInCollections = (db: Db, organizationId: string, collectionIds: readonly string[]) =>
+  published(db)
+    .where('article.organization_id', '=', organizationId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('help_center_article_collections as membership')
+          .select(sql.lit(1).as('one'))
+          .whereRef('membership.article_id', '=', 'article.id')
+          .where('membership.collection_id', 'in', collectionIds.length > 0 ? collectionIds : ['']),
+      ),
+    );
+
+export async function countPublishedArticlesInCollections(
+  db: Db,
+  organizationId: string,
+  collectionIds: readonly string[],
+): Promise<number> {
+  if (collectionIds.length === 0) {
+    return 0;
+  }
+  const row = await publishedInCollections(db, organizationId, collectionIds)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export interface PublishedAddressRow {
+  uid: number;
+  slug: string;
+  published_at: string | null;
+}
+
+/**
+ * A run of the published articles in `collectionIds`, lowest uid first: after `afterUid` (a keyset
+ * on the `(organization_id, uid)` index), or skipping `offset` of them for the first run of a page.
+ */
+export async function listPublishedArticleAddresses(
+  db: Db,
+  organizationId: string,
+  collectionIds: readonly string[],
+  run: { afterUid?: number; offset?: number; limit: number },
+): Promise<PublishedAddressRow[]> {
+  if (collectionIds.length === 0 || run.limit <= 0) {
+    return [];
+  }
+  let query = publishedInCollections(db, organizationId, collectionIds).select([
+    'article.uid',
+    'article.slug',
+    'article.published_at',
+  ]);
+  if (run.afterUid !== undefined) {
+    query = query.where('article.uid', '>', run.afterUid);
+  }
+  query = query.orderBy('article.uid').limit(run.limit);
+  return (run.offset ? query.offset(run.offset) : query).execute();
+}

@@ -4,10 +4,12 @@ import { searchFullText } from '../../db/full-text.js';
 import type { SearchQuery } from '../../lib/search-query.js';
 import { type Meta, readMeta } from '../help-centers/help-center.meta.js';
 import {
+  countPublishedArticlesInCollections,
   countPublishedArticlesOfCollections,
   findPublishedArticleRowByUid,
   findPublishedSummaries,
   listMembershipsOfArticles,
+  listPublishedArticleAddresses,
   listPublishedArticlesOfCollection,
   listRelatedArticles,
   listTagIdsOfArticle,
@@ -143,4 +145,50 @@ export async function searchVisibleArticles(
     const row = rows.get(hit.documentId);
     return row ? [{ ...toSummary(row), excerpt: hit.excerpt }] : [];
   });
+}
+
+/** Where a published article is and when it was published: a line of a sitemap. */
+export interface PublishedArticleAddress {
+  uid: number;
+  slug: string;
+  publishedAt: string;
+}
+
+/** How many published articles `collectionIds` hold between them (an article in two counts once). */
+export function countVisibleArticles(db: Kysely<DB>, organizationId: string, collectionIds: readonly string[]) {
+  return countPublishedArticlesInCollections(db, organizationId, collectionIds);
+}
+
+/** Rows read per query by `visibleArticleAddresses`: a page of a sitemap never sits in memory whole. */
+const ADDRESS_RUN = 1_000;
+
+/**
+ * The published articles of `collectionIds` by uid, `range.count` of them after skipping
+ * `range.offset`: read in runs, the first skipping, the others following the last uid read.
+ */
+export async function* visibleArticleAddresses(
+  db: Kysely<DB>,
+  organizationId: string,
+  collectionIds: readonly string[],
+  range: { offset: number; count: number },
+): AsyncGenerator<PublishedArticleAddress> {
+  let left = range.count;
+  let afterUid: number | undefined;
+  while (left > 0) {
+    const limit = Math.min(left, ADDRESS_RUN);
+    const rows = await listPublishedArticleAddresses(
+      db,
+      organizationId,
+      collectionIds,
+      afterUid === undefined ? { offset: range.offset, limit } : { afterUid, limit },
+    );
+    for (const row of rows) {
+      yield { uid: row.uid, slug: row.slug, publishedAt: row.published_at ?? '' };
+    }
+    if (rows.length < limit) {
+      return;
+    }
+    left -= rows.length;
+    afterUid = rows.at(-1)?.uid;
+  }
 }

@@ -137,3 +137,8 @@ export async function listCustomDomainRows(db: Db) {
     .orderBy('custom_domain')
     .execute();
 }
+
+/** Every help center's address and protection, for the instance's robots.txt. */
+export async function listSiteAddressRows(db: Db) {
+  return db.selectFrom('help_centers').select(['slug', 'custom_domain', 'is_protected']).orderBy('slug').execute();
+}

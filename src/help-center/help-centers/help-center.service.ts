@@ -27,6 +27,7 @@ import {
   listCustomDomainRows,
   listHelpCenterSlugs,
   listHelpCenters,
+  listSiteAddressRows,
   lockHelpCenter,
   nextHelpCenterNumber,
   updateHelpCenter,
@@ -246,4 +247,12 @@ export async function readHelpCenterLogo(
     return null;
   }
   return { contentType: file.contentType, body: file.body, etag: `"${file.sha256}"` };
+}
+
+/** The address of every help center that anyone may read (not protected), of every organization: robots.txt lists their sitemaps. */
+export async function listPublicHelpCenterAddresses(
+  db: Kysely<DB>,
+): Promise<Array<{ slug: string; customDomain: string | null }>> {
+  const rows = await listSiteAddressRows(db);
+  return rows.flatMap((row) => (readBoolean(row.is_protected) ? [] : [{ slug: row.slug, customDomain: row.custom_domain }]));
 }

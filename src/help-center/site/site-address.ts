@@ -7,7 +7,15 @@ export interface SiteAddress {
   origin: string;
   /** `/hc/acme` on the shared host, `` on the help center's own domain. */
   base: string;
+  /**
+   * Where search engines should find the pages when that is elsewhere: the help center's custom
+   * domain, for its pages read on the shared host. Canonical URLs and sitemaps use it.
+   */
+  canonical?: SiteAddress;
 }
+
+/** The address canonical URLs are written with. */
+export const canonicalAddress = (address: SiteAddress): SiteAddress => address.canonical ?? address;
 
 /** The version of the stylesheet and script, so that their addresses change when they do. */
 export interface AssetUrls {
@@ -20,6 +28,12 @@ export const sitePaths = {
   collection: (address: SiteAddress, collection: { uid: number; slug: string }) =>
     `${address.base}/collections/${encodeURIComponent(collectionSegment(collection))}`,
   article: (address: SiteAddress, article: { slug: string }) => `${address.base}/articles/${encodeURIComponent(article.slug)}`,
+  /** The article as Markdown: its address with `.md` appended. */
+  markdown: (address: SiteAddress, article: { slug: string }) =>
+    `${address.base}/articles/${encodeURIComponent(article.slug)}.md`,
+  /** The sitemap, or (`page`) one of the sitemaps its index names. */
+  sitemap: (address: SiteAddress, page?: number) => `${address.base}/${page === undefined ? 'sitemap' : `sitemap-${page}`}.xml`,
+  llms: (address: SiteAddress) => `${address.base}/llms.txt`,
   search: (address: SiteAddress, query?: { q: string; page?: number }) => {
     if (!query) {
       return `${address.base}/search`;

@@ -1,6 +1,6 @@
 import type { PublishedArticle } from '../articles/published-article.service.js';
 import type { SiteCollection } from '../collections/published-collection.service.js';
-import { sitePaths } from './site-address.js';
+import { canonicalAddress, sitePaths } from './site-address.js';
 import type { SiteContext } from './site-page.js';
 import type { PageHead } from './views/layout.js';
 
@@ -16,7 +16,7 @@ function titled(context: SiteContext, title: string): string {
 }
 
 function breadcrumbList(context: SiteContext, trail: Array<{ name: string; path: string }>) {
-  const { address } = context;
+  const address = canonicalAddress(context.address);
   const items = [{ name: context.helpCenter.name, path: sitePaths.home(address) }, ...trail];
   return {
     '@context': 'https://schema.org',
@@ -31,10 +31,14 @@ function breadcrumbList(context: SiteContext, trail: Array<{ name: string; path:
 }
 
 const collectionCrumbs = (context: SiteContext, trail: SiteCollection[]) =>
-  trail.map((collection) => ({ name: collection.name, path: sitePaths.collection(context.address, collection) }));
+  trail.map((collection) => ({
+    name: collection.name,
+    path: sitePaths.collection(canonicalAddress(context.address), collection),
+  }));
 
 export function homeHead(context: SiteContext): PageHead {
-  const { helpCenter, address } = context;
+  const { helpCenter } = context;
+  const address = canonicalAddress(context.address);
   return {
     title: helpCenter.meta.title ?? helpCenter.name,
     description: helpCenter.meta.description,
@@ -61,7 +65,7 @@ export function collectionHead(context: SiteContext, page: { collection: SiteCol
   return {
     title: titled(context, collection.meta.title ?? collection.name),
     description: collection.meta.description ?? collection.description,
-    canonicalPath: sitePaths.collection(context.address, collection),
+    canonicalPath: sitePaths.collection(canonicalAddress(context.address), collection),
     image: collection.meta.image ?? context.helpCenter.meta.image,
     jsonLd: [breadcrumbList(context, collectionCrumbs(context, page.trail))],
   };
@@ -69,7 +73,8 @@ export function collectionHead(context: SiteContext, page: { collection: SiteCol
 
 export function articleHead(context: SiteContext, page: { article: PublishedArticle; trail: SiteCollection[] }): PageHead {
   const { article } = page;
-  const path = sitePaths.article(context.address, article);
+  const canonical = canonicalAddress(context.address);
+  const path = sitePaths.article(canonical, article);
   const description = article.meta.description ?? article.description;
   const image = article.meta.image ?? context.helpCenter.meta.image;
   return {
@@ -78,6 +83,7 @@ export function articleHead(context: SiteContext, page: { article: PublishedArti
     canonicalPath: path,
     ogType: 'article',
     image,
+    alternates: [{ type: 'text/markdown', href: sitePaths.markdown(context.address, article) }],
     jsonLd: [
       {
         '@context': 'https://schema.org',
@@ -87,7 +93,7 @@ export function articleHead(context: SiteContext, page: { article: PublishedArti
         ...(image ? { image } : {}),
         datePublished: article.publishedAt,
         dateModified: article.updatedAt,
-        mainEntityOfPage: sitePaths.absolute(context.address, path),
+        mainEntityOfPage: sitePaths.absolute(canonical, path),
         publisher: { '@type': 'Organization', name: context.helpCenter.name },
       },
       breadcrumbList(context, [...collectionCrumbs(context, page.trail), { name: article.title, path }]),

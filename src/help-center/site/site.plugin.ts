@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { registerSitePageRoutes, type SiteDeps, sendErrorPage, sendNotFound } from './site.routes.js';
 import { registerSiteActionRoutes } from './site-actions.routes.js';
 import { SITE_ASSETS_PREFIX, siteAssets } from './site-assets.js';
+import { registerSiteFeedRoutes, type SiteFeedOptions } from './site-feeds.routes.js';
+import { registerRobotsRoute } from './site-robots.routes.js';
 import { registerSiteSignInRoutes, type SiteSignInDeps } from './site-sign-in.routes.js';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -19,10 +21,11 @@ function acceptForms(app: FastifyInstance) {
  * The public help center at `/hc/{helpCenterSlug}/…`: server-rendered pages anyone may read, no
  * API key. Its own 404 page for any address below `/hc`.
  */
-export function helpCenterSitePlugin(deps: SiteDeps, signIn: SiteSignInDeps): FastifyPluginAsync {
+export function helpCenterSitePlugin(deps: SiteDeps, signIn: SiteSignInDeps, options: SiteFeedOptions = {}): FastifyPluginAsync {
   return async (app) => {
     acceptForms(app);
     registerSitePageRoutes(app, deps);
+    registerSiteFeedRoutes(app, deps, options);
     registerSiteActionRoutes(app, deps);
     registerSiteSignInRoutes(app, deps, signIn);
     app.setNotFoundHandler((_request, reply) => sendNotFound(reply, null));
@@ -45,6 +48,13 @@ export function siteAssetsPlugin(): FastifyPluginAsync {
           .send(asset.body),
       );
     }
+  };
+}
+
+/** What the site answers at the host's root: `/robots.txt`. */
+export function siteRootPlugin(deps: SiteDeps): FastifyPluginAsync {
+  return async (app) => {
+    registerRobotsRoute(app, deps);
   };
 }
 

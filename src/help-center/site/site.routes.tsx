@@ -9,6 +9,7 @@ import type { AttachmentStorage } from '../../platform/attachments/attachment.st
 import { findSupportAddress } from '../../platform/mailboxes/mailbox.lookup.js';
 import { DEFAULT_PRIMARY_COLOR } from '../help-centers/help-center.theme.js';
 import { outlineArticle } from './article-outline.js';
+import { servesHelpCenter } from './custom-domains.js';
 import {
   ANONYMOUS,
   articlePage,
@@ -40,7 +41,7 @@ export interface SiteDeps {
   /** Who is reading: a signed-in customer contact of the help center's organization, or anyone. */
   viewerOf(request: FastifyRequest, helpCenter: SiteHelpCenter): Promise<SiteViewer>;
   /** Where the help center's pages are for this request: `/hc/{slug}` or its custom domain's root. */
-  addressOf(request: FastifyRequest, helpCenter: SiteHelpCenter): SiteAddress;
+  addressOf(request: FastifyRequest, helpCenter: Pick<SiteHelpCenter, 'slug' | 'customDomain'>): SiteAddress;
 }
 
 type Params = { helpCenterSlug: string };
@@ -51,6 +52,7 @@ export const NO_HELP_CENTER: SiteHelpCenter = {
   organizationId: '',
   name: 'Help center',
   slug: '',
+  customDomain: null,
   isProtected: false,
   meta: { title: null, description: null, image: null },
   updatedAt: '1970-01-01T00:00:00.000Z',
@@ -111,7 +113,7 @@ export async function siteContextOf(deps: SiteDeps, request: FastifyRequest, rep
   const helpCenter = /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(helpCenterSlug)
     ? await findSiteHelpCenter(deps.db, helpCenterSlug)
     : undefined;
-  if (!helpCenter) {
+  if (!helpCenter || !servesHelpCenter(request.raw, helpCenter)) {
     await sendNotFound(reply, null);
     return null;
   }
@@ -120,12 +122,13 @@ export async function siteContextOf(deps: SiteDeps, request: FastifyRequest, rep
 
 /** A protected help center shows anonymous readers its sign-in page only. */
 function sendToSignIn(reply: FastifyReply, context: SiteContext, request: FastifyRequest) {
-  const next = request.url.startsWith(context.address.base) ? request.url : sitePaths.home(context.address);
+  // The address as the reader wrote it: on a custom domain, without the `/hc/{slug}` it is routed by.
+  const next = request.originalUrl.startsWith(context.address.base) ? request.originalUrl : sitePaths.home(context.address);
   return reply.redirect(`${sitePaths.signIn(context.address)}?${new URLSearchParams({ next }).toString()}`, 303);
 }
 
 /** A readable page of the site, or the sign-in redirect, or the 404 page. */
-async function readableContext(deps: SiteDeps, request: FastifyRequest, reply: FastifyReply) {
+export async function readableContext(deps: SiteDeps, request: FastifyRequest, reply: FastifyReply) {
   const context = await siteContextOf(deps, request, reply);
   if (context && !mayRead(context.helpCenter, context.viewer)) {
     await sendToSignIn(reply, context, request);

@@ -25,6 +25,8 @@ export interface SiteHelpCenter {
   organizationId: string;
   name: string;
   slug: string;
+  /** The host serving its pages at the root, besides `/hc/{slug}` on the shared host. */
+  customDomain: string | null;
   isProtected: boolean;
   meta: Meta;
   updatedAt: string;
@@ -62,6 +64,7 @@ export async function findSiteHelpCenter(db: Kysely<DB>, slug: string): Promise<
     organizationId: row.organization_id,
     name: row.name,
     slug: row.slug,
+    customDomain: row.custom_domain,
     isProtected: readBoolean(row.is_protected),
     meta: readMeta(row.meta),
     updatedAt: row.updated_at,

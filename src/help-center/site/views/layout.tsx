@@ -1,7 +1,7 @@
 import type { PropsWithChildren } from '@kitajs/html';
 import type { SiteHelpCenter, SiteViewer } from '../site.service.js';
 import type { AssetUrls, SiteAddress } from '../site-address.js';
-import { sitePaths } from '../site-address.js';
+import { canonicalAddress, sitePaths } from '../site-address.js';
 
 /** What a page says about itself in `<head>`: for readers, search engines and link previews. */
 export interface PageHead {
@@ -15,6 +15,8 @@ export interface PageHead {
   image?: string | null;
   /** Structured data, one JSON-LD object per entry. */
   jsonLd?: object[];
+  /** The page in other forms (an article's Markdown), as `<link rel="alternate">`. */
+  alternates?: Array<{ type: string; href: string }>;
 }
 
 export interface LayoutProps {
@@ -38,7 +40,7 @@ export function jsonForScript(value: object): string {
 }
 
 function HeadTags({ head, address, helpCenter }: { head: PageHead; address: SiteAddress; helpCenter: SiteHelpCenter }) {
-  const canonical = head.canonicalPath === null ? null : sitePaths.absolute(address, head.canonicalPath);
+  const canonical = head.canonicalPath === null ? null : sitePaths.absolute(canonicalAddress(address), head.canonicalPath);
   const description = head.description ?? helpCenter.meta.description;
   const safeJsonLd = (head.jsonLd ?? []).map(jsonForScript);
   return (
@@ -47,6 +49,9 @@ function HeadTags({ head, address, helpCenter }: { head: PageHead; address: Site
       {description ? <meta name="description" content={description} /> : ''}
       {head.noindex ? <meta name="robots" content="noindex" /> : ''}
       {canonical ? <link rel="canonical" href={canonical} /> : ''}
+      {(head.alternates ?? []).map((alternate) => (
+        <link rel="alternate" type={alternate.type} href={alternate.href} />
+      ))}
       <meta property="og:site_name" content={helpCenter.name} />
       <meta property="og:title" content={head.title} />
       <meta property="og:type" content={head.ogType ?? 'website'} />
