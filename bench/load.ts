@@ -5,6 +5,8 @@ import { sleep, totalCpuMillis } from './processes.js';
 export interface HttpRequest {
   method: 'GET' | 'POST';
   path: string;
+  /** When given, the requests cycle through these paths (all connections together) instead of `path`. */
+  paths?: readonly string[];
   apiKey: string;
   body?: unknown;
   /** The status a successful answer has (200, or 201 for a create). */
@@ -184,6 +186,7 @@ function fire(
           ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        ...(request.paths && request.paths.length > 0 ? { requests: [cycling(request.paths)] } : {}),
         connections: Math.max(1, Math.round(connections)),
         duration: durationSeconds,
         // Deep OFFSET pages can take seconds each; they count as slow, not as failed.
@@ -195,4 +198,16 @@ function fire(
       instance.on('response', (_client, statusCode, _bytes, responseTime) => onResponse(statusCode, responseTime));
     }
   });
+}
+
+/** One request whose path is the next of `paths` each time a connection sends it. */
+function cycling(paths: readonly string[]): autocannon.Request {
+  let next = 0;
+  return {
+    setupRequest: (request) => {
+      const path = paths[next % paths.length] as string;
+      next++;
+      return { ...request, path };
+    },
+  };
 }

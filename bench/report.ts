@@ -1,4 +1,5 @@
 import type { BenchDialect } from './datasets.js';
+import { helpCenterSection } from './help-center-report.js';
 import { LIST_LABELS, LIST_NAMES, type ListVariant } from './probes.js';
 import { median, type PairResult, type RunResults, type Summary, summarize } from './results.js';
 
@@ -53,6 +54,11 @@ export function renderReport(results: RunResults): string {
     sections.push(...startAndMemorySection(results, dialect, targets));
   }
   cpuTargets(results, targets);
+  const helpCenter = helpCenterSection(results.helpCenter ?? []);
+  targets.push(...helpCenter.targets);
+  if (helpCenter.lines.length > 0) {
+    sections.push('## Public help center', '', ...helpCenter.lines);
+  }
   const profile = results.profiles.flatMap((p) => [
     `## CPU profile: ${p.path ?? 'comment create'} on ${dialectName(p.dialect)}, ${p.server === 'raw' ? 'raw baseline' : 'Switchboard'}`,
     '',

@@ -1,4 +1,5 @@
 import type { BenchDialect, SizeName } from './datasets.js';
+import type { HelpCenterResult } from './help-center.js';
 import { FEW_ANSWERS, type Measurement } from './load.js';
 import type { ListName, ListVariant } from './probes.js';
 import type { ServerKind } from './servers.js';
@@ -78,6 +79,8 @@ export interface RunResults {
   rss: RssResult[];
   scale: ScaleResult[];
   profiles: ProfileResult[];
+  /** The public help center's pages (absent in results saved before it was measured). */
+  helpCenter?: HelpCenterResult[];
   notes: string[];
 }
 

@@ -18,6 +18,8 @@ import {
   type SizeName,
   sqliteFile,
 } from './datasets.js';
+import { runHelpCenter } from './help-center.js';
+import { ensureHelpCenterDatasets, type HelpCenterDatasets } from './help-center-seed.js';
 import { type HttpRequest, type LoadOptions, type Measurement, measure } from './load.js';
 import { COMMON_OPTIONS, parse, resolveTarget, type Target } from './options.js';
 import {
@@ -54,7 +56,7 @@ import {
  * seeded databases, alternating, with autocannon; prints a table of ratios and writes it to
  * bench/RESULTS.md (quick or partial runs write bench/.data/last-results.md instead).
  */
-const SCENARIOS = ['headline', 'lists', 'collections', 'start', 'rss', 'scale', 'profile'] as const;
+const SCENARIOS = ['headline', 'lists', 'collections', 'helpcenter', 'start', 'rss', 'scale', 'profile'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -139,15 +141,19 @@ async function main(): Promise<void> {
     rss: [],
     scale: [],
     profiles: [],
+    helpCenter: [],
     notes: [],
   };
   if (!values['no-build']) {
     buildSwitchboard(log);
   }
   const datasets = new Map<BenchDialect, Map<SizeName, { location: DatasetLocation; meta: DatasetMeta }>>();
+  const helpCenters = new Map<BenchDialect, HelpCenterDatasets>();
+  // The help center has datasets of its own: the ticket datasets are seeded only for the other scenarios.
+  const ticketScenarios = scenarios.filter((scenario) => scenario !== 'helpcenter');
   for (const dialect of target.dialects) {
     const sizes = new Map<SizeName, { location: DatasetLocation; meta: DatasetMeta }>();
-    for (const size of SIZE_NAMES) {
+    for (const size of ticketScenarios.length > 0 ? SIZE_NAMES : []) {
       const location = datasetLocation(dialect, size, target.adminUrl);
       const meta = await ensureDataset(location, { ...target, force: values.reseed, log });
       log(`${dialect} ${size}: migrating (pending migrations of the working tree)`);
@@ -155,6 +161,9 @@ async function main(): Promise<void> {
       sizes.set(size, { location, meta });
     }
     datasets.set(dialect, sizes);
+    if (scenarios.includes('helpcenter')) {
+      helpCenters.set(dialect, await ensureHelpCenterDatasets(dialect, { ...target, force: values.reseed, log }));
+    }
   }
   results.machine = describeMachine(target);
   // Seeding done: from here this process is the load generator, on its own CPU.
@@ -162,7 +171,13 @@ async function main(): Promise<void> {
   const bench = new Bench(settings, pinning, target, results);
   try {
     for (const [dialect, sizes] of datasets) {
-      await bench.runDialect(dialect, sizes, scenarios);
+      if (ticketScenarios.length > 0) {
+        await bench.runDialect(dialect, sizes, ticketScenarios);
+      }
+      const helpCenter = helpCenters.get(dialect);
+      if (helpCenter) {
+        await bench.helpCenter(dialect, helpCenter);
+      }
     }
   } finally {
     await bench.close();
@@ -270,6 +285,25 @@ class Bench {
       await this.profile(dialect, large.location, large.meta);
     }
     await removeWrittenComments(large.location, large.meta);
+  }
+
+  /** The public help center (bench/help-center.ts), with this run's settings and measurements. */
+  async helpCenter(dialect: BenchDialect, datasets: HelpCenterDatasets): Promise<void> {
+    const result = await runHelpCenter(
+      {
+        settings: this.settings,
+        serverOptions: (label) => this.serverOptions(label),
+        measureOn: (servers, request, duration) => this.measureOn(servers, request, duration),
+        track: (servers) => {
+          this.running = servers;
+        },
+        note: (line) => this.note(line),
+        log,
+      },
+      dialect,
+      datasets,
+    );
+    this.results.helpCenter?.push(result);
   }
 
   private serverOptions(label: string, cpus: string | null = this.pinning.server): ServerOptions {

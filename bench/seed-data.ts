@@ -27,7 +27,7 @@ import { api, type BenchServer, startSwitchboard, switchboardCli, waitUntilAnswe
  * ids in the help center, UUIDs in the agent studio) and distinct, increasing timestamps.
  */
 
-interface Organization {
+export interface Organization {
   organizationId: string;
   userId: string;
   apiKey: string;
@@ -119,7 +119,7 @@ export async function seedDataset(
   }
 }
 
-async function resetDatabase(location: DatasetLocation, adminUrl: string): Promise<void> {
+export async function resetDatabase(location: DatasetLocation, adminUrl: string): Promise<void> {
   rmSync(location.metaFile, { force: true });
   rmSync(location.dataDir, { recursive: true, force: true });
   if (location.databaseName) {
@@ -128,7 +128,7 @@ async function resetDatabase(location: DatasetLocation, adminUrl: string): Promi
 }
 
 /** `switchboard orgs create --json`: migrates the empty database first, as every CLI command does. */
-async function createOrganization(location: DatasetLocation, name: string, email: string): Promise<Organization> {
+export async function createOrganization(location: DatasetLocation, name: string, email: string): Promise<Organization> {
   const out = await switchboardCli(location, ['orgs', 'create', '--name', name, '--admin-email', email, '--json']);
   return JSON.parse(out.trim().split('\n').at(-1) ?? '') as Organization;
 }
@@ -216,7 +216,7 @@ async function makeTemplates(
 }
 
 /** Ids of the project's formats for rows made at chosen instants (a clock the seed moves). */
-function idsAt() {
+export function idsAt() {
   let now = 0;
   const ids = createIdFactory({ now: () => new Date(now) });
   return {
@@ -227,9 +227,9 @@ function idsAt() {
   };
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+export const iso = (ms: number) => new Date(ms).toISOString();
 
-function progress(log: (line: string) => void, what: string, count: number, started: number): void {
+export function progress(log: (line: string) => void, what: string, count: number, started: number): void {
   log(`  ${count} ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 

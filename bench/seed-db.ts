@@ -85,8 +85,9 @@ export async function openPostgresSeedDb(url: string): Promise<SeedDb> {
     dialect: 'postgres',
     async copyRow(table, keyColumn, templateId, count, overrides) {
       const { rows } = await client.query<{ column_name: string; udt_name: string }>(
+        // Generated columns (a search table's tsvector) are computed by PostgreSQL, never inserted.
         `select column_name, udt_name from information_schema.columns
-         where table_schema = current_schema() and table_name = $1 order by ordinal_position`,
+         where table_schema = current_schema() and table_name = $1 and is_generated = 'NEVER' order by ordinal_position`,
         [table],
       );
       const overridden = rows.filter((column) => overrides[column.column_name]);

@@ -83,6 +83,33 @@ export function startRaw(location: DatasetLocation, options: ServerOptions): Pro
   });
 }
 
+/**
+ * The static-file baseline (bench/static-server.mjs): Fastify + @fastify/static over `root`. The
+ * runner's readiness and drain checks ask for `/v1/users/me`, so `root` holds a file at that path.
+ */
+export function startStaticFiles(root: string, options: ServerOptions): Promise<BenchServer> {
+  return managed('raw', undefined, async (attempt) => {
+    const port = await freePort();
+    const started = startProcess({
+      name: `static ${options.label}`,
+      command: process.execPath,
+      args: [...(options.nodeFlags ?? []), join(BENCH_DIR, 'static-server.mjs')],
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/tmp',
+        TZ: 'UTC',
+        PORT: String(port),
+        LOG_LEVEL: options.logLevel,
+        STATIC_ROOT: root,
+      },
+      cwd: REPO_DIR,
+      cpus: options.cpus,
+      logFile: logFile(options.label, attempt),
+    });
+    return { port, started };
+  });
+}
+
 const logFile = (label: string, attempt: number) =>
   join(DATA_DIR, 'logs', `${label}${attempt > 0 ? `-restart${attempt}` : ''}.log`);
 

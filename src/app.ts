@@ -11,6 +11,7 @@ import { helpCenterPlugin } from './help-center/help-center.plugin.js';
 import { createCustomDomains, reloadAfterHelpCenterUpdates } from './help-center/site/custom-domains.js';
 import { helpCenterSitePlugin, SITE_ASSETS_PREFIX, siteAssetsPlugin, siteRootPlugin } from './help-center/site/site.plugin.js';
 import { siteDepsOf, siteSignInDepsOf } from './help-center/site/site-deps.js';
+import { createSitePageCache } from './help-center/site/site-page-cache.js';
 import { type ApiKeyAuth, createApiKeyAuth, createAuthenticate } from './http/api-key-auth.js';
 import type { ErrorRenderer } from './http/area.js';
 import { createFrameworkErrorHandler, MAX_PARAM_LENGTH } from './http/framework-errors.js';
@@ -24,6 +25,7 @@ import { createIdFactory, type IdFactory } from './lib/ids.js';
 import { loadOnce } from './lib/load-once.js';
 import { decodeSecretKey } from './lib/secret-box.js';
 import { authenticateSession } from './platform/auth/session.service.js';
+import { createEventSignal } from './platform/events/event.signal.js';
 import { platformPlugin } from './platform/platform.plugin.js';
 import { apiKeyLookup } from './platform/users/api-key.service.js';
 import { type CredentialsSignal, createCredentialsSignal } from './platform/users/credentials.signal.js';
@@ -131,6 +133,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     createApiKeyAuth({ lookup: apiKeyLookup(db, { clock, log: options.log }), ttlSeconds: config.API_KEY_CACHE_SECONDS });
   const credentials = options.credentials ?? ownCredentialsSignal(app, { config, db, log: options.log, cache: auth });
   const limits = await registerRateLimits(app, config, { db, clock });
+  const eventSignal = createEventSignal({ config, db, log: options.log });
+  const sitePages = createSitePageCache({ db, config, signal: eventSignal, log: options.log, now: () => clock.now().getTime() });
+  // After the hub's preClose: what subscribed is gone by then.
+  app.addHook('onClose', async () => {
+    sitePages.close();
+    await eventSignal.close();
+  });
   deps = {
     config,
     db,
@@ -139,6 +148,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ids: options.ids ?? createIdFactory(clock),
     auth,
     credentialsChanged: (userId) => credentials.changed(userId),
+    eventSignal,
+    sitePages,
     authenticate: createAuthenticate(auth, limits),
     authenticateWithSession: createAuthenticate(auth, limits, {
       verify: (token) => authenticateSession({ db, clock }, token),

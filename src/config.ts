@@ -139,6 +139,17 @@ export const ConfigSchema = Type.Object({
     description:
       'How often new events are looked for while streams are open: by one process at a time on PostgreSQL, which tells the others with NOTIFY',
   }),
+  SITE_CACHE_MAX_PAGES: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    description:
+      'Rendered help-center pages one process keeps in memory for anonymous readers (the least recently used go first); 0 keeps none',
+  }),
+  SITE_CACHE_MAX_BYTES: Type.Integer({
+    minimum: 0,
+    maximum: 4 * 1024 * 1024 * 1024,
+    description: 'The most bytes of HTML those cached pages may hold together',
+  }),
   SECRET_KEY: Type.Optional(
     Type.String({
       pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$',
@@ -228,6 +239,8 @@ const DEFAULTS = {
   EVENT_STREAM_HEARTBEAT_MS: '15000',
   EVENT_STREAM_MAX_CONNECTIONS: '10000',
   EVENT_WATCH_INTERVAL_MS: '250',
+  SITE_CACHE_MAX_PAGES: '2000',
+  SITE_CACHE_MAX_BYTES: String(64 * 1024 * 1024),
   AUTH_FAILURES_PER_MINUTE: '30',
   SIGN_IN_FAILURES_PER_ADDRESS: '20',
   SIGN_IN_FAILURES_PER_ACCOUNT: '10',

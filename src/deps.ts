@@ -2,11 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AreaName, Config } from './config.js';
 import type { DB } from './db/database.js';
+import type { SitePageCache } from './help-center/site/site-page-cache.js';
 import type { ApiKeyAuth, Authenticate } from './http/api-key-auth.js';
 import type { ErrorRenderer } from './http/area.js';
 import type { RequestLimits } from './http/rate-limits.js';
 import type { Clock } from './lib/clock.js';
 import type { IdFactory } from './lib/ids.js';
+import type { EventSignal } from './platform/events/event.signal.js';
 
 /** What every area and feature is handed; nothing is read from globals or the environment. */
 export interface AppDeps {
@@ -22,6 +24,17 @@ export interface AppDeps {
    * and every other process is told to (`platform/users/credentials.signal.ts`). Never fails.
    */
   credentialsChanged(userId: string): Promise<void>;
+  /**
+   * Says when an organization's event log has grown, in any process: one per app, for the live
+   * event streams and the public site's page cache; it listens once something subscribes.
+   */
+  eventSignal: EventSignal;
+  /**
+   * The public help-center site's rendered pages, one cache per app. Once a change the site shows
+   * has committed, `sitePages.changed(organizationId)` forgets the organization's pages before the
+   * answer leaves (other processes learn it from the event log).
+   */
+  sitePages: SitePageCache;
   /** The `onRequest` hook identifying the caller by API key, with the rate limits of failed and keyed requests. */
   authenticate: Authenticate;
   /** The same, also accepting a signed-in browser's session cookie (the platform's hook). */

@@ -168,6 +168,14 @@ describe('ATTACHMENT_STORAGE', () => {
     expect(limits.message).toMatch(/MAILBOX_DNS_SERVERS must be comma-separated IP addresses/);
   });
 
+  it("bounds the site's page cache: 2,000 pages and 64 MiB by default, 0 for none, never negative", () => {
+    expect(parseConfig({})).toMatchObject({ SITE_CACHE_MAX_PAGES: 2000, SITE_CACHE_MAX_BYTES: 64 * 1024 * 1024 });
+    expect(parseConfig({ SITE_CACHE_MAX_PAGES: '0' }).SITE_CACHE_MAX_PAGES).toBe(0);
+    const error = configError({ SITE_CACHE_MAX_PAGES: '-1', SITE_CACHE_MAX_BYTES: 'lots' });
+    expect(error.message).toMatch(/SITE_CACHE_MAX_PAGES must be a whole number from 0/);
+    expect(error.message).toMatch(/SITE_CACHE_MAX_BYTES/);
+  });
+
   it('refuses the database store on SQLite in one line', () => {
     const error = configError({ ATTACHMENT_STORAGE: 'database', PORT: 'abc' });
     expect(error.message).not.toContain('\n');

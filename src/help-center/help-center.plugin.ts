@@ -24,6 +24,12 @@ export function helpCenterPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       ],
       renderError: renderHelpCenterError,
     });
+    // Every change the public site shows is made here: a change this process made is on its next page.
+    app.addHook('onSend', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && request.principal) {
+        await deps.sitePages.changed(request.principal.organizationId);
+      }
+    });
     await app.register(helpCenterRoutes(deps));
     await app.register(collectionRoutes(deps));
     await app.register(articleRoutes(deps));

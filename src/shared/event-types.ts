@@ -18,11 +18,32 @@ export const EVENT_TYPES = [
   'note.created',
   'article.published',
   'article.unpublished',
+  'article.updated',
+  'article.deleted',
+  'collection.created',
+  'collection.updated',
+  'collection.deleted',
+  'help_center.updated',
   'chat.message.created',
   'mcp_server.connected',
   'mcp_server.disconnected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The changes that alter a help center's public pages: the site's page cache forgets an
+ * organization's pages when its log holds one of them.
+ */
+export const HELP_CENTER_SITE_EVENT_TYPES = [
+  'article.published',
+  'article.unpublished',
+  'article.updated',
+  'article.deleted',
+  'collection.created',
+  'collection.updated',
+  'collection.deleted',
+  'help_center.updated',
+] as const satisfies readonly EventType[];
 
 /** Who made a change, as events and the ticket timeline name them. */
 export const ACTOR_TYPES = ['user', 'customer_contact', 'system', 'routing'] as const;

@@ -222,7 +222,14 @@ export async function updateArticleDraft(
   if (input.meta !== undefined) {
     changes.meta = writeMeta(input.meta, readMeta(article.meta));
   }
-  await deps.db.transaction().execute(async (trx) => {
+  // A published article's address, collections, tags and page metadata are live: readers see them at once.
+  const seenByReaders =
+    article.state === 'published' &&
+    ((changes.slug !== undefined && changes.slug !== article.slug) ||
+      toAdd.length + toRemove.length > 0 ||
+      input.tags !== undefined ||
+      input.meta !== undefined);
+  return deps.db.transaction().execute(async (trx) => {
     await updateArticle(trx, organizationId, id, changes);
     await deleteArticleCollections(trx, id, toRemove);
     await insertArticleCollections(
@@ -237,8 +244,16 @@ export async function updateArticleDraft(
     if (input.tags) {
       await replaceArticleTags(trx, organizationId, id, input.tags);
     }
+    const updated = await presentOne(trx, organizationId, id);
+    if (seenByReaders) {
+      await recordEvent(trx, deps, organizationId, {
+        type: 'article.updated',
+        actor: { type: 'user', id: principal.userId },
+        data: updated,
+      });
+    }
+    return updated;
   });
-  return presentOne(deps.db, organizationId, id);
 }
 
 /**
@@ -308,11 +323,17 @@ export async function deleteArticle(deps: Deps, principal: Principal, id: string
   const organizationId = principal.organizationId;
   const article = await presentOne(deps.db, organizationId, id);
   const at = deps.clock.now().toISOString();
+  const deleted = { ...article, isDeleted: true, deletedAt: at, updatedAt: at };
   await deps.db.transaction().execute(async (trx) => {
     await updateArticle(trx, organizationId, id, { deleted_at: at, updated_at: at });
     await removeFullTextEntry(trx, SEARCH_INDEX, id);
+    await recordEvent(trx, deps, organizationId, {
+      type: 'article.deleted',
+      actor: { type: 'user', id: principal.userId },
+      data: deleted,
+    });
   });
-  return { ...article, isDeleted: true, deletedAt: at, updatedAt: at };
+  return deleted;
 }
 
 /** Published articles ranked by relevance over title and body, each with a highlighted excerpt. */

@@ -91,68 +91,101 @@ export async function listTagIdsOfArticle(db: Db, articleId: string): Promise<st
   return rows.map((row) => row.tag_id);
 }
 
+/** Candidates read per tag and per collection for related articles: bounded, however many share it. */
+const RELATED_CANDIDATES = 20;
+
 /**
  * Published articles sharing a tag with the article, most shared tags first, then those in the
- * same collections; bounded scans of the `(tag_id)` and `(collection_id)` indexes, whatever the
- * number of articles.
+ * same collections, lowest number first; ids only. Each tag and each collection gives at most 20
+ * candidates (the first of its index, so the same ones every time): reading every article of a
+ * popular tag, or letting SQLite's planner walk the organization's articles (it has no statistics),
+ * made the article page take 0.9 s at 100,000 articles.
  */
-export async function listRelatedArticles(
+export async function listRelatedArticleIds(
   db: Db,
   organizationId: string,
   input: { articleId: string; tagIds: readonly string[]; collectionIds: readonly string[]; limit: number },
-): Promise<PublishedSummaryRow[]> {
-  const byTags =
-    input.tagIds.length === 0
-      ? []
-      : await published(db)
-          .innerJoin('help_center_article_tags as tagging', 'tagging.article_id', 'article.id')
-          .innerJoin('help_center_article_collections as membership', 'membership.article_id', 'article.id')
-          .select([...SUMMARY_COLUMNS, sql<number>`count(distinct tagging.tag_id)`.as('shared')])
-          .where('tagging.tag_id', 'in', input.tagIds)
-          .where('membership.collection_id', 'in', input.collectionIds)
-          .where('article.organization_id', '=', organizationId)
-          .where('article.id', '!=', input.articleId)
-          .groupBy(SUMMARY_COLUMNS)
-          .orderBy('shared', 'desc')
-          .orderBy('article.uid')
-          .limit(input.limit)
-          .execute();
-  if (byTags.length >= input.limit) {
+): Promise<string[]> {
+  const shared = new Map<string, number>();
+  for (const tagId of input.tagIds) {
+    const rows = await db
+      .selectFrom('help_center_article_tags')
+      .select('article_id')
+      .where('tag_id', '=', tagId)
+      .limit(RELATED_CANDIDATES)
+      .execute();
+    for (const row of rows) {
+      shared.set(row.article_id, (shared.get(row.article_id) ?? 0) + 1);
+    }
+  }
+  shared.delete(input.articleId);
+  const byUid = (a: LiveArticle, b: LiveArticle) => a.uid - b.uid;
+  const byTags = (await findLiveArticlesIn(db, organizationId, [...shared.keys()], input.collectionIds))
+    .sort((a, b) => (shared.get(b.id) ?? 0) - (shared.get(a.id) ?? 0) || byUid(a, b))
+    .slice(0, input.limit)
+    .map((article) => article.id);
+  if (byTags.length >= input.limit || input.collectionIds.length === 0) {
     return byTags;
   }
-  const taken = new Set([input.articleId, ...byTags.map((row) => row.id)]);
-  const neighbours = await published(db)
-    .innerJoin('help_center_article_collections as membership', 'membership.article_id', 'article.id')
-    .select(SUMMARY_COLUMNS)
-    .distinct()
-    .where('membership.collection_id', 'in', input.collectionIds)
-    .where('article.organization_id', '=', organizationId)
-    .where('article.id', 'not in', [...taken])
-    .orderBy('article.uid')
-    .limit(input.limit)
+  const taken = new Set([input.articleId, ...byTags]);
+  const neighbours = await db
+    .selectFrom('help_center_article_collections')
+    .select('article_id')
+    .where('collection_id', 'in', input.collectionIds)
+    .limit(RELATED_CANDIDATES * input.collectionIds.length)
     .execute();
-  return [...byTags, ...neighbours].slice(0, input.limit);
+  const candidates = [...new Set(neighbours.map((row) => row.article_id))].filter((id) => !taken.has(id));
+  const more = (await findLiveArticlesIn(db, organizationId, candidates, input.collectionIds)).sort(byUid);
+  return [...byTags, ...more.map((article) => article.id)].slice(0, input.limit);
 }
 
-/** Ids of the published articles in any of `collectionIds`: the scope of a search of the site. */
-export function publishedArticleIdsInCollections(db: Db, organizationId: string, collectionIds: readonly string[]) {
-  return published(db)
-    .innerJoin('help_center_article_collections as membership', 'membership.article_id', 'article.id')
-    .select('article.id')
-    .where('article.organization_id', '=', organizationId)
-    .where('membership.collection_id', 'in', collectionIds.length > 0 ? collectionIds : [''])
-    .distinct();
+export interface LiveArticle {
+  id: string;
+  uid: number;
 }
 
+/**
+ * Of `ids`, the published articles of the organization in any of `collectionIds`, with their
+ * numbers. Read by primary key alone, then kept: with the organization and state in the WHERE
+ * clause, SQLite without statistics reads the organization's published articles through their
+ * index instead (35 ms at 100,000, for ten ids). The summaries are read for the chosen few only.
+ */
+export async function findLiveArticlesIn(
+  db: Db,
+  organizationId: string,
+  ids: readonly string[],
+  collectionIds: readonly string[],
+): Promise<LiveArticle[]> {
+  if (ids.length === 0 || collectionIds.length === 0) {
+    return [];
+  }
+  const visible = [...new Set((await listMembershipsOfArticles(db, ids, collectionIds)).map((row) => row.article_id))];
+  if (visible.length === 0) {
+    return [];
+  }
+  const rows = await db
+    .selectFrom('help_center_articles')
+    .select(['id', 'uid', 'organization_id', 'state', 'deleted_at'])
+    .where('id', 'in', visible)
+    .execute();
+  return rows
+    .filter((row) => row.organization_id === organizationId && row.state === 'published' && row.deleted_at === null)
+    .map((row) => ({ id: row.id, uid: row.uid }));
+}
+
+/** The published, live articles of the organization among `ids`, read by primary key alone (as above). */
 export async function findPublishedSummaries(db: Db, organizationId: string, ids: readonly string[]) {
   if (ids.length === 0) {
     return [];
   }
-  return published(db)
-    .select(SUMMARY_COLUMNS)
-    .where('article.organization_id', '=', organizationId)
+  const rows = await db
+    .selectFrom('help_center_articles as article')
+    .select([...SUMMARY_COLUMNS, 'article.organization_id', 'article.state', 'article.deleted_at'])
     .where('article.id', 'in', ids)
     .execute();
+  return rows
+    .filter((row) => row.organization_id === organizationId && row.state === 'published' && row.deleted_at === null)
+    .map(({ organization_id, state, deleted_at, ...summary }): PublishedSummaryRow => summary);
 }
 
 /** Published articles in any of `collectionIds`, each once, however many of them hold it. */

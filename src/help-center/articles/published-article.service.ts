@@ -1,20 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { searchFullText } from '../../db/full-text.js';
+import { searchFullTextWithin } from '../../db/full-text.js';
 import type { SearchQuery } from '../../lib/search-query.js';
 import { type Meta, readMeta } from '../help-centers/help-center.meta.js';
 import {
   countPublishedArticlesInCollections,
   countPublishedArticlesOfCollections,
+  findLiveArticlesIn,
   findPublishedArticleRowByUid,
   findPublishedSummaries,
   listMembershipsOfArticles,
   listPublishedArticleAddresses,
   listPublishedArticlesOfCollection,
-  listRelatedArticles,
+  listRelatedArticleIds,
   listTagIdsOfArticle,
   type PublishedSummaryRow,
-  publishedArticleIdsInCollections,
 } from './published-article.repository.js';
 
 /**
@@ -56,6 +56,12 @@ function toSummary(row: PublishedSummaryRow): PublishedArticleSummary {
     publishedAt: row.published_at ?? '',
     meta: readMeta(row.meta),
   };
+}
+
+/** `rows` in the order of `ids` (those absent dropped). */
+function inOrder(ids: readonly string[], rows: PublishedSummaryRow[]): PublishedSummaryRow[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The article numbered `uid`, when it is published and in one of `visibleCollectionIds`. */
@@ -107,13 +113,13 @@ export async function relatedArticles(
   article: Pick<PublishedArticle, 'id' | 'tagIds' | 'collectionIds'>,
   limit: number,
 ): Promise<PublishedArticleSummary[]> {
-  const rows = await listRelatedArticles(db, organizationId, {
+  const ids = await listRelatedArticleIds(db, organizationId, {
     articleId: article.id,
     tagIds: article.tagIds,
     collectionIds: article.collectionIds,
     limit,
   });
-  return rows.map(toSummary);
+  return inOrder(ids, await findPublishedSummaries(db, organizationId, ids)).map(toSummary);
 }
 
 /** Best matches first among the published articles of `collectionIds`, a page at a time. */
@@ -125,12 +131,14 @@ export async function searchVisibleArticles(
   if (input.collectionIds.length === 0) {
     return [];
   }
-  const hits = await searchFullText(db, SEARCH_INDEX, {
+  const hits = await searchFullTextWithin(db, SEARCH_INDEX, {
     organizationId,
     search: input.search,
     limit: input.limit,
     offset: input.offset,
-    within: publishedArticleIdsInCollections(db, organizationId, input.collectionIds),
+    // The organization's published articles in the visible collections.
+    keep: async (ids) =>
+      new Set((await findLiveArticlesIn(db, organizationId, ids, input.collectionIds)).map((article) => article.id)),
   });
   const rows = new Map(
     (

@@ -9,6 +9,8 @@ import type { IdFactory } from '../../lib/ids.js';
 import { compareText } from '../../lib/order.js';
 import type { Principal } from '../../lib/principal.js';
 import { requireOrgAdmin } from '../../platform/authorization.js';
+import { recordEvent } from '../../platform/events/event.recorder.js';
+import type { EventType } from '../../shared/event-types.js';
 import { dropCollectionMemberships, listArticlesFiledIn } from '../articles/article-membership.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank, optionalNonBlank } from '../help-centers/help-center.input.js';
@@ -44,6 +46,13 @@ interface Deps {
   ids: IdFactory;
 }
 
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** A change of a collection, in the site's event log: the transaction's last step (see event.recorder.ts). */
+async function recordCollectionEvent(trx: Transaction<DB>, deps: Deps, principal: Principal, type: EventType, data: unknown) {
+  await recordEvent(trx, deps, principal.organizationId, { type, actor: { type: 'user', id: principal.userId }, data });
+}
+
 export const COLLECTION_NOT_FOUND = 'Collection not found';
 const DEFAULT_ICON = 'book';
 
@@ -65,7 +74,7 @@ async function fetchInSlices<T>(ids: readonly string[], fetch: (slice: readonly 
 }
 
 /** The API objects of `nodes`, each with the ids of the articles it holds; `tree` also holds their ancestors. */
-async function present(db: Kysely<DB>, nodes: Node[], tree: Tree) {
+async function present(db: Db, nodes: Node[], tree: Tree) {
   const articles = new Map<string, string[]>();
   const memberships = await fetchInSlices(
     nodes.map((node) => node.id),
@@ -83,7 +92,7 @@ async function present(db: Kysely<DB>, nodes: Node[], tree: Tree) {
 }
 
 /** The parent, grandparent… of a collection, at most `MAX_DEPTH - 1` lookups: what its protection inherits from. */
-async function ancestorsOf(db: Kysely<DB>, organizationId: string, row: CollectionRow): Promise<CollectionRow[]> {
+async function ancestorsOf(db: Db, organizationId: string, row: CollectionRow): Promise<CollectionRow[]> {
   const ancestors: CollectionRow[] = [];
   for (let parentId = row.parent_id; parentId !== null && ancestors.length < MAX_DEPTH; ) {
     const parent = await findCollectionById(db, organizationId, parentId);
@@ -96,7 +105,7 @@ async function ancestorsOf(db: Kysely<DB>, organizationId: string, row: Collecti
   return ancestors;
 }
 
-async function presentOne(db: Kysely<DB>, organizationId: string, id: string) {
+async function presentOne(db: Db, organizationId: string, id: string) {
   const row = await requireCollection(db, organizationId, id);
   const tree = treeOf([row, ...(await ancestorsOf(db, organizationId, row))]);
   const node = tree.get(id);
@@ -192,7 +201,7 @@ export async function createCollection(deps: Deps, principal: Principal, input: 
   const parentId = input.parentId ?? null;
   const id = deps.ids.objectId();
   const at = deps.clock.now().toISOString();
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
     const helpCenter = await lockHelpCenterForUpdate(trx, organizationId, input.helpCenterId);
     if (!helpCenter) {
       throw AppError.notFound(HELP_CENTER_NOT_FOUND);
@@ -220,8 +229,10 @@ export async function createCollection(deps: Deps, principal: Principal, input: 
       created_at: at,
       updated_at: at,
     });
+    const created = await presentOne(trx, organizationId, id);
+    await recordCollectionEvent(trx, deps, principal, 'collection.created', created);
+    return created;
   });
-  return presentOne(deps.db, organizationId, id);
 }
 
 /**
@@ -413,7 +424,7 @@ export async function updateCollectionDetails(
   requireOrgAdmin(principal);
   const organizationId = principal.organizationId;
   const current = await requireCollection(deps.db, organizationId, id);
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
     await lockHelpCenterForUpdate(trx, organizationId, current.help_center_id);
     const tree = treeOf(await listHelpCenterCollections(trx, organizationId, current.help_center_id));
     const self = tree.get(id);
@@ -430,8 +441,10 @@ export async function updateCollectionDetails(
       changes.position = await reposition(trx, organizationId, tree, self, parentId, input.order);
     }
     await updateCollection(trx, organizationId, id, changes);
+    const updated = await presentOne(trx, organizationId, id);
+    await recordCollectionEvent(trx, deps, principal, 'collection.updated', updated);
+    return updated;
   });
-  return presentOne(deps.db, organizationId, id);
 }
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -465,6 +478,7 @@ export async function removeCollection(deps: Deps, principal: Principal, id: str
       tree,
       left.filter((sibling) => sibling !== id),
     );
+    await recordCollectionEvent(trx, deps, principal, 'collection.deleted', collection);
   });
   return collection;
 }

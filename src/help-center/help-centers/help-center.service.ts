@@ -12,6 +12,7 @@ import type { Principal } from '../../lib/principal.js';
 import { findAttachmentFile, readAttachmentFile } from '../../platform/attachments/attachment.service.js';
 import type { AttachmentStorage } from '../../platform/attachments/attachment.storage.js';
 import { requireOrgAdmin } from '../../platform/authorization.js';
+import { recordEvent } from '../../platform/events/event.recorder.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { normalizeCustomDomain } from './help-center.domain.js';
 import { nonBlank } from './help-center.input.js';
@@ -48,7 +49,11 @@ const DOMAIN_TAKEN = 'Custom domain is already used by another help center';
 const ATTACHMENT_NOT_FOUND = 'Attachment not found';
 
 /** The organization's help center, or a 404 (also for another organization's). */
-export async function requireHelpCenter(db: Kysely<DB>, organizationId: string, id: string): Promise<HelpCenterRow> {
+export async function requireHelpCenter(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  id: string,
+): Promise<HelpCenterRow> {
   const row = await findHelpCenterById(db, organizationId, id);
   if (!row) {
     throw AppError.notFound(HELP_CENTER_NOT_FOUND);
@@ -157,7 +162,7 @@ export async function updateHelpCenterDetails(
   }
   const customDomain = typeof input.customDomain === 'string' ? normalizeCustomDomain(input.customDomain) : input.customDomain;
   await requireLogoAttachment(deps.db, organizationId, input.theme?.logoAttachmentId);
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
     const current = await lockHelpCenter(trx, organizationId, id);
     if (!current) {
       throw AppError.notFound(HELP_CENTER_NOT_FOUND);
@@ -175,8 +180,14 @@ export async function updateHelpCenterDetails(
       await updateHelpCenter(trx, organizationId, id, { custom_domain: customDomain }).catch(conflictAs(DOMAIN_TAKEN));
     }
     await updateHelpCenter(trx, organizationId, id, changes);
+    const updated = toHelpCenter(await requireHelpCenter(trx, organizationId, id));
+    await recordEvent(trx, deps, organizationId, {
+      type: 'help_center.updated',
+      actor: { type: 'user', id: principal.userId },
+      data: updated,
+    });
+    return updated;
   });
-  return toHelpCenter(await requireHelpCenter(deps.db, organizationId, id));
 }
 
 /** A logo must be an image file of the organization that browsers show without running anything. */

@@ -46,6 +46,7 @@ export function siteSignInDepsOf(deps: AppDeps): SiteSignInDeps {
 export function siteDepsOf(deps: AppDeps, signIn: SiteSignInDeps): SiteDeps {
   return {
     db: deps.db,
+    pages: deps.sitePages,
     clock: deps.clock,
     ids: deps.ids,
     storage: createAttachmentStorage(deps.config),

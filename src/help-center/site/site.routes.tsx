@@ -22,8 +22,10 @@ import {
   searchPage,
 } from './site.service.js';
 import { type SiteAddress, sitePaths } from './site-address.js';
+import { servePage } from './site-cache.js';
 import { articleHead, collectionHead, homeHead, searchHead } from './site-heads.js';
 import { renderSitePage, type SiteContext, sendPage } from './site-page.js';
+import type { SitePageCache } from './site-page-cache.js';
 import { ArticleView, type FeedbackState } from './views/article.js';
 import { CollectionView } from './views/collection.js';
 import { HomeView } from './views/home.js';
@@ -42,6 +44,8 @@ export interface SiteDeps {
   viewerOf(request: FastifyRequest, helpCenter: SiteHelpCenter): Promise<SiteViewer>;
   /** Where the help center's pages are for this request: `/hc/{slug}` or its custom domain's root. */
   addressOf(request: FastifyRequest, helpCenter: Pick<SiteHelpCenter, 'slug' | 'customDomain'>): SiteAddress;
+  /** Rendered pages of anonymous readers, kept until a change of their organization's site. */
+  pages: SitePageCache;
 }
 
 type Params = { helpCenterSlug: string };
@@ -153,9 +157,14 @@ export function registerSitePageRoutes(app: FastifyInstance, deps: SiteDeps): vo
     if (!context) {
       return reply;
     }
-    const { collections } = await homePage(deps.db, context.helpCenter, context.viewer);
-    const body = <HomeView helpCenter={context.helpCenter} address={context.address} collections={collections} />;
-    return sendPage(reply, await renderSitePage(context, homeHead(context), body, { headerSearch: false }));
+    return servePage(deps.pages, request, reply, context, async () => {
+      const { collections } = await homePage(deps.db, context.helpCenter, context.viewer);
+      const body = <HomeView helpCenter={context.helpCenter} address={context.address} collections={collections} />;
+      return {
+        page: await renderSitePage(context, homeHead(context), body, { headerSearch: false }),
+        changedAt: [context.helpCenter.updatedAt, ...collections.map((card) => card.collection.updatedAt)],
+      };
+    });
   });
 
   app.get('/:helpCenterSlug/collections/:segment', async (request, reply) => {
@@ -165,23 +174,35 @@ export function registerSitePageRoutes(app: FastifyInstance, deps: SiteDeps): vo
     }
     const after = Number(queryValue(request, 'after'));
     const afterUid = Number.isSafeInteger(after) && after > 0 ? after : undefined;
-    const found = await collectionPage(
-      deps.db,
-      context.helpCenter,
-      context.viewer,
-      (request.params as { segment: string }).segment,
-      afterUid,
-    );
-    if (found.kind === 'missing') {
-      return sendNotFound(reply, context);
-    }
-    if (found.kind === 'moved') {
-      return reply.redirect(sitePaths.collection(context.address, found.to), 301);
-    }
-    const body = (
-      <CollectionView helpCenter={context.helpCenter} address={context.address} paged={afterUid !== undefined} {...found.page} />
-    );
-    return sendPage(reply, await renderSitePage(context, collectionHead(context, found.page), body));
+    const segment = (request.params as { segment: string }).segment;
+    return servePage(deps.pages, request, reply, context, async () => {
+      const found = await collectionPage(deps.db, context.helpCenter, context.viewer, segment, afterUid);
+      if (found.kind !== 'page') {
+        await (found.kind === 'missing'
+          ? sendNotFound(reply, context)
+          : reply.redirect(sitePaths.collection(context.address, found.to), 301));
+        return null;
+      }
+      const { collection, trail, children, articles } = found.page;
+      const body = (
+        <CollectionView
+          helpCenter={context.helpCenter}
+          address={context.address}
+          paged={afterUid !== undefined}
+          {...found.page}
+        />
+      );
+      return {
+        page: await renderSitePage(context, collectionHead(context, found.page), body),
+        changedAt: [
+          context.helpCenter.updatedAt,
+          collection.updatedAt,
+          ...trail.map((shown) => shown.updatedAt),
+          ...children.map((card) => card.collection.updatedAt),
+          ...articles.map((article) => article.publishedAt),
+        ],
+      };
+    });
   });
 
   app.get('/:helpCenterSlug/articles/:segment', async (request, reply) => {
@@ -189,27 +210,44 @@ export function registerSitePageRoutes(app: FastifyInstance, deps: SiteDeps): vo
     if (!context) {
       return reply;
     }
-    const found = await articlePage(deps.db, context.helpCenter, context.viewer, (request.params as { segment: string }).segment);
-    if (found.kind === 'missing') {
-      return sendNotFound(reply, context);
-    }
-    if (found.kind === 'moved') {
-      return reply.redirect(sitePaths.article(context.address, found.to), 301);
-    }
-    const { html, outline } = outlineArticle(found.page.article.html);
-    const body = (
-      <ArticleView
-        helpCenter={context.helpCenter}
-        address={context.address}
-        html={html}
-        outline={outline}
-        feedback={feedbackStateOf(request)}
-        {...found.page}
-      />
-    );
-    return sendPage(reply, await renderSitePage(context, articleHead(context, found.page), body));
+    const segment = (request.params as { segment: string }).segment;
+    return servePage(deps.pages, request, reply, context, async () => {
+      const found = await articlePage(deps.db, context.helpCenter, context.viewer, segment);
+      if (found.kind !== 'page') {
+        await (found.kind === 'missing'
+          ? sendNotFound(reply, context)
+          : reply.redirect(sitePaths.article(context.address, found.to), 301));
+        return null;
+      }
+      const { html, outline } = outlineArticle(found.page.article.html);
+      const body = (
+        <ArticleView
+          helpCenter={context.helpCenter}
+          address={context.address}
+          html={html}
+          outline={outline}
+          feedback={feedbackStateOf(request)}
+          {...found.page}
+        />
+      );
+      const { article, trail, related } = found.page;
+      return {
+        page: await renderSitePage(context, articleHead(context, found.page), body),
+        changedAt: [
+          context.helpCenter.updatedAt,
+          article.updatedAt,
+          ...trail.map((shown) => shown.updatedAt),
+          ...related.map((shown) => shown.publishedAt),
+        ],
+      };
+    });
   });
 
+  registerSearchPage(app, deps);
+}
+
+/** Search results: cached like the other pages, but held shorter by browsers and CDNs. */
+function registerSearchPage(app: FastifyInstance, deps: SiteDeps): void {
   app.get('/:helpCenterSlug/search', async (request, reply) => {
     const context = await readableContext(deps, request, reply);
     if (!context) {
@@ -217,18 +255,27 @@ export function registerSitePageRoutes(app: FastifyInstance, deps: SiteDeps): vo
     }
     const q = queryValue(request, 'q') ?? '';
     const page = Number(queryValue(request, 'page') ?? '1');
-    const outcome = await searchPage(deps.db, context.helpCenter, context.viewer, {
-      q,
-      page: Number.isSafeInteger(page) ? page : 1,
-    });
-    const support =
-      outcome.kind === 'results' && outcome.hits.length === 0
-        ? await findSupportAddress(deps.db, context.helpCenter.organizationId)
-        : undefined;
-    const body = (
-      <SearchView address={context.address} q={q} outcome={outcome} contactUrl={support ? `mailto:${support}` : null} />
-    );
-    const status = outcome.kind === 'refused' ? 400 : 200;
-    return sendPage(reply, await renderSitePage(context, searchHead(context, q), body, { status, headerSearch: false }));
+    const render = async () => {
+      const outcome = await searchPage(deps.db, context.helpCenter, context.viewer, {
+        q,
+        page: Number.isSafeInteger(page) ? page : 1,
+      });
+      // "No results" offers the support address, which no site event announces: that page is not kept.
+      const noResults = outcome.kind === 'results' && outcome.hits.length === 0;
+      const support = noResults ? await findSupportAddress(deps.db, context.helpCenter.organizationId) : undefined;
+      const body = (
+        <SearchView address={context.address} q={q} outcome={outcome} contactUrl={support ? `mailto:${support}` : null} />
+      );
+      const status = outcome.kind === 'refused' ? 400 : 200;
+      return {
+        page: await renderSitePage(context, searchHead(context, q), body, { status, headerSearch: false }),
+        keep: !noResults,
+        changedAt: [
+          context.helpCenter.updatedAt,
+          ...(outcome.kind === 'results' ? outcome.hits.map((hit) => hit.publishedAt) : []),
+        ],
+      };
+    };
+    return servePage(deps.pages, request, reply, context, render, { search: true });
   });
 }

@@ -136,6 +136,49 @@ describe.each(DIALECTS)('event log sources on %s', (dialect) => {
     ]);
   });
 
+  it('writes the changes the public site shows: article.updated and article.deleted, collection and help center changes', async () => {
+    const helpCenterId = (await ok('POST', '/help-centers', { name: 'Site' }))._id;
+    const since = await lastId();
+    const collection = await ok('POST', '/collections', { helpCenterId, name: 'Guides' });
+    const other = await ok('POST', '/collections', { helpCenterId, name: 'Other' });
+    const article = await ok('POST', '/articles', { title: 'Exporting data', collectionId: collection._id });
+    // A draft's edits are nobody's business but its authors'.
+    await ok('PATCH', `/articles/${article._id}`, { title: 'Exporting your data' });
+    const published = await ok('POST', `/articles/${article._id}/publish`);
+    // A published article's body waits for the next publish; its address and placement are live.
+    await ok('PATCH', `/articles/${article._id}`, { contentHtml: '<p>Soon.</p>' });
+    const renamed = await ok('PATCH', `/articles/${article._id}`, { title: 'Exporting everything' });
+    const placed = await ok('PATCH', `/articles/${article._id}`, { addToCollections: [other._id] });
+    const updatedCollection = await ok('PATCH', `/collections/${collection._id}`, { name: 'How-to guides' });
+    const helpCenter = await ok('PATCH', `/help-centers/${helpCenterId}`, { name: 'Site help' });
+    const deletedArticle = await ok('DELETE', `/articles/${article._id}`);
+    const deletedCollection = await ok('DELETE', `/collections/${other._id}`);
+    const events = await eventsSince(since);
+    expect(events.map((event) => [event.type, event.data])).toEqual([
+      ['collection.created', collection],
+      ['collection.created', other],
+      ['article.published', published],
+      ['article.updated', renamed],
+      ['article.updated', placed],
+      ['collection.updated', updatedCollection],
+      ['help_center.updated', helpCenter],
+      ['article.deleted', deletedArticle],
+      ['collection.deleted', deletedCollection],
+    ]);
+    expect(events.every((event) => event.actor.type === 'user' && event.actor.id === acme.userId)).toBe(true);
+  });
+
+  it('writes nothing for a refused change of the site', async () => {
+    const helpCenterId = (await ok('POST', '/help-centers', { name: 'Refusals' }))._id;
+    const taken = (await ok('POST', '/help-centers', { name: 'Taken' })).slug;
+    const since = await lastId();
+    expect((await call('PATCH', `/help-centers/${helpCenterId}`, { slug: taken })).statusCode).toBe(409);
+    expect((await call('PATCH', `/help-centers/${helpCenterId}`, { name: '  ' })).statusCode).toBe(400);
+    expect((await call('POST', '/collections', { helpCenterId, name: '' })).statusCode).toBe(400);
+    expect((await call('DELETE', '/collections/0123456789abcdef01234567')).statusCode).toBe(404);
+    expect(await eventsSince(since)).toEqual([]);
+  });
+
   it("writes chat.message.created, kept to the thread's owner", async () => {
     const agentId = (await ok('POST', '/api/v1/agents', { name: 'Helper' })).id;
     const thread = await ok('POST', `/api/v1/chat/${agentId}/threads`, { agent_id: agentId, title: 'Refund' }, member.headers);

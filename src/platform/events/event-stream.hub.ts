@@ -486,7 +486,6 @@ export function createEventStreamHub(deps: EventStreamHubDeps): EventStreamHub {
         stream.response.end(() => stream.response.socket?.destroy());
       }
       feeds.clear();
-      await deps.signal.close();
     },
   };
 }

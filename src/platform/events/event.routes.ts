@@ -9,7 +9,6 @@ import { authenticateSession } from '../auth/session.service.js';
 import { PlatformListEnvelopeSchema, platformErrorResponses, platformListEnvelope } from '../platform.envelope.js';
 import { EventSchema, ListEventsQuerySchema, StreamEventsHeadersSchema, StreamEventsQuerySchema } from './event.schemas.js';
 import { listOrganizationEvents, planEventStream } from './event.service.js';
-import { createEventSignal } from './event.signal.js';
 import { createEventStreamHub, type EventStreamCaller } from './event-stream.hub.js';
 
 const STREAM_DESCRIPTION = [
@@ -27,7 +26,7 @@ export function eventRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const hub = createEventStreamHub({
       ...deps,
-      signal: createEventSignal(deps),
+      signal: deps.eventSignal,
       verifySession: (token) => authenticateSession(deps, token, { touch: false }),
     });
     // Before the server stops accepting: open streams would otherwise hold `close()` until their clients leave.

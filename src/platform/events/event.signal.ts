@@ -6,8 +6,8 @@ import { type NotificationChannel, openNotificationChannel } from '../../db/noti
 import { listEventSequences } from './event.repository.js';
 
 /**
- * Tells the readers of the event log in this process (the live stream; the webhook dispatcher can
- * subscribe too) that an organization's log has grown, whichever process wrote it, within
+ * Tells the readers of the event log in this process (the live stream, the public site's page
+ * cache; the webhook dispatcher can subscribe too) that an organization's log has grown, whichever process wrote it, within
  * EVENT_WATCH_INTERVAL_MS. It says when to look, never what happened: readers read the log after
  * the last number they read, so a signal lost or repeated costs a read, never an event.
  *

@@ -6,8 +6,10 @@ import { DIALECTS } from '../../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../../test/harness.js';
 import type { AppDeps } from '../../../deps.js';
+import { createSitePageCache } from '../../../help-center/site/site-page-cache.js';
 import { createApiKeyAuth, createAuthenticate } from '../../../http/api-key-auth.js';
 import { registerRateLimits } from '../../../http/rate-limits.js';
+import { createEventSignal } from '../../../platform/events/event.signal.js';
 import { apiKeyLookup } from '../../../platform/users/api-key.service.js';
 import { BUILT_IN_TOOLS } from '../../tools/built-in-tools.js';
 import { builtInRuntimeTool } from '../built-in-runtime-tools.js';
@@ -23,6 +25,7 @@ async function appDepsOf(harness: TestApp): Promise<{ deps: AppDeps; close(): Pr
   const scratch = Fastify();
   const limits = await registerRateLimits(scratch, harness.config, harness);
   const auth = createApiKeyAuth({ lookup: apiKeyLookup(harness.db), ttlSeconds: 0 });
+  const eventSignal = createEventSignal({ config: harness.config, db: harness.db, log: pino({ level: 'silent' }) });
   const deps: AppDeps = {
     config: harness.config,
     db: harness.db,
@@ -31,6 +34,14 @@ async function appDepsOf(harness: TestApp): Promise<{ deps: AppDeps; close(): Pr
     log: pino({ level: 'silent' }),
     auth,
     credentialsChanged: async (userId) => auth.forgetUser(userId),
+    eventSignal,
+    sitePages: createSitePageCache({
+      db: harness.db,
+      config: harness.config,
+      signal: eventSignal,
+      log: pino({ level: 'silent' }),
+      now: () => harness.clock.now().getTime(),
+    }),
     authenticate: createAuthenticate(auth, limits),
     authenticateWithSession: createAuthenticate(auth, limits),
     limits,
@@ -38,7 +49,13 @@ async function appDepsOf(harness: TestApp): Promise<{ deps: AppDeps; close(): Pr
     docs: new Map(),
     errorRenderers: new Map(),
   };
-  return { deps, close: () => scratch.close() };
+  return {
+    deps,
+    close: async () => {
+      await eventSignal.close();
+      await scratch.close();
+    },
+  };
 }
 
 describe.each(DIALECTS)('built-in agent tools on %s', (dialect) => {

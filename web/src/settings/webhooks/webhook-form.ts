@@ -37,6 +37,8 @@ const GROUP_LABELS: Record<string, string> = {
   account: 'Accounts',
   note: 'Notes',
   article: 'Help center articles',
+  collection: 'Help center collections',
+  help_center: 'Help centers',
   chat: 'Agent chats',
   mcp_server: 'MCP servers',
 };
