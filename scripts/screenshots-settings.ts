@@ -16,11 +16,7 @@ export async function shootSettings(
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', baseURL: origin });
   const page = await context.newPage();
   try {
-    await page.goto('/app/sign-in');
-    await page.getByLabel('Email').fill(DEMO_EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Settings' }).waitFor();
+    await signInAsDemoAdmin(page);
     const call = apiOf(page);
 
     const teams = await call<{ id: string; name: string }[]>('GET', '/v1/teams');
@@ -75,8 +71,17 @@ export async function shootSettings(
   }
 }
 
+/** Signs the page in to the console as the demo organization's admin. */
+export async function signInAsDemoAdmin(page: Page): Promise<void> {
+  await page.goto('/app/sign-in');
+  await page.getByLabel('Email').fill(DEMO_EMAIL);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('link', { name: 'Settings' }).waitFor();
+}
+
 /** The platform API as the signed-in console calls it: the session cookie, and the CSRF token on writes. */
-function apiOf(page: Page) {
+export function apiOf(page: Page) {
   return async <T = unknown>(method: string, path: string, body?: unknown): Promise<T> => {
     const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'sb_csrf')?.value;
     const response = await page.request.fetch(path, {

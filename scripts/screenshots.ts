@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../test/console/browser.js';
 import { freePort } from '../test/free-port.js';
+import { shootHelpCenter } from './screenshots-help-center.js';
 import { shootSettings } from './screenshots-settings.js';
 
 /**
@@ -11,7 +12,8 @@ import { shootSettings } from './screenshots-settings.js';
  * seeded by `switchboard demo seed` into a fresh SQLite folder, `switchboard serve` serves it, and
  * the system Chromium signs in as the demo agent and photographs the sign-in page, the inbox and
  * a ticket (plus the inbox in the dark theme and a ticket on a phone), then, as the demo
- * organization's admin, the main settings pages, into docs/screenshots/.
+ * organization's admin, the main settings pages, and last the public help center, into
+ * docs/screenshots/.
  */
 const OUT_DIR = join('docs', 'screenshots');
 const PASSWORD = 'lumen-demo-screens-2026';
@@ -91,6 +93,7 @@ try {
     await context.close();
   }
   await shootSettings(browser, origin, shoot);
+  await shootHelpCenter(browser, origin, shoot);
 } finally {
   await browser.close();
   server.kill('SIGTERM');

@@ -93,8 +93,12 @@ const queryField = (request: FastifyRequest, name: string): string | undefined =
   return typeof value === 'string' ? value : undefined;
 };
 
-/** Sign-in pages stay out of search engines and caches; a link's token never leaves in a Referer. */
-const PRIVATE_PAGE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
+/**
+ * Sign-in pages stay out of search engines and caches; a link's token never leaves in a Referer,
+ * which carries the origin only. Not `no-referrer`: with it, browsers send the pages' own form
+ * posts with `Origin: null`, which the cross-site check refuses, so no one could sign in.
+ */
+const PRIVATE_PAGE = { 'cache-control': 'no-store', 'referrer-policy': 'strict-origin' };
 
 const headOf = (context: SiteContext, title: string): PageHead => ({
   title: `${title} | ${context.helpCenter.name}`,

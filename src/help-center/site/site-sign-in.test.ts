@@ -114,7 +114,7 @@ describe.each(DIALECTS)('signing in to the public help center on %s', (dialect) 
     const before = await counts();
     const page = await get(link);
     expect(page.statusCode).toBe(200);
-    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['referrer-policy']).toBe('strict-origin');
     expect(page.body).toContain(`<form method="post" action="${link}"`);
     expect(textOf(page.body, 'button')).toContain('Continue');
     expect(await counts()).toEqual(before);

@@ -16,7 +16,10 @@ export interface ThemeColors {
 }
 
 const LIGHT_BACKGROUND = '#ffffff';
-const DARK_BACKGROUND = '#111827';
+// Links also sit on the cards (site.css `--card`), a shade nearer to the link colour than the page
+// in both themes: readable there, they are readable everywhere.
+const LIGHT_CARD = '#f8fafc';
+const DARK_CARD = '#1f2937';
 const DARK_TEXT = '#111827';
 const MIN_CONTRAST = 4.5;
 
@@ -65,7 +68,7 @@ export function themeColors(primary: string): ThemeColors {
   return {
     brand,
     brandOn: contrastRatio(brand, LIGHT_BACKGROUND) >= contrastRatio(brand, DARK_TEXT) ? LIGHT_BACKGROUND : DARK_TEXT,
-    link: shadeUntilReadable(color, LIGHT_BACKGROUND, [0, 0, 0]),
-    linkDark: shadeUntilReadable(color, DARK_BACKGROUND, [255, 255, 255]),
+    link: shadeUntilReadable(color, LIGHT_CARD, [0, 0, 0]),
+    linkDark: shadeUntilReadable(color, DARK_CARD, [255, 255, 255]),
   };
 }
