@@ -50,9 +50,14 @@ export async function articleText(html: string): Promise<string> {
   const { toText } = await loadHtmlConverters();
   return toText(html, {
     wordwrap: false,
+    // Excerpts of search results show this text: headings as written (not in capitals), list items
+    // without a bullet character.
     selectors: [
       { selector: 'a', options: { ignoreHref: true } },
       { selector: 'img', format: 'skip' },
+      ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
+      { selector: 'ul', options: { itemPrefix: ' ' } },
+      { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
     ],
   }).trim();
 }

@@ -267,7 +267,10 @@ export async function publishArticle(deps: Deps, principal: Principal, id: strin
     return presentOne(deps.db, organizationId, id);
   }
   const at = deps.clock.now().toISOString();
-  const body = [article.description ?? '', await articleText(article.content_html)].filter(Boolean).join('\n\n');
+  // A description without closing punctuation would run into the body's first sentence in excerpts.
+  const description =
+    article.description && !/[.!?…:]$/.test(article.description) ? `${article.description}.` : article.description;
+  const body = [description ?? '', await articleText(article.content_html)].filter(Boolean).join('\n\n');
   return deps.db.transaction().execute(async (trx) => {
     await updateArticle(trx, organizationId, id, {
       state: 'published',
