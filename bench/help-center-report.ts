@@ -105,8 +105,8 @@ export function helpCenterSection(results: HelpCenterResult[]): { lines: string[
 }
 
 const HOW = [
-  "How: two Switchboard processes, one on a help center of 100 published articles and one on 100,000 (same 24 collections, two tags per article among 10 or 200; `bench/help-center-seed.ts`), and `@fastify/static` (`bench/static-server.mjs`) serving the HTML Switchboard answered for the measured article, saved to a file; all three pinned to the servers' CPU, idle while another is measured. " +
+  'How: two Switchboard processes, one on a help center of 100 published articles and one on 100,000 (same 24 collections, two tags per article among 10 or 200; `bench/help-center-seed.ts`), two more on the same datasets with the page cache off (`SITE_CACHE_MAX_PAGES=0`) for the pairs marked "rendered every time", and `@fastify/static` (`bench/static-server.mjs`) serving the HTML Switchboard answered for the measured article, saved to a file; all three pinned to the servers\' CPU, idle while another is measured. ' +
     "Each pair is measured side by side, A then B, then B then A, for the rounds of the run; the ratio shown is the median of the per-round ratios (each round's two measurements taken back to back), with each round's ratio in parentheses. " +
-    '"one article": every request asks for the same article (a page cache, when there is one, answers all of them); "many articles": requests cycle through 100 (all) or 10,000 articles spread over the help center; "search": requests cycle through 25 realistic queries (`bench/help-center-content.ts`), one to three words, matching from a few to 13% of the articles.',
+    '"one article": every request asks for the same article (the page cache answers all of them); "many articles": requests cycle through 100 (all) or 10,000 articles spread over the help center, each read and rendered; "search": requests cycle through 25 realistic queries, each searched and rendered (`bench/help-center-content.ts`), one to three words, matching from a few to 13% of the articles.',
   '',
 ];

@@ -29,6 +29,8 @@ export interface ServerOptions {
   nodeFlags?: string[];
   /** A label for log files and application names, unique among running servers. */
   label: string;
+  /** Settings beyond the dataset's (e.g. SITE_CACHE_MAX_PAGES=0). */
+  env?: Record<string, string>;
 }
 
 /** `node bin/switchboard.js serve` on a dataset, as production starts it (after `npm run build`). */
@@ -40,7 +42,7 @@ export function startSwitchboard(location: DatasetLocation, options: ServerOptio
       name: `switchboard ${options.label}`,
       command: process.execPath,
       args: [...(options.nodeFlags ?? []), join(REPO_DIR, 'bin/switchboard.js'), 'serve'],
-      env: switchboardEnv(location, { port, logLevel: options.logLevel, applicationName }),
+      env: { ...switchboardEnv(location, { port, logLevel: options.logLevel, applicationName }), ...options.env },
       cwd: REPO_DIR,
       cpus: options.cpus,
       logFile: logFile(options.label, attempt),
