@@ -287,6 +287,13 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     const article = await ok('POST', '/articles', { title: 'Resetting a password', collectionId });
     await ok('POST', `/articles/${article._id}/publish`);
     await ok('POST', `/articles/${article._id}/unpublish`);
+    await ok('POST', `/articles/${article._id}/publish`);
+    await ok('PATCH', `/articles/${article._id}`, { title: 'Resetting your password' });
+    await ok('DELETE', `/articles/${article._id}`);
+    await ok('PATCH', `/collections/${collectionId}`, { name: 'General help' });
+    const spareId = (await ok('POST', '/collections', { helpCenterId, name: 'Spare' }))._id;
+    await ok('DELETE', `/collections/${spareId}`);
+    await ok('PATCH', `/help-centers/${helpCenterId}`, { name: 'Help desk' });
     const agentId = (await ok('POST', '/api/v1/agents', { name: 'Helper' })).id;
     const thread = await ok('POST', `/api/v1/chat/${agentId}/threads`, { agent_id: agentId, title: 'Refund' });
     await ok('POST', `/api/v1/chat/${agentId}/threads/${thread.id}/messages`, { content: 'Where is my refund?', role: 'user' });
