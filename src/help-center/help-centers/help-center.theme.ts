@@ -21,7 +21,10 @@ export const ThemeSchema = Type.Object(
   {
     logoAttachmentId: Nullable(Type.String({ description: 'An uploaded image (PNG, JPEG, GIF or WebP) shown in the header' })),
     primaryColor: Type.String({ description: `#rrggbb, lower-case; ${DEFAULT_PRIMARY_COLOR} unless set` }),
-    footerLinks: Type.Array(FooterLinkSchema),
+    // Answers name the URL as a plain string: checked when written, and the response serializer knows no `http-url` format.
+    footerLinks: Type.Array(
+      Type.Object({ label: Type.String(), url: Type.String({ description: 'An http(s) URL' }) }, { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );
