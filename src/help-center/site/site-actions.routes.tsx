@@ -9,7 +9,7 @@ import { readHelpCenterLogo } from '../help-centers/help-center.service.js';
 import { type SiteDeps, sendNotFound, siteContextOf } from './site.routes.js';
 import { mayRead } from './site.service.js';
 import { numberOfSegment, sitePaths } from './site-address.js';
-import { originOf } from './site-deps.js';
+import { isCrossSite, type SiteFormConfig } from './site-forms.js';
 import { renderSitePage, type SiteContext, sendPage } from './site-page.js';
 import { MessageView } from './views/message.js';
 
@@ -28,12 +28,6 @@ async function sendMessage(reply: FastifyReply, context: SiteContext, status: nu
     { status },
   );
   return sendPage(reply, page, { 'cache-control': 'no-store' });
-}
-
-/** A form posted from another site (its Origin is not this one) is refused; browsers send Origin with every POST. */
-function fromAnotherSite(request: FastifyRequest): boolean {
-  const origin = request.headers.origin;
-  return origin !== undefined && origin !== 'null' && origin !== originOf(request);
 }
 
 function voterOf(request: FastifyRequest, reply: FastifyReply): string {
@@ -57,7 +51,7 @@ function voterOf(request: FastifyRequest, reply: FastifyReply): string {
 
 type FeedbackForm = { helpful?: unknown; comment?: unknown };
 
-async function recordVote(deps: SiteDeps, request: FastifyRequest, reply: FastifyReply) {
+async function recordVote(deps: SiteDeps, config: SiteFormConfig, request: FastifyRequest, reply: FastifyReply) {
   const context = await siteContextOf(deps, request, reply);
   if (!context) {
     return reply;
@@ -68,7 +62,7 @@ async function recordVote(deps: SiteDeps, request: FastifyRequest, reply: Fastif
   if ((request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() !== 'application/x-www-form-urlencoded') {
     return sendMessage(reply, context, 415, 'Vote not recorded', "Send the page's form.");
   }
-  if (fromAnotherSite(request)) {
+  if (isCrossSite(request, context, config)) {
     return sendMessage(reply, context, 403, 'Vote not recorded', 'The form was sent from another site.');
   }
   const { helpCenter, viewer } = context;
@@ -135,10 +129,10 @@ async function sendLogo(deps: SiteDeps, request: FastifyRequest, reply: FastifyR
 }
 
 /** What the site's pages post (votes) and the help center's logo. */
-export function registerSiteActionRoutes(app: FastifyInstance, deps: SiteDeps): void {
+export function registerSiteActionRoutes(app: FastifyInstance, deps: SiteDeps, config: SiteFormConfig): void {
   app.post('/:helpCenterSlug/articles/:segment/feedback', async (request, reply) => {
     try {
-      return await recordVote(deps, request, reply);
+      return await recordVote(deps, config, request, reply);
     } catch (error) {
       // Published a moment ago and withdrawn since: the same 404 as any article not shown.
       if (error instanceof AppError && error.status === 404) {

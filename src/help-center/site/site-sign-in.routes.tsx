@@ -11,9 +11,10 @@ import {
   requestSignInLink,
 } from '../contact-sign-in/contact-sign-in.service.js';
 import { returnPathWithin } from './return-path.js';
-import { type SiteDeps, siteContextOf } from './site.routes.js';
+import { queryValue, type SiteDeps, siteContextOf } from './site.routes.js';
 import { ANONYMOUS, type SiteHelpCenter, type SiteViewer } from './site.service.js';
 import { sitePaths } from './site-address.js';
+import { isCrossSite } from './site-forms.js';
 import { renderSitePage, type SiteContext, sendPage } from './site-page.js';
 import type { PageHead } from './views/layout.js';
 import { MessageView } from './views/message.js';
@@ -61,35 +62,8 @@ function setSessionCookie(reply: FastifyReply, request: FastifyRequest, value: s
   );
 }
 
-const originOfUrl = (url: string) => {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-};
-
-/**
- * A form post of another site is refused: its `Origin` (else `Referer`), when the browser sends
- * one, must be the site's own (the address the reader used, a custom domain included) or PUBLIC_BASE_URL.
- */
-function isCrossSite(request: FastifyRequest, context: SiteContext, config: Pick<Config, 'PUBLIC_BASE_URL'>): boolean {
-  const { origin, referer } = request.headers;
-  if (origin === undefined && referer === undefined) {
-    return false;
-  }
-  const claimed = origin ?? (referer ? originOfUrl(referer) : undefined);
-  const allowed = [originOfUrl(context.address.origin), config.PUBLIC_BASE_URL ? originOfUrl(config.PUBLIC_BASE_URL) : undefined];
-  return claimed === undefined || !allowed.some((own) => own !== undefined && own.toLowerCase() === claimed.toLowerCase());
-}
-
 const formField = (request: FastifyRequest, name: string): string | undefined => {
   const value = (request.body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : undefined;
-};
-
-const queryField = (request: FastifyRequest, name: string): string | undefined => {
-  const value = (request.query as Record<string, unknown> | undefined)?.[name];
   return typeof value === 'string' ? value : undefined;
 };
 
@@ -155,7 +129,7 @@ function registerLinkRequestRoutes(app: FastifyInstance, deps: SiteDeps, signIn:
     if (!context) {
       return reply;
     }
-    return sendSignInPage(reply, context, 'Sign in', signInForm(context, nextOf(context, queryField(request, 'next'))));
+    return sendSignInPage(reply, context, 'Sign in', signInForm(context, nextOf(context, queryValue(request, 'next'))));
   });
 
   app.post('/:helpCenterSlug/sign-in', async (request, reply) => {
@@ -201,7 +175,7 @@ function registerLinkRoutes(app: FastifyInstance, deps: SiteDeps, signIn: SiteSi
         address={context.address}
         helpCenterName={context.helpCenter.name}
         token={token}
-        next={nextOf(context, queryField(request, 'next'))}
+        next={nextOf(context, queryValue(request, 'next'))}
       />
     );
     return sendSignInPage(reply, context, 'Sign in', body);

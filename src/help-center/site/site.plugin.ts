@@ -33,7 +33,7 @@ export function helpCenterSitePlugin(deps: SiteDeps, signIn: SiteSignInDeps, opt
     });
     registerSitePageRoutes(app, deps);
     registerSiteFeedRoutes(app, deps, options);
-    registerSiteActionRoutes(app, deps);
+    registerSiteActionRoutes(app, deps, signIn.config);
     registerSiteSignInRoutes(app, deps, signIn);
     app.setNotFoundHandler((_request, reply) => sendNotFound(reply, null));
     app.setErrorHandler((error, request, reply) => sendErrorPage(error, request, reply));
