@@ -546,9 +546,17 @@ describe.each(DIALECTS)('agent runs on %s', (dialect) => {
     try {
       const second = processes.apps.at(-1) ?? harness.app;
       model.script({ text: 'First answer.', delayMs: 400 }, { text: 'Second answer.' });
+      // The second message is sent once the first run is asking the model (not after a fixed
+      // wait, which a busy machine can outrun): it must queue behind a run in progress.
+      const before = model.requests.length;
+      const firstRunAsking = async () => {
+        while (model.requests.length === before) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      };
       const [one, two] = await Promise.all([
         send(agentId, threadId, 'First question'),
-        new Promise((resolve) => setTimeout(resolve, 100)).then(() =>
+        firstRunAsking().then(() =>
           second.inject({
             method: 'POST',
             url: `/api/v1/chat/${agentId}/threads/${threadId}/messages`,
