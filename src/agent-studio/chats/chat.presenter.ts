@@ -17,7 +17,7 @@ export function toThreadSummary(row: ChatThreadRow) {
     id: row.id,
     agent_id: row.agent_id,
     user_id: row.user_id,
-    anon_user_id: null,
+    anon_user_id: row.anon_user_id,
     organization_id: row.organization_id,
     title: row.title,
     metadata: readJson<JsonObject>(row.metadata),
