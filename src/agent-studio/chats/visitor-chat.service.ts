@@ -70,6 +70,13 @@ export async function listVisitorMessages(db: Kysely<DB>, visitor: ChatVisitor, 
   return rows.filter(shownToVisitor).slice(-VISITOR_MESSAGES).map(toVisitorMessage);
 }
 
+/** One message of the visitor's conversation as they see it, or undefined (another's, or a tool's). */
+export async function findVisitorMessage(db: Kysely<DB>, visitor: ChatVisitor, threadId: string, messageId: string) {
+  const thread = await requireVisitorThread(db, visitor, threadId);
+  const row = await findMessage(db, thread.id, messageId);
+  return row && shownToVisitor(row) ? toVisitorMessage(row) : undefined;
+}
+
 /**
  * The visitor's message, written with what `alongside` writes (the run answering it) in one
  * transaction, the conversation moved to the top. No event: the organization's event log shows

@@ -3,7 +3,7 @@ import { WIDGET_POSITIONS } from '../../help-center/help-centers/help-center.wid
 import { MAX_SEARCH_PAGES } from '../../help-center/site/site.service.js';
 import { Nullable, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
 
-const SlugSchema = Type.String({ minLength: 1, maxLength: 200, description: "The help center's slug (its site is /hc/{slug}/)" });
+export const SlugSchema = Type.String({ minLength: 1, maxLength: 200, description: "The help center's slug (its site is /hc/{slug}/)" });
 
 export const HelpCenterSlugParamsSchema = Type.Object({ slug: SlugSchema }, { additionalProperties: false });
 
