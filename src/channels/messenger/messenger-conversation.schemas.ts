@@ -6,7 +6,10 @@ import { SlugSchema } from './messenger.schemas.js';
 export const MAX_VISITOR_MESSAGE = 10_000;
 
 export const ConversationParamsSchema = Type.Object(
-  { slug: SlugSchema, conversationId: Type.String({ minLength: 1, maxLength: 64, description: 'A conversation of the visitor' }) },
+  {
+    slug: SlugSchema,
+    conversationId: Type.String({ minLength: 1, maxLength: 64, description: 'A conversation of the visitor' }),
+  },
   { additionalProperties: false },
 );
 
@@ -37,7 +40,11 @@ export const ConversationMessageSchema = Type.Object(
 );
 
 export const ConversationListSchema = Type.Object(
-  { conversations: Type.Array(ConversationSchema, { description: 'Latest activity first; a verified visitor sees those of every browser' }) },
+  {
+    conversations: Type.Array(ConversationSchema, {
+      description: 'Latest activity first; a verified visitor sees those of every browser',
+    }),
+  },
   { additionalProperties: false },
 );
 

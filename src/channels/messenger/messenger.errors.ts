@@ -37,7 +37,9 @@ const CODES: Record<ErrorCode, string> = {
 
 export function renderMessengerError(error: NormalizedError, _request: FastifyRequest) {
   const message = error.status >= 500 ? 'Internal server error' : error.message;
-  return { status: error.status, body: { error: { code: CODES[error.code], message } } };
+  // A refusal for want of a verified identity names its own code, so the panel can ask the host to sign the visitor in.
+  const code = error.issues?.[0]?.rule === 'verification_required' ? 'verification_required' : CODES[error.code];
+  return { status: error.status, body: { error: { code, message } } };
 }
 
 /** The error responses of an operation, for its OpenAPI: always 401 (the contract test asks every operation for it) and 500. */

@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors.js';
 import { MessengerErrorSchema, renderMessengerError } from './messenger.errors.js';
 import { messengerApiRoutes } from './messenger.routes.js';
 import { HelpCenterSlugParamsSchema } from './messenger.schemas.js';
+import { messengerConversationRoutes } from './messenger-conversation.routes.js';
 import { notFoundPage, panelPage } from './messenger-panel.js';
 import { findEnabledWidget } from './messenger-widget.js';
 
@@ -56,6 +57,7 @@ export function messengerPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
     );
 
+    await app.register(messengerConversationRoutes(deps));
     await app.register(
       messengerApiRoutes({
         db: deps.db,

@@ -17,6 +17,7 @@ import {
   VisitorTokenSchema,
 } from './messenger.schemas.js';
 import { readArticle, searchArticles } from './messenger-content.service.js';
+import { bearerToken } from './messenger-request.js';
 import {
   countNewVisitor,
   createVisitor,
@@ -38,17 +39,6 @@ const PUBLIC = { public: true };
 const VISITOR: Record<string, string[]>[] = [{ visitorToken: [] }];
 /** Reads anyone may make; a verified visitor's token shows more. */
 const OPTIONAL_VISITOR: Record<string, string[]>[] = [{}, { visitorToken: [] }];
-
-/** The token of `Authorization: Bearer <token>`, or undefined without one. */
-function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (header === undefined) {
-    return undefined;
-  }
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  // A header that is not a bearer token is a bad token, not a missing one.
-  return match?.[1] ?? '';
-}
 
 /**
  * Where the help center's public site is: its custom domain when it has one, else `/hc/{slug}` at
@@ -105,8 +95,7 @@ function registerConfigRoutes(app: TypeBoxApp, deps: MessengerRouteDeps): void {
           launcherColor: widget.launcherColor,
           position: widget.position,
           identityVerificationRequired: widget.identityVerificationRequired,
-          // The chat endpoints come with the next increment of issue 34.
-          chatAvailable: false,
+          chatAvailable: widget.agentId !== null,
         },
       };
     },

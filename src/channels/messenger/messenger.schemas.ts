@@ -3,7 +3,11 @@ import { WIDGET_POSITIONS } from '../../help-center/help-centers/help-center.wid
 import { MAX_SEARCH_PAGES } from '../../help-center/site/site.service.js';
 import { Nullable, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
 
-export const SlugSchema = Type.String({ minLength: 1, maxLength: 200, description: "The help center's slug (its site is /hc/{slug}/)" });
+export const SlugSchema = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: "The help center's slug (its site is /hc/{slug}/)",
+});
 
 export const HelpCenterSlugParamsSchema = Type.Object({ slug: SlugSchema }, { additionalProperties: false });
 
@@ -35,7 +39,10 @@ export const ConfigSchema = Type.Object(
         launcherColor: Type.String({ description: '#rrggbb' }),
         position: StringEnum(WIDGET_POSITIONS),
         identityVerificationRequired: Type.Boolean(),
-        chatAvailable: Type.Boolean({ description: 'Whether visitors can chat; false until the chat endpoints exist' }),
+        chatAvailable: Type.Boolean({
+          description:
+            'Whether visitors can chat: the widget names an agent (anonymous visitors may not when identityVerificationRequired)',
+        }),
       },
       { additionalProperties: false },
     ),
