@@ -217,12 +217,14 @@ export const ConfigSchema = Type.Object({
   MESSENGER_MESSAGES_PER_ADDRESS: Type.Integer({
     minimum: 0,
     maximum: 1_000_000,
-    description: 'Messages all messenger visitors of one client address may send per MESSENGER_MESSAGE_WINDOW_SECONDS (0: unlimited)',
+    description:
+      'Messages all messenger visitors of one client address may send per MESSENGER_MESSAGE_WINDOW_SECONDS (0: unlimited)',
   }),
   MESSENGER_MESSAGES_PER_HELP_CENTER: Type.Integer({
     minimum: 0,
     maximum: 1_000_000,
-    description: "Messages all visitors of one help center's messenger may send per MESSENGER_MESSAGE_WINDOW_SECONDS (0: unlimited)",
+    description:
+      "Messages all visitors of one help center's messenger may send per MESSENGER_MESSAGE_WINDOW_SECONDS (0: unlimited)",
   }),
   MESSENGER_MESSAGE_WINDOW_SECONDS: Type.Integer({
     minimum: 1,

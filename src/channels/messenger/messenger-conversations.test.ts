@@ -107,7 +107,9 @@ describe.each(DIALECTS)('messenger conversations on %s', (dialect) => {
     }
     await setWidget({ enabled: true, agentId });
     secret = (await site.call('POST', `/help-centers/${site.helpCenterId}/widget/secret`)).json().data.secret;
-    expect((await other.call('PATCH', `/help-centers/${other.helpCenterId}`, { widget: { enabled: true } })).statusCode).toBe(200);
+    expect((await other.call('PATCH', `/help-centers/${other.helpCenterId}`, { widget: { enabled: true } })).statusCode).toBe(
+      200,
+    );
   });
   afterAll(async () => {
     await harness?.close();
@@ -118,10 +120,9 @@ describe.each(DIALECTS)('messenger conversations on %s', (dialect) => {
     expect((await api('GET', '/config')).json().widget.chatAvailable).toBe(true);
     const token = await newVisitor();
     const conversationId = await openConversation(token);
-    model.script(
-      { toolCalls: [{ name: 'search_knowledge_base', arguments: { query: 'refunds' } }] },
-      (request) => ({ text: `You can ask within thirty days: ${linkOfLastSearch(request)}` }),
-    );
+    model.script({ toolCalls: [{ name: 'search_knowledge_base', arguments: { query: 'refunds' } }] }, (request) => ({
+      text: `You can ask within thirty days: ${linkOfLastSearch(request)}`,
+    }));
 
     const response = await api('POST', `/conversations/${conversationId}/messages`, token, { content: 'How do refunds work?' });
     expect(response.statusCode, response.body).toBe(201);
@@ -129,7 +130,11 @@ describe.each(DIALECTS)('messenger conversations on %s', (dialect) => {
     const link = `http://localhost:3000/hc/${site.slug}/articles/${site.refunds.slug}`;
     expect(body).toMatchObject({
       message: { author: 'visitor', content: 'How do refunds work?', citations: [] },
-      answer: { author: 'assistant', content: `You can ask within thirty days: ${link}`, citations: [{ title: 'Refunds', url: link }] },
+      answer: {
+        author: 'assistant',
+        content: `You can ask within thirty days: ${link}`,
+        citations: [{ title: 'Refunds', url: link }],
+      },
       handoffRequested: false,
     });
     const offered = (model.requests.at(-2) as ModelRequest).body.tools?.map((tool) => tool.function.name).sort();
@@ -145,10 +150,9 @@ describe.each(DIALECTS)('messenger conversations on %s', (dialect) => {
   it('streams the answer token by token, then the answer with its citations', async () => {
     const token = await newVisitor();
     const conversationId = await openConversation(token);
-    model.script(
-      { toolCalls: [{ name: 'search_knowledge_base', arguments: { query: 'install' } }] },
-      (request) => ({ text: `Download it from the store, see ${linkOfLastSearch(request)} for the steps.` }),
-    );
+    model.script({ toolCalls: [{ name: 'search_knowledge_base', arguments: { query: 'install' } }] }, (request) => ({
+      text: `Download it from the store, see ${linkOfLastSearch(request)} for the steps.`,
+    }));
     const response = await harness.app.inject({
       method: 'POST',
       url: `/widget/${site.slug}/api/conversations/${conversationId}/messages`,
@@ -175,7 +179,9 @@ describe.each(DIALECTS)('messenger conversations on %s', (dialect) => {
       { toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'Wants a refund outside the policy' } }] },
       { text: 'A person from our team will take over here.' },
     );
-    const handedOff = await api('POST', `/conversations/${conversationId}/messages`, token, { content: 'I want my money back now' });
+    const handedOff = await api('POST', `/conversations/${conversationId}/messages`, token, {
+      content: 'I want my money back now',
+    });
     expect(handedOff.json()).toMatchObject({ answer: { author: 'assistant' }, handoffRequested: true });
     const [run] = (await studio('GET', `/agents/${agentId}/runs`)).json();
     expect(run.handoff_reason).toBe('Wants a refund outside the policy');
