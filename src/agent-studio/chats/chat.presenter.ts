@@ -12,7 +12,11 @@ export interface ToolCall {
   end_time: string | null;
 }
 
+/** A user's thread as the chat API shows it; every query of that API reads the caller's own threads only. */
 export function toThreadSummary(row: ChatThreadRow) {
+  if (row.user_id === null) {
+    throw new Error(`chat thread ${row.id} belongs to a messenger visitor, not a user`);
+  }
   return {
     id: row.id,
     agent_id: row.agent_id,

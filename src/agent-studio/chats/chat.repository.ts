@@ -9,11 +9,14 @@ import type { ChatMessageTable, ChatThreadTable } from './chat.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-const THREAD_COLUMNS = [
+export const THREAD_COLUMNS = [
   'chat_threads.id',
   'chat_threads.organization_id',
   'chat_threads.agent_id',
   'chat_threads.user_id',
+  'chat_threads.anon_user_id',
+  'chat_threads.contact_id',
+  'chat_threads.help_center_id',
   'chat_threads.title',
   'chat_threads.metadata',
   'chat_threads.last_activity_at',
@@ -81,6 +84,11 @@ export async function findThread(
     .where('chat_threads.agent_id', '=', agentId)
     .where('chat_threads.id', '=', threadId)
     .executeTakeFirst();
+}
+
+/** Any thread by id, whoever owns it: for what the runtime reads of the thread of a run it holds. */
+export async function findThreadById(db: Db, threadId: string): Promise<ChatThreadRow | undefined> {
+  return db.selectFrom('chat_threads').select(THREAD_COLUMNS).where('chat_threads.id', '=', threadId).executeTakeFirst();
 }
 
 /** A page of the owner's threads with one agent, latest activity first; keys `[last_activity_at, id]`. */
@@ -196,9 +204,13 @@ export async function listHistory(
   for (const row of rows.sort(inHistoryOrder)) {
     let entry = page.at(-1);
     if (entry?.thread.id !== row.id) {
-      const { id, organization_id, agent_id, user_id, title, metadata, last_activity_at, created_at, updated_at } = row;
+      const { id, organization_id, agent_id, user_id, anon_user_id, contact_id, help_center_id, title, metadata } = row;
+      const { last_activity_at, created_at, updated_at } = row;
       entry = {
-        thread: { id, organization_id, agent_id, user_id, title, metadata, last_activity_at, created_at, updated_at },
+        thread: {
+          ...{ id, organization_id, agent_id, user_id, anon_user_id, contact_id, help_center_id, title, metadata },
+          ...{ last_activity_at, created_at, updated_at },
+        },
         messages: [],
       };
       page.push(entry);

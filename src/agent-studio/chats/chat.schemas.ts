@@ -36,8 +36,13 @@ export const ChatMessageSchema = Type.Object(
 const threadFields = {
   id: UuidSchema,
   agent_id: UuidSchema,
-  user_id: Type.String(),
-  anon_user_id: Type.Null({ description: 'Always null: every thread belongs to an authenticated user' }),
+  user_id: Nullable(Type.String({ description: 'The user who owns the thread' })),
+  anon_user_id: Nullable(
+    Type.String({
+      description:
+        "A messenger visitor's id when a visitor owns the thread (then `user_id` is null); a user sees only their own threads",
+    }),
+  ),
   organization_id: Type.String(),
   title: Nullable(Type.String()),
   metadata: Nullable(JsonObjectSchema),

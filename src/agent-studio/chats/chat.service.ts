@@ -18,6 +18,7 @@ import {
   type ChatThreadRow,
   findMessage,
   findThread,
+  findThreadById,
   insertMessage,
   insertThread,
   listHistory,
@@ -86,6 +87,9 @@ export async function createThread(deps: Deps, principal: Principal, agentId: st
     organization_id: agent.organization_id,
     agent_id: agent.id,
     user_id: principal.userId,
+    anon_user_id: null,
+    contact_id: null,
+    help_center_id: null,
     title: input.title ?? null,
     metadata: writeJson(input.metadata),
     last_activity_at: at,
@@ -244,6 +248,11 @@ export async function appendThreadMessage(trx: Transaction<DB>, row: ChatMessage
 export async function findThreadMessage(db: Kysely<DB> | Transaction<DB>, threadId: string, messageId: string) {
   const row = await findMessage(db, threadId, messageId);
   return row ? toMessage(row) : undefined;
+}
+
+/** The help center whose messenger a visitor's thread came from; null for a user's thread. */
+export async function helpCenterOfThread(db: Kysely<DB> | Transaction<DB>, threadId: string): Promise<string | null> {
+  return (await findThreadById(db, threadId))?.help_center_id ?? null;
 }
 
 /** Every message of the thread, oldest first: the conversation a run of the thread continues. */

@@ -141,13 +141,17 @@ export async function settle(
       }
       if (run.thread_id && messageId) {
         const stored = await findThreadMessage(trx, run.thread_id, messageId);
-        if (stored) {
+        // A user's thread is theirs alone (the event is private to them); a visitor's thread is
+        // followed by the visitor's own stream, not the organization's event log.
+        if (stored && run.principal_type !== 'visitor') {
           await recordEvent(trx, runtime.deps, run.organization_id, {
             type: 'chat.message.created',
             actor: { type: 'system', id: null, name: agent.name },
             data: stored,
             privateToUserId: run.acting_user_id,
           });
+        }
+        if (stored) {
           runtime.publish(run.id, { event: 'message', data: stored });
         }
       }
@@ -315,6 +319,20 @@ export async function recoverAbandonedRuns(deps: Pick<AppDeps, 'db' | 'clock' | 
     failed += done ? 1 : 0;
   }
   return failed;
+}
+
+/**
+ * Records on a running run that its visitor asked, through the agent, for a person (the first
+ * reason stands); the messenger hands the conversation to a person when the run ends.
+ */
+export async function requestRunHandoff(deps: Pick<AppDeps, 'db' | 'clock'>, runId: string, reason: string): Promise<void> {
+  await deps.db
+    .updateTable('agent_runs')
+    .set({ handoff_reason: reason, updated_at: deps.clock.now().toISOString() })
+    .where('id', '=', runId)
+    .where('status', '=', 'running')
+    .where('handoff_reason', 'is', null)
+    .execute();
 }
 
 /** Records on an ended run why its answer went to a person rather than to the customer. */

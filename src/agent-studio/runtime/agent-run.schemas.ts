@@ -19,17 +19,22 @@ export const AgentRunSchema = Type.Object(
     acting_user_id: Type.String({ description: 'The user whose permissions the agent acted with' }),
     principal: Type.Object(
       {
-        type: StringEnum(['user', 'customer_contact'] as const),
-        id: Nullable(Type.String({ description: 'The user, or the customer contact (null for a requester with no contact)' })),
+        type: StringEnum(['user', 'customer_contact', 'visitor'] as const),
+        id: Nullable(
+          Type.String({
+            description: 'The user, the customer contact (null for a requester with no contact), or the messenger visitor',
+          }),
+        ),
       },
       {
         additionalProperties: false,
         description:
           'Whom the run acted for: the user chatting, the agent’s creator for a draft on a ticket, or the customer whose ' +
-          'email or reply started it; a customer’s run sees only what that customer may see',
+          'email or reply started it, or the messenger visitor who asked; a customer’s or visitor’s run sees only what ' +
+          'they may see',
       },
     ),
-    trigger: StringEnum(['chat', 'ticket'] as const),
+    trigger: StringEnum(['chat', 'ticket', 'messenger'] as const),
     status: AgentRunStatusSchema,
     input: Type.String({ description: 'The message the run answers' }),
     model_provider_id: Nullable(Type.String({ description: "Null for the server's default (LLM_BASE_URL)" })),

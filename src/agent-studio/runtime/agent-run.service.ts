@@ -99,7 +99,8 @@ export async function startRun(deps: AppDeps, input: StartRunInput): Promise<Fin
   return track(runtime, driveRun(runtime, row.id, { instructions: input.instructions }));
 }
 
-function newRun(
+/** A queued run's row, held by this process (see `startRun`, `startVisitorRun`). */
+export function newRun(
   runtime: AgentRuntime,
   agent: AgentRow,
   input: Omit<StartRunInput, 'organizationId' | 'agentId'> & { userMessageId: string | null },
@@ -144,7 +145,7 @@ function newRun(
 }
 
 /** Work the app waits for when it closes. */
-function track<T>(runtime: AgentRuntime, work: Promise<T>): Promise<T> {
+export function track<T>(runtime: AgentRuntime, work: Promise<T>): Promise<T> {
   runtime.tasks.add(work);
   const untrack = () => runtime.tasks.delete(work);
   work.then(untrack, untrack);
@@ -203,7 +204,7 @@ type Decision = { approved: boolean; reason: string | null };
  * holds them), executes it under a renewed lease, and writes what it came to. Resolves with the
  * run as stored; never rejects for what the run meets.
  */
-async function driveRun(
+export async function driveRun(
   runtime: AgentRuntime,
   runId: string,
   options: { decision?: Decision; instructions?: string },

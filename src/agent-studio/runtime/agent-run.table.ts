@@ -1,7 +1,8 @@
 export type AgentRunStatus = 'queued' | 'running' | 'awaiting_approval' | 'succeeded' | 'failed';
-export type AgentRunTrigger = 'chat' | 'ticket';
-/** Whom a run acts for: a user of the organization, or the customer contact whose words started it. */
-export type AgentRunPrincipalType = 'user' | 'customer_contact';
+/** What started a run: a user's chat message, a ticket's customer, or a messenger visitor's message. */
+export type AgentRunTrigger = 'chat' | 'ticket' | 'messenger';
+/** Whom a run acts for: a user of the organization, the customer contact whose words started it, or a messenger visitor. */
+export type AgentRunPrincipalType = 'user' | 'customer_contact' | 'visitor';
 
 export interface AgentRunTable {
   id: string;
@@ -16,7 +17,7 @@ export interface AgentRunTable {
    */
   acting_user_id: string;
   principal_type: AgentRunPrincipalType;
-  /** The user's id, or the customer contact's (null for a requester with no contact). */
+  /** The user's id, the customer contact's (null for a requester with no contact), or the visitor's. */
   principal_id: string | null;
   /** Why a ticket run's answer went to a person instead of the customer. */
   handoff_reason: string | null;

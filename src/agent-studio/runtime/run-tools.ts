@@ -13,6 +13,7 @@ import type { AiSdk } from '../model-providers/model-client.js';
 import { listEnabledToolsOfAgent } from '../tools/agent-tool.service.js';
 import type { ToolType } from '../tools/agent-tool.table.js';
 import type { AgentRunTrigger } from './agent-run.table.js';
+import { visitorHandoffTool } from './built-in/visitor-handoff.tool.js';
 import { builtInRuntimeTool } from './built-in-runtime-tools.js';
 import { externalRuntimeTool } from './external-tool.js';
 import { type RunPrincipal, startedByOutsideText } from './run-principal.js';
@@ -135,27 +136,45 @@ export const KNOWLEDGE_BASE_TOOLS = new Set(['search_knowledge_base', 'knowledge
  */
 const CUSTOMER_SAFE_TOOLS = new Set(['get_ticket', 'ticket_lookup', 'lookup_contact', ...KNOWLEDGE_BASE_TOOLS]);
 
+/** Built-in tools a messenger visitor's run is offered: it reads articles anyone may read and may ask for a person. */
+const VISITOR_SAFE_TOOLS = new Set([...KNOWLEDGE_BASE_TOOLS, 'handoff_to_human']);
+
+/** The knowledge-base search, offered to runs answering outside text even when the agent has none. */
+function withKnowledgeBase(kept: OfferedTool[]): OfferedTool[] {
+  const search = builtInRuntimeTool('search_knowledge_base', {});
+  if (!search || kept.some((entry) => KNOWLEDGE_BASE_TOOLS.has(entry.tool.name))) {
+    return kept;
+  }
+  return [...kept, { tool: search, requireApproval: false, source: 'built_in', customerFacing: false }];
+}
+
 /**
  * A run's tools by its policy:
  * - a run on a ticket is not offered the tools writing to tickets (its job writes the answer
  *   itself) and always has the knowledge-base search;
  * - a run acting for a customer keeps only the customer-safe built-ins, and whatever an admin
  *   marked `customer_facing` (ticket search, MCP and external tools);
+ * - a messenger visitor's run has the knowledge-base search and `handoff_to_human` in its
+ *   visitor form (it only asks for a person: the messenger makes the ticket), plus the MCP and
+ *   external tools an admin marked `customer_facing` that need no approval (nobody is there to
+ *   approve); never a tool that reads or writes tickets or contacts;
  * - a run that outside text started but that acts for a user (a draft for agents) keeps its
  *   tools, but every call of one that sends anything outside (external tools, MCP tools not
  *   marked `customer_facing`) waits for a person's approval.
  */
 export function toolsOfRun(offered: OfferedTool[], policy: RunToolPolicy): OfferedTool[] {
   let kept = offered;
-  if (policy.trigger === 'ticket') {
-    kept = kept.filter((entry) => !TICKET_WRITING_TOOLS.has(entry.tool.name));
-    const search = builtInRuntimeTool('search_knowledge_base', {});
-    if (search && !kept.some((entry) => KNOWLEDGE_BASE_TOOLS.has(entry.tool.name))) {
-      kept.push({ tool: search, requireApproval: false, source: 'built_in', customerFacing: false });
-    }
+  if (policy.trigger === 'ticket' || policy.trigger === 'messenger') {
+    kept = withKnowledgeBase(kept.filter((entry) => !TICKET_WRITING_TOOLS.has(entry.tool.name)));
   }
   if (!startedByOutsideText(policy.trigger)) {
     return kept;
+  }
+  if (policy.principal.type === 'visitor') {
+    const handoff = { tool: visitorHandoffTool(), requireApproval: false, source: 'built_in' as const, customerFacing: false };
+    return [...kept, handoff].filter((entry) =>
+      entry.source === 'built_in' ? VISITOR_SAFE_TOOLS.has(entry.tool.name) : entry.customerFacing && !entry.requireApproval,
+    );
   }
   if (policy.principal.type === 'customer_contact') {
     return kept.filter(

@@ -5,6 +5,7 @@ import { searchArticles } from '../../../help-center/articles/article.service.js
 import { collectionSubtreeIds } from '../../../help-center/collections/collection.service.js';
 import { publicCollectionIds } from '../../../help-center/collections/collection.visibility.js';
 import { requireHelpCenter } from '../../../help-center/help-centers/help-center.service.js';
+import { helpCenterOfThread } from '../../chats/chat.service.js';
 import type { RuntimeTool } from '../runtime-tool.js';
 import { type BuiltInCall, makeBuiltInTool } from './built-in-tool.js';
 import { highlightText } from './ticket-summary.js';
@@ -37,6 +38,10 @@ async function searchKnowledgeBase(
   { context, principal, customer, configuration }: BuiltInCall<KnowledgeBaseConfiguration>,
 ) {
   const { db, config } = context.deps;
+  // A messenger visitor reads the help center they wrote from: the agent searches and links that one.
+  const visitorHelpCenterId =
+    context.principal.type === 'visitor' && context.threadId ? await helpCenterOfThread(db, context.threadId) : null;
+  const helpCenterId = visitorHelpCenterId ?? configuration.help_center_id ?? null;
   const limit = Math.min(args.limit ?? configuration.max_results, configuration.max_results);
   const collections = configuration.collection_ids?.length
     ? await collectionSubtreeIds(db, principal.organizationId, configuration.collection_ids)
@@ -44,7 +49,7 @@ async function searchKnowledgeBase(
   const filtered = collections !== null || customer !== null;
   const hits = await searchArticles(db, principal, {
     q: args.query,
-    helpCenterId: configuration.help_center_id ?? undefined,
+    helpCenterId: helpCenterId ?? undefined,
     limit: filtered ? FILTERED_SEARCH_DEPTH : limit,
   });
   // A customer's run cites only what the customer could read: nothing of protected collections or help centers.
@@ -60,7 +65,7 @@ async function searchKnowledgeBase(
     .filter((hit) => !readable || hit.collections.some((id) => readable.has(id)))
     .slice(0, limit);
   // An article may sit in several help centers: its link is in the one searched, else its first.
-  const helpCenterOf = (hit: (typeof kept)[number]) => configuration.help_center_id ?? hit.helpCenters[0];
+  const helpCenterOf = (hit: (typeof kept)[number]) => helpCenterId ?? hit.helpCenters[0];
   const helpCenterIds = [...new Set(kept.flatMap((hit) => helpCenterOf(hit) ?? []))];
   const slugs = new Map(
     await Promise.all(

@@ -1,0 +1,45 @@
+import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import { type ChatThreadRow, THREAD_COLUMNS } from './chat.repository.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/**
+ * Whose threads a messenger query may see: the visitor's own and, for a verified visitor, every
+ * thread of the same customer contact (from another browser), in one help center's messenger.
+ */
+export interface VisitorOwner {
+  organizationId: string;
+  helpCenterId: string;
+  visitorId: string;
+  contactId: string | null;
+}
+
+function ownedBy(owner: VisitorOwner) {
+  return (eb: ExpressionBuilder<DB, 'chat_threads'>): Expression<SqlBool> => {
+    const byVisitor = eb('chat_threads.anon_user_id', '=', owner.visitorId);
+    return owner.contactId === null ? byVisitor : eb.or([byVisitor, eb('chat_threads.contact_id', '=', owner.contactId)]);
+  };
+}
+
+const threadsOf = (db: Db, owner: VisitorOwner) =>
+  db
+    .selectFrom('chat_threads')
+    .select(THREAD_COLUMNS)
+    .where('chat_threads.organization_id', '=', owner.organizationId)
+    .where('chat_threads.help_center_id', '=', owner.helpCenterId)
+    .where('chat_threads.user_id', 'is', null)
+    .where(ownedBy(owner));
+
+export async function findVisitorThread(db: Db, owner: VisitorOwner, threadId: string): Promise<ChatThreadRow | undefined> {
+  return threadsOf(db, owner).where('chat_threads.id', '=', threadId).executeTakeFirst();
+}
+
+/** The owner's threads, latest activity first. */
+export async function listVisitorThreads(db: Db, owner: VisitorOwner, limit: number): Promise<ChatThreadRow[]> {
+  return threadsOf(db, owner)
+    .orderBy('chat_threads.last_activity_at', 'desc')
+    .orderBy('chat_threads.id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,117 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { AppError } from '../../lib/errors.js';
+import type { IdFactory } from '../../lib/ids.js';
+import { findLiveAgent } from '../agents/agent.lookup.js';
+import { type ChatMessageRow, findMessage, insertMessage, insertThread, listMessages, touchThread } from './chat.repository.js';
+import { shownToVisitor, toVisitorMessage, toVisitorThread } from './visitor-chat.presenter.js';
+import { findVisitorThread, listVisitorThreads, type VisitorOwner } from './visitor-chat.repository.js';
+
+interface Deps {
+  db: Kysely<DB>;
+  clock: Clock;
+  ids: IdFactory;
+}
+
+/**
+ * A visitor of a help center's messenger, as the messenger vouches for them: their visitor id, the
+ * customer contact they proved to be (null while anonymous), and the help center they write from.
+ */
+export type ChatVisitor = VisitorOwner;
+
+/** The most messages of a conversation the messenger shows: the latest. */
+const VISITOR_MESSAGES = 200;
+const VISITOR_THREADS = 50;
+
+/** The visitor's conversation; another visitor's, or one of another help center, is a 404. */
+export async function requireVisitorThread(db: Kysely<DB> | Transaction<DB>, visitor: ChatVisitor, threadId: string) {
+  const thread = await findVisitorThread(db, visitor, threadId);
+  if (!thread) {
+    throw AppError.notFound('Conversation not found');
+  }
+  return thread;
+}
+
+/** A new conversation of the visitor with the agent (a live agent of the visitor's organization). */
+export async function openVisitorThread(deps: Deps, visitor: ChatVisitor, agentId: string) {
+  const agent = await findLiveAgent(deps.db, visitor.organizationId, agentId);
+  if (!agent) {
+    throw AppError.notFound('Agent not found');
+  }
+  const at = deps.clock.now().toISOString();
+  const row = {
+    id: deps.ids.uuid(),
+    organization_id: agent.organization_id,
+    agent_id: agent.id,
+    user_id: null,
+    anon_user_id: visitor.visitorId,
+    contact_id: visitor.contactId,
+    help_center_id: visitor.helpCenterId,
+    title: null,
+    metadata: null,
+    last_activity_at: at,
+    created_at: at,
+    updated_at: at,
+  };
+  await insertThread(deps.db, row);
+  return toVisitorThread(row);
+}
+
+/** The visitor's conversations (a verified visitor's from any browser), latest activity first. */
+export async function listVisitorConversations(db: Kysely<DB>, visitor: ChatVisitor) {
+  return (await listVisitorThreads(db, visitor, VISITOR_THREADS)).map(toVisitorThread);
+}
+
+/** The conversation's latest messages as the visitor sees them, oldest first. */
+export async function listVisitorMessages(db: Kysely<DB>, visitor: ChatVisitor, threadId: string) {
+  const thread = await requireVisitorThread(db, visitor, threadId);
+  const rows = await listMessages(db, thread.id, { limit: 100_000 });
+  return rows.filter(shownToVisitor).slice(-VISITOR_MESSAGES).map(toVisitorMessage);
+}
+
+/** One message of the visitor's conversation as they see it, or undefined (another's, or a tool's). */
+export async function findVisitorMessage(db: Kysely<DB>, visitor: ChatVisitor, threadId: string, messageId: string) {
+  const thread = await requireVisitorThread(db, visitor, threadId);
+  const row = await findMessage(db, thread.id, messageId);
+  return row && shownToVisitor(row) ? toVisitorMessage(row) : undefined;
+}
+
+/**
+ * The visitor's message, written with what `alongside` writes (the run answering it) in one
+ * transaction, the conversation moved to the top. No event: the organization's event log shows
+ * a visitor's words once they are a ticket's.
+ */
+export async function addVisitorMessage(
+  deps: Deps,
+  visitor: ChatVisitor,
+  threadId: string,
+  content: string,
+  alongside?: (trx: Transaction<DB>, message: ChatMessageRow) => Promise<void>,
+) {
+  const thread = await requireVisitorThread(deps.db, visitor, threadId);
+  const at = deps.clock.now().toISOString();
+  const id = deps.ids.uuid();
+  return deps.db.transaction().execute(async (trx) => {
+    await insertMessage(trx, {
+      id,
+      organization_id: thread.organization_id,
+      thread_id: thread.id,
+      sort_key: deps.ids.ulid(),
+      role: 'user',
+      content,
+      content_html: null,
+      tool_calls: null,
+      attachments: null,
+      metadata: null,
+      created_at: at,
+    });
+    await touchThread(trx, thread.id, at);
+    const message = await findMessage(trx, thread.id, id);
+    if (!message) {
+      throw new Error(`message ${id} cannot be read back`);
+    }
+    await alongside?.(trx, message);
+    return { thread: toVisitorThread(thread), message: toVisitorMessage(message) };
+  });
+}

@@ -1,0 +1,81 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
+import { SlugSchema } from './messenger.schemas.js';
+
+/** The longest message a visitor may send. */
+export const MAX_VISITOR_MESSAGE = 10_000;
+
+export const ConversationParamsSchema = Type.Object(
+  {
+    slug: SlugSchema,
+    conversationId: Type.String({ minLength: 1, maxLength: 64, description: 'A conversation of the visitor' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ConversationSchema = Type.Object(
+  {
+    id: Type.String(),
+    title: Nullable(Type.String()),
+    createdAt: TimestampSchema,
+    lastActivityAt: TimestampSchema,
+  },
+  { additionalProperties: false, title: 'MessengerConversation' },
+);
+
+export const CitationSchema = Type.Object(
+  { title: Type.String(), url: Type.String({ description: "The article's address on the public site" }) },
+  { additionalProperties: false },
+);
+
+export const ConversationMessageSchema = Type.Object(
+  {
+    id: Type.String(),
+    author: StringEnum(['visitor', 'assistant'] as const),
+    content: Type.String({ description: 'Plain text (an answer may hold Markdown links)' }),
+    citations: Type.Array(CitationSchema, { description: 'The help-center articles an answer links, each once' }),
+    createdAt: TimestampSchema,
+  },
+  { additionalProperties: false, title: 'MessengerMessage' },
+);
+
+export const ConversationListSchema = Type.Object(
+  {
+    conversations: Type.Array(ConversationSchema, {
+      description: 'Latest activity first; a verified visitor sees those of every browser',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ConversationMessagesSchema = Type.Object(
+  { messages: Type.Array(ConversationMessageSchema, { description: 'Oldest first, the latest 200' }) },
+  { additionalProperties: false },
+);
+
+export const CreatedConversationSchema = Type.Object({ conversation: ConversationSchema }, { additionalProperties: false });
+
+export const SendMessageBodySchema = Type.Object(
+  {
+    content: Type.String({
+      minLength: 1,
+      maxLength: MAX_VISITOR_MESSAGE,
+      // No NUL, and something besides white space.
+      pattern: '^[^\\u0000]*\\S[^\\u0000]*$',
+      description: "The visitor's words: 1 to 10,000 characters, not only white space, no NUL",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const AskAnswerSchema = Type.Object(
+  {
+    message: ConversationMessageSchema,
+    answer: Nullable(ConversationMessageSchema),
+    handoffRequested: Type.Boolean({
+      description:
+        'Whether the assistant asked for a person to take over, or could not answer (answer is then null): offer "Talk to a person"',
+    }),
+  },
+  { additionalProperties: false },
+);
