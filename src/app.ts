@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { agentStudioPlugin } from './agent-studio/agent-studio.plugin.js';
+import { widgetAssetsPlugin } from './channels/messenger/widget-assets.plugin.js';
 import { AREAS, type AreaName, type Config, trustProxyOption } from './config.js';
 import type { DB } from './db/database.js';
 import type { AppDeps } from './deps.js';
@@ -180,6 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reloadAfterHelpCenterUpdates(app, customDomains);
     // The public site first: its `/hc` prefix has a not-found page of its own.
     await app.register(siteAssetsPlugin(), { prefix: SITE_ASSETS_PREFIX });
+    await app.register(widgetAssetsPlugin());
     const siteSignIn = siteSignInDepsOf(deps);
     const siteDeps = siteDepsOf(deps, siteSignIn);
     await app.register(helpCenterSitePlugin(siteDeps, siteSignIn), { prefix: '/hc' });
