@@ -25,7 +25,7 @@ function hostPage(switchboardOrigin: string, helpCenter: string, loader: boolean
   * { box-sizing: content-box; }
   body { font-family: serif; color: rgb(20, 30, 40); background: rgb(250, 250, 240); margin: 12px; }
   h1 { font-size: 30px; letter-spacing: 2px; }
-  button { background: red; color: white; font-family: serif; font-size: 19px; padding: 7px; border: 3px solid black; border-radius: 0; }
+  button { background: rgb(170, 0, 0); color: white; font-family: serif; font-size: 19px; padding: 7px; border: 3px solid black; border-radius: 0; }
   div { border: 2px dashed green; padding: 4px; }
   iframe { border: 6px dotted blue; width: 50px; }
   p { line-height: 2; }

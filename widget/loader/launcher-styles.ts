@@ -36,6 +36,8 @@ export const LAUNCHER_STYLES = `
 .left { left: 20px; }
 @media (max-width: 639px) {
   .frame { inset: 0; width: 100%; height: 100%; border-radius: 0; }
+  /* The panel covers the screen and has its own close button. */
+  .launcher[aria-expanded="true"] { display: none; }
 }
 @media (prefers-reduced-motion: no-preference) {
   .launcher { transition: transform .15s ease; }
