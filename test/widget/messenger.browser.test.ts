@@ -1,4 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
+import { SignJWT } from 'jose';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../console/agent-session.js';
@@ -55,7 +56,10 @@ const panelFrame = (page: Page) =>
   until(() => page.frames().find((frame) => frame.url().includes('/widget/')), 'the panel frame');
 
 const storedToken = (frame: Frame, slug: string) =>
-  frame.evaluate(`localStorage.getItem(${JSON.stringify(`switchboard.visitor.${slug}`)})`) as Promise<string | null>;
+  (frame.evaluate(`localStorage.getItem(${JSON.stringify(`switchboard.visitor.${slug}`)})`) as Promise<string | null>).catch(
+    // A frame still loading (or replaced by a reload) answers on the next try.
+    () => null,
+  );
 
 describe('the messenger on a customer’s website (Chromium, SQLite)', () => {
   let server: ConsoleServer;
@@ -192,6 +196,45 @@ describe('the messenger on a customer’s website (Chromium, SQLite)', () => {
     expect(visitorsMade).toHaveLength(1);
     const me = await fetch(`${server.origin}/widget/${slug}/api/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(200);
+
+    // A stored token the server no longer knows answers 401: the panel makes a new visitor, once.
+    await second.evaluate(`localStorage.setItem(${JSON.stringify(`switchboard.visitor.${slug}`)}, 'not-a-token')`);
+    await page.reload();
+    const third = await panelFrame(page);
+    const replaced = await until(async () => {
+      const stored = await storedToken(third, slug);
+      return stored && stored !== 'not-a-token' ? stored : undefined;
+    }, 'a new visitor token');
+    expect(replaced).not.toBe(token);
+    expect(visitorsMade).toHaveLength(2);
+  });
+
+  it('identifies the visitor with the host’s signed token, and ignores one signed with another secret', {
+    timeout: 60_000,
+  }, async () => {
+    const { secret } = await server.call<{ secret: string }>('POST', `/help-centers/${site.helpCenterId}/widget/secret`);
+    const sign = (key: string) =>
+      new SignJWT({ email: 'ada@lumen.example', name: 'Ada Lovelace' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('customer-42')
+        .setExpirationTime('5m')
+        .sign(new TextEncoder().encode(key));
+    const { page } = await visit();
+    await page.goto(host.url({ helpCenter: slug }));
+    await page.evaluate('Switchboard("open")');
+    const frame = await panelFrame(page);
+    const anonymous = await until(async () => (await storedToken(frame, slug)) ?? undefined, 'the visitor token');
+
+    await page.evaluate(`Switchboard('identify', { token: ${JSON.stringify(await sign(`${secret}-not`))} })`);
+    await page.evaluate(`Switchboard('identify', { token: ${JSON.stringify(await sign(secret))} })`);
+    const verified = await until(async () => {
+      const stored = await storedToken(frame, slug);
+      return stored && stored !== anonymous ? stored : undefined;
+    }, 'the verified visitor token');
+    const me = await fetch(`${server.origin}/widget/${slug}/api/me`, { headers: { authorization: `Bearer ${verified}` } });
+    const { visitor } = (await me.json()) as { visitor: { verified: boolean; contact: { email: string } | null } };
+    expect(visitor.verified).toBe(true);
+    expect(visitor.contact?.email).toBe('ada@lumen.example');
   });
 
   it('fills a phone’s screen, and passes axe in the dark theme', { timeout: 60_000 }, async () => {
