@@ -51,7 +51,11 @@ describe('the messenger’s built files', () => {
     const first = await app.inject({ method: 'GET', url: '/widget-assets/panel.js' });
     const etag = String(first.headers.etag);
     for (const ifNoneMatch of [etag, `W/${etag}`, `"0000000000000000", ${etag}`, '*']) {
-      const again = await app.inject({ method: 'GET', url: '/widget-assets/panel.js', headers: { 'if-none-match': ifNoneMatch } });
+      const again = await app.inject({
+        method: 'GET',
+        url: '/widget-assets/panel.js',
+        headers: { 'if-none-match': ifNoneMatch },
+      });
       expect(again.statusCode, ifNoneMatch).toBe(304);
       expect(again.rawPayload.length).toBe(0);
       expect(again.headers.etag).toBe(etag);
