@@ -40,6 +40,8 @@ import * as macroDescriptions from './2026-11-29T0360_macro_descriptions.js';
 import * as helpCenterSiteAddresses from './2026-11-29T0600_help_center_site_addresses.js';
 import * as createArticleFeedback from './2026-11-29T0610_create_article_feedback.js';
 import * as createHelpCenterContactSignIn from './2026-11-29T0620_create_help_center_contact_sign_in.js';
+import * as helpCenterWidget from './2026-11-29T0700_help_center_widget.js';
+import * as createMessengerVisitors from './2026-11-29T0710_create_messenger_visitors.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -87,4 +89,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T0600_help_center_site_addresses': helpCenterSiteAddresses,
   '2026-11-29T0610_create_article_feedback': createArticleFeedback,
   '2026-11-29T0620_create_help_center_contact_sign_in': createHelpCenterContactSignIn,
+  '2026-11-29T0700_help_center_widget': helpCenterWidget,
+  '2026-11-29T0710_create_messenger_visitors': createMessengerVisitors,
 };

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { forUpdate } from '../../db/dialect.js';
@@ -17,12 +17,18 @@ const HELP_CENTER_COLUMNS = [
   'meta',
   'custom_domain',
   'theme',
+  'widget',
   'created_by',
   'created_at',
   'updated_at',
 ] as const;
 
-export type HelpCenterRow = Selectable<Pick<HelpCenterTable, (typeof HELP_CENTER_COLUMNS)[number]>>;
+/** Whether the help center has a widget secret, without reading the sealed secret itself. */
+const WIDGET_SECRET_SET = sql<boolean | number>`(widget_secret_sealed is not null)`.as('widget_secret_set');
+
+export type HelpCenterRow = Selectable<Pick<HelpCenterTable, (typeof HELP_CENTER_COLUMNS)[number]>> & {
+  widget_secret_set: boolean | number;
+};
 
 /** What a counter numbers: collection and article `uid`s; help centers only use the row as a lock. */
 export type HelpCenterCounterScope = 'help_center' | 'collection' | 'article';
@@ -61,6 +67,7 @@ const helpCenterByIdStatement = prepareQuery<{ organizationId: string; id: strin
   db
     .selectFrom('help_centers')
     .select(HELP_CENTER_COLUMNS)
+    .select(WIDGET_SECRET_SET)
     .where('organization_id', '=', param('organizationId'))
     .where('id', '=', param('id')),
 );
@@ -75,7 +82,12 @@ export async function findHelpCenterById(db: Db, organizationId: string, id: str
 export async function lockHelpCenter(db: Db, organizationId: string, id: string): Promise<HelpCenterRow | undefined> {
   return forUpdate(
     db,
-    db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id),
+    db
+      .selectFrom('help_centers')
+      .select(HELP_CENTER_COLUMNS)
+      .select(WIDGET_SECRET_SET)
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id),
   ).executeTakeFirst();
 }
 
@@ -85,7 +97,11 @@ export async function listHelpCenters(
   organizationId: string,
   page: { after?: readonly CursorKey[]; limit: number },
 ): Promise<HelpCenterRow[]> {
-  const query = db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).where('organization_id', '=', organizationId);
+  const query = db
+    .selectFrom('help_centers')
+    .select(HELP_CENTER_COLUMNS)
+    .select(WIDGET_SECRET_SET)
+    .where('organization_id', '=', organizationId);
   return inKeysetOrder(query, ['created_at', 'id'], page.after).limit(page.limit).execute();
 }
 
@@ -109,7 +125,7 @@ export async function updateHelpCenter(
 }
 
 const helpCenterBySlugStatement = prepareQuery<{ slug: string }, HelpCenterRow>((db: Db, param) =>
-  db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).where('slug', '=', param('slug')),
+  db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).select(WIDGET_SECRET_SET).where('slug', '=', param('slug')),
 );
 
 /** The help center at `/hc/{slug}/`, of whichever organization: a slug names one in the whole instance. */
@@ -119,7 +135,11 @@ export async function findHelpCenterRowBySlug(db: Db, slug: string): Promise<Hel
 }
 
 const helpCenterByDomainStatement = prepareQuery<{ domain: string }, HelpCenterRow>((db: Db, param) =>
-  db.selectFrom('help_centers').select(HELP_CENTER_COLUMNS).where('custom_domain', '=', param('domain')),
+  db
+    .selectFrom('help_centers')
+    .select(HELP_CENTER_COLUMNS)
+    .select(WIDGET_SECRET_SET)
+    .where('custom_domain', '=', param('domain')),
 );
 
 /** The help center of any organization whose custom domain is `domain` (lower-case); compiled once, as site requests ask. */
@@ -141,4 +161,15 @@ export async function listCustomDomainRows(db: Db) {
 /** Every help center's address and protection, for the instance's robots.txt. */
 export async function listSiteAddressRows(db: Db) {
   return db.selectFrom('help_centers').select(['slug', 'custom_domain', 'is_protected']).orderBy('slug').execute();
+}
+
+/** The sealed widget secret of the organization's help center, or null when none was made (or no such help center). */
+export async function findWidgetSecretSealed(db: Db, organizationId: string, id: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('help_centers')
+    .select('widget_secret_sealed')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.widget_secret_sealed ?? null;
 }

@@ -13,8 +13,10 @@ import {
   HelpCenterSchema,
   ListHelpCentersQuerySchema,
   UpdateHelpCenterSchema,
+  WidgetSecretSchema,
 } from './help-center.schemas.js';
 import { createHelpCenter, getHelpCenter, listOrganizationHelpCenters, updateHelpCenterDetails } from './help-center.service.js';
+import { rotateWidgetSecret } from './help-center-widget.service.js';
 
 const tags = ['help-centers'];
 
@@ -80,7 +82,7 @@ export function helpCenterRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'helpCenter.helpCenters.update',
           tags,
           summary:
-            'Update name, slug, protection, meta, custom domain or theme (admins; meta and theme keys merge, null clears one)',
+            'Update name, slug, protection, meta, custom domain, theme or messenger widget (admins; meta, theme and widget keys merge, null clears one)',
           params: HelpCenterIdParamsSchema,
           body: UpdateHelpCenterSchema,
           response: { 200: HelpCenterEnvelopeSchema(HelpCenterSchema), ...helpCenterErrorResponses([400, 403, 404, 409]) },
@@ -91,6 +93,26 @@ export function helpCenterRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           await updateHelpCenterDetails(deps, request.principal, request.params.id, request.body),
           'Help center updated',
         ),
+    );
+
+    app.post(
+      '/help-centers/:id/widget/secret',
+      {
+        schema: {
+          operationId: 'helpCenter.helpCenters.rotateWidgetSecret',
+          tags,
+          summary:
+            "Make or rotate the messenger widget's secret (admins): answered once, kept sealed; tokens signed with the previous one stop verifying",
+          params: HelpCenterIdParamsSchema,
+          response: { 201: HelpCenterEnvelopeSchema(WidgetSecretSchema), ...helpCenterErrorResponses([400, 403, 404]) },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .code(201)
+          .send(
+            helpCenterEnvelope(await rotateWidgetSecret(deps, request.principal, request.params.id), 'Widget secret created'),
+          ),
     );
   };
 }

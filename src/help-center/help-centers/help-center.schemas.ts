@@ -3,6 +3,7 @@ import { Nullable, ObjectIdSchema, TimestampSchema } from '../../http/shared-sch
 import { listPageFields } from '../help-center.pagination.js';
 import { MetaInputSchema, MetaSchema } from './help-center.meta.js';
 import { ThemeInputSchema, ThemeSchema } from './help-center.theme.js';
+import { WidgetInputSchema, WidgetSchema } from './help-center.widget.js';
 
 export const HelpCenterSchema = Type.Object(
   {
@@ -14,6 +15,7 @@ export const HelpCenterSchema = Type.Object(
     meta: MetaSchema,
     customDomain: Nullable(Type.String({ description: 'Host name serving the site without the /hc/{slug} prefix' })),
     theme: ThemeSchema,
+    widget: WidgetSchema,
     createdBy: Type.String(),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
@@ -54,6 +56,7 @@ export const UpdateHelpCenterSchema = Type.Object(
       ),
     ),
     theme: Type.Optional(ThemeInputSchema),
+    widget: Type.Optional(WidgetInputSchema),
   },
   { additionalProperties: false },
 );
@@ -61,3 +64,13 @@ export const UpdateHelpCenterSchema = Type.Object(
 export const ListHelpCentersQuerySchema = Type.Object(listPageFields(), { additionalProperties: false });
 
 export const HelpCenterIdParamsSchema = Type.Object({ id: ObjectIdSchema }, { additionalProperties: false });
+
+export const WidgetSecretSchema = Type.Object(
+  {
+    secret: Type.String({
+      description:
+        'Shown this once: hosts sign identity tokens (JWT, HS256) with it, its UTF-8 bytes as the key. Making a new one invalidates tokens signed with the old.',
+    }),
+  },
+  { additionalProperties: false },
+);

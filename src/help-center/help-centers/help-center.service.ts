@@ -37,6 +37,8 @@ import type { CreateHelpCenterSchema, ListHelpCentersQuerySchema, UpdateHelpCent
 import { firstFreeSlug, slugify } from './help-center.slug.js';
 import type { HelpCenterTable } from './help-center.table.js';
 import { LOGO_CONTENT_TYPES, MAX_LOGO_BYTES, readTheme, writeTheme } from './help-center.theme.js';
+import { writeWidget } from './help-center.widget.js';
+import { requireWidgetReferences } from './help-center-widget.service.js';
 export interface HelpCenterDeps {
   db: Kysely<DB>;
   clock: Clock;
@@ -141,7 +143,7 @@ export async function getHelpCenter(db: Kysely<DB>, principal: Principal, id: st
 /**
  * Renaming keeps the slug (links stay valid); `slug` and `customDomain` change the site's
  * addresses, a 409 when any help center of the instance has them (the unique indexes decide, so a
- * concurrent update that takes one first gets the same 409). `meta` and `theme` keys merge into
+ * concurrent update that takes one first gets the same 409). `meta`, `theme` and `widget` keys merge into
  * what is stored, read under the row lock so that concurrent updates of different keys both stay.
  */
 export async function updateHelpCenterDetails(
@@ -162,6 +164,7 @@ export async function updateHelpCenterDetails(
   }
   const customDomain = typeof input.customDomain === 'string' ? normalizeCustomDomain(input.customDomain) : input.customDomain;
   await requireLogoAttachment(deps.db, organizationId, input.theme?.logoAttachmentId);
+  await requireWidgetReferences(deps.db, organizationId, input.widget);
   return deps.db.transaction().execute(async (trx) => {
     const current = await lockHelpCenter(trx, organizationId, id);
     if (!current) {
@@ -172,6 +175,9 @@ export async function updateHelpCenterDetails(
     }
     if (input.theme !== undefined) {
       changes.theme = writeTheme(input.theme, current.theme);
+    }
+    if (input.widget !== undefined) {
+      changes.widget = writeWidget(input.widget, current.widget);
     }
     if (input.slug !== undefined && input.slug !== current.slug) {
       await updateHelpCenter(trx, organizationId, id, { slug: input.slug }).catch(conflictAs(SLUG_TAKEN));

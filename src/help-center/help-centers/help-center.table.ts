@@ -13,6 +13,10 @@ export interface HelpCenterTable {
   custom_domain: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON `{logoAttachmentId, primaryColor, footerLinks}`, each key optional; null for the defaults. */
   theme: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON of the messenger widget's settings (see `help-center.widget.ts`); null for the defaults (disabled). */
+  widget: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The widget secret hosts sign identity tokens with, sealed by `lib/secret-box.ts`; null until made. */
+  widget_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
   created_by: string;
   created_at: string;
   updated_at: string;
