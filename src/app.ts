@@ -4,10 +4,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { agentStudioPlugin } from './agent-studio/agent-studio.plugin.js';
+import { messengerPlugin } from './channels/messenger/messenger.plugin.js';
 import { widgetAssetsPlugin } from './channels/messenger/widget-assets.plugin.js';
 import { AREAS, type AreaName, type Config, trustProxyOption } from './config.js';
 import type { DB } from './db/database.js';
-import type { AppDeps } from './deps.js';
+import type { ApiDocumentName, AppDeps } from './deps.js';
 import { helpCenterPlugin } from './help-center/help-center.plugin.js';
 import { createCustomDomains, reloadAfterHelpCenterUpdates } from './help-center/site/custom-domains.js';
 import { helpCenterSitePlugin, SITE_ASSETS_PREFIX, siteAssetsPlugin, siteRootPlugin } from './help-center/site/site.plugin.js';
@@ -60,17 +61,24 @@ export interface BuildAppOptions {
   compileSchemasAtStart?: boolean;
 }
 
-export const DOC_FILES: Record<AreaName, string> = {
+export const DOC_FILES: Record<ApiDocumentName, string> = {
   platform: 'platform.json',
   helpCenter: 'help-center.json',
   agentStudio: 'agent-studio.json',
+  messenger: 'messenger.json',
 };
 
-const DOC_TITLES: Record<AreaName, string> = {
+const DOC_TITLES: Record<ApiDocumentName, string> = {
   platform: 'Support platform (/v1)',
   helpCenter: 'Help center',
   agentStudio: 'Agent studio (/api/v1)',
+  messenger: 'Messenger (/widget/{slug}/api)',
 };
+
+/** The documents an app serving `areas` has: the messenger's comes with the help center, which it is mounted beside. */
+export function documentsOf(areas: readonly AreaName[]): ApiDocumentName[] {
+  return areas.includes('helpCenter') ? [...areas, 'messenger'] : [...areas];
+}
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -186,6 +194,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const siteDeps = siteDepsOf(deps, siteSignIn);
     await app.register(helpCenterSitePlugin(siteDeps, siteSignIn), { prefix: '/hc' });
     await app.register(siteRootPlugin(siteDeps));
+    // The messenger's panel and API answer beside the public site, on the host its pages name.
+    await app.register(messengerPlugin(deps), { prefix: '/widget' });
     // No prefix: the help center's not-found handler also answers every unknown top-level path.
     await app.register(helpCenterPlugin(deps));
   } else {
@@ -247,9 +257,9 @@ const REFERENCE_PATHS = ['/docs', '/docs/', '/docs/js/scalar.js'];
 const HOP_HEADERS = new Set(['connection', 'content-length', 'date', 'keep-alive', 'transfer-encoding']);
 
 function registerDocs(app: FastifyInstance, deps: AppDeps, areas: readonly AreaName[]): void {
-  for (const area of areas) {
-    app.get(`/docs/${DOC_FILES[area]}`, { config: { public: true }, schema: { hide: true } }, async () => {
-      const document = deps.docs.get(area);
+  for (const name of documentsOf(areas)) {
+    app.get(`/docs/${DOC_FILES[name]}`, { config: { public: true }, schema: { hide: true } }, async () => {
+      const document = deps.docs.get(name);
       return document ? document() : {};
     });
   }
@@ -282,7 +292,7 @@ async function buildReferenceApp(areas: readonly AreaName[]): Promise<FastifyIns
     configuration: {
       title: 'Switchboard API reference',
       pageTitle: 'Switchboard API reference',
-      sources: areas.map((area) => ({ title: DOC_TITLES[area], url: `/docs/${DOC_FILES[area]}`, ...offline })),
+      sources: documentsOf(areas).map((name) => ({ title: DOC_TITLES[name], url: `/docs/${DOC_FILES[name]}`, ...offline })),
       ...offline,
       mcp: { disabled: true },
       showDeveloperTools: 'never',

@@ -198,6 +198,17 @@ export const ConfigSchema = Type.Object({
     maximum: 1_000_000,
     description: 'Failed sign-ins (and password-reset requests) allowed per email in 15 minutes before 429 (0: unlimited)',
   }),
+  MESSENGER_VISITORS_PER_ADDRESS: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    description:
+      'Messenger visitors (anonymous visitor tokens) one client address may create per MESSENGER_VISITOR_WINDOW_SECONDS before 429 (0: unlimited)',
+  }),
+  MESSENGER_VISITOR_WINDOW_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    description: 'The window of MESSENGER_VISITORS_PER_ADDRESS, in seconds',
+  }),
   RATE_LIMIT_PER_MINUTE: Type.Optional(
     Type.Integer({
       minimum: 1,
@@ -244,6 +255,8 @@ const DEFAULTS = {
   AUTH_FAILURES_PER_MINUTE: '30',
   SIGN_IN_FAILURES_PER_ADDRESS: '20',
   SIGN_IN_FAILURES_PER_ACCOUNT: '10',
+  MESSENGER_VISITORS_PER_ADDRESS: '30',
+  MESSENGER_VISITOR_WINDOW_SECONDS: '600',
 } satisfies Partial<Record<keyof Config, string>>;
 
 /** Variables whose values may hold credentials: an error names them but never echoes the value. */

@@ -10,6 +10,9 @@ import type { Clock } from './lib/clock.js';
 import type { IdFactory } from './lib/ids.js';
 import type { EventSignal } from './platform/events/event.signal.js';
 
+/** The OpenAPI documents served at `/docs/*.json`: one per API area, and the messenger's. */
+export type ApiDocumentName = AreaName | 'messenger';
+
 /** What every area and feature is handed; nothing is read from globals or the environment. */
 export interface AppDeps {
   config: Config;
@@ -44,7 +47,7 @@ export interface AppDeps {
   /** 32-byte key sealing stored credentials (see `lib/secret-box.ts`). */
   secretKey: Buffer;
   /** Each area registers a function producing its OpenAPI document once routes are ready. */
-  docs: Map<AreaName, () => unknown>;
+  docs: Map<ApiDocumentName, () => unknown>;
   /** Each area registers its error renderer, for requests that fail before reaching any route. */
   errorRenderers: Map<AreaName, ErrorRenderer>;
 }

@@ -74,6 +74,7 @@ describe.each(DIALECTS)('the API reference page on %s', (dialect) => {
       { title: 'Support platform (/v1)', url: '/docs/platform.json', agent: { disabled: true } },
       { title: 'Help center', url: '/docs/help-center.json', agent: { disabled: true } },
       { title: 'Agent studio (/api/v1)', url: '/docs/agent-studio.json', agent: { disabled: true } },
+      { title: 'Messenger (/widget/{slug}/api)', url: '/docs/messenger.json', agent: { disabled: true } },
     ]);
   });
 
@@ -150,7 +151,7 @@ describe.each(DIALECTS)('the API reference page on %s', (dialect) => {
   });
 
   it('describes every operation for an API user: a summary each, no internal references', async () => {
-    for (const file of ['platform.json', 'help-center.json', 'agent-studio.json']) {
+    for (const file of ['platform.json', 'help-center.json', 'agent-studio.json', 'messenger.json']) {
       const document = (await harness.app.inject({ url: `/docs/${file}` })).json() as Document;
       const texts: [string, string][] = (document.tags ?? []).map((tag) => [`tag ${tag.name}`, tag.description ?? '']);
       for (const [path, methods] of Object.entries(document.paths)) {

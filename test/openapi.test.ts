@@ -16,7 +16,7 @@ describe('OpenAPI documents', () => {
     documents = await generateOpenApiDocuments();
   });
 
-  it.each(['platform.json', 'help-center.json', 'agent-studio.json'])(
+  it.each(['platform.json', 'help-center.json', 'agent-studio.json', 'messenger.json'])(
     'the committed openapi/%s matches the code (run `npm run openapi:export`)',
     (file) => {
       const committed = readFileSync(join('openapi', file), 'utf8');
@@ -29,6 +29,13 @@ describe('OpenAPI documents', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.components.securitySchemes).toEqual({ apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } });
     expect(document.security).toEqual([{ apiKey: [] }]);
+  });
+
+  it('messenger.json is OpenAPI 3.1 with visitor tokens, never an API key', () => {
+    const document = documents['messenger.json'] as Document;
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.components.securitySchemes)).toEqual(['visitorToken']);
+    expect(JSON.stringify(document)).not.toContain('x-api-key');
   });
 
   it('every operation has a unique dotted operationId and lists its 401', () => {

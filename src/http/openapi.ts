@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { buildApp, DOC_FILES } from '../app.js';
+import { buildApp, DOC_FILES, documentsOf } from '../app.js';
 import { AREAS, parseConfig } from '../config.js';
 import { connectSqlite } from '../db/connect.js';
 import { fixedClock } from '../lib/clock.js';
@@ -22,9 +22,9 @@ export async function generateOpenApiDocuments(): Promise<Record<string, unknown
   try {
     await app.ready();
     const documents: Record<string, unknown> = {};
-    for (const area of AREAS) {
-      const response = await app.inject({ url: `/docs/${DOC_FILES[area]}` });
-      documents[DOC_FILES[area]] = response.json();
+    for (const name of documentsOf(AREAS)) {
+      const response = await app.inject({ url: `/docs/${DOC_FILES[name]}` });
+      documents[DOC_FILES[name]] = response.json();
     }
     return documents;
   } finally {

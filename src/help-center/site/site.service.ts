@@ -15,6 +15,7 @@ import {
 import type { CollectionTree } from '../collections/collection.tree.js';
 import { type SiteCollection, visibleCollectionTree } from '../collections/published-collection.service.js';
 import { type Meta, readMeta } from '../help-centers/help-center.meta.js';
+import type { HelpCenterRow } from '../help-centers/help-center.repository.js';
 import { findHelpCenterBySlug } from '../help-centers/help-center.service.js';
 import { readTheme } from '../help-centers/help-center.theme.js';
 import { collectionSegment, numberOfSegment } from './site-address.js';
@@ -55,9 +56,11 @@ const RELATED_COUNT = 5;
 
 export async function findSiteHelpCenter(db: Kysely<DB>, slug: string): Promise<SiteHelpCenter | undefined> {
   const row = await findHelpCenterBySlug(db, slug);
-  if (!row) {
-    return undefined;
-  }
+  return row ? siteHelpCenterOf(row) : undefined;
+}
+
+/** A help center's row as its public pages (and the messenger's reads of them) need it. */
+export function siteHelpCenterOf(row: HelpCenterRow): SiteHelpCenter {
   const theme = readTheme(row.theme);
   return {
     id: row.id,

@@ -2,7 +2,13 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { requireIdParam } from './account.input.js';
-import { type AccountRow, findAccountByDomain, findAccountById, findLiveAccountIds } from './account.repository.js';
+import {
+  type AccountRow,
+  findAccountByDomain,
+  findAccountById,
+  findLiveAccountIds,
+  findLiveAccountIdsByIdOrName,
+} from './account.repository.js';
 
 export const ACCOUNT_NOT_FOUND = 'Account not found!';
 
@@ -42,4 +48,18 @@ export async function findLiveAccountIdsAmong(
  */
 export async function findAccountOfDomain(db: Kysely<DB> | Transaction<DB>, organizationId: string, domain: string) {
   return findAccountByDomain(db, organizationId, domain);
+}
+
+/**
+ * The one live account of the organization that `text` names, by id or by name (ignoring case);
+ * undefined when none does or when several share the name. The messenger links a verified visitor
+ * to the account its identity token names, and never creates one.
+ */
+export async function findAccountNamed(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  text: string,
+): Promise<string | undefined> {
+  const ids = await findLiveAccountIdsByIdOrName(db, organizationId, text);
+  return ids.length === 1 ? ids[0] : undefined;
 }

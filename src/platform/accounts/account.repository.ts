@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { inKeysetOrder } from '../../db/keyset.js';
 import type { ListPage } from '../../lib/cursors.js';
@@ -81,6 +81,19 @@ export async function findAccountByPrimaryDomain(db: Db, organizationId: string,
     .where('primary_domain', '=', domain)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** Up to two live accounts of the organization whose id is `text` or whose name is `text` (ignoring case). */
+export async function findLiveAccountIdsByIdOrName(db: Db, organizationId: string, text: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('id', '=', text), eb(sql<string>`lower(name)`, '=', text.toLowerCase())]))
+    .limit(2)
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 /** The organization's live accounts among `ids`; unknown ids are left out. */

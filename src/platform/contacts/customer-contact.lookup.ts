@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { findLiveContactByEmail } from './customer-contact.repository.js';
+import { findContactById, findLiveContactByEmail } from './customer-contact.repository.js';
 
 // How other features find a customer contact (the help center's sign-in): narrow answers, in
 // the caller's transaction, without customer-contact.service (which reaches accounts and events).
@@ -23,5 +23,15 @@ export async function findLiveContactIdentityByEmail(
   email: string,
 ): Promise<ContactIdentity | null> {
   const row = await findLiveContactByEmail(db, organizationId, email);
+  return row ? { id: row.id, email: row.email, name: contactName(row) } : null;
+}
+
+/** The organization's live contact `id`, or null (deleted, or another organization's). */
+export async function findLiveContactIdentityById(
+  db: Kysely<DB> | Transaction<DB>,
+  organizationId: string,
+  id: string,
+): Promise<ContactIdentity | null> {
+  const row = await findContactById(db, organizationId, id);
   return row ? { id: row.id, email: row.email, name: contactName(row) } : null;
 }

@@ -171,6 +171,26 @@ export async function replaceContactAccounts(
   }
 }
 
+/** Adds the contact to the account unless it is in it already. */
+export async function addContactToAccount(
+  db: Db,
+  contact: { id: string; organization_id: string; created_at: string },
+  accountId: string,
+  at: string,
+): Promise<void> {
+  await db
+    .insertInto('account_contacts')
+    .values({
+      account_id: accountId,
+      customer_contact_id: contact.id,
+      organization_id: contact.organization_id,
+      created_at: at,
+      contact_created_at: contact.created_at,
+    })
+    .onConflict((oc) => oc.columns(['account_id', 'customer_contact_id']).doNothing())
+    .execute();
+}
+
 export async function removeContactFromAccounts(db: Db, contactId: string): Promise<void> {
   await db.deleteFrom('account_contacts').where('customer_contact_id', '=', contactId).execute();
 }

@@ -17,6 +17,7 @@ import {
 import { deferEvent, type EventActor, recordEvent } from '../events/event.recorder.js';
 import { toContact } from './customer-contact.presenter.js';
 import {
+  addContactToAccount,
   type ContactRow,
   type ContactSummaryRow,
   findContactById,
@@ -77,6 +78,22 @@ export async function findOrCreateContactByEmail(
     deferEvent(db, organizationId, { type: 'contact.created', actor, data: await readContact(db, organizationId, id) });
   }
   return contact;
+}
+
+/**
+ * Adds the organization's live contact to the live account `accountId` (both checked by the
+ * caller) unless it is a member already. Like a contact's other updates, it records no event.
+ */
+export async function joinContactToAccount(
+  trx: Transaction<DB>,
+  deps: { clock: Clock },
+  organizationId: string,
+  input: { contactId: string; accountId: string },
+): Promise<void> {
+  const contact = await findContactById(trx, organizationId, input.contactId);
+  if (contact) {
+    await addContactToAccount(trx, contact, input.accountId, deps.clock.now().toISOString());
+  }
 }
 
 export const CONTACT_NOT_FOUND = 'Contact not found';
