@@ -44,6 +44,8 @@ function hostPage(switchboardOrigin: string, helpCenter: string, loader: boolean
   ['ready', 'open', 'close'].forEach(function (name) {
     Switchboard('on', name, function () { events.push(name); document.body.dataset.events = events.join(' '); });
   });
+  var unread = [];
+  Switchboard('on', 'unread', function (count) { unread.push(count); document.body.dataset.unread = unread.join(' '); });
 </script>
 ${loader ? `<script src="${switchboardOrigin}/widget.js" data-help-center=${slug} async></script>` : ''}
 </body>

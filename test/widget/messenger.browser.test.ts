@@ -248,6 +248,32 @@ describe('the messenger on a customer’s website (Chromium, SQLite)', () => {
     expect(visitor.contact?.email).toBe('ada@lumen.example');
   });
 
+  it('shows the unread count the panel reports, and ignores the same message from any other window', {
+    timeout: 60_000,
+  }, async () => {
+    const { page } = await visit();
+    await page.goto(host.url({ helpCenter: slug }));
+    await page.evaluate('Switchboard("open")');
+    const frame = await panelFrame(page);
+    await frame.getByRole('searchbox', { name: 'Search the help center' }).waitFor();
+    const badge = page.locator('switchboard-messenger .badge');
+    expect(await badge.isHidden()).toBe(true);
+
+    // The host page (or any script in it) posting the panel's message changes nothing.
+    await page.evaluate(`window.postMessage({ type: 'switchboard:unread', count: 5 }, '*')`);
+    await page.evaluate(`window.parent.postMessage({ type: 'switchboard:close' }, '*')`);
+    await frame.evaluate(`parent.postMessage({ type: 'switchboard:unread', count: 2 }, '*')`);
+    // Only the panel's count was heard (messages arrive in the order they were posted).
+    await expect.poll(() => page.evaluate('document.body.dataset.unread ?? ""')).toBe('2');
+    expect(await page.getByRole('button', { name: /Support messenger/ }).getAttribute('aria-expanded')).toBe('true');
+    expect(await badge.textContent()).toBe('2');
+    expect(await page.getByRole('button', { name: 'Support messenger, 2 unread' }).count()).toBe(1);
+    await frame.evaluate(`parent.postMessage({ type: 'switchboard:unread', count: 0 }, '*')`);
+    await expect.poll(() => badge.isHidden()).toBe(true);
+    expect(await page.evaluate('document.body.dataset.unread')).toBe('2 0');
+    expect(await page.getByRole('button', { name: 'Support messenger' }).getAttribute('aria-label')).toBe('Support messenger');
+  });
+
   it('fills a phone’s screen, and passes axe in the dark theme', { timeout: 60_000 }, async () => {
     const { page } = await visit({ viewport: { width: 375, height: 700 }, colorScheme: 'dark' });
     await page.goto(host.url({ helpCenter: slug }));
