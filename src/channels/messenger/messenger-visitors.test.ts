@@ -199,6 +199,28 @@ describe.each(DIALECTS)('messenger visitors and identity on %s', (dialect) => {
     expect(contacts).toHaveLength(1);
   });
 
+  it('never moves a verified visitor to another identity: identifying as someone else makes a new visitor', async () => {
+    const { slug, secret } = await widget('Identity Switch');
+    const first = await api(slug, 'POST', '/identify', {
+      payload: { token: await sign(secret, { sub: 'one', email: 'one@example.test', exp: NOW_SECONDS + 60 }) },
+    });
+    const firstToken = first.json().visitorToken as string;
+    const second = await api(slug, 'POST', '/identify', {
+      token: firstToken,
+      payload: { token: await sign(secret, { sub: 'two', email: 'two@example.test', exp: NOW_SECONDS + 60 }) },
+    });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().visitor.id).not.toBe(first.json().visitor.id);
+    expect((await api(slug, 'GET', '/me', { token: firstToken })).json().visitor.contact.email).toBe('one@example.test');
+    // The same subject again keeps its visitor and replaces its token.
+    const renewed = await api(slug, 'POST', '/identify', {
+      token: firstToken,
+      payload: { token: await sign(secret, { sub: 'one', email: 'one@example.test', exp: NOW_SECONDS + 60 }) },
+    });
+    expect(renewed.json().visitor.id).toBe(first.json().visitor.id);
+    expect((await api(slug, 'GET', '/me', { token: firstToken })).statusCode).toBe(401);
+  });
+
   it("links a contact of the help center's own organization, never another organization's", async () => {
     const { slug, secret } = await widget('Own Contacts');
     const theirs = await admin(

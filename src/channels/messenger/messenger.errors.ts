@@ -9,7 +9,7 @@ export const MessengerErrorSchema = Type.Object(
     error: Type.Object(
       {
         code: Type.String({
-          description: 'snake_case: not_found, invalid_request, unauthorized, forbidden, rate_limited, verification_required, …',
+          description: 'snake_case: not_found, invalid_request, unauthorized, forbidden, rate_limited or verification_required',
         }),
         message: Type.String({ description: 'A human sentence' }),
       },

@@ -24,7 +24,9 @@ export const WidgetSchema = Type.Object(
     agentId: Nullable(Type.String({ description: 'The agent-studio agent that answers visitors' })),
     handoffTeamId: Nullable(Type.String({ description: 'The team that takes conversations handed to a person' })),
     identityVerificationRequired: Type.Boolean({ description: 'Whether only visitors verified by a signed token may chat' }),
-    secretSet: Type.Boolean({ description: 'Whether a widget secret exists (POST …/widget/secret makes or rotates it)' }),
+    secretSet: Type.Boolean({
+      description: 'Whether a widget secret exists (POST /help-centers/{id}/widget/secret makes or rotates it)',
+    }),
   },
   { additionalProperties: false },
 );
