@@ -64,7 +64,7 @@ module.exports = {
       name: 'no-cycle',
       severity: 'error',
       comment: 'Modules that import each other, directly or round a loop: move what both need (a presenter, a type) below both.',
-      from: { path: '^(src|web/src)/' },
+      from: { path: '^(src|web/src|widget)/' },
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
@@ -192,6 +192,43 @@ module.exports = {
       comment: 'The console is a client of the public API: it imports web/src/ and src/shared/ only.',
       from: { path: '^web/src/' },
       to: { path: '^(src|test|bench|scripts)/', pathNot: '^src/shared/' },
+    },
+    {
+      name: 'widget-imports-only-widget-and-shared',
+      severity: 'error',
+      comment:
+        "The messenger (widget/) runs in visitors' browsers and talks to the server over HTTP only: it imports widget/ and src/shared/, never the server or the console.",
+      from: { path: '^widget/' },
+      to: { path: '^(src|web|test|bench|scripts)/', pathNot: '^src/shared/' },
+    },
+    {
+      name: 'widget-halves-stay-apart',
+      severity: 'error',
+      comment:
+        'The loader (on the host page) and the panel (in its iframe) are separate bundles that meet only through postMessage: each imports itself and widget/shared/ (the messages), never the other.',
+      from: { path: '^widget/(loader|panel)/' },
+      to: { path: '^widget/', pathNot: ['^widget/$1/', '^widget/shared/'] },
+    },
+    {
+      name: 'widget-shared-is-a-leaf',
+      severity: 'error',
+      comment: 'widget/shared/ holds what both halves use (the messages, colours): it imports only itself and src/shared/.',
+      from: { path: '^widget/shared/' },
+      to: { pathNot: '^(widget|src)/shared/' },
+    },
+    {
+      name: 'loader-has-no-framework',
+      severity: 'error',
+      comment: 'The loader is plain TypeScript under 10 kB gzipped on every page of the host: no package at all.',
+      from: { path: '^widget/loader/' },
+      to: { path: 'node_modules' },
+    },
+    {
+      name: 'server-imports-no-widget',
+      severity: 'error',
+      comment: 'The server serves the messenger as built files (dist/widget/); neither it nor the console imports its sources.',
+      from: { path: '^(src|web/src)/' },
+      to: { path: '^widget/' },
     },
   ],
   options: {

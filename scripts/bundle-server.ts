@@ -53,8 +53,9 @@ function lazyPackagesExternal(lazy: Set<string>): Plugin {
 const OUT_DIR = 'dist';
 mkdirSync(OUT_DIR, { recursive: true });
 // Chunks are named by their hash: last build's would stay beside this one's. tsc's record of its
-// incremental check stays.
-for (const entry of readdirSync(OUT_DIR, { withFileTypes: true }).filter((found) => found.name !== '.tsbuildinfo')) {
+// incremental check stays, and so does the messenger's build (`npm run build:widget`, in widget/).
+const KEPT = new Set(['.tsbuildinfo', 'widget']);
+for (const entry of readdirSync(OUT_DIR, { withFileTypes: true }).filter((found) => !KEPT.has(found.name))) {
   rmSync(join(OUT_DIR, entry.name), { recursive: true, force: true });
 }
 const lazy = new Set<string>();

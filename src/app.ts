@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { type Kysely, sql } from 'kysely';
 import { agentStudioPlugin } from './agent-studio/agent-studio.plugin.js';
 import { messengerPlugin } from './channels/messenger/messenger.plugin.js';
+import { widgetAssetsPlugin } from './channels/messenger/widget-assets.plugin.js';
 import { AREAS, type AreaName, type Config, trustProxyOption } from './config.js';
 import type { DB } from './db/database.js';
 import type { ApiDocumentName, AppDeps } from './deps.js';
@@ -188,6 +189,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reloadAfterHelpCenterUpdates(app, customDomains);
     // The public site first: its `/hc` prefix has a not-found page of its own.
     await app.register(siteAssetsPlugin(), { prefix: SITE_ASSETS_PREFIX });
+    await app.register(widgetAssetsPlugin());
     const siteSignIn = siteSignInDepsOf(deps);
     const siteDeps = siteDepsOf(deps, siteSignIn);
     await app.register(helpCenterSitePlugin(siteDeps, siteSignIn), { prefix: '/hc' });

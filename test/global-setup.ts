@@ -48,6 +48,11 @@ export default async function setup(project: TestProject) {
   ) {
     execFileSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
   }
+  // The messenger's loader and panel, served from dist/widget/ (`npm run build:widget`), likewise.
+  const widgetBuiltAt = modificationOf(join(ROOT, 'dist/widget/loader.js'));
+  if (widgetBuiltAt === 0 || newestModification(join(ROOT, 'widget')) > widgetBuiltAt) {
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-widget.ts'], { cwd: ROOT, stdio: 'inherit' });
+  }
   // `bin/switchboard.js` runs dist/switchboard.js, which `npm install` builds; the sources may have
   // changed since (the type check is the test run's own, so only the bundling is repeated).
   if (newestModification(join(ROOT, 'src')) > modificationOf(join(ROOT, 'dist/switchboard.js'))) {

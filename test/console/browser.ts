@@ -5,10 +5,33 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
- * Headless Chromium as the machine has it. The network flags keep it from calling Google's
- * services at start, which a closed network refuses many times over.
+ * The features playwright-core turns off, but third-party storage partitioning. Playwright turns that
+ * off too, and this Chromium blocks third-party cookies and unpartitioned storage, so a cross-site
+ * iframe (the messenger's panel on a customer's page) would get no localStorage at all, where
+ * browsers as shipped give it storage of its own per top-level site. Chromium reads only the last
+ * `--disable-features`, so the list is repeated here without it.
  */
-export async function launchChromium(): Promise<Browser> {
+const DISABLED_FEATURES_BUT_PARTITIONING = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+];
+
+/**
+ * Headless Chromium as the machine has it. The network flags keep it from calling Google's
+ * services at start, which a closed network refuses many times over. `partitionedStorage`: third-party
+ * frames get partitioned storage, as in browsers as shipped (see above).
+ */
+export async function launchChromium(options: { partitionedStorage?: boolean } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
   }
@@ -23,6 +46,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      ...(options.partitionedStorage ? [`--disable-features=${DISABLED_FEATURES_BUT_PARTITIONING.join(',')}`] : []),
     ],
   });
 }

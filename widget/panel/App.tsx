@@ -1,0 +1,121 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { accentColors } from '../shared/colors';
+import { ArticleView } from './ArticleView';
+import { ConversationView } from './ConversationView';
+import type { HelpCenterConfig, MessengerClient } from './messenger-client';
+import { isFramed, listenToLoader, tellLoader } from './parent';
+import { SearchView } from './SearchView';
+import { useSearch } from './use-search';
+
+/**
+ * What the panel shows. `conversation` is the place of the next increment (asking, streamed
+ * answers, live replies): nothing opens it yet.
+ */
+export type View = { name: 'search'; returnTo: string | null } | { name: 'article'; slug: string } | { name: 'conversation' };
+
+/** The help center's colour behind the header and buttons, with white or black text, whichever reads better on it. */
+function applyAccent(color: string | null): void {
+  const { accent, onAccent } = accentColors(color);
+  document.documentElement.style.setProperty('--accent', accent);
+  document.documentElement.style.setProperty('--on-accent', onAccent);
+}
+
+function Header(props: { name: string }) {
+  return (
+    <header class="header">
+      <h1 class="title">{props.name}</h1>
+      {isFramed ? (
+        <button
+          type="button"
+          class="close"
+          aria-label="Close messenger"
+          onClick={() => tellLoader({ type: 'switchboard:close' })}
+        >
+          <span aria-hidden="true">{'\u00d7'}</span>
+        </button>
+      ) : null}
+    </header>
+  );
+}
+
+/**
+ * The panel in the loader's iframe. At start it reads the help center's settings, makes sure the
+ * visitor has a token, listens to the loader and tells it it is ready; Escape anywhere asks the
+ * loader to close it (key presses in the iframe never reach the host page).
+ */
+export function App({ client }: { client: MessengerClient }) {
+  const [config, setConfig] = useState<HelpCenterConfig | null>(null);
+  const [unavailable, setUnavailable] = useState(false);
+  const [view, setView] = useState<View>({ name: 'search', returnTo: null });
+  const search = useSearch(client);
+  const focusOnOpen = useRef<HTMLElement | null>(null);
+
+  useEffect(() => {
+    client
+      .config()
+      .then((found) => {
+        setConfig(found);
+        applyAccent(found.widget.launcherColor);
+      })
+      .catch(() => setUnavailable(true));
+    const visitor = client.me().catch(() => null);
+    const stopListening = listenToLoader((message) => {
+      if (message.type === 'switchboard:open') {
+        focusOnOpen.current?.focus();
+      } else {
+        // After the visitor's own token exists, so that identifying carries it along.
+        void visitor
+          .then(() => client.identify(message.token))
+          .catch((error: unknown) => console.warn('Switchboard: the identity token was refused', error));
+      }
+    });
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && isFramed) {
+        event.preventDefault();
+        tellLoader({ type: 'switchboard:close' });
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    tellLoader({ type: 'switchboard:ready' });
+    return () => {
+      stopListening();
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [client]);
+
+  const body = () => {
+    if (unavailable) {
+      return <p class="status">This messenger is not available right now.</p>;
+    }
+    switch (view.name) {
+      case 'article':
+        return (
+          <ArticleView
+            client={client}
+            slug={view.slug}
+            focusOnOpen={focusOnOpen}
+            onBack={() => setView({ name: 'search', returnTo: view.slug })}
+          />
+        );
+      case 'conversation':
+        return <ConversationView client={client} />;
+      default:
+        return (
+          <SearchView
+            greeting={config?.widget.greeting ?? null}
+            search={search}
+            focusOnOpen={focusOnOpen}
+            returnTo={view.returnTo}
+            onOpenArticle={(slug) => setView({ name: 'article', slug })}
+          />
+        );
+    }
+  };
+
+  return (
+    <div class="panel">
+      <Header name={config?.helpCenter.name ?? 'Support'} />
+      <main class="body">{body()}</main>
+    </div>
+  );
+}

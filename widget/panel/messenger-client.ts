@@ -1,0 +1,180 @@
+/**
+ * The panel's client of the messenger API (`/widget/{slug}/api`, same origin as the panel), and the
+ * visitor token's life: kept in this origin's localStorage under `switchboard.visitor.{slug}`,
+ * created with `POST /visitors` when there is none, made again once when the stored one answers 401.
+ */
+
+export interface HelpCenterConfig {
+  helpCenter: { name: string; slug: string; siteUrl: string };
+  widget: {
+    greeting: string | null;
+    launcherColor: string | null;
+    position: 'right' | 'left';
+    identityVerificationRequired: boolean;
+    chatAvailable: boolean;
+  };
+}
+
+export interface Visitor {
+  id: string;
+  verified: boolean;
+  contact: { name: string | null; email: string | null } | null;
+}
+
+export interface SearchResult {
+  title: string;
+  slug: string;
+  /** Escaped by the server, with `<mark>` around the words that matched. */
+  excerptHtml: string;
+  url: string;
+}
+
+export interface SearchPage {
+  results: SearchResult[];
+  page: number;
+  hasMore: boolean;
+}
+
+export interface Article {
+  title: string;
+  slug: string;
+  /** The published article, sanitised by the server. */
+  html: string;
+  url: string;
+  updatedAt: string;
+}
+
+/** An answer in the API's error shape, `{"error": {"code", "message"}}`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Call {
+  body?: unknown;
+  token?: string | null;
+  signal?: AbortSignal;
+}
+
+/** Storage that may refuse (a browser blocking a framed site's storage): the token then lasts as long as the page. */
+function tokenStore(storage: Storage | null, key: string) {
+  let kept: string | null = null;
+  return {
+    read(): string | null {
+      try {
+        return storage?.getItem(key) ?? kept;
+      } catch {
+        return kept;
+      }
+    },
+    write(token: string | null): void {
+      kept = token;
+      try {
+        if (token === null) {
+          storage?.removeItem(key);
+        } else {
+          storage?.setItem(key, token);
+        }
+      } catch {
+        // Kept in memory only.
+      }
+    },
+  };
+}
+
+export type MessengerClient = ReturnType<typeof createMessengerClient>;
+
+export function createMessengerClient(options: { apiBase: string; slug: string; storage: Storage | null }) {
+  const tokens = tokenStore(options.storage, `switchboard.visitor.${options.slug}`);
+  let creating: Promise<string> | null = null;
+
+  async function call<T>(method: string, path: string, { body, token, signal }: Call = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+    }
+    if (token) {
+      headers.authorization = `Bearer ${token}`;
+    }
+    const response = await fetch(`${options.apiBase}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      credentials: 'same-origin',
+    });
+    if (!response.ok) {
+      const answer = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+      throw new ApiError(
+        response.status,
+        answer?.error?.code ?? 'error',
+        answer?.error?.message ?? `The server answered ${response.status}.`,
+      );
+    }
+    return (await response.json()) as T;
+  }
+
+  /** One `POST /visitors` at a time: calls that find no token at once share it. */
+  function createVisitor(): Promise<string> {
+    creating ??= call<{ visitorToken: string }>('POST', '/visitors')
+      .then((answer) => {
+        tokens.write(answer.visitorToken);
+        return answer.visitorToken;
+      })
+      .finally(() => {
+        creating = null;
+      });
+    return creating;
+  }
+
+  /** Sends with the visitor's token; on a 401 the token is forgotten, a new visitor made, and the call sent once more. */
+  async function asVisitor<T>(send: (token: string) => Promise<T>): Promise<T> {
+    const token = tokens.read() ?? (await createVisitor());
+    try {
+      return await send(token);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 401)) {
+        throw error;
+      }
+      if (tokens.read() === token) {
+        tokens.write(null);
+      }
+      return send(tokens.read() ?? (await createVisitor()));
+    }
+  }
+
+  return {
+    config: () => call<HelpCenterConfig>('GET', '/config'),
+    /** The visitor this panel speaks for, made first if there is none yet. */
+    me: () => asVisitor((token) => call<{ visitor: Visitor }>('GET', '/me', { token })).then((answer) => answer.visitor),
+    search: (query: string, page: number, signal?: AbortSignal) =>
+      asVisitor((token) => call<SearchPage>('GET', `/search?q=${encodeURIComponent(query)}&page=${page}`, { token, signal })),
+    article: (slug: string, signal?: AbortSignal) =>
+      asVisitor((token) => call<Article>('GET', `/articles/${encodeURIComponent(slug)}`, { token, signal })),
+    /**
+     * Trades the host's signed JWT for a verified visitor's token, carrying the anonymous visitor's
+     * token along so their conversation follows; without it if that token is refused.
+     */
+    async identify(jwt: string): Promise<Visitor> {
+      const current = tokens.read();
+      const send = (token: string | null) =>
+        call<{ visitorToken: string; visitor: Visitor }>('POST', '/identify', { body: { token: jwt }, token });
+      let answer: { visitorToken: string; visitor: Visitor };
+      try {
+        answer = await send(current);
+      } catch (error) {
+        if (!(current && error instanceof ApiError && error.status === 401)) {
+          throw error;
+        }
+        answer = await send(null);
+      }
+      tokens.write(answer.visitorToken);
+      return answer.visitor;
+    },
+  };
+}
