@@ -226,6 +226,12 @@ export const ConfigSchema = Type.Object({
     description:
       "Messages all visitors of one help center's messenger may send per MESSENGER_MESSAGE_WINDOW_SECONDS (0: unlimited)",
   }),
+  MESSENGER_AI_TOKENS_PER_DAY: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000_000,
+    description:
+      "AI tokens one help center's messenger may spend per day (UTC) answering visitors, besides the agent's own monthly budget (0: unlimited)",
+  }),
   MESSENGER_MESSAGE_WINDOW_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 86_400,
@@ -283,6 +289,7 @@ const DEFAULTS = {
   MESSENGER_MESSAGES_PER_ADDRESS: '60',
   MESSENGER_MESSAGES_PER_HELP_CENTER: '1000',
   MESSENGER_MESSAGE_WINDOW_SECONDS: '300',
+  MESSENGER_AI_TOKENS_PER_DAY: '1000000',
 } satisfies Partial<Record<keyof Config, string>>;
 
 /** Variables whose values may hold credentials: an error names them but never echoes the value. */

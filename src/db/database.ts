@@ -11,6 +11,7 @@ import type { AgentTokenUsageTable } from '../agent-studio/runtime/agent-token-u
 import type { TicketAgentCursorTable, TicketAgentJobTable } from '../agent-studio/ticket-agents/ticket-agent.table.js';
 import type { AgentToolTable } from '../agent-studio/tools/agent-tool.table.js';
 import type { ImapMessageAttemptTable } from '../channels/email/imap-message-attempt.table.js';
+import type { MessengerTokenUsageTable } from '../channels/messenger/messenger-token-usage.table.js';
 import type { MessengerVisitorTable } from '../channels/messenger/messenger-visitor.table.js';
 import type { EmailMessageTable } from '../delivery/email-messages/email-message.table.js';
 import type { EmailOutboxTable } from '../delivery/outbox/outbox.table.js';
@@ -121,6 +122,7 @@ export interface DB {
   help_center_sign_in_links: HelpCenterSignInLinkTable;
   help_center_contact_sessions: HelpCenterContactSessionTable;
   messenger_visitors: MessengerVisitorTable;
+  messenger_token_usage: MessengerTokenUsageTable;
   macros: MacroTable;
   saved_views: SavedViewTable;
   events: EventTable;

@@ -15,9 +15,9 @@ import {
 } from './messenger-conversation.schemas.js';
 import {
   type AskEvent,
+  admitQuestion,
   ask,
   conversationMessages,
-  countMessage,
   listConversations,
   RateLimited,
   startConversation,
@@ -117,7 +117,7 @@ function registerAskRoute(app: TypeBoxApp, deps: AppDeps): void {
           'Send a message; the AI agent answers. With `Accept: text/event-stream` the answer streams as Server-Sent Events ' +
           "(`message`: the visitor's message as stored; `delta`: {text} as the model writes; `answer`: the answer with its " +
           'citations; `done`: {handoffRequested, answered}); otherwise 201 once the answer is written. Limited per visitor, ' +
-          'client address and help center (429 rate_limited with retry-after).',
+          "client address and help center, and by the help center's AI tokens of the day (429 rate_limited with retry-after).",
         params: ConversationParamsSchema,
         body: SendMessageBodySchema,
         security: VISITOR,
@@ -126,9 +126,7 @@ function registerAskRoute(app: TypeBoxApp, deps: AppDeps): void {
     },
     async (request, reply) => {
       const { helpCenter, visitor } = await visitorOf(deps, request);
-      await limited(reply, () =>
-        countMessage({ config: deps.config, attempts: deps.limits.attempts }, helpCenter, visitor, request.ip),
-      );
+      await limited(reply, () => admitQuestion({ ...deps, attempts: deps.limits.attempts }, helpCenter, visitor, request.ip));
       const { conversationId } = request.params;
       if ((request.headers.accept ?? '').includes('text/event-stream')) {
         return streamAnswer(deps, reply, { helpCenter, visitor, conversationId, content: request.body.content });

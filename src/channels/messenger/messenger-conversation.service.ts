@@ -9,6 +9,7 @@ import { followRun, startVisitorRun } from '../../agent-studio/runtime/visitor-r
 import type { AppDeps } from '../../deps.js';
 import type { AttemptCounter } from '../../http/attempt-counters.js';
 import { AppError } from '../../lib/errors.js';
+import { addTokensUsed, findTokensUsed } from './messenger-token-usage.repository.js';
 import type { Visitor } from './messenger-visitor.service.js';
 import type { MessengerHelpCenter } from './messenger-widget.js';
 
@@ -96,6 +97,7 @@ export async function ask(
   });
   try {
     const run = await started.run.finished;
+    await recordTokensSpent(deps, helpCenter, run.input_tokens + run.output_tokens);
     const answer =
       answerId && run.status === 'succeeded'
         ? await findVisitorMessage(deps.db, chatVisitor, conversationId, answerId)
@@ -107,6 +109,56 @@ export async function ask(
   } finally {
     unsubscribe();
   }
+}
+
+/** Today (UTC) for the help center's token count, and the seconds until tomorrow. */
+function usageDayOf(deps: Pick<AppDeps, 'clock'>, helpCenter: MessengerHelpCenter) {
+  const now = deps.clock.now();
+  const day = now.toISOString().slice(0, 10);
+  const tomorrow = Date.parse(`${day}T00:00:00.000Z`) + 86_400_000;
+  return {
+    key: { helpCenterId: helpCenter.site.id, organizationId: helpCenter.site.organizationId, day },
+    secondsLeft: Math.max(1, Math.ceil((tomorrow - now.getTime()) / 1000)),
+  };
+}
+
+/**
+ * Refuses a question once the help center's messenger spent its AI tokens of the day
+ * (`MESSENGER_AI_TOKENS_PER_DAY`). A check, not a reservation: the questions being answered when
+ * the cap is reached finish, so a day may end a few answers past it.
+ */
+async function requireTokensLeft(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, helpCenter: MessengerHelpCenter) {
+  const cap = deps.config.MESSENGER_AI_TOKENS_PER_DAY;
+  if (cap === 0) {
+    return;
+  }
+  const { key, secondsLeft } = usageDayOf(deps, helpCenter);
+  if ((await findTokensUsed(deps.db, key)) >= cap) {
+    throw new RateLimited(
+      'The assistant has answered all it can for today: search the help center, or ask again tomorrow',
+      secondsLeft,
+    );
+  }
+}
+
+async function recordTokensSpent(deps: Pick<AppDeps, 'db' | 'clock'>, helpCenter: MessengerHelpCenter, tokens: number) {
+  if (tokens > 0) {
+    await addTokensUsed(deps.db, usageDayOf(deps, helpCenter).key, tokens, deps.clock.now().toISOString());
+  }
+}
+
+/**
+ * Whether a visitor's question may be asked now: the help center's AI tokens of the day, then
+ * the message limits (see `countMessage`); a refusal is a `RateLimited` with the seconds to wait.
+ */
+export async function admitQuestion(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'config'> & { attempts: AttemptCounter },
+  helpCenter: MessengerHelpCenter,
+  visitor: Visitor,
+  address: string,
+): Promise<void> {
+  await requireTokensLeft(deps, helpCenter);
+  await countMessage(deps, helpCenter, visitor, address);
 }
 
 /**

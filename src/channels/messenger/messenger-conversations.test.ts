@@ -272,3 +272,65 @@ describe.each(DIALECTS)('messenger conversations on %s', (dialect) => {
     }
   });
 });
+
+describe.each(DIALECTS)("a help center's AI tokens of the day on %s", (dialect) => {
+  let harness: TestApp;
+  let model: TestModelServer;
+  let site: SiteFixture;
+
+  beforeAll(async () => {
+    harness = await buildTestApp(dialect, { env: { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', MESSENGER_AI_TOKENS_PER_DAY: '30' } });
+    model = await startModelServer();
+    site = await makeSiteFixture(harness, 'Messenger Budget');
+    const studio = (path: string, payload: object) =>
+      harness.app.inject({ method: 'POST', url: `/api/v1${path}`, headers: site.acme.headers, payload });
+    const provider = await studio('/model-providers', {
+      name: 'Loopback',
+      kind: 'openai_compatible',
+      base_url: model.baseUrl,
+      api_key: 'sk-budget',
+      default_model: 'test-model',
+    });
+    const agent = await studio('/agents', { name: 'Budgeted', configuration: { model_provider_id: provider.json().id } });
+    const widget = { enabled: true, agentId: agent.json().id };
+    expect((await site.call('PATCH', `/help-centers/${site.helpCenterId}`, { widget })).statusCode).toBe(200);
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await model?.close();
+  });
+
+  it('refuses questions once the day’s tokens are spent, until midnight UTC, writing nothing', async () => {
+    const token = (await harness.app.inject({ method: 'POST', url: `/widget/${site.slug}/api/visitors` })).json().visitorToken;
+    const ask = (conversationId: string, content: string) =>
+      harness.app.inject({
+        method: 'POST',
+        url: `/widget/${site.slug}/api/conversations/${conversationId}/messages`,
+        headers: { authorization: `Bearer ${token}` },
+        payload: { content },
+      });
+    const opened = await harness.app.inject({
+      method: 'POST',
+      url: `/widget/${site.slug}/api/conversations`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const conversationId = opened.json().conversation.id;
+    // 25 tokens an answer: the first leaves 5 of 30, the second may still start, the third may not.
+    for (const question of ['First?', 'Second?']) {
+      model.script({ text: 'An answer.', usage: { prompt_tokens: 20, completion_tokens: 5 } });
+      expect((await ask(conversationId, question)).statusCode).toBe(201);
+    }
+    const refused = await ask(conversationId, 'Third?');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('today') });
+    // The clock stands at TEST_NOW, 09:00 UTC: the cap lifts at midnight, 15 hours on.
+    expect(TEST_NOW).toMatch(/T09:00:00.000Z$/);
+    expect(refused.headers['retry-after']).toBe(String(15 * 3600));
+    const messages = await harness.app.inject({
+      url: `/widget/${site.slug}/api/conversations/${conversationId}/messages`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(messages.json().messages).toHaveLength(4);
+    expect(model.pending()).toBe(0);
+  });
+});

@@ -43,6 +43,7 @@ import * as createHelpCenterContactSignIn from './2026-11-29T0620_create_help_ce
 import * as helpCenterWidget from './2026-11-29T0700_help_center_widget.js';
 import * as createMessengerVisitors from './2026-11-29T0710_create_messenger_visitors.js';
 import * as visitorChatThreads from './2026-11-29T0800_visitor_chat_threads.js';
+import * as createMessengerTokenUsage from './2026-11-29T0810_create_messenger_token_usage.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -93,4 +94,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T0700_help_center_widget': helpCenterWidget,
   '2026-11-29T0710_create_messenger_visitors': createMessengerVisitors,
   '2026-11-29T0800_visitor_chat_threads': visitorChatThreads,
+  '2026-11-29T0810_create_messenger_token_usage': createMessengerTokenUsage,
 };
