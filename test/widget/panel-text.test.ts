@@ -102,7 +102,10 @@ describe('the answer linkifier', () => {
       'https:// nothing',
       'https://',
     ]) {
-      expect(linkify(text).every((piece) => typeof piece === 'string'), text).toBe(true);
+      expect(
+        linkify(text).every((piece) => typeof piece === 'string'),
+        text,
+      ).toBe(true);
     }
     expect(linkify('x "https://a.example/"onmouseover=1')).toEqual([
       'x "',

@@ -74,13 +74,9 @@ export function createSseParser(onEvent: (event: ServerSentEvent) => void) {
   return {
     /** Feeds decoded text (decode with `TextDecoder(…, {stream: true})`, so a character split between chunks stays whole). */
     push(text: string): void {
-      if (!started && text !== '') {
-        started = true;
-        if (text.startsWith('\uFEFF')) {
-          text = text.slice(1);
-        }
-      }
-      buffer += text;
+      const withoutMark = !started && text.startsWith('\uFEFF') ? text.slice(1) : text;
+      started ||= text !== '';
+      buffer += withoutMark;
       drain(false);
     },
     /** The stream ended: reads a last line; an event not closed by a blank line is dropped. */
