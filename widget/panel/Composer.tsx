@@ -25,6 +25,8 @@ export function Composer(props: {
     }
     const sent = text;
     setText('');
+    // Sent with the button, the next message is written in the field again.
+    props.field.current?.focus();
     void props.onSend(sent).then((accepted) => {
       // A refused message comes back, unless the visitor already wrote another.
       if (!accepted) {
