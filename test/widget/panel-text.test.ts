@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkify } from '../../widget/panel/linkify.js';
+import { isWebAddress, linkify } from '../../widget/panel/linkify.js';
 import { createSseParser, type ServerSentEvent } from '../../widget/panel/sse-parser.js';
 
 /** The events a stream gives when its text arrives in these chunks; `ended`: the stream closed after them. */
@@ -112,5 +112,24 @@ describe('the answer linkifier', () => {
       { href: 'https://a.example/', text: 'https://a.example/' },
       '"onmouseover=1',
     ]);
+  });
+});
+
+describe('the addresses the panel links', () => {
+  it('are http and https addresses with a host, nothing else', () => {
+    for (const address of ['https://help.example/hc/a', 'HTTP://x.example', 'http://127.0.0.1:3000/hc/x/articles/1-a']) {
+      expect(isWebAddress(address), address).toBe(true);
+    }
+    for (const address of [
+      'javascript:alert(1)',
+      'data:text/html,x',
+      '/hc/a',
+      '//evil.example',
+      'https://',
+      'https:///x',
+      ' https://a',
+    ]) {
+      expect(isWebAddress(address), address).toBe(false);
+    }
   });
 });

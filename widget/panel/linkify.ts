@@ -14,6 +14,11 @@ function trimAddress(address: string): string {
   return trimmed;
 }
 
+/** Whether an address may be a link: http or https only (never `javascript:`, `data:` or a relative path). */
+export function isWebAddress(address: string): boolean {
+  return /^https?:\/\/[^/?#\s]/i.test(address);
+}
+
 /**
  * Splits an answer's plain text into text and links, for rendering as text nodes and `<a>`
  * elements (never as HTML): bare http(s) addresses become links to themselves, and the Markdown
@@ -44,7 +49,7 @@ export function linkify(text: string): TextPiece[] {
       continue;
     }
     const address = trimAddress(whole);
-    if (!/^https?:\/\/[^/?#]/i.test(address)) {
+    if (!isWebAddress(address)) {
       continue;
     }
     pushText(text.slice(rest, start));
