@@ -37,8 +37,8 @@ describe.each(DIALECTS)('messenger panel page, config and visitor limit on %s', 
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.body).toBe(
-      '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
-        '<title>Panel &lt;Help&gt; &amp; Co support</title><link rel="stylesheet" href="/widget-assets/panel.css"></head>' +
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"/><meta name="viewport" content="width=device-width,initial-scale=1"/>' +
+        '<title>Panel &lt;Help> &amp; Co support</title><link rel="stylesheet" href="/widget-assets/panel.css"/></head>' +
         `<body><div id="switchboard-panel" data-help-center="${slug}" data-api="/widget/${slug}/api"></div>` +
         '<script type="module" src="/widget-assets/panel.js"></script></body></html>',
     );

@@ -1,21 +1,25 @@
 import type { MessengerHelpCenter } from './messenger-widget.js';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
-
 /**
  * The panel's page for the host page's iframe (the contract of issue 34): the panel's own script
  * and stylesheet, nothing inline. Only the sites in `allowedOrigins` may frame it.
  */
 export function panelPage(helpCenter: MessengerHelpCenter): { headers: Record<string, string>; body: string } {
-  const name = escapeHtml(helpCenter.site.name);
-  const slug = escapeHtml(helpCenter.site.slug);
-  const body =
-    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width,initial-scale=1">' +
-    `<title>${name} support</title><link rel="stylesheet" href="/widget-assets/panel.css"></head>` +
-    `<body><div id="switchboard-panel" data-help-center="${slug}" data-api="/widget/${slug}/api"></div>` +
-    '<script type="module" src="/widget-assets/panel.js"></script></body></html>';
+  const { name, slug } = helpCenter.site;
+  const body = `<!doctype html>${(
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title safe>{`${name} support`}</title>
+        <link rel="stylesheet" href="/widget-assets/panel.css" />
+      </head>
+      <body>
+        <div id="switchboard-panel" data-help-center={slug} data-api={`/widget/${slug}/api`} />
+        <script type="module" src="/widget-assets/panel.js" />
+      </body>
+    </html>
+  )}`;
   // Origins are stored in the form CSP matches (scheme, host, port), never with spaces or semicolons.
   const ancestors = helpCenter.widget.allowedOrigins.length > 0 ? helpCenter.widget.allowedOrigins.join(' ') : "'none'";
   return {
