@@ -25,6 +25,7 @@ describe('the accent and the text on it', () => {
 describe('the messages between the loader and the panel', () => {
   it('reads the agreed ones, and nothing else', () => {
     expect(asLoaderMessage({ type: 'switchboard:open' })).toEqual({ type: 'switchboard:open' });
+    expect(asLoaderMessage({ type: 'switchboard:close' })).toEqual({ type: 'switchboard:close' });
     expect(asLoaderMessage({ type: 'switchboard:identify', token: 'a.b.c', extra: 1 })).toEqual({
       type: 'switchboard:identify',
       token: 'a.b.c',

@@ -120,6 +120,9 @@ export function createMessenger(options: {
       const focusWasInside = document.activeElement === host;
       isOpen = false;
       frame.hidden = true;
+      if (panelReady) {
+        post({ type: 'switchboard:close' });
+      }
       launcher.setAttribute('aria-expanded', 'false');
       if (restoreFocus || focusWasInside) {
         launcher.focus();

@@ -2,15 +2,14 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { accentColors } from '../shared/colors';
 import { ArticleView } from './ArticleView';
 import { ConversationView } from './ConversationView';
-import type { HelpCenterConfig, MessengerClient } from './messenger-client';
+import type { HelpCenterConfig, MessengerClient, Visitor } from './messenger-client';
 import { isFramed, listenToLoader, tellLoader } from './parent';
-import { SearchView } from './SearchView';
+import { FROM_CONVERSATION, SearchView } from './SearchView';
+import { useConversation } from './use-conversation';
 import { useSearch } from './use-search';
+import { useUnread } from './use-unread';
 
-/**
- * What the panel shows. `conversation` is the place of the next increment (asking, streamed
- * answers, live replies): nothing opens it yet.
- */
+/** What the panel shows: the search (home), an article, or the conversation with the assistant. */
 export type View = { name: 'search'; returnTo: string | null } | { name: 'article'; slug: string } | { name: 'conversation' };
 
 /** The help center's colour behind the header and buttons, with white or black text, whichever reads better on it. */
@@ -47,7 +46,15 @@ export function App({ client }: { client: MessengerClient }) {
   const [config, setConfig] = useState<HelpCenterConfig | null>(null);
   const [unavailable, setUnavailable] = useState(false);
   const [view, setView] = useState<View>({ name: 'search', returnTo: null });
+  const [visitor, setVisitor] = useState<Visitor | null>(null);
+  const [chatOpened, setChatOpened] = useState(false);
   const search = useSearch(client);
+  const unread = useUnread();
+  const conversation = useConversation(client, {
+    enabled: chatOpened,
+    visitorKey: visitor?.id ?? null,
+    onAnswer: unread.answerArrived,
+  });
   const focusOnOpen = useRef<HTMLElement | null>(null);
 
   useEffect(() => {
@@ -58,14 +65,24 @@ export function App({ client }: { client: MessengerClient }) {
         applyAccent(found.widget.launcherColor);
       })
       .catch(() => setUnavailable(true));
-    const visitor = client.me().catch(() => null);
+    const me = client.me().then(
+      (found) => {
+        setVisitor(found);
+        return found;
+      },
+      () => null,
+    );
     const stopListening = listenToLoader((message) => {
       if (message.type === 'switchboard:open') {
+        unread.setShown(true);
         focusOnOpen.current?.focus();
+      } else if (message.type === 'switchboard:close') {
+        unread.setShown(false);
       } else {
         // After the visitor's own token exists, so that identifying carries it along.
-        void visitor
+        void me
           .then(() => client.identify(message.token))
+          .then(setVisitor)
           .catch((error: unknown) => console.warn('Switchboard: the identity token was refused', error));
       }
     });
@@ -81,7 +98,7 @@ export function App({ client }: { client: MessengerClient }) {
       stopListening();
       document.removeEventListener('keydown', onKey);
     };
-  }, [client]);
+  }, [client, unread]);
 
   const body = () => {
     if (unavailable) {
@@ -98,7 +115,14 @@ export function App({ client }: { client: MessengerClient }) {
           />
         );
       case 'conversation':
-        return <ConversationView client={client} />;
+        return (
+          <ConversationView
+            conversation={conversation}
+            canChat={!config?.widget.identityVerificationRequired || visitor?.verified === true}
+            focusOnOpen={focusOnOpen}
+            onBack={() => setView({ name: 'search', returnTo: FROM_CONVERSATION })}
+          />
+        );
       default:
         return (
           <SearchView
@@ -107,6 +131,14 @@ export function App({ client }: { client: MessengerClient }) {
             focusOnOpen={focusOnOpen}
             returnTo={view.returnTo}
             onOpenArticle={(slug) => setView({ name: 'article', slug })}
+            onAsk={
+              config?.widget.chatAvailable
+                ? () => {
+                    setChatOpened(true);
+                    setView({ name: 'conversation' });
+                  }
+                : null
+            }
           />
         );
     }

@@ -1,12 +1,101 @@
-import type { MessengerClient } from './messenger-client';
+import type { RefObject } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { Composer } from './Composer';
+import { HandoffNotice } from './HandoffNotice';
+import { MessageBubble } from './MessageBubble';
+import type { Notice, useConversation } from './use-conversation';
+
+type Conversation = ReturnType<typeof useConversation>;
+
+function NoticeLine(props: { notice: Notice; onRetry: () => void }) {
+  const { notice } = props;
+  if (notice?.kind === 'handoff') {
+    return <HandoffNotice />;
+  }
+  if (notice?.kind === 'interrupted') {
+    return (
+      <p class="notice">
+        The answer was interrupted.{' '}
+        <button type="button" class="link-button" onClick={props.onRetry}>
+          Retry
+        </button>
+      </p>
+    );
+  }
+  if (notice?.kind === 'refused') {
+    return <p class="notice">{notice.text}</p>;
+  }
+  return null;
+}
 
 /**
- * Where the conversation goes, in the next increment of issue 34: the visitor asks, the help
- * center's agent answers token by token (announced politely) citing the articles it used, with
- * "That helped" and "Talk to a person"; then a person's live replies, and the unread count the
- * panel reports to the loader (`switchboard:unread`). Its state is the panel's `{ name:
- * 'conversation' }` view; nothing opens it yet, so the panel offers no "Ask" until asking works.
+ * The visitor's conversation with the help center's assistant: the messages (a polite log that
+ * announces each message once, the final answer included; the answer being written is shown beside
+ * it, hidden from screen readers, so they do not read every word), what went wrong, and the
+ * composer. A visitor who must sign in first reads why, and gets no composer.
  */
-export function ConversationView(_props: { client: MessengerClient }) {
-  return <section class="conversation" aria-label="Conversation" />;
+export function ConversationView(props: {
+  conversation: Conversation;
+  canChat: boolean;
+  focusOnOpen: RefObject<HTMLElement | null>;
+  onBack: () => void;
+}) {
+  const { conversation, canChat, focusOnOpen } = props;
+  const back = useRef<HTMLButtonElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
+  const end = useRef<HTMLDivElement>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: canChat decides whether the composer is there to focus
+  useEffect(() => {
+    const target = field.current ?? back.current;
+    focusOnOpen.current = target;
+    target?.focus();
+    // Again once the composer appears (the visitor's identity read after the view opened).
+  }, [focusOnOpen, canChat]);
+
+  // The latest words in view; the panel's body is the scrolling box (never the host page).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever what is shown grows
+  useEffect(() => {
+    const box = end.current?.closest('.body');
+    if (box) {
+      box.scrollTop = box.scrollHeight;
+    }
+  }, [conversation.messages.length, conversation.streaming, conversation.notice]);
+
+  const streaming = conversation.streaming !== null;
+  return (
+    <section class="conversation" aria-label="Conversation with the assistant">
+      <button type="button" class="back" ref={back} onClick={props.onBack}>
+        <span aria-hidden="true">{'\u2190'}</span> Back
+      </button>
+      {canChat ? null : (
+        <p class="notice">
+          Only signed-in customers can chat here. Sign in on this website to ask a question; you can still search the help center.
+        </p>
+      )}
+      {conversation.status === 'loading' ? <p class="status">Loading the conversation{'\u2026'}</p> : null}
+      {conversation.status === 'failed' ? (
+        <p class="status">The conversation could not be loaded. Try again in a moment.</p>
+      ) : null}
+      {conversation.status === 'ready' && conversation.messages.length === 0 && !streaming && canChat ? (
+        <p class="status">Ask a question: the assistant answers from the help center{'\u2019'}s articles.</p>
+      ) : null}
+      <div class="messages" role="log" aria-live="polite" aria-label="Messages">
+        {conversation.messages.map((message) => (
+          <MessageBubble key={message.key} message={message} />
+        ))}
+      </div>
+      {streaming ? (
+        <div class="message assistant streaming" aria-hidden="true">
+          <p class="message-text">{conversation.streaming || '\u2026'}</p>
+        </div>
+      ) : null}
+      <p class="sr-only" role="status">
+        {streaming ? 'The assistant is answering\u2026' : ''}
+      </p>
+      <NoticeLine notice={conversation.notice} onRetry={conversation.retry} />
+      <div ref={end} />
+      {canChat ? <Composer busy={streaming} onSend={conversation.send} field={field} /> : null}
+    </section>
+  );
 }

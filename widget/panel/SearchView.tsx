@@ -21,9 +21,13 @@ function statusText(search: Search): string {
   return '';
 }
 
+/** `returnTo` when the visitor comes back from the conversation: the "Ask a question" entry is focused again. */
+export const FROM_CONVERSATION = '\u0000conversation';
+
 /**
- * The panel's first view: the greeting, the search box and its results. A result opens its
- * article inside the panel; `returnTo` names the result the visitor came back from, focused again.
+ * The panel's first view: the greeting, "Ask a question" when the help center's assistant
+ * answers here, the search box and its results. A result opens its article inside the panel;
+ * `returnTo` names the result (or the entry) the visitor came back from, focused again.
  */
 export function SearchView(props: {
   greeting: string | null;
@@ -31,20 +35,33 @@ export function SearchView(props: {
   onOpenArticle: (slug: string) => void;
   focusOnOpen: RefObject<HTMLElement | null>;
   returnTo: string | null;
+  /** Opens the conversation; null when no assistant answers in this messenger. */
+  onAsk: (() => void) | null;
 }) {
   const { search } = props;
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
+  const ask = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     props.focusOnOpen.current = input.current;
-    const back = props.returnTo ? list.current?.querySelector<HTMLElement>(`[data-slug="${CSS.escape(props.returnTo)}"]`) : null;
+    const back =
+      props.returnTo === FROM_CONVERSATION
+        ? ask.current
+        : props.returnTo
+          ? list.current?.querySelector<HTMLElement>(`[data-slug="${CSS.escape(props.returnTo)}"]`)
+          : null;
     back?.focus();
   }, [props.focusOnOpen, props.returnTo]);
 
   return (
     <div class="search">
       {props.greeting ? <p class="greeting">{props.greeting}</p> : null}
+      {props.onAsk ? (
+        <button type="button" class="ask" ref={ask} onClick={props.onAsk}>
+          Ask a question
+        </button>
+      ) : null}
       <label class="search-label" for="switchboard-search">
         Search the help center
       </label>

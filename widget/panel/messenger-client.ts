@@ -3,6 +3,7 @@
  * visitor token's life: kept in this origin's localStorage under `switchboard.visitor.{slug}`,
  * created with `POST /visitors` when there is none, made again once when the stored one answers 401.
  */
+import { createSseParser } from './sse-parser';
 
 export interface HelpCenterConfig {
   helpCenter: { name: string; slug: string; siteUrl: string };
@@ -44,6 +45,35 @@ export interface Article {
   updatedAt: string;
 }
 
+export interface Citation {
+  title: string;
+  /** The article's address on the public site. */
+  url: string;
+}
+
+export interface ConversationMessage {
+  id: string;
+  author: 'visitor' | 'assistant';
+  /** Plain text (an answer may hold Markdown links): rendered as text, never as HTML. */
+  content: string;
+  citations: Citation[];
+  createdAt: string;
+}
+
+export interface Conversation {
+  id: string;
+  title: string | null;
+  createdAt: string;
+  lastActivityAt: string;
+}
+
+/** What the stream of an answer says, in order: the visitor's message as stored, pieces of the answer, the answer, the end. */
+export type AskEvent =
+  | { event: 'message'; message: ConversationMessage }
+  | { event: 'delta'; text: string }
+  | { event: 'answer'; message: ConversationMessage }
+  | { event: 'done'; handoffRequested: boolean; answered: boolean };
+
 /** An answer in the API's error shape, `{"error": {"code", "message"}}`. */
 export class ApiError extends Error {
   constructor(
@@ -59,6 +89,7 @@ interface Call {
   body?: unknown;
   token?: string | null;
   signal?: AbortSignal;
+  accept?: string;
 }
 
 /** Storage that may refuse (a browser blocking a framed site's storage): the token then lasts as long as the page. */
@@ -87,14 +118,67 @@ function tokenStore(storage: Storage | null, key: string) {
   };
 }
 
+/** A frame of the answer's stream as the panel uses it; a frame it does not know (or cannot read) is skipped. */
+function askEventOf(name: string, data: string): AskEvent | null {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(data) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const message = parsed.message as ConversationMessage | undefined;
+  switch (name) {
+    case 'message':
+    case 'answer':
+      return message && typeof message.content === 'string' ? { event: name, message } : null;
+    case 'delta':
+      return typeof parsed.text === 'string' ? { event: 'delta', text: parsed.text } : null;
+    case 'done':
+      return { event: 'done', handoffRequested: parsed.handoffRequested === true, answered: parsed.answered === true };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Reads an answer's stream to its end, handing on each event; whether it ended with `done`
+ * (`false`: cut short, or the connection failed while reading).
+ */
+async function readAnswer(response: Response, onEvent: (event: AskEvent) => void, signal?: AbortSignal) {
+  let finished = false;
+  const parser = createSseParser((frame) => {
+    const event = askEventOf(frame.event, frame.data);
+    if (event) {
+      finished ||= event.event === 'done';
+      onEvent(event);
+    }
+  });
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
+      parser.push(decoder.decode(chunk.value, { stream: true }));
+    }
+    parser.push(decoder.decode());
+    parser.end();
+  } catch (error) {
+    if (signal?.aborted) {
+      throw error;
+    }
+    // The connection dropped while reading: what arrived was handed on; the caller offers a retry.
+  }
+  return { finished };
+}
+
 export type MessengerClient = ReturnType<typeof createMessengerClient>;
 
 export function createMessengerClient(options: { apiBase: string; slug: string; storage: Storage | null }) {
   const tokens = tokenStore(options.storage, `switchboard.visitor.${options.slug}`);
   let creating: Promise<string> | null = null;
 
-  async function call<T>(method: string, path: string, { body, token, signal }: Call = {}): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  /** The response of a call that succeeded; an `ApiError` with the server's code and message otherwise. */
+  async function fetchApi(method: string, path: string, { body, token, signal, accept }: Call = {}): Promise<Response> {
+    const headers: Record<string, string> = { accept: accept ?? 'application/json' };
     if (body !== undefined) {
       headers['content-type'] = 'application/json';
     }
@@ -116,7 +200,11 @@ export function createMessengerClient(options: { apiBase: string; slug: string; 
         answer?.error?.message ?? `The server answered ${response.status}.`,
       );
     }
-    return (await response.json()) as T;
+    return response;
+  }
+
+  async function call<T>(method: string, path: string, options: Call = {}): Promise<T> {
+    return (await (await fetchApi(method, path, options)).json()) as T;
   }
 
   /** One `POST /visitors` at a time: calls that find no token at once share it. */
@@ -156,6 +244,39 @@ export function createMessengerClient(options: { apiBase: string; slug: string; 
       asVisitor((token) => call<SearchPage>('GET', `/search?q=${encodeURIComponent(query)}&page=${page}`, { token, signal })),
     article: (slug: string, signal?: AbortSignal) =>
       asVisitor((token) => call<Article>('GET', `/articles/${encodeURIComponent(slug)}`, { token, signal })),
+    /** The visitor's conversations with the help center's assistant, latest activity first. */
+    conversations: () =>
+      asVisitor((token) => call<{ conversations: Conversation[] }>('GET', '/conversations', { token })).then(
+        (answer) => answer.conversations,
+      ),
+    startConversation: () =>
+      asVisitor((token) => call<{ conversation: Conversation }>('POST', '/conversations', { token })).then(
+        (answer) => answer.conversation,
+      ),
+    messages: (conversationId: string, signal?: AbortSignal) =>
+      asVisitor((token) =>
+        call<{ messages: ConversationMessage[] }>('GET', `/conversations/${encodeURIComponent(conversationId)}/messages`, {
+          token,
+          signal,
+        }),
+      ).then((answer) => answer.messages),
+    /**
+     * Sends the visitor's message and reads the answer's Server-Sent Events as they arrive (fetch
+     * and a stream reader: EventSource cannot POST). Throws an `ApiError` when the message is
+     * refused before the stream starts; resolves once the stream ends, with whether it ended with
+     * `done` (`false`: it was cut short, or the connection failed while reading).
+     */
+    async ask(conversationId: string, content: string, onEvent: (event: AskEvent) => void, signal?: AbortSignal) {
+      const response = await asVisitor((token) =>
+        fetchApi('POST', `/conversations/${encodeURIComponent(conversationId)}/messages`, {
+          token,
+          body: { content },
+          signal,
+          accept: 'text/event-stream',
+        }),
+      );
+      return readAnswer(response, onEvent, signal);
+    },
     /**
      * Trades the host's signed JWT for a verified visitor's token, carrying the anonymous visitor's
      * token along so their conversation follows; without it if that token is refused.

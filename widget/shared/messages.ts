@@ -4,7 +4,11 @@
  * panel posts to its parent with target `*`, so it sends nothing a stranger could use: no token,
  * no visitor, only that it is ready, wants to close, or how many replies are unread.
  */
-export type LoaderMessage = { type: 'switchboard:open' } | { type: 'switchboard:identify'; token: string };
+export type LoaderMessage =
+  | { type: 'switchboard:open' }
+  // The panel was hidden (by the launcher, the host's `Switchboard('close')` or the panel's own request): answers arriving now are unread.
+  | { type: 'switchboard:close' }
+  | { type: 'switchboard:identify'; token: string };
 
 export type PanelMessage =
   | { type: 'switchboard:ready' }
@@ -18,7 +22,7 @@ function typeOf(data: unknown): unknown {
 /** A message from the loader, checked field by field (anything else is ignored, never trusted). */
 export function asLoaderMessage(data: unknown): LoaderMessage | null {
   const type = typeOf(data);
-  if (type === 'switchboard:open') {
+  if (type === 'switchboard:open' || type === 'switchboard:close') {
     return { type };
   }
   const token = (data as { token?: unknown } | null)?.token;

@@ -1,0 +1,75 @@
+import type { RefObject } from 'preact';
+import { useState } from 'preact/hooks';
+
+/** The longest message the API takes (its `content` limit). */
+export const MAX_MESSAGE_LENGTH = 10_000;
+
+const count = (value: number) => value.toLocaleString('en-US');
+
+/**
+ * Where the visitor writes: a labelled textarea (Enter sends, Shift+Enter starts a new line), the
+ * characters counted against the limit, and Send. While an answer streams the visitor may write
+ * the next message but not send it (the field keeps its focus rather than being disabled).
+ */
+export function Composer(props: {
+  busy: boolean;
+  onSend: (text: string) => Promise<boolean>;
+  field: RefObject<HTMLTextAreaElement | null>;
+}) {
+  const [text, setText] = useState('');
+  const blank = text.trim() === '';
+
+  const submit = () => {
+    if (props.busy || blank) {
+      return;
+    }
+    const sent = text;
+    setText('');
+    // Sent with the button, the next message is written in the field again.
+    props.field.current?.focus();
+    void props.onSend(sent).then((accepted) => {
+      // A refused message comes back, unless the visitor already wrote another.
+      if (!accepted) {
+        setText((current) => (current === '' ? sent : current));
+      }
+    });
+  };
+
+  return (
+    <form
+      class="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <label class="composer-label" for="switchboard-message">
+        Your question
+      </label>
+      <textarea
+        ref={props.field}
+        id="switchboard-message"
+        class="composer-input"
+        rows={3}
+        maxLength={MAX_MESSAGE_LENGTH}
+        value={text}
+        aria-describedby="switchboard-message-help"
+        onInput={(event) => setText(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+            event.preventDefault();
+            submit();
+          }
+        }}
+      />
+      <div class="composer-row">
+        <span class="composer-help" id="switchboard-message-help">
+          {count(text.length)} / {count(MAX_MESSAGE_LENGTH)} characters. Enter sends, Shift+Enter starts a new line.
+        </span>
+        <button type="submit" class="send" disabled={props.busy || blank}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}
