@@ -1,5 +1,6 @@
 import type { AgentTable } from '../agent-studio/agents/agent.table.js';
 import type { ChatMessageTable, ChatThreadTable } from '../agent-studio/chats/chat.table.js';
+import type { ChatMessageFeedbackTable } from '../agent-studio/chats/chat-feedback.table.js';
 import type {
   McpOauthCredentialTable,
   McpOauthPendingFlowTable,
@@ -107,6 +108,7 @@ export interface DB {
   mcp_oauth_pending_flows: McpOauthPendingFlowTable;
   chat_threads: ChatThreadTable;
   chat_messages: ChatMessageTable;
+  chat_message_feedback: ChatMessageFeedbackTable;
   model_providers: ModelProviderTable;
   agent_runs: AgentRunTable;
   agent_token_usage: AgentTokenUsageTable;

@@ -140,6 +140,10 @@ describe('chatting with the help center’s assistant in the messenger (Chromium
     }
     expect(await composer.evaluate(IS_FOCUSED_IN_FOCUSED_FRAME)).toBe(true);
     expect(await seriousProblems(page)).toEqual([]);
+    // "That helped" is kept with the answer.
+    await log.getByRole('button', { name: 'That helped' }).click();
+    await log.getByText('Thanks: glad it helped.').waitFor();
+    expect(await log.getByRole('button', { name: 'That helped' }).count()).toBe(0);
 
     // Read back from the API after a reload, without asking the model again.
     const modelCalls = model.requests.length;
@@ -149,6 +153,7 @@ describe('chatting with the help center’s assistant in the messenger (Chromium
     await logAgain.getByText('Duplicate charges are refunded in full, at once.').waitFor();
     expect(await logAgain.getByText('How do refunds work?').count()).toBe(1);
     expect(await logAgain.getByRole('link', { name: 'Refund policy' }).getAttribute('href')).toBe(link);
+    expect(await logAgain.getByText('Thanks: glad it helped.').count()).toBe(1);
     expect(model.requests.length).toBe(modelCalls);
     await page.emulateMedia({ colorScheme: 'dark' });
     const reloaded = await until(() => page.frames().find((candidate) => candidate.url().includes('/widget/')), 'the panel');

@@ -82,7 +82,7 @@ export function ConversationView(props: {
       ) : null}
       <div class="messages" role="log" aria-live="polite" aria-label="Messages">
         {conversation.messages.map((message) => (
-          <MessageBubble key={message.key} message={message} />
+          <MessageBubble key={message.key} message={message} onHelped={conversation.rate} />
         ))}
       </div>
       {streaming ? (

@@ -3,7 +3,7 @@ import { MessageText } from './MessageText';
 import type { ShownMessage } from './use-conversation';
 
 /** One message of the conversation: the visitor's words as they wrote them, or an answer with its sources. */
-export function MessageBubble({ message }: { message: ShownMessage }) {
+export function MessageBubble({ message, onHelped }: { message: ShownMessage; onHelped: (messageId: string) => void }) {
   // The server lists articles of the public site; anything else is not offered as a link.
   const sources = message.citations.filter((citation) => isWebAddress(citation.url));
   if (message.author === 'visitor') {
@@ -34,6 +34,13 @@ export function MessageBubble({ message }: { message: ShownMessage }) {
           </ul>
         </div>
       ) : null}
+      {message.helpful === true ? (
+        <p class="helped">Thanks: glad it helped.</p>
+      ) : (
+        <button type="button" class="link-button helped-button" onClick={() => onHelped(message.id)}>
+          That helped
+        </button>
+      )}
     </div>
   );
 }

@@ -57,6 +57,8 @@ export interface ConversationMessage {
   /** Plain text (an answer may hold Markdown links): rendered as text, never as HTML. */
   content: string;
   citations: Citation[];
+  /** The visitor's rating of an answer ("That helped"); null until rated, and for their own words. */
+  helpful: boolean | null;
   createdAt: string;
 }
 
@@ -277,6 +279,15 @@ export function createMessengerClient(options: { apiBase: string; slug: string; 
       );
       return readAnswer(response, onEvent, signal);
     },
+    /** The visitor's rating of one of the assistant's answers; answers the answer as rated. */
+    rate: (conversationId: string, messageId: string, helpful: boolean) =>
+      asVisitor((token) =>
+        call<{ message: ConversationMessage }>(
+          'POST',
+          `/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/feedback`,
+          { token, body: { helpful } },
+        ),
+      ).then((answer) => answer.message),
     /**
      * Trades the host's signed JWT for a verified visitor's token, carrying the anonymous visitor's
      * token along so their conversation follows; without it if that token is refused.

@@ -127,6 +127,7 @@ export function useConversation(
       author: 'visitor',
       content,
       citations: [],
+      helpful: null,
       createdAt: new Date().toISOString(),
     };
     setState((previous) => ({ ...previous, streaming: '', notice: null, messages: [...previous.messages, pending] }));
@@ -197,5 +198,24 @@ export function useConversation(
     );
   };
 
-  return { ...state, send, retry };
+  /** "That helped" on an answer: shown as rated once the server has it; a failure leaves it as it was. */
+  const rate = async (messageId: string) => {
+    const conversationId = state.conversationId;
+    if (!conversationId) {
+      return;
+    }
+    try {
+      const rated = await client.rate(conversationId, messageId, true);
+      setState((previous) => ({
+        ...previous,
+        messages: previous.messages.map((message) =>
+          message.id === rated.id ? { ...message, helpful: rated.helpful } : message,
+        ),
+      }));
+    } catch {
+      // Nothing to undo: the button stays for another try.
+    }
+  };
+
+  return { ...state, send, retry, rate };
 }

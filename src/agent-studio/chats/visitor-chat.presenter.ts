@@ -41,14 +41,19 @@ export function citationsOf(content: string, toolCalls: readonly ToolCall[]): Ci
   return [...cited.values()];
 }
 
-/** A message as its visitor sees it: their words and the agent's answers, never tool calls or notes. */
-export function toVisitorMessage(row: ChatMessageRow) {
+/**
+ * A message as its visitor sees it: their words and the agent's answers, never tool calls or
+ * notes; `helpful` is the visitor's rating of an answer (null until rated, and for their own words).
+ */
+export function toVisitorMessage(row: ChatMessageRow, helpful: boolean | null = null) {
   const toolCalls = readJson<ToolCall[]>(row.tool_calls) ?? [];
+  const answer = row.role === 'assistant';
   return {
     id: row.id,
-    author: row.role === 'user' ? ('visitor' as const) : ('assistant' as const),
+    author: answer ? ('assistant' as const) : ('visitor' as const),
     content: row.content,
-    citations: row.role === 'assistant' ? citationsOf(row.content, toolCalls) : [],
+    citations: answer ? citationsOf(row.content, toolCalls) : [],
+    helpful: answer ? helpful : null,
     createdAt: row.created_at,
   };
 }

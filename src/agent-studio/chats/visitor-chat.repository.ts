@@ -43,3 +43,33 @@ export async function listVisitorThreads(db: Db, owner: VisitorOwner, limit: num
     .limit(limit)
     .execute();
 }
+
+/** Records whether an answer helped; a later rating of the same answer replaces the earlier. */
+export async function upsertFeedback(
+  db: Db,
+  row: { messageId: string; organizationId: string; threadId: string; helpful: boolean; at: string },
+): Promise<void> {
+  const feedbackType = row.helpful ? 'positive' : 'negative';
+  await db
+    .insertInto('chat_message_feedback')
+    .values({
+      message_id: row.messageId,
+      organization_id: row.organizationId,
+      thread_id: row.threadId,
+      feedback_type: feedbackType,
+      created_at: row.at,
+      updated_at: row.at,
+    })
+    .onConflict((oc) => oc.column('message_id').doUpdateSet({ feedback_type: feedbackType, updated_at: row.at }))
+    .execute();
+}
+
+/** The ratings of a thread's answers, by message id. */
+export async function listFeedbackOfThread(db: Db, threadId: string): Promise<Map<string, boolean>> {
+  const rows = await db
+    .selectFrom('chat_message_feedback')
+    .select(['message_id', 'feedback_type'])
+    .where('thread_id', '=', threadId)
+    .execute();
+  return new Map(rows.map((row) => [row.message_id, row.feedback_type === 'positive']));
+}

@@ -6,7 +6,13 @@ import type { IdFactory } from '../../lib/ids.js';
 import { findLiveAgent } from '../agents/agent.lookup.js';
 import { type ChatMessageRow, findMessage, insertMessage, insertThread, listMessages, touchThread } from './chat.repository.js';
 import { shownToVisitor, toVisitorMessage, toVisitorThread } from './visitor-chat.presenter.js';
-import { findVisitorThread, listVisitorThreads, type VisitorOwner } from './visitor-chat.repository.js';
+import {
+  findVisitorThread,
+  listFeedbackOfThread,
+  listVisitorThreads,
+  upsertFeedback,
+  type VisitorOwner,
+} from './visitor-chat.repository.js';
 
 interface Deps {
   db: Kysely<DB>;
@@ -67,14 +73,35 @@ export async function listVisitorConversations(db: Kysely<DB>, visitor: ChatVisi
 export async function listVisitorMessages(db: Kysely<DB>, visitor: ChatVisitor, threadId: string) {
   const thread = await requireVisitorThread(db, visitor, threadId);
   const rows = await listMessages(db, thread.id, { limit: 100_000 });
-  return rows.filter(shownToVisitor).slice(-VISITOR_MESSAGES).map(toVisitorMessage);
+  const ratings = await listFeedbackOfThread(db, thread.id);
+  return rows
+    .filter(shownToVisitor)
+    .slice(-VISITOR_MESSAGES)
+    .map((row) => toVisitorMessage(row, ratings.get(row.id) ?? null));
 }
 
 /** One message of the visitor's conversation as they see it, or undefined (another's, or a tool's). */
 export async function findVisitorMessage(db: Kysely<DB>, visitor: ChatVisitor, threadId: string, messageId: string) {
   const thread = await requireVisitorThread(db, visitor, threadId);
   const row = await findMessage(db, thread.id, messageId);
-  return row && shownToVisitor(row) ? toVisitorMessage(row) : undefined;
+  return row && shownToVisitor(row)
+    ? toVisitorMessage(row, (await listFeedbackOfThread(db, thread.id)).get(row.id) ?? null)
+    : undefined;
+}
+
+/**
+ * The visitor's rating of one of the agent's answers in their conversation ("That helped", or
+ * not); a later rating replaces the earlier. Anything but an answer of their own conversation is a 404.
+ */
+export async function rateVisitorAnswer(deps: Deps, visitor: ChatVisitor, threadId: string, messageId: string, helpful: boolean) {
+  const thread = await requireVisitorThread(deps.db, visitor, threadId);
+  const row = await findMessage(deps.db, thread.id, messageId);
+  if (row?.role !== 'assistant') {
+    throw AppError.notFound('Answer not found');
+  }
+  const at = deps.clock.now().toISOString();
+  await upsertFeedback(deps.db, { messageId: row.id, organizationId: thread.organization_id, threadId: thread.id, helpful, at });
+  return toVisitorMessage(row, helpful);
 }
 
 /**

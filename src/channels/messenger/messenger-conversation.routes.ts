@@ -6,11 +6,14 @@ import type { TypeBoxApp } from '../../http/typebox-app.js';
 import { messengerErrorResponses } from './messenger.errors.js';
 import { HelpCenterSlugParamsSchema } from './messenger.schemas.js';
 import {
+  AnswerParamsSchema,
   AskAnswerSchema,
   ConversationListSchema,
   ConversationMessagesSchema,
   ConversationParamsSchema,
   CreatedConversationSchema,
+  FeedbackBodySchema,
+  RatedAnswerSchema,
   SendMessageBodySchema,
 } from './messenger-conversation.schemas.js';
 import {
@@ -20,6 +23,7 @@ import {
   conversationMessages,
   listConversations,
   RateLimited,
+  rateAnswer,
   startConversation,
 } from './messenger-conversation.service.js';
 import { bearerToken } from './messenger-request.js';
@@ -42,6 +46,7 @@ export function messengerConversationRoutes(deps: AppDeps): FastifyPluginAsyncTy
   return async (app) => {
     registerConversationRoutes(app, deps);
     registerAskRoute(app, deps);
+    registerFeedbackRoute(app, deps);
   };
 }
 
@@ -101,6 +106,31 @@ function registerConversationRoutes(app: TypeBoxApp, deps: AppDeps): void {
     async (request) => {
       const { helpCenter, visitor } = await visitorOf(deps, request);
       return { messages: await conversationMessages(deps, helpCenter, visitor, request.params.conversationId) };
+    },
+  );
+}
+
+function registerFeedbackRoute(app: TypeBoxApp, deps: AppDeps): void {
+  app.post(
+    '/:slug/api/conversations/:conversationId/messages/:messageId/feedback',
+    {
+      config: PUBLIC,
+      schema: {
+        operationId: 'messenger.conversations.feedback',
+        tags,
+        summary: 'Rate one of the assistant\'s answers ("That helped", or not); a later rating replaces the earlier',
+        params: AnswerParamsSchema,
+        body: FeedbackBodySchema,
+        security: VISITOR,
+        response: { 200: RatedAnswerSchema, ...messengerErrorResponses([400, 404]) },
+      },
+    },
+    async (request) => {
+      const { helpCenter, visitor } = await visitorOf(deps, request);
+      const { conversationId, messageId } = request.params;
+      return {
+        message: await rateAnswer(deps, helpCenter, visitor, { conversationId, messageId, helpful: request.body.helpful }),
+      };
     },
   );
 }

@@ -34,6 +34,11 @@ export const ConversationMessageSchema = Type.Object(
     author: StringEnum(['visitor', 'assistant'] as const),
     content: Type.String({ description: 'Plain text (an answer may hold Markdown links)' }),
     citations: Type.Array(CitationSchema, { description: 'The help-center articles an answer links, each once' }),
+    helpful: Nullable(
+      Type.Boolean({
+        description: 'The visitor\'s rating of an answer ("That helped"); null until rated, and for the visitor\'s own words',
+      }),
+    ),
     createdAt: TimestampSchema,
   },
   { additionalProperties: false, title: 'MessengerMessage' },
@@ -54,6 +59,22 @@ export const ConversationMessagesSchema = Type.Object(
 );
 
 export const CreatedConversationSchema = Type.Object({ conversation: ConversationSchema }, { additionalProperties: false });
+
+export const AnswerParamsSchema = Type.Object(
+  {
+    slug: SlugSchema,
+    conversationId: Type.String({ minLength: 1, maxLength: 64 }),
+    messageId: Type.String({ minLength: 1, maxLength: 64, description: "One of the agent's answers in the conversation" }),
+  },
+  { additionalProperties: false },
+);
+
+export const FeedbackBodySchema = Type.Object(
+  { helpful: Type.Boolean({ description: 'true: "That helped"; false: it did not. A later rating replaces the earlier' }) },
+  { additionalProperties: false },
+);
+
+export const RatedAnswerSchema = Type.Object({ message: ConversationMessageSchema }, { additionalProperties: false });
 
 export const SendMessageBodySchema = Type.Object(
   {

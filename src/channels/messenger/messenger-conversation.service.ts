@@ -4,6 +4,7 @@ import {
   listVisitorConversations,
   listVisitorMessages,
   openVisitorThread,
+  rateVisitorAnswer,
 } from '../../agent-studio/chats/visitor-chat.service.js';
 import { followRun, startVisitorRun } from '../../agent-studio/runtime/visitor-run.service.js';
 import type { AppDeps } from '../../deps.js';
@@ -59,6 +60,15 @@ export function listConversations(deps: Pick<AppDeps, 'db'>, helpCenter: Messeng
 
 export function startConversation(deps: AppDeps, helpCenter: MessengerHelpCenter, visitor: Visitor) {
   return openVisitorThread(deps, chatVisitorOf(helpCenter, visitor), requireChat(helpCenter, visitor));
+}
+
+export function rateAnswer(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'ids'>,
+  helpCenter: MessengerHelpCenter,
+  visitor: Visitor,
+  answer: { conversationId: string; messageId: string; helpful: boolean },
+) {
+  return rateVisitorAnswer(deps, chatVisitorOf(helpCenter, visitor), answer.conversationId, answer.messageId, answer.helpful);
 }
 
 export function conversationMessages(deps: Pick<AppDeps, 'db'>, helpCenter: MessengerHelpCenter, visitor: Visitor, id: string) {

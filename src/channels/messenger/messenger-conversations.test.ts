@@ -194,6 +194,30 @@ describe.each(DIALECTS)('messenger conversations on %s', (dialect) => {
     expect(failed.body).not.toContain('context length');
   });
 
+  it('takes the visitor\'s rating of an answer, a later one replacing the earlier, and of nothing else', async () => {
+    const token = await newVisitor();
+    const conversationId = await openConversation(token);
+    model.script({ text: 'Open Settings, then Billing.' });
+    const asked = (await api('POST', `/conversations/${conversationId}/messages`, token, { content: 'Where is billing?' })).json();
+    const rate = (messageId: string, helpful: unknown, as = token) =>
+      api('POST', `/conversations/${conversationId}/messages/${messageId}/feedback`, as, { helpful });
+
+    const helped = await rate(asked.answer.id, true);
+    expect(helped.statusCode, helped.body).toBe(200);
+    expect(helped.json().message).toMatchObject({ id: asked.answer.id, author: 'assistant', helpful: true });
+    expect((await rate(asked.answer.id, false)).json().message.helpful).toBe(false);
+    expect((await messagesOf(token, conversationId)).map((message) => (message as { helpful: unknown }).helpful)).toEqual([
+      null,
+      false,
+    ]);
+    // The visitor's own words, another visitor's rating, a malformed rating: refused, nothing written.
+    expect((await rate(asked.message.id, true)).statusCode).toBe(404);
+    expect((await rate(asked.answer.id, true, await newVisitor())).statusCode).toBe(404);
+    expect((await rate(asked.answer.id, 'yes')).statusCode).toBe(400);
+    expect((await rate('not-a-message', true)).statusCode).toBe(404);
+    expect((await messagesOf(token, conversationId))[1]).toMatchObject({ helpful: false });
+  });
+
   it('keeps the visitor to their own conversations: another visitor, help center or token sees nothing', async () => {
     const owner = await newVisitor();
     const conversationId = await openConversation(owner);
