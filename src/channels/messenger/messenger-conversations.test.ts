@@ -76,7 +76,7 @@ describe.each(DIALECTS)('messenger conversations on %s', (dialect) => {
   const messagesOf = async (token: string, conversationId: string) => {
     const response = await api('GET', `/conversations/${conversationId}/messages`, token);
     expect(response.statusCode, response.body).toBe(200);
-    return response.json().messages as { author: string; content: string; citations: unknown[] }[];
+    return response.json().messages as { author: string; content: string; citations: unknown[]; helpful: boolean | null }[];
   };
   const setWidget = async (widget: object) => {
     const response = await site.call('PATCH', `/help-centers/${site.helpCenterId}`, { widget });
@@ -194,11 +194,13 @@ describe.each(DIALECTS)('messenger conversations on %s', (dialect) => {
     expect(failed.body).not.toContain('context length');
   });
 
-  it('takes the visitor\'s rating of an answer, a later one replacing the earlier, and of nothing else', async () => {
+  it("takes the visitor's rating of an answer, a later one replacing the earlier, and of nothing else", async () => {
     const token = await newVisitor();
     const conversationId = await openConversation(token);
     model.script({ text: 'Open Settings, then Billing.' });
-    const asked = (await api('POST', `/conversations/${conversationId}/messages`, token, { content: 'Where is billing?' })).json();
+    const asked = (
+      await api('POST', `/conversations/${conversationId}/messages`, token, { content: 'Where is billing?' })
+    ).json();
     const rate = (messageId: string, helpful: unknown, as = token) =>
       api('POST', `/conversations/${conversationId}/messages/${messageId}/feedback`, as, { helpful });
 
@@ -206,10 +208,7 @@ describe.each(DIALECTS)('messenger conversations on %s', (dialect) => {
     expect(helped.statusCode, helped.body).toBe(200);
     expect(helped.json().message).toMatchObject({ id: asked.answer.id, author: 'assistant', helpful: true });
     expect((await rate(asked.answer.id, false)).json().message.helpful).toBe(false);
-    expect((await messagesOf(token, conversationId)).map((message) => (message as { helpful: unknown }).helpful)).toEqual([
-      null,
-      false,
-    ]);
+    expect((await messagesOf(token, conversationId)).map((message) => message.helpful)).toEqual([null, false]);
     // The visitor's own words, another visitor's rating, a malformed rating: refused, nothing written.
     expect((await rate(asked.message.id, true)).statusCode).toBe(404);
     expect((await rate(asked.answer.id, true, await newVisitor())).statusCode).toBe(404);
