@@ -172,38 +172,45 @@ async function readAnswer(response: Response, onEvent: (event: AskEvent) => void
   return { finished };
 }
 
+/** The response of a call that succeeded; an `ApiError` with the server's code and message otherwise. */
+async function fetchFrom(
+  apiBase: string,
+  method: string,
+  path: string,
+  { body, token, signal, accept }: Call = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { accept: accept ?? 'application/json' };
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+  }
+  if (token) {
+    headers.authorization = `Bearer ${token}`;
+  }
+  const response = await fetch(`${apiBase}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+    credentials: 'same-origin',
+  });
+  if (!response.ok) {
+    const answer = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+    throw new ApiError(
+      response.status,
+      answer?.error?.code ?? 'error',
+      answer?.error?.message ?? `The server answered ${response.status}.`,
+    );
+  }
+  return response;
+}
+
 export type MessengerClient = ReturnType<typeof createMessengerClient>;
 
 export function createMessengerClient(options: { apiBase: string; slug: string; storage: Storage | null }) {
   const tokens = tokenStore(options.storage, `switchboard.visitor.${options.slug}`);
   let creating: Promise<string> | null = null;
 
-  /** The response of a call that succeeded; an `ApiError` with the server's code and message otherwise. */
-  async function fetchApi(method: string, path: string, { body, token, signal, accept }: Call = {}): Promise<Response> {
-    const headers: Record<string, string> = { accept: accept ?? 'application/json' };
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-    }
-    if (token) {
-      headers.authorization = `Bearer ${token}`;
-    }
-    const response = await fetch(`${options.apiBase}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
-      credentials: 'same-origin',
-    });
-    if (!response.ok) {
-      const answer = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-      throw new ApiError(
-        response.status,
-        answer?.error?.code ?? 'error',
-        answer?.error?.message ?? `The server answered ${response.status}.`,
-      );
-    }
-    return response;
-  }
+  const fetchApi = (method: string, path: string, call: Call = {}) => fetchFrom(options.apiBase, method, path, call);
 
   async function call<T>(method: string, path: string, options: Call = {}): Promise<T> {
     return (await (await fetchApi(method, path, options)).json()) as T;

@@ -59,6 +59,33 @@ function withEvent(previous: ConversationState, key: string, event: AskEvent): C
   }
 }
 
+/** The visitor's message as shown before the server has it: a key of its own, kept when it comes back as stored. */
+function pendingMessage(content: string): ShownMessage {
+  const key = `local-${++nextKey}`;
+  return { key, id: key, author: 'visitor', content, citations: [], helpful: null, createdAt: new Date().toISOString() };
+}
+
+/** "That helped" on an answer: shown as rated once the server has it; a failure leaves it as it was. */
+async function rateAnswer(
+  client: MessengerClient,
+  conversationId: string | null,
+  messageId: string,
+  setState: (change: (previous: ConversationState) => ConversationState) => void,
+): Promise<void> {
+  if (!conversationId) {
+    return;
+  }
+  try {
+    const rated = await client.rate(conversationId, messageId, true);
+    setState((previous) => ({
+      ...previous,
+      messages: previous.messages.map((message) => (message.id === rated.id ? { ...message, helpful: rated.helpful } : message)),
+    }));
+  } catch {
+    // Nothing to undo: the button stays for another try.
+  }
+}
+
 /**
  * The visitor's conversation with the help center's assistant, held by the panel so that an answer
  * still streaming goes on while the visitor reads elsewhere. Loads when first `enabled` (the
@@ -120,16 +147,8 @@ export function useConversation(
    * for the composer to offer again).
    */
   const send = async (content: string): Promise<boolean> => {
-    const key = `local-${++nextKey}`;
-    const pending: ShownMessage = {
-      key,
-      id: key,
-      author: 'visitor',
-      content,
-      citations: [],
-      helpful: null,
-      createdAt: new Date().toISOString(),
-    };
+    const pending = pendingMessage(content);
+    const { key } = pending;
     setState((previous) => ({ ...previous, streaming: '', notice: null, messages: [...previous.messages, pending] }));
     const controller = new AbortController();
     streaming.current = controller;
@@ -198,24 +217,7 @@ export function useConversation(
     );
   };
 
-  /** "That helped" on an answer: shown as rated once the server has it; a failure leaves it as it was. */
-  const rate = async (messageId: string) => {
-    const conversationId = state.conversationId;
-    if (!conversationId) {
-      return;
-    }
-    try {
-      const rated = await client.rate(conversationId, messageId, true);
-      setState((previous) => ({
-        ...previous,
-        messages: previous.messages.map((message) =>
-          message.id === rated.id ? { ...message, helpful: rated.helpful } : message,
-        ),
-      }));
-    } catch {
-      // Nothing to undo: the button stays for another try.
-    }
-  };
+  const rate = (messageId: string) => rateAnswer(client, state.conversationId, messageId, setState);
 
   return { ...state, send, retry, rate };
 }
