@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { apiOf, signInAsDemoAdmin } from './screenshots-settings.js';
+import type { ApiCall } from './screenshots-widget.js';
 
 /**
  * An article with the sections, list, code and note a real guide has, so the article page shows its
@@ -49,7 +50,7 @@ export async function shootHelpCenter(
   browser: Browser,
   origin: string,
   shoot: (name: string, page: Page) => Promise<void>,
-): Promise<void> {
+): Promise<{ api: ApiCall; helpCenter: HelpCenterRow }> {
   const api = await helpCenterApiOf(browser, origin);
   const helpCenters = await api<HelpCenterRow[]>('GET', '/help-centers');
   const helpCenter = helpCenters.find((row) => row.name === 'Lumen Help Center');
@@ -102,10 +103,11 @@ export async function shootHelpCenter(
       await context.close();
     }
   }
+  return { api, helpCenter };
 }
 
 /** The help-center API takes API keys only: the signed-in demo admin makes one, as the API keys page would. */
-async function helpCenterApiOf(browser: Browser, origin: string) {
+async function helpCenterApiOf(browser: Browser, origin: string): Promise<ApiCall> {
   const context = await browser.newContext({ baseURL: origin });
   let apiKey: string;
   try {
@@ -127,6 +129,8 @@ async function helpCenterApiOf(browser: Browser, origin: string) {
     if (!response.ok) {
       throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
     }
-    return ((await response.json()) as { data: T }).data;
+    // The help-center API wraps its answers in `data`; the agent studio's are the resource itself.
+    const answer = (await response.json()) as { data?: T } & T;
+    return answer.data ?? answer;
   };
 }

@@ -6,14 +6,15 @@ import { launchChromium } from '../test/console/browser.js';
 import { freePort } from '../test/free-port.js';
 import { shootHelpCenter } from './screenshots-help-center.js';
 import { shootSettings } from './screenshots-settings.js';
+import { shootWidget } from './screenshots-widget.js';
 
 /**
  * `npm run screenshots`: the README's pictures, taken from the running app. A demo organization is
  * seeded by `switchboard demo seed` into a fresh SQLite folder, `switchboard serve` serves it, and
  * the system Chromium signs in as the demo agent and photographs the sign-in page, the inbox and
  * a ticket (plus the inbox in the dark theme and a ticket on a phone), then, as the demo
- * organization's admin, the main settings pages, and last the public help center, into
- * docs/screenshots/.
+ * organization's admin, the main settings pages, the public help center, and last the messenger
+ * on a vendor's page, into docs/screenshots/.
  */
 const OUT_DIR = join('docs', 'screenshots');
 const PASSWORD = 'lumen-demo-screens-2026';
@@ -47,6 +48,8 @@ const env = {
   HOST: '127.0.0.1',
   PUBLIC_BASE_URL: origin,
   LOG_LEVEL: 'warn',
+  // The messenger's pictures answer with a model server on loopback.
+  OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
 };
 execFileSync(process.execPath, ['bin/switchboard.js', 'demo', 'seed', '--password', PASSWORD], { env, stdio: 'inherit' });
 const server = spawn(process.execPath, ['bin/switchboard.js', 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -93,7 +96,8 @@ try {
     await context.close();
   }
   await shootSettings(browser, origin, shoot);
-  await shootHelpCenter(browser, origin, shoot);
+  const { api, helpCenter } = await shootHelpCenter(browser, origin, shoot);
+  await shootWidget(browser, origin, api, helpCenter, shoot);
 } finally {
   await browser.close();
   server.kill('SIGTERM');
