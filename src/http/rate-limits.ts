@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from '../db/database.js';
+import { countAgainstBudgets } from '../lib/attempt-budgets.js';
 import type { Clock } from '../lib/clock.js';
 import { type AttemptCounter, databaseAttemptCounter, redisAttemptCounter } from './attempt-counters.js';
 
@@ -124,27 +125,13 @@ export async function registerRateLimits(
   };
 }
 
-/**
- * One attempt added to every budget's counter. Past any budget the attempt is refused and given
- * back at once, so refused attempts count nothing; `keys` are the counters that keep it. A store
- * that cannot be reached counts nothing and refuses nothing.
- */
+/** One attempt counted against the budgets over the sign-in window (see `countAgainstBudgets`); `keys` keep it. */
 async function countAttempt(
   attempts: AttemptCounter,
   budgets: { key: string; max: number }[],
 ): Promise<{ verdict: LimitVerdict; keys: string[] }> {
-  const keys = budgets.map((budget) => budget.key);
-  const counted = keys.length > 0 ? await attempts.increment(keys, SIGN_IN_WINDOW_MS) : null;
-  if (!counted) {
-    return { verdict: NOT_EXCEEDED, keys: [] };
-  }
-  const over = counted.filter((entry, index) => entry.count > (budgets[index]?.max ?? Number.POSITIVE_INFINITY));
-  if (over.length === 0) {
-    return { verdict: NOT_EXCEEDED, keys };
-  }
-  await attempts.decrement(keys);
-  const msLeft = Math.max(...over.map((entry) => entry.msLeft));
-  return { verdict: { exceeded: true, retryAfterSeconds: Math.max(1, Math.ceil(msLeft / 1000)) }, keys: [] };
+  const counted = await countAgainstBudgets(attempts, budgets, SIGN_IN_WINDOW_MS);
+  return { verdict: { exceeded: counted.exceeded, retryAfterSeconds: counted.retryAfterSeconds }, keys: counted.keptKeys };
 }
 
 /** ioredis, loaded only when Redis is configured. */

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { eventFrame, startEventStream } from '../../http/sse.js';
 import type { TypeBoxApp } from '../../http/typebox-app.js';
-import { messengerErrorResponses } from './messenger.errors.js';
+import { messengerErrorResponses, withRetryAfter } from './messenger.errors.js';
 import { HelpCenterSlugParamsSchema } from './messenger.schemas.js';
 import {
   AnswerParamsSchema,
@@ -22,7 +22,6 @@ import {
   ask,
   conversationMessages,
   listConversations,
-  RateLimited,
   rateAnswer,
   startConversation,
 } from './messenger-conversation.service.js';
@@ -156,7 +155,9 @@ function registerAskRoute(app: TypeBoxApp, deps: AppDeps): void {
     },
     async (request, reply) => {
       const { helpCenter, visitor } = await visitorOf(deps, request);
-      await limited(reply, () => admitQuestion({ ...deps, attempts: deps.limits.attempts }, helpCenter, visitor, request.ip));
+      await withRetryAfter(reply, () =>
+        admitQuestion({ ...deps, attempts: deps.limits.attempts }, helpCenter, visitor, request.ip),
+      );
       const { conversationId } = request.params;
       if ((request.headers.accept ?? '').includes('text/event-stream')) {
         return streamAnswer(deps, reply, { helpCenter, visitor, conversationId, content: request.body.content });
@@ -166,17 +167,6 @@ function registerAskRoute(app: TypeBoxApp, deps: AppDeps): void {
       return reply.code(201).send(answerOf(events));
     },
   );
-}
-
-async function limited(reply: FastifyReply, count: () => Promise<void>): Promise<void> {
-  try {
-    await count();
-  } catch (error) {
-    if (error instanceof RateLimited) {
-      reply.header('retry-after', String(error.retryAfterSeconds));
-    }
-    throw error;
-  }
 }
 
 /** The JSON answer of a question asked without a stream. */

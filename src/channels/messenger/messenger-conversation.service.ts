@@ -9,7 +9,9 @@ import {
 import { followRun, startVisitorRun } from '../../agent-studio/runtime/visitor-run.service.js';
 import type { AppDeps } from '../../deps.js';
 import type { AttemptCounter } from '../../http/attempt-counters.js';
+import { countAgainstBudgets } from '../../lib/attempt-budgets.js';
 import { AppError } from '../../lib/errors.js';
+import { RateLimited } from './messenger.errors.js';
 import { addTokensUsed, findTokensUsed } from './messenger-token-usage.repository.js';
 import type { Visitor } from './messenger-visitor.service.js';
 import type { MessengerHelpCenter } from './messenger-widget.js';
@@ -173,8 +175,7 @@ export async function admitQuestion(
 
 /**
  * One message counted against the visitor, the client address and the help center; past a limit
- * it is given back and refused with how long to wait. Counters that cannot be reached refuse
- * nothing, as the app's other limits.
+ * it counts nothing and is refused with how long to wait (see `countAgainstBudgets`).
  */
 export async function countMessage(
   deps: Pick<AppDeps, 'config'> & { attempts: AttemptCounter },
@@ -192,29 +193,12 @@ export async function countMessage(
       who: 'Visitors are',
     },
   ].filter((limit) => limit.max > 0);
-  if (limits.length === 0) {
-    return;
-  }
-  const keys = limits.map((limit) => limit.key);
-  const counted = await deps.attempts.increment(keys, config.MESSENGER_MESSAGE_WINDOW_SECONDS * 1000);
-  const over = limits.findIndex((limit, index) => (counted?.[index]?.count ?? 0) > limit.max);
-  if (over < 0) {
-    return;
-  }
-  await deps.attempts.decrement(keys);
-  const retryAfterSeconds = Math.max(1, Math.ceil((counted?.[over]?.msLeft ?? 1000) / 1000));
-  throw new RateLimited(
-    `${limits[over]?.who} sending messages too quickly: wait ${retryAfterSeconds} seconds, then send it again`,
-    retryAfterSeconds,
-  );
-}
-
-/** A refusal of the message limits, with the seconds to wait (the `retry-after` header). */
-export class RateLimited extends AppError {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super({ code: 'RATE_LIMITED', message });
+  const verdict = await countAgainstBudgets(deps.attempts, limits, config.MESSENGER_MESSAGE_WINDOW_SECONDS * 1000);
+  if (verdict.exceeded) {
+    const wait = verdict.retryAfterSeconds;
+    throw new RateLimited(
+      `${limits[verdict.overIndex]?.who} sending messages too quickly: wait ${wait} seconds, then send it again`,
+      wait,
+    );
   }
 }

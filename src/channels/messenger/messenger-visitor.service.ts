@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import { openWidgetSecret } from '../../help-center/help-centers/help-center-widget.service.js';
 import type { AttemptCounter } from '../../http/attempt-counters.js';
+import { countAgainstBudgets } from '../../lib/attempt-budgets.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
@@ -11,6 +12,7 @@ import { findAccountNamed } from '../../platform/accounts/account.lookup.js';
 import { findLiveContactIdentityById } from '../../platform/contacts/customer-contact.lookup.js';
 import { findOrCreateContactByEmail, joinContactToAccount } from '../../platform/contacts/customer-contact.service.js';
 import { flushDeferredEvents } from '../../platform/events/event.recorder.js';
+import { RateLimited } from './messenger.errors.js';
 import { type VerifiedIdentity, verifyIdentityToken } from './messenger-identity.js';
 import {
   findVisitorByTokenHash,
@@ -58,26 +60,18 @@ export function unauthorized(message = UNAUTHORIZED): AppError {
 
 /**
  * One new visitor counted against the client address; past `MESSENGER_VISITORS_PER_ADDRESS` in the
- * window it is given back (refused creations count nothing) and refused. A counter store that
- * cannot be reached counts nothing and refuses nothing, as the app's other limits do.
+ * window it is refused (`RateLimited`) and counts nothing (see `countAgainstBudgets`).
  */
-export async function countNewVisitor(
-  deps: Pick<MessengerDeps, 'attempts' | 'config'>,
-  address: string,
-): Promise<{ exceeded: boolean; retryAfterSeconds: number }> {
+export async function countNewVisitor(deps: Pick<MessengerDeps, 'attempts' | 'config'>, address: string): Promise<void> {
   const max = deps.config.MESSENGER_VISITORS_PER_ADDRESS;
-  const fine = { exceeded: false, retryAfterSeconds: 0 };
   if (max === 0) {
-    return fine;
+    return;
   }
-  const keys = [`messenger-visitors-address:${address}`];
-  const counted = await deps.attempts.increment(keys, deps.config.MESSENGER_VISITOR_WINDOW_SECONDS * 1000);
-  const entry = counted?.[0];
-  if (!entry || entry.count <= max) {
-    return fine;
+  const budgets = [{ key: `messenger-visitors-address:${address}`, max }];
+  const verdict = await countAgainstBudgets(deps.attempts, budgets, deps.config.MESSENGER_VISITOR_WINDOW_SECONDS * 1000);
+  if (verdict.exceeded) {
+    throw new RateLimited('Too many new visitors from this address; retry later', verdict.retryAfterSeconds);
   }
-  await deps.attempts.decrement(keys);
-  return { exceeded: true, retryAfterSeconds: Math.max(1, Math.ceil(entry.msLeft / 1000)) };
 }
 
 /** A new anonymous visitor of the help center, and its token (answered this once, kept only hashed). */

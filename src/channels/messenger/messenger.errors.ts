@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { NormalizedError } from '../../http/errors.js';
-import type { ErrorCode } from '../../lib/errors.js';
+import { AppError, type ErrorCode } from '../../lib/errors.js';
 
 /** `{error: {code, message}}`: how the messenger's API answers every failure (the contract of issue 34). */
 export const MessengerErrorSchema = Type.Object(
@@ -46,4 +46,26 @@ export function renderMessengerError(error: NormalizedError, _request: FastifyRe
 export function messengerErrorResponses(statuses: number[]) {
   const all = new Set([...statuses, 401, 500]);
   return Object.fromEntries([...all].sort().map((status) => [status, MessengerErrorSchema]));
+}
+
+/** A refusal of the messenger's limits, with the seconds to wait (the `retry-after` header). */
+export class RateLimited extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super({ code: 'RATE_LIMITED', message });
+  }
+}
+
+/** Runs a limit check; a `RateLimited` refusal leaves its `retry-after` on the reply before the error answer. */
+export async function withRetryAfter(reply: FastifyReply, check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    if (error instanceof RateLimited) {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+    }
+    throw error;
+  }
 }

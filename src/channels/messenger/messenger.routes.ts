@@ -3,8 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canonicalAddress, type SiteAddress, sitePaths } from '../../help-center/site/site-address.js';
 import { siteAddressOf } from '../../help-center/site/site-deps.js';
 import type { TypeBoxApp } from '../../http/typebox-app.js';
-import { AppError } from '../../lib/errors.js';
-import { messengerErrorResponses } from './messenger.errors.js';
+import { messengerErrorResponses, withRetryAfter } from './messenger.errors.js';
 import {
   ArticleParamsSchema,
   ArticleSchema,
@@ -143,11 +142,7 @@ function registerVisitorRoutes(app: TypeBoxApp, deps: MessengerRouteDeps): void 
     },
     async (request, reply) => {
       const helpCenter = await requireEnabledWidget(deps.db, request.params.slug);
-      const verdict = await countNewVisitor(deps, request.ip);
-      if (verdict.exceeded) {
-        reply.header('retry-after', String(verdict.retryAfterSeconds));
-        throw new AppError({ code: 'RATE_LIMITED', message: 'Too many new visitors from this address; retry later' });
-      }
+      await withRetryAfter(reply, () => countNewVisitor(deps, request.ip));
       return reply.code(201).send(await createVisitor(deps, helpCenter));
     },
   );

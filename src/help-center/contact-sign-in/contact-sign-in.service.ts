@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { enqueueEmail } from '../../delivery/outbox/outbox.service.js';
 import type { AttemptCounter } from '../../http/attempt-counters.js';
+import { countAgainstBudgets } from '../../lib/attempt-budgets.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
@@ -79,16 +80,7 @@ async function withinRequestLimits(deps: ContactSignInDeps, email: string, addre
     { key: `help-center-sign-in-email:${email}`, max: LINK_REQUESTS_PER_EMAIL },
     { key: `help-center-sign-in-address:${address}`, max: LINK_REQUESTS_PER_ADDRESS },
   ];
-  const keys = budgets.map((budget) => budget.key);
-  const counted = await deps.attempts.increment(keys, LINK_REQUEST_WINDOW_MS);
-  if (!counted) {
-    return true;
-  }
-  if (counted.every((entry, index) => entry.count <= (budgets[index]?.max ?? Number.POSITIVE_INFINITY))) {
-    return true;
-  }
-  await deps.attempts.decrement(keys);
-  return false;
+  return !(await countAgainstBudgets(deps.attempts, budgets, LINK_REQUEST_WINDOW_MS)).exceeded;
 }
 
 /**
