@@ -24,7 +24,7 @@ export const THREAD_COLUMNS = [
   'chat_threads.updated_at',
 ] as const;
 
-const MESSAGE_COLUMNS = [
+export const MESSAGE_COLUMNS = [
   'id',
   'thread_id',
   'role',

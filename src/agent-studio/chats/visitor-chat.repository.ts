@@ -1,6 +1,6 @@
 import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { type ChatThreadRow, THREAD_COLUMNS } from './chat.repository.js';
+import { type ChatMessageRow, type ChatThreadRow, MESSAGE_COLUMNS, THREAD_COLUMNS } from './chat.repository.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -72,4 +72,28 @@ export async function listFeedbackOfThread(db: Db, threadId: string): Promise<Ma
     .where('thread_id', '=', threadId)
     .execute();
   return new Map(rows.map((row) => [row.message_id, row.feedback_type === 'positive']));
+}
+
+/** The thread's latest `limit` messages a visitor sees (their words and the answers), oldest first. */
+export async function listLatestVisitorMessages(db: Db, threadId: string, limit: number): Promise<ChatMessageRow[]> {
+  const rows = await db
+    .selectFrom('chat_messages')
+    .select(MESSAGE_COLUMNS)
+    .where('thread_id', '=', threadId)
+    .where('role', 'in', ['user', 'assistant'])
+    .orderBy('sort_key', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse();
+}
+
+/** The rating of one answer, or null. */
+export async function findFeedback(db: Db, messageId: string): Promise<boolean | null> {
+  const row = await db
+    .selectFrom('chat_message_feedback')
+    .select('feedback_type')
+    .where('message_id', '=', messageId)
+    .executeTakeFirst();
+  return row ? row.feedback_type === 'positive' : null;
 }

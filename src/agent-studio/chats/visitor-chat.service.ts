@@ -4,11 +4,13 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import { findLiveAgent } from '../agents/agent.lookup.js';
-import { type ChatMessageRow, findMessage, insertMessage, insertThread, listMessages, touchThread } from './chat.repository.js';
+import { type ChatMessageRow, findMessage, insertMessage, insertThread, touchThread } from './chat.repository.js';
 import { shownToVisitor, toVisitorMessage, toVisitorThread } from './visitor-chat.presenter.js';
 import {
+  findFeedback,
   findVisitorThread,
   listFeedbackOfThread,
+  listLatestVisitorMessages,
   listVisitorThreads,
   upsertFeedback,
   type VisitorOwner,
@@ -72,21 +74,16 @@ export async function listVisitorConversations(db: Kysely<DB>, visitor: ChatVisi
 /** The conversation's latest messages as the visitor sees them, oldest first. */
 export async function listVisitorMessages(db: Kysely<DB>, visitor: ChatVisitor, threadId: string) {
   const thread = await requireVisitorThread(db, visitor, threadId);
-  const rows = await listMessages(db, thread.id, { limit: 100_000 });
+  const rows = await listLatestVisitorMessages(db, thread.id, VISITOR_MESSAGES);
   const ratings = await listFeedbackOfThread(db, thread.id);
-  return rows
-    .filter(shownToVisitor)
-    .slice(-VISITOR_MESSAGES)
-    .map((row) => toVisitorMessage(row, ratings.get(row.id) ?? null));
+  return rows.map((row) => toVisitorMessage(row, ratings.get(row.id) ?? null));
 }
 
 /** One message of the visitor's conversation as they see it, or undefined (another's, or a tool's). */
 export async function findVisitorMessage(db: Kysely<DB>, visitor: ChatVisitor, threadId: string, messageId: string) {
   const thread = await requireVisitorThread(db, visitor, threadId);
   const row = await findMessage(db, thread.id, messageId);
-  return row && shownToVisitor(row)
-    ? toVisitorMessage(row, (await listFeedbackOfThread(db, thread.id)).get(row.id) ?? null)
-    : undefined;
+  return row && shownToVisitor(row) ? toVisitorMessage(row, await findFeedback(db, row.id)) : undefined;
 }
 
 /**
