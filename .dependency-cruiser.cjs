@@ -131,6 +131,7 @@ module.exports = {
           '\\.(routes|plugin|envelope|errors|pagination|schemas|filters|meta)\\.tsx?$',
           // The live streams' halves that write Server-Sent Events frames for their routes.
           '^src/platform/events/event-stream\\.hub\\.ts$',
+          '^src/channels/messenger/messenger-live\\.hub\\.ts$',
           '^src/agent-studio/runtime/run-answer\\.ts$',
         ],
       },

@@ -12,6 +12,7 @@ import type { AgentTokenUsageTable } from '../agent-studio/runtime/agent-token-u
 import type { TicketAgentCursorTable, TicketAgentJobTable } from '../agent-studio/ticket-agents/ticket-agent.table.js';
 import type { AgentToolTable } from '../agent-studio/tools/agent-tool.table.js';
 import type { ImapMessageAttemptTable } from '../channels/email/imap-message-attempt.table.js';
+import type { MessengerHandoffTable } from '../channels/messenger/messenger-handoff.table.js';
 import type { MessengerTokenUsageTable } from '../channels/messenger/messenger-token-usage.table.js';
 import type { MessengerVisitorTable } from '../channels/messenger/messenger-visitor.table.js';
 import type { EmailMessageTable } from '../delivery/email-messages/email-message.table.js';
@@ -51,6 +52,7 @@ import type { TeamMemberTable, TeamTable } from '../platform/teams/team.table.js
 import type { TicketActivityTable } from '../platform/ticket-activities/ticket-activity.table.js';
 import type { TicketSearchDocumentTable } from '../platform/ticket-search/ticket-search.table.js';
 import type { TicketTagTable } from '../platform/ticket-tags/ticket-tag.table.js';
+import type { ChatTicketVisitorTable } from '../platform/tickets/chat-ticket-visitor.table.js';
 import type {
   TeamTicketCounterTable,
   TicketCommentTable,
@@ -125,6 +127,8 @@ export interface DB {
   help_center_contact_sessions: HelpCenterContactSessionTable;
   messenger_visitors: MessengerVisitorTable;
   messenger_token_usage: MessengerTokenUsageTable;
+  messenger_handoffs: MessengerHandoffTable;
+  chat_ticket_visitors: ChatTicketVisitorTable;
   macros: MacroTable;
   saved_views: SavedViewTable;
   events: EventTable;

@@ -28,6 +28,7 @@ import { ticketEmailRoutes } from './ticket-emails/ticket-email.routes.js';
 import { ticketMergeRoutes } from './ticket-merges/ticket-merge.routes.js';
 import { ticketSearchRoutes } from './ticket-search/ticket-search.routes.js';
 import { ticketTagRoutes } from './ticket-tags/ticket-tag.routes.js';
+import { chatTicketRoutes } from './tickets/chat-ticket.routes.js';
 import { commentRoutes } from './tickets/comment.routes.js';
 import { ticketRoutes } from './tickets/ticket.routes.js';
 import { userRoutes } from './users/user.routes.js';
@@ -120,6 +121,7 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(ticketBulkRoutes(deps));
     await app.register(ticketMergeRoutes(deps));
     await app.register(ticketActivityRoutes(deps));
+    await app.register(chatTicketRoutes(deps));
     await app.register(commentRoutes(deps));
     await app.register(teamConfigurationRoutes(deps));
     await app.register(accountAttributeRoutes(deps));

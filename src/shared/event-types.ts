@@ -27,6 +27,8 @@ export const EVENT_TYPES = [
   'chat.message.created',
   'mcp_server.connected',
   'mcp_server.disconnected',
+  'chat.visitor_presence',
+  'chat.visitor_typing',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

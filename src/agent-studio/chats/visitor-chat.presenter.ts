@@ -51,6 +51,7 @@ export function toVisitorMessage(row: ChatMessageRow, helpful: boolean | null = 
   return {
     id: row.id,
     author: answer ? ('assistant' as const) : ('visitor' as const),
+    authorName: null,
     content: row.content,
     citations: answer ? citationsOf(row.content, toolCalls) : [],
     helpful: answer ? helpful : null,

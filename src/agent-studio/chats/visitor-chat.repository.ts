@@ -97,3 +97,8 @@ export async function findFeedback(db: Db, messageId: string): Promise<boolean |
     .executeTakeFirst();
   return row ? row.feedback_type === 'positive' : null;
 }
+
+/** An agent and the user who made it (whose permissions its comments are written with). */
+export function findAgentMaker(db: Db, agentId: string) {
+  return db.selectFrom('agents').select(['id', 'created_by_id']).where('id', '=', agentId).executeTakeFirstOrThrow();
+}

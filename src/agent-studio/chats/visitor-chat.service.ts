@@ -7,6 +7,7 @@ import { findLiveAgent } from '../agents/agent.lookup.js';
 import { type ChatMessageRow, findMessage, insertMessage, insertThread, touchThread } from './chat.repository.js';
 import { shownToVisitor, toVisitorMessage, toVisitorThread } from './visitor-chat.presenter.js';
 import {
+  findAgentMaker,
   findFeedback,
   findVisitorThread,
   listFeedbackOfThread,
@@ -138,4 +139,30 @@ export async function addVisitorMessage(
     await alongside?.(trx, message);
     return { thread: toVisitorThread(thread), message: toVisitorMessage(message) };
   });
+}
+
+/**
+ * What a person taking the conversation over needs: the agent that answered and the user it acts
+ * with (its maker), and the conversation's latest messages as the visitor saw them, oldest first.
+ */
+export async function visitorTranscript(db: Kysely<DB>, visitor: ChatVisitor, threadId: string) {
+  const thread = await requireVisitorThread(db, visitor, threadId);
+  const agent = await findAgentMaker(db, thread.agent_id);
+  const rows = await listLatestVisitorMessages(db, thread.id, VISITOR_MESSAGES);
+  return {
+    thread: toVisitorThread(thread),
+    agent: { id: agent.id, actingUserId: agent.created_by_id },
+    messages: rows.map((row) => toVisitorMessage(row)),
+  };
+}
+
+/** The conversation moved to the top of the visitor's list: something was said in it elsewhere (its ticket). */
+export async function touchVisitorThread(db: Kysely<DB>, visitor: ChatVisitor, threadId: string, at: string): Promise<void> {
+  const thread = await requireVisitorThread(db, visitor, threadId);
+  await touchThread(db, thread.id, at);
+}
+
+/** The visitor's conversation as the messenger shows it; another's is a 404. */
+export async function findVisitorConversation(db: Kysely<DB>, visitor: ChatVisitor, threadId: string) {
+  return toVisitorThread(await requireVisitorThread(db, visitor, threadId));
 }

@@ -18,7 +18,7 @@ import {
 import { findTeam } from '../../platform/teams/team.lookup.js';
 import { mergedInto } from '../../platform/ticket-merges/ticket-merge.service.js';
 import { type CommentContent, deriveCommentContent, loadHtmlConverters } from '../../platform/tickets/comment-content.js';
-import { addInboundEmailComment } from '../../platform/tickets/comment-inbound.service.js';
+import { addCustomerComment } from '../../platform/tickets/comment-inbound.service.js';
 import { createTicketInTransaction } from '../../platform/tickets/ticket-create.service.js';
 import { findLiveUserByEmail } from '../../platform/users/user.lookup.js';
 import {
@@ -396,7 +396,7 @@ async function takeIn(
     }
   });
   if (ticket) {
-    const commentId = await addInboundEmailComment(trx, deps, {
+    const commentId = await addCustomerComment(trx, deps, {
       organizationId,
       ticket,
       contactId: contact.id,
@@ -430,7 +430,7 @@ async function takeIn(
   // The ticket's description is the text; its attachments and inline images need a comment to live on.
   const commentId =
     attachmentIds.length > 0
-      ? await addInboundEmailComment(trx, deps, {
+      ? await addCustomerComment(trx, deps, {
           organizationId,
           ticket: (await findLiveTicket(trx, organizationId, ticketId)) ?? {
             id: ticketId,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { eventFrame, startEventStream } from '../../http/sse.js';
 import type { TypeBoxApp } from '../../http/typebox-app.js';
@@ -8,42 +8,38 @@ import { HelpCenterSlugParamsSchema } from './messenger.schemas.js';
 import {
   AnswerParamsSchema,
   AskAnswerSchema,
+  ConversationAnswerSchema,
   ConversationListSchema,
   ConversationMessagesSchema,
   ConversationParamsSchema,
-  CreatedConversationSchema,
   FeedbackBodySchema,
   RatedAnswerSchema,
   SendMessageBodySchema,
 } from './messenger-conversation.schemas.js';
 import {
   type AskEvent,
-  admitQuestion,
+  admitMessage,
   ask,
   conversationMessages,
   listConversations,
   rateAnswer,
   startConversation,
 } from './messenger-conversation.service.js';
-import { bearerToken } from './messenger-request.js';
-import { requireVisitor, type Visitor } from './messenger-visitor.service.js';
-import { type MessengerHelpCenter, requireEnabledWidget } from './messenger-widget.js';
+import { registerHandoffRoutes } from './messenger-handoff.routes.js';
+import type { MessengerLiveHub } from './messenger-live.hub.js';
+import { visitorOf } from './messenger-request.js';
+import type { Visitor } from './messenger-visitor.service.js';
+import type { MessengerHelpCenter } from './messenger-widget.js';
 
 const tags = ['messenger'];
 const PUBLIC = { public: true };
 const VISITOR: Record<string, string[]>[] = [{ visitorToken: [] }];
 
-/** The help center of the path and the visitor holding the request's token (401 without a valid one). */
-async function visitorOf(deps: AppDeps, request: FastifyRequest<{ Params: { slug: string } }>) {
-  const helpCenter = await requireEnabledWidget(deps.db, request.params.slug);
-  const visitor = await requireVisitor(deps, helpCenter, bearerToken(request));
-  return { helpCenter, visitor };
-}
-
 /** The visitor's conversations with the help center's AI agent (agent-studio chat threads owned by the visitor). */
-export function messengerConversationRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+export function messengerConversationRoutes(deps: AppDeps, live: MessengerLiveHub): FastifyPluginAsyncTypebox {
   return async (app) => {
     registerConversationRoutes(app, deps);
+    registerHandoffRoutes(app, deps, live);
     registerAskRoute(app, deps);
     registerFeedbackRoute(app, deps);
   };
@@ -80,7 +76,7 @@ function registerConversationRoutes(app: TypeBoxApp, deps: AppDeps): void {
           "A new conversation with the help center's AI agent (404 when the widget names no agent; 403 verification_required for an anonymous visitor when identities must be verified)",
         params: HelpCenterSlugParamsSchema,
         security: VISITOR,
-        response: { 201: CreatedConversationSchema, ...messengerErrorResponses([403, 404]) },
+        response: { 201: ConversationAnswerSchema, ...messengerErrorResponses([403, 404]) },
       },
     },
     async (request, reply) => {
@@ -156,7 +152,10 @@ function registerAskRoute(app: TypeBoxApp, deps: AppDeps): void {
     async (request, reply) => {
       const { helpCenter, visitor } = await visitorOf(deps, request);
       await withRetryAfter(reply, () =>
-        admitQuestion({ ...deps, attempts: deps.limits.attempts }, helpCenter, visitor, request.ip),
+        admitMessage({ ...deps, attempts: deps.limits.attempts }, helpCenter, visitor, {
+          conversationId: request.params.conversationId,
+          address: request.ip,
+        }),
       );
       const { conversationId } = request.params;
       if ((request.headers.accept ?? '').includes('text/event-stream')) {
@@ -173,20 +172,20 @@ function registerAskRoute(app: TypeBoxApp, deps: AppDeps): void {
 function answerOf(events: AskEvent[]) {
   let message: Extract<AskEvent, { event: 'message' }>['data']['message'] | undefined;
   let answer: typeof message | null = null;
-  let handoffRequested = true;
+  let done: Extract<AskEvent, { event: 'done' }>['data'] | undefined;
   for (const event of events) {
     if (event.event === 'message') {
       message = event.data.message;
     } else if (event.event === 'answer') {
       answer = event.data.message;
     } else if (event.event === 'done') {
-      handoffRequested = event.data.handoffRequested;
+      done = event.data;
     }
   }
-  if (!message) {
+  if (!message || !done?.conversation) {
     throw new Error('the visitor message was not written');
   }
-  return { message, answer, handoffRequested };
+  return { message, answer, handoffRequested: done.handoffRequested, conversation: done.conversation };
 }
 
 /**
@@ -214,7 +213,7 @@ async function streamAnswer(
       throw error;
     }
     deps.log.error({ err: error }, 'messenger: answering a visitor failed');
-    write({ event: 'done', data: { handoffRequested: true, answered: false } });
+    write({ event: 'done', data: { handoffRequested: true, answered: false, conversation: null } });
   } finally {
     const stream = response as ReturnType<typeof startEventStream> | null;
     if (stream && !stream.writableEnded) {

@@ -13,14 +13,65 @@ export const ConversationParamsSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const HandoffSchema = Type.Object(
+  {
+    requestedAt: TimestampSchema,
+    requestedBy: StringEnum(['visitor', 'assistant'] as const, {
+      description: '"Talk to a person", or the assistant\'s own handoff',
+    }),
+    ticket: Type.String({ description: "The ticket's reference (SUP-12), as the team's emails name it" }),
+    teamName: Type.String(),
+    email: Nullable(
+      Type.String({
+        description: "Where a person's replies also go while the visitor is away: the verified contact's, or one left",
+      }),
+    ),
+    emailRequired: Type.Boolean({
+      description: 'Outside the team\'s hours with no address yet: ask for one ("We\'ll reply by email")',
+    }),
+    hours: Type.Object(
+      {
+        open: Type.Boolean({ description: 'Whether the team is within its business hours now' }),
+        nextOpeningAt: Nullable(TimestampSchema),
+        expectedWaitMinutes: Nullable(
+          Type.Integer({
+            minimum: 1,
+            description: "While open: the median wait for a person's first reply on the team's chats of the last two weeks",
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    closed: Type.Boolean({ description: 'The ticket was closed; a new message reopens it' }),
+  },
+  { additionalProperties: false, title: 'MessengerHandoff' },
+);
+
 export const ConversationSchema = Type.Object(
   {
     id: Type.String(),
     title: Nullable(Type.String()),
     createdAt: TimestampSchema,
     lastActivityAt: TimestampSchema,
+    handoff: Nullable(HandoffSchema),
   },
   { additionalProperties: false, title: 'MessengerConversation' },
+);
+
+export const ConversationAnswerSchema = Type.Object({ conversation: ConversationSchema }, { additionalProperties: false });
+
+export const HandoffBodySchema = Type.Object(
+  {
+    email: Type.Optional(
+      Type.String({
+        format: 'email',
+        maxLength: 320,
+        description:
+          "Where a person's replies also go while the visitor is away; on a conversation handed off already, replaces it",
+      }),
+    ),
+  },
+  { additionalProperties: false },
 );
 
 export const CitationSchema = Type.Object(
@@ -31,7 +82,8 @@ export const CitationSchema = Type.Object(
 export const ConversationMessageSchema = Type.Object(
   {
     id: Type.String(),
-    author: StringEnum(['visitor', 'assistant'] as const),
+    author: StringEnum(['visitor', 'assistant', 'agent'] as const, { description: 'agent: a person of the support team' }),
+    authorName: Nullable(Type.String({ description: "The person's name, for an agent's message" })),
     content: Type.String({ description: 'Plain text (an answer may hold Markdown links)' }),
     citations: Type.Array(CitationSchema, { description: 'The help-center articles an answer links, each once' }),
     helpful: Nullable(
@@ -57,8 +109,6 @@ export const ConversationMessagesSchema = Type.Object(
   { messages: Type.Array(ConversationMessageSchema, { description: 'Oldest first, the latest 200' }) },
   { additionalProperties: false },
 );
-
-export const CreatedConversationSchema = Type.Object({ conversation: ConversationSchema }, { additionalProperties: false });
 
 export const AnswerParamsSchema = Type.Object(
   {
@@ -97,6 +147,7 @@ export const AskAnswerSchema = Type.Object(
       description:
         'Whether the assistant asked for a person to take over, or could not answer (answer is then null): offer "Talk to a person"',
     }),
+    conversation: ConversationSchema,
   },
   { additionalProperties: false },
 );

@@ -12,6 +12,17 @@ import type { AttemptCounter } from '../../http/attempt-counters.js';
 import { countAgainstBudgets } from '../../lib/attempt-budgets.js';
 import { AppError } from '../../lib/errors.js';
 import { RateLimited } from './messenger.errors.js';
+import {
+  conversationOf,
+  handOff,
+  latestShown,
+  messagesSinceHandoff,
+  reportTyping,
+  sendToPerson,
+  type VisitorMessage,
+  withHandoff,
+  withHandoffs,
+} from './messenger-handoff.service.js';
 import { addTokensUsed, findTokensUsed } from './messenger-token-usage.repository.js';
 import type { Visitor } from './messenger-visitor.service.js';
 import type { MessengerHelpCenter } from './messenger-widget.js';
@@ -21,9 +32,13 @@ export type AskEvent =
   | { event: 'message'; data: { message: VisitorMessage } }
   | { event: 'delta'; data: { text: string } }
   | { event: 'answer'; data: { message: VisitorMessage } }
-  | { event: 'done'; data: { handoffRequested: boolean; answered: boolean } };
+  | {
+      event: 'done';
+      /** `conversation` is null only when answering failed unexpectedly (the panel reloads it). */
+      data: { handoffRequested: boolean; answered: boolean; conversation: MessengerConversation | null };
+    };
 
-type VisitorMessage = NonNullable<Awaited<ReturnType<typeof findVisitorMessage>>>;
+export type MessengerConversation = Awaited<ReturnType<typeof withHandoff>>;
 
 /** Said to the visitor when the assistant could not answer: the reason (a provider's error, a budget) is the team's. */
 export const NOT_ANSWERED = 'The assistant could not answer just now.';
@@ -46,6 +61,11 @@ export function requireChat(helpCenter: MessengerHelpCenter, visitor: Visitor): 
   if (!helpCenter.widget.agentId) {
     throw AppError.notFound('Chat is not available in this messenger');
   }
+  requireVerifiedIfRequired(helpCenter, visitor);
+  return helpCenter.widget.agentId;
+}
+
+function requireVerifiedIfRequired(helpCenter: MessengerHelpCenter, visitor: Visitor): void {
   if (helpCenter.widget.identityVerificationRequired && !visitor.verified) {
     throw new AppError({
       code: 'FORBIDDEN',
@@ -53,15 +73,46 @@ export function requireChat(helpCenter: MessengerHelpCenter, visitor: Visitor): 
       issues: [{ location: 'header', path: ['authorization'], rule: 'verification_required', message: 'is not verified' }],
     });
   }
-  return helpCenter.widget.agentId;
 }
 
-export function listConversations(deps: Pick<AppDeps, 'db'>, helpCenter: MessengerHelpCenter, visitor: Visitor) {
-  return listVisitorConversations(deps.db, chatVisitorOf(helpCenter, visitor));
+export async function listConversations(deps: AppDeps, helpCenter: MessengerHelpCenter, visitor: Visitor) {
+  const conversations = await listVisitorConversations(deps.db, chatVisitorOf(helpCenter, visitor));
+  return withHandoffs(deps, helpCenter.site.organizationId, conversations);
 }
 
-export function startConversation(deps: AppDeps, helpCenter: MessengerHelpCenter, visitor: Visitor) {
-  return openVisitorThread(deps, chatVisitorOf(helpCenter, visitor), requireChat(helpCenter, visitor));
+export async function startConversation(deps: AppDeps, helpCenter: MessengerHelpCenter, visitor: Visitor) {
+  const conversation = await openVisitorThread(deps, chatVisitorOf(helpCenter, visitor), requireChat(helpCenter, visitor));
+  return { ...conversation, handoff: null };
+}
+
+/** One of the visitor's conversations with its handoff. */
+export async function getConversation(deps: AppDeps, helpCenter: MessengerHelpCenter, visitor: Visitor, id: string) {
+  return (await conversationWithTicket(deps, helpCenter, visitor, id)).conversation;
+}
+
+/** As `getConversation`, with the id of its chat ticket when handed off (for the live stream). */
+export async function conversationWithTicket(deps: AppDeps, helpCenter: MessengerHelpCenter, visitor: Visitor, id: string) {
+  const { conversation, handoff } = await conversationOf(deps, chatVisitorOf(helpCenter, visitor), id);
+  return { conversation: await withHandoff(deps, conversation, handoff), ticketId: handoff?.ticket_id ?? null };
+}
+
+/**
+ * Asks for a person (the visitor's "Talk to a person"): see `handOff`. A widget that requires
+ * verified identities refuses anonymous visitors, as for chatting.
+ */
+export function requestPerson(
+  deps: AppDeps,
+  helpCenter: MessengerHelpCenter,
+  visitor: Visitor,
+  id: string,
+  email: string | undefined,
+) {
+  requireVerifiedIfRequired(helpCenter, visitor);
+  return handOff(deps, helpCenter, { ...chatVisitorOf(helpCenter, visitor), visitor }, id, { email, by: 'visitor' });
+}
+
+export function visitorTyping(deps: AppDeps, helpCenter: MessengerHelpCenter, visitor: Visitor, id: string) {
+  return reportTyping(deps, chatVisitorOf(helpCenter, visitor), id);
 }
 
 export function rateAnswer(
@@ -73,8 +124,17 @@ export function rateAnswer(
   return rateVisitorAnswer(deps, chatVisitorOf(helpCenter, visitor), answer.conversationId, answer.messageId, answer.helpful);
 }
 
-export function conversationMessages(deps: Pick<AppDeps, 'db'>, helpCenter: MessengerHelpCenter, visitor: Visitor, id: string) {
-  return listVisitorMessages(deps.db, chatVisitorOf(helpCenter, visitor), id);
+/** The conversation's messages: with the assistant, then, once handed off, what the ticket says since. */
+export async function conversationMessages(
+  deps: Pick<AppDeps, 'db'>,
+  helpCenter: MessengerHelpCenter,
+  visitor: Visitor,
+  id: string,
+): Promise<VisitorMessage[]> {
+  const chatVisitor = chatVisitorOf(helpCenter, visitor);
+  const withAssistant = await listVisitorMessages(deps.db, chatVisitor, id);
+  const { handoff } = await conversationOf(deps, chatVisitor, id);
+  return latestShown([...withAssistant, ...(handoff ? await messagesSinceHandoff(deps, handoff) : [])]);
 }
 
 /**
@@ -91,12 +151,20 @@ export async function ask(
   content: string,
   emit: (event: AskEvent) => void,
 ): Promise<void> {
-  requireChat(helpCenter, visitor);
   const chatVisitor = chatVisitorOf(helpCenter, visitor);
+  const { conversation, handoff } = await conversationOf(deps, chatVisitor, conversationId);
+  if (handoff) {
+    requireVerifiedIfRequired(helpCenter, visitor);
+    emit({ event: 'message', data: { message: await sendToPerson(deps, chatVisitor, handoff, content) } });
+    const current = await withHandoff(deps, conversation, handoff);
+    emit({ event: 'done', data: { handoffRequested: false, answered: false, conversation: current } });
+    return;
+  }
+  requireChat(helpCenter, visitor);
   const started = await startVisitorRun(deps, chatVisitor, conversationId, { content, helpCenterName: helpCenter.site.name });
   emit({ event: 'message', data: { message: started.message } });
   if (!started.run) {
-    emit({ event: 'done', data: { handoffRequested: true, answered: false } });
+    emit({ event: 'done', data: { handoffRequested: true, answered: false, conversation: { ...conversation, handoff: null } } });
     return;
   }
   let answerId: string | null = null;
@@ -117,10 +185,33 @@ export async function ask(
     if (answer) {
       emit({ event: 'answer', data: { message: answer } });
     }
-    emit({ event: 'done', data: { handoffRequested: run.handoff_reason !== null || !answer, answered: answer !== undefined } });
+    const after = await afterRun(deps, helpCenter, { ...chatVisitor, visitor }, conversationId, run.handoff_reason);
+    emit({
+      event: 'done',
+      data: { handoffRequested: run.handoff_reason !== null || !answer, answered: answer !== undefined, conversation: after },
+    });
   } finally {
     unsubscribe();
   }
+}
+
+/**
+ * The conversation once the run ended: handed to a person when the assistant asked for one
+ * (`handoff_to_human`) and the widget names a team that takes them; otherwise as it was.
+ */
+async function afterRun(
+  deps: AppDeps,
+  helpCenter: MessengerHelpCenter,
+  chatVisitor: ChatVisitor & { visitor: Visitor },
+  conversationId: string,
+  handoffReason: string | null,
+): Promise<MessengerConversation> {
+  if (handoffReason !== null && helpCenter.widget.handoffTeamId) {
+    return (await handOff(deps, helpCenter, chatVisitor, conversationId, { by: 'assistant', reason: handoffReason }))
+      .conversation;
+  }
+  const { conversation, handoff } = await conversationOf(deps, chatVisitor, conversationId);
+  return withHandoff(deps, conversation, handoff);
 }
 
 /** Today (UTC) for the help center's token count, and the seconds until tomorrow. */
@@ -160,17 +251,21 @@ async function recordTokensSpent(deps: Pick<AppDeps, 'db' | 'clock'>, helpCenter
 }
 
 /**
- * Whether a visitor's question may be asked now: the help center's AI tokens of the day, then
- * the message limits (see `countMessage`); a refusal is a `RateLimited` with the seconds to wait.
+ * Whether a visitor's message may be sent now: the message limits (see `countMessage`), and for a
+ * question to the assistant first the help center's AI tokens of the day (a message to a person
+ * spends none); a refusal is a `RateLimited` with the seconds to wait.
  */
-export async function admitQuestion(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'config'> & { attempts: AttemptCounter },
+export async function admitMessage(
+  deps: AppDeps & { attempts: AttemptCounter },
   helpCenter: MessengerHelpCenter,
   visitor: Visitor,
-  address: string,
+  message: { conversationId: string; address: string },
 ): Promise<void> {
-  await requireTokensLeft(deps, helpCenter);
-  await countMessage(deps, helpCenter, visitor, address);
+  const { handoff } = await conversationOf(deps, chatVisitorOf(helpCenter, visitor), message.conversationId);
+  if (!handoff) {
+    await requireTokensLeft(deps, helpCenter);
+  }
+  await countMessage(deps, helpCenter, visitor, message.address);
 }
 
 /**

@@ -168,7 +168,14 @@ describe.each(DIALECTS)('messenger conversations on %s', (dialect) => {
     const answer = events.find((event) => event.event === 'answer')?.data.message as { content: string; citations: unknown[] };
     expect(deltas.join('')).toContain(answer.content);
     expect(answer.citations).toEqual([{ title: 'Install the app', url: expect.stringContaining(site.install.slug) }]);
-    expect(events.at(-1)).toEqual({ event: 'done', data: { handoffRequested: false, answered: true } });
+    expect(events.at(-1)).toEqual({
+      event: 'done',
+      data: {
+        handoffRequested: false,
+        answered: true,
+        conversation: expect.objectContaining({ id: conversationId, handoff: null }),
+      },
+    });
     expect(JSON.stringify(events)).not.toContain('tool_call');
   });
 

@@ -88,6 +88,7 @@ describe.each(DIALECTS)('messenger panel page, config and visitor limit on %s', 
         position: 'left',
         identityVerificationRequired: true,
         chatAvailable: false,
+        handoffAvailable: false,
       },
     });
     for (const headers of [{ origin: 'https://evil.example.com' }, { origin: 'http://shop.example.com' }, {}]) {

@@ -9,6 +9,8 @@ import { AppError } from '../../lib/errors.js';
 export interface MessengerHelpCenter {
   site: SiteHelpCenter;
   widget: WidgetSettings;
+  /** The help center's maker: a chat ticket's `created_by_id`, as a mailbox's maker is an email ticket's. */
+  createdById: string;
 }
 
 export const MESSENGER_NOT_FOUND = 'Messenger not found';
@@ -20,7 +22,7 @@ export async function findEnabledWidget(db: Kysely<DB>, slug: string): Promise<M
     return undefined;
   }
   const widget = readWidget(row.widget);
-  return widget.enabled ? { site: siteHelpCenterOf(row), widget } : undefined;
+  return widget.enabled ? { site: siteHelpCenterOf(row), widget, createdById: row.created_by } : undefined;
 }
 
 /** As `findEnabledWidget`, or the messenger's 404. */

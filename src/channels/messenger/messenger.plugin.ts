@@ -8,6 +8,7 @@ import { MessengerErrorSchema, renderMessengerError } from './messenger.errors.j
 import { messengerApiRoutes } from './messenger.routes.js';
 import { HelpCenterSlugParamsSchema } from './messenger.schemas.js';
 import { messengerConversationRoutes } from './messenger-conversation.routes.js';
+import { createMessengerLiveHub } from './messenger-live.hub.js';
 import { notFoundPage, panelPage } from './messenger-panel.js';
 import { findEnabledWidget } from './messenger-widget.js';
 
@@ -57,7 +58,15 @@ export function messengerPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
     );
 
-    await app.register(messengerConversationRoutes(deps));
+    const live = createMessengerLiveHub({
+      db: deps.db,
+      config: deps.config,
+      log: deps.log,
+      signal: deps.eventSignal,
+      clock: deps.clock,
+    });
+    app.addHook('onClose', () => live.close());
+    await app.register(messengerConversationRoutes(deps, live));
     await app.register(
       messengerApiRoutes({
         db: deps.db,

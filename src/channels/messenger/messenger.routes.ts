@@ -95,6 +95,7 @@ function registerConfigRoutes(app: TypeBoxApp, deps: MessengerRouteDeps): void {
           position: widget.position,
           identityVerificationRequired: widget.identityVerificationRequired,
           chatAvailable: widget.agentId !== null,
+          handoffAvailable: widget.agentId !== null && widget.handoffTeamId !== null,
         },
       };
     },

@@ -43,6 +43,9 @@ export const ConfigSchema = Type.Object(
           description:
             'Whether visitors can chat: the widget names an agent (anonymous visitors may not when identityVerificationRequired)',
         }),
+        handoffAvailable: Type.Boolean({
+          description: 'Whether a person can take a conversation over ("Talk to a person"): the widget names a team for it',
+        }),
       },
       { additionalProperties: false },
     ),

@@ -158,11 +158,15 @@ export async function getBusinessHoursStatus(
   if (Number.isNaN(when.getTime())) {
     throw AppError.invalid('at must be a valid date-time', { location: 'query', path: ['at'], rule: 'format' });
   }
-  const configuration = toTeamConfiguration(await currentConfiguration(deps.db, principal.organizationId, teamId));
+  return { teamId, ...(await teamHoursStatus(deps.db, principal.organizationId, teamId, when)) };
+}
+
+/** Whether a team of the organization is within its business hours at `at`, and when that changes next. */
+export async function teamHoursStatus(db: Kysely<DB>, organizationId: string, teamId: string, at: Date) {
+  const configuration = toTeamConfiguration(await currentConfiguration(db, organizationId, teamId));
   return {
-    teamId,
     timezone: configuration.timezone,
-    at: when.toISOString(),
-    ...businessHoursStatus(toSchedule(configuration), when),
+    at: at.toISOString(),
+    ...businessHoursStatus(toSchedule(configuration), at),
   };
 }

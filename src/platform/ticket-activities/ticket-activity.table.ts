@@ -17,6 +17,8 @@ export const TICKET_ACTIVITY_FIELDS = [
   'customField',
   'merged',
   'deleted',
+  /** A chat ticket's requestor, once an anonymous visitor left an address. */
+  'requestor',
 ] as const;
 export type TicketActivityField = (typeof TICKET_ACTIVITY_FIELDS)[number];
 

@@ -10,28 +10,29 @@ import { applyCustomerReply } from './customer-reply.service.js';
 import type { TicketAccessRow } from './ticket.repository.js';
 import type { TicketCommentTable } from './ticket.table.js';
 
-/** A customer's email stored as a comment of its ticket (see `addInboundEmailComment`). */
-export interface InboundEmailComment {
+/** A customer's email or chat message stored as a comment of its ticket (see `addCustomerComment`). */
+export interface CustomerComment {
   organizationId: string;
   ticket: Pick<TicketAccessRow, 'id' | 'team_id' | 'is_private'>;
   contactId: string;
   content: CommentContent;
   attachmentIds: readonly string[];
-  /** The `email_messages` row it came from. */
-  sourceEmailId: string;
+  /** The `email_messages` row it came from; null for a message written in the messenger. */
+  sourceEmailId: string | null;
   /** A reply reopens a closed ticket and tells the assignee; the first message of a new ticket does neither. */
   isReply: boolean;
 }
 
 /**
- * A public comment by the customer contact who wrote an email, in the caller's transaction: for a
- * reply with the effects of a customer's reply (`applyCustomerReply`), then `comment.created`
- * (last, after the reopen's ticket lock), as a comment the API relays for a contact. Answers its id.
+ * A public comment by the customer contact who wrote an email or a chat message, in the caller's
+ * transaction: for a reply with the effects of a customer's reply (`applyCustomerReply`), then
+ * `comment.created` (last, after the reopen's ticket lock), as a comment the API relays for a
+ * contact. Answers its id.
  */
-export async function addInboundEmailComment(
+export async function addCustomerComment(
   trx: Transaction<DB>,
   deps: Pick<CommentDeps, 'clock' | 'ids' | 'config' | 'secretKey'>,
-  input: InboundEmailComment,
+  input: CustomerComment,
 ): Promise<string> {
   const at = deps.clock.now().toISOString();
   const row: TicketCommentTable = {

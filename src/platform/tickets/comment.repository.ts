@@ -217,3 +217,30 @@ export async function listLatestComments(db: Db, ticketId: string, options: { li
   }
   return query.orderBy('ticket_comments.created_at', 'desc').orderBy('ticket_comments.id', 'desc').limit(options.limit).execute();
 }
+
+/**
+ * A ticket's comments its customer sees (public, not internal notes, not deleted), oldest first:
+ * one comment by id, or the latest `latest`.
+ */
+export async function listPublicCommentsOfTicket(
+  db: Db,
+  ticketId: string,
+  which: { commentId: string } | { latest: number },
+): Promise<CommentRow[]> {
+  let query = selectComments(db)
+    .where('ticket_comments.ticket_id', '=', ticketId)
+    .where('ticket_comments.deleted_at', 'is', null)
+    .where('ticket_comments.comment_visibility', '=', 'public')
+    .where('ticket_comments.comment_type', '!=', 'note');
+  if ('commentId' in which) {
+    query = query.where('ticket_comments.id', '=', which.commentId);
+  } else {
+    const latest = await query
+      .orderBy('ticket_comments.created_at', 'desc')
+      .orderBy('ticket_comments.id', 'desc')
+      .limit(which.latest)
+      .execute();
+    return latest.reverse();
+  }
+  return query.execute();
+}

@@ -26,7 +26,7 @@ import { type CommentContent, contentColumns, deriveCommentContent } from './com
 import { applyCommentEffects, commentHasEffects } from './comment-effects.service.js';
 import type { TicketAccessRow } from './ticket.repository.js';
 import { requireTicketAccess } from './ticket.service.js';
-import type { TicketCommentTable } from './ticket.table.js';
+import { CHAT_SOURCE, type TicketCommentTable } from './ticket.table.js';
 
 type CreateComment = Static<typeof CreateCommentSchema>;
 
@@ -282,7 +282,8 @@ export async function addCommentInTransaction(
   if (prepared.effects) {
     await applyCommentEffects(trx, deps, principal, comment);
   }
-  if (prepared.sendsEmail) {
+  // A chat ticket's replies reach the visitor in the messenger, which emails them only when the visitor is away.
+  if (prepared.sendsEmail && ticket.source !== CHAT_SOURCE) {
     await queueCommentEmail(trx, deps, ticket, comment);
   }
   // Last, after the effects' ticket lock (see `event.recorder.ts`).

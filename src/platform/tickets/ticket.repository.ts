@@ -95,6 +95,7 @@ interface TicketAccessResult {
   requestor_email: string;
   ticket_identifier: string;
   title: string;
+  source: string | null;
   viewer_is_member: boolean | number;
   viewer_name: string | null;
   viewer_user_type: string | null;
@@ -148,6 +149,7 @@ function ticketAccessStatement(key: TicketKey) {
           'tickets.requestor_email',
           'tickets.ticket_identifier',
           'tickets.title',
+          'tickets.source',
           eb
             .exists(
               eb

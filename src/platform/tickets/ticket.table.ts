@@ -1,3 +1,9 @@
+/**
+ * The source of a messenger conversation handed to a person: its public replies reach the visitor
+ * through the messenger (`channels/messenger/`), not as emails to the requestor.
+ */
+export const CHAT_SOURCE = 'chat';
+
 export type TicketOptionKind = 'status' | 'priority' | 'type';
 
 /** A status, priority or type a team's tickets can take. */

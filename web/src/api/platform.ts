@@ -1104,6 +1104,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tickets/{id}/chat-visitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A chat ticket's visitor: whether their messenger panel is open and they are typing
+         * @description For tickets from the messenger (`source: chat`); 404 for other tickets. Changes arrive live on the event stream as `chat.visitor_presence` and `chat.visitor_typing`.
+         */
+        get: operations["platform.tickets.chatVisitor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tickets/{id}/comment": {
         parameters: {
             query?: never;
@@ -5948,7 +5968,7 @@ export interface operations {
                                 description?: null | string;
                                 /** @description false pauses deliveries (events keep being collected while they are retained); true resumes them and clears the failure state */
                                 enabled?: boolean;
-                                /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected */
+                                /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected, chat.visitor_presence, chat.visitor_typing */
                                 eventTypes: string[];
                                 /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                                 url: string;
@@ -6334,7 +6354,7 @@ export interface operations {
                         description?: null | string;
                         /** @description false pauses deliveries (events keep being collected while they are retained); true resumes them and clears the failure state */
                         enabled?: boolean;
-                        /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected */
+                        /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected, chat.visitor_presence, chat.visitor_typing */
                         eventTypes: string[];
                         /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                         url: string;
@@ -7362,7 +7382,7 @@ export interface operations {
                 occurredBefore?: string;
                 /** @description desc: newest first (default); asc: oldest first */
                 order?: "desc" | "asc";
-                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected */
+                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected, chat.visitor_presence, chat.visitor_typing */
                 type?: string[];
             };
             header?: never;
@@ -7398,7 +7418,7 @@ export interface operations {
                             occurredAt: string;
                             organizationId: string;
                             /** @enum {string} */
-                            type: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.deleted" | "comment.created" | "comment.updated" | "contact.created" | "contact.deleted" | "account.created" | "note.created" | "article.published" | "article.unpublished" | "article.updated" | "article.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "help_center.updated" | "chat.message.created" | "mcp_server.connected" | "mcp_server.disconnected";
+                            type: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.deleted" | "comment.created" | "comment.updated" | "contact.created" | "contact.deleted" | "account.created" | "note.created" | "article.published" | "article.unpublished" | "article.updated" | "article.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "help_center.updated" | "chat.message.created" | "mcp_server.connected" | "mcp_server.disconnected" | "chat.visitor_presence" | "chat.visitor_typing";
                         }[];
                         message: string;
                         nextCursor: null | string;
@@ -7467,7 +7487,7 @@ export interface operations {
             query?: {
                 /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header (the header wins when both are sent) */
                 lastEventId?: string;
-                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected */
+                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected, chat.visitor_presence, chat.visitor_typing */
                 type?: string[];
             };
             header?: {
@@ -13873,7 +13893,7 @@ export interface operations {
                              * @description What changed; `created`, `merged` and `deleted` are events
                              * @enum {string}
                              */
-                            field: "created" | "title" | "description" | "status" | "priority" | "type" | "assignee" | "account" | "team" | "isPrivate" | "dueDate" | "tags" | "customField" | "merged" | "deleted";
+                            field: "created" | "title" | "description" | "status" | "priority" | "type" | "assignee" | "account" | "team" | "isPrivate" | "dueDate" | "tags" | "customField" | "merged" | "deleted" | "requestor";
                             /** @description ULID (26 characters) */
                             id: string;
                             /** @description JSON: null, a text, a boolean, an object with the id and the name (`{id, name}`; a team adds identifier and ticketIdentifier, an assignee email), a list of tags `[{id, name}]`, or for custom fields `{fieldId, name, value}` */
@@ -13901,6 +13921,83 @@ export interface operations {
                         error: string;
                         message: string;
                         statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.tickets.chatVisitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket id, or its ticketIdentifier in any case (BILL-1) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** ChatVisitor */
+                        data: {
+                            /** Format: date-time */
+                            lastSeenAt: string;
+                            /** @description A messenger panel of the visitor has the conversation open */
+                            online: boolean;
+                            ticketId: string;
+                            /** @description The visitor is typing (reported in the last few seconds) */
+                            typing: boolean;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
                     };
                 };
             };
@@ -19947,7 +20044,7 @@ export interface operations {
                     description?: null | string;
                     /** @default true */
                     enabled?: boolean;
-                    /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected */
+                    /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected, chat.visitor_presence, chat.visitor_typing */
                     eventTypes: string[];
                     /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                     url: string;

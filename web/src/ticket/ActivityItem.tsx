@@ -17,6 +17,7 @@ const FIELD_NAMES: Record<TicketActivity['field'], string> = {
   customField: 'a field',
   merged: 'merged the ticket',
   deleted: 'deleted the ticket',
+  requestor: 'requester',
 };
 
 /** A timeline value as words: `{id, name}` by name, lists joined, nothing as "none". */
@@ -29,7 +30,7 @@ export function describeValue(value: unknown): string {
   }
   if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    const name = record.name ?? record.ticketIdentifier ?? record.value ?? record.id;
+    const name = record.name ?? record.ticketIdentifier ?? record.email ?? record.value ?? record.id;
     return typeof name === 'string' || typeof name === 'number' ? String(name) : JSON.stringify(value);
   }
   if (typeof value === 'boolean') {
