@@ -22,6 +22,7 @@ import { createAttachmentStorage } from './platform/attachments/attachment.stora
 import { createEventRetentionWorker, type EventRetentionWorker } from './platform/events/event-retention.worker.js';
 import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
 import { createRoutingWorker, type RoutingWorker } from './platform/routing/routing.worker.js';
+import { type ChatReplyEmailWorker, createChatReplyEmailWorker } from './platform/tickets/chat-reply-email.worker.js';
 import { apiKeyLookup } from './platform/users/api-key.service.js';
 import { type CredentialsSignal, createCredentialsSignal } from './platform/users/credentials.signal.js';
 import { createWebhookWorker, type WebhookWorker } from './platform/webhooks/webhook.worker.js';
@@ -92,6 +93,7 @@ export async function startServer(
     await Promise.allSettled(apps.map((app) => app.close()));
     await workers.outbox?.stop();
     await workers.routing?.stop();
+    await workers.chatReplies?.stop();
     await workers.retention?.stop();
     await workers.emailRetention?.stop();
     await workers.webhooks?.stop();
@@ -119,6 +121,7 @@ interface ProcessDeps {
 interface Workers {
   outbox?: OutboxWorker;
   routing?: RoutingWorker;
+  chatReplies?: ChatReplyEmailWorker;
   retention?: EventRetentionWorker;
   emailRetention?: EmailRetentionWorker;
   webhooks?: WebhookWorker;
@@ -158,6 +161,9 @@ async function startBackgroundWorkers(deps: ProcessDeps, workers: Workers): Prom
   // Likewise: waiting tickets are claimed with row locks, so every process runs a routing worker.
   workers.routing = createRoutingWorker({ db, clock, ids, config, secretKey, log });
   workers.routing.start();
+  // And the chat replies emailed to visitors who are away: each decided by one conditional update.
+  workers.chatReplies = createChatReplyEmailWorker({ db, clock, ids, config, secretKey, log });
+  workers.chatReplies.start();
   // And an event pruner: its batches skip rows another process is deleting.
   workers.retention = createEventRetentionWorker({ db, clock, config, log });
   workers.retention.start();
@@ -206,11 +212,24 @@ async function listen(
 
 /** The receiver stops taking mail first; a message in progress is answered before the database closes. */
 function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
-  const { outbox, routing, retention, emailRetention, webhooks, recovery, ticketAgents, imap, receiver, credentials } = workers;
+  const {
+    outbox,
+    routing,
+    chatReplies,
+    retention,
+    emailRetention,
+    webhooks,
+    recovery,
+    ticketAgents,
+    imap,
+    receiver,
+    credentials,
+  } = workers;
   return [
     ...(receiver ? [{ stop: () => receiver.close() }] : []),
     ...(outbox ? [outbox] : []),
     ...(routing ? [routing] : []),
+    ...(chatReplies ? [chatReplies] : []),
     ...(retention ? [retention] : []),
     ...(emailRetention ? [emailRetention] : []),
     ...(webhooks ? [webhooks] : []),

@@ -52,6 +52,7 @@ import type { TeamMemberTable, TeamTable } from '../platform/teams/team.table.js
 import type { TicketActivityTable } from '../platform/ticket-activities/ticket-activity.table.js';
 import type { TicketSearchDocumentTable } from '../platform/ticket-search/ticket-search.table.js';
 import type { TicketTagTable } from '../platform/ticket-tags/ticket-tag.table.js';
+import type { ChatReplyEmailTable } from '../platform/tickets/chat-reply-email.table.js';
 import type { ChatTicketVisitorTable } from '../platform/tickets/chat-ticket-visitor.table.js';
 import type {
   TeamTicketCounterTable,
@@ -129,6 +130,7 @@ export interface DB {
   messenger_token_usage: MessengerTokenUsageTable;
   messenger_handoffs: MessengerHandoffTable;
   chat_ticket_visitors: ChatTicketVisitorTable;
+  chat_reply_emails: ChatReplyEmailTable;
   macros: MacroTable;
   saved_views: SavedViewTable;
   events: EventTable;

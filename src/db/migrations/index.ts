@@ -46,6 +46,7 @@ import * as visitorChatThreads from './2026-11-29T0800_visitor_chat_threads.js';
 import * as createMessengerTokenUsage from './2026-11-29T0810_create_messenger_token_usage.js';
 import * as createChatMessageFeedback from './2026-11-29T0820_create_chat_message_feedback.js';
 import * as createMessengerHandoffs from './2026-11-29T1300_create_messenger_handoffs.js';
+import * as createChatReplyEmails from './2026-11-29T1310_create_chat_reply_emails.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -99,4 +100,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T0810_create_messenger_token_usage': createMessengerTokenUsage,
   '2026-11-29T0820_create_chat_message_feedback': createChatMessageFeedback,
   '2026-11-29T1300_create_messenger_handoffs': createMessengerHandoffs,
+  '2026-11-29T1310_create_chat_reply_emails': createChatReplyEmails,
 };

@@ -4,7 +4,6 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import { writeJson } from '../../db/dialect.js';
-import { enqueueTicketEmail } from '../../delivery/outbound/outbound-email.service.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
@@ -12,8 +11,9 @@ import type { Principal } from '../../lib/principal.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import { flushDeferredEvents, insertRecordingEvent } from '../events/event.recorder.js';
+import { scheduleChatReplyEmail } from './chat-reply-email.service.js';
 import { commentEvent, recordCommentEvent } from './comment.events.js';
-import { type Comment, commentEmailKey, toComment, toCommentOf } from './comment.presenter.js';
+import { type Comment, toComment, toCommentOf } from './comment.presenter.js';
 import {
   type CommentRow,
   commentInsert,
@@ -24,6 +24,7 @@ import {
 import type { CreateCommentSchema } from './comment.schemas.js';
 import { type CommentContent, contentColumns, deriveCommentContent } from './comment-content.js';
 import { applyCommentEffects, commentHasEffects } from './comment-effects.service.js';
+import { queueCommentEmail } from './comment-email.js';
 import type { TicketAccessRow } from './ticket.repository.js';
 import { requireTicketAccess } from './ticket.service.js';
 import { CHAT_SOURCE, type TicketCommentTable } from './ticket.table.js';
@@ -282,9 +283,9 @@ export async function addCommentInTransaction(
   if (prepared.effects) {
     await applyCommentEffects(trx, deps, principal, comment);
   }
-  // A chat ticket's replies reach the visitor in the messenger, which emails them only when the visitor is away.
-  if (prepared.sendsEmail && ticket.source !== CHAT_SOURCE) {
-    await queueCommentEmail(trx, deps, ticket, comment);
+  if (prepared.sendsEmail) {
+    // A chat ticket's replies reach the visitor in the messenger; emailed only if the visitor is away.
+    await (ticket.source === CHAT_SOURCE ? scheduleChatReplyEmail : queueCommentEmail)(trx, deps, ticket, comment);
   }
   // Last, after the effects' ticket lock (see `event.recorder.ts`).
   await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment), options.eventLater);
@@ -347,29 +348,4 @@ function newCommentRow(
     updated_at: at,
     deleted_at: null,
   };
-}
-
-/** A public comment to the requestor: the customer's thread of the ticket, in text and sanitised HTML. */
-async function queueCommentEmail(
-  trx: Transaction<DB>,
-  deps: CommentDeps,
-  ticket: TicketAccessRow,
-  comment: CommentRow,
-): Promise<void> {
-  const author = toComment(comment).author ?? 'Support';
-  await enqueueTicketEmail(trx, deps, {
-    organizationId: ticket.organization_id,
-    ticket: { id: ticket.id, identifier: ticket.ticket_identifier, teamId: ticket.team_id },
-    commentId: comment.id,
-    audience: { kind: 'customer' },
-    dedupeKey: commentEmailKey(comment.id),
-    to: ticket.requestor_email,
-    subject: ticket.title,
-    text: `${comment.content}\n\n— ${author}\nTicket ${ticket.ticket_identifier}`,
-    html: `${comment.content_html}<p>— ${escapeHtml(author)}<br>Ticket ${escapeHtml(ticket.ticket_identifier)}</p>`,
-  });
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

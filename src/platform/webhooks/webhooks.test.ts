@@ -6,6 +6,7 @@ import { startPublicMcpServer, type TestMcpServer } from '../../../test/mcp/mcp-
 import { startWebhookReceiver, type WebhookReceiver, webhookWorkerOf } from '../../../test/webhook-receiver.js';
 import { encodeCursor } from '../../lib/cursors.js';
 import { EVENT_TYPES } from '../../shared/event-types.js';
+import { sweepGoneChatVisitors, VISITOR_GONE_AFTER_MS } from '../tickets/chat-ticket-visitor.service.js';
 import type { WebhookWorker } from './webhook.worker.js';
 
 const SECRET_KEY = '5a'.repeat(32);
@@ -301,6 +302,17 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     const server = await ok('POST', servers, { name: 'Docs', url: mcp.url });
     expect((await ok('POST', `${servers}/${server.id}/connect`)).status).toBe('connected');
     await ok('DELETE', `${servers}/${server.id}`);
+    // A messenger visitor hands a conversation to a person, types, and leaves.
+    const { slug } = await ok('PATCH', `/help-centers/${helpCenterId}`, {
+      widget: { enabled: true, agentId, handoffTeamId: desk.teamId },
+    });
+    const visitor = { authorization: `Bearer ${(await ok('POST', `/widget/${slug}/api/visitors`, undefined, {})).visitorToken}` };
+    const chat = (await ok('POST', `/widget/${slug}/api/conversations`, undefined, visitor)).conversation.id;
+    await ok('POST', `/widget/${slug}/api/conversations/${chat}/handoff`, {}, visitor);
+    expect((await call('POST', `/widget/${slug}/api/conversations/${chat}/typing`, undefined, visitor)).statusCode).toBe(204);
+    harness.clock.advance(VISITOR_GONE_AFTER_MS + 1);
+    await sweepGoneChatVisitors(harness);
+    harness.clock.set(TEST_NOW);
 
     await drain();
     const events = await eventsSince(since);
