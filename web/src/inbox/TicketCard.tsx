@@ -1,3 +1,5 @@
+import { isChatTicket } from '../api/ticket-source';
+import { ChatMark } from '../ui/ChatMark';
 import type { RowProps } from './TicketRow';
 import { SelectBox, StatusBadge, TicketLink, Updated } from './TicketRow';
 import { requestorName } from './ticket-format';
@@ -28,6 +30,7 @@ export function TicketCard({ ticket, offset, focused, selected, onToggle, onFocu
           </span>
         </div>
         <div className="truncate">
+          {isChatTicket(ticket) ? <ChatMark /> : null}
           <TicketLink ticket={ticket} />
         </div>
         <div className="flex min-w-0 items-center gap-2 text-xs text-zinc-600 dark:text-zinc-300">

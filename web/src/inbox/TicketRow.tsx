@@ -1,5 +1,7 @@
 import { Link } from '@tanstack/react-router';
+import { isChatTicket } from '../api/ticket-source';
 import type { Ticket } from '../api/types';
+import { ChatMark } from '../ui/ChatMark';
 import { requestorName, timeAgo } from './ticket-format';
 
 /** The columns of the wide list, shared by the header and every row. */
@@ -37,6 +39,7 @@ export function TicketRow({ ticket, index, offset, focused, selected, onToggle, 
       </td>
       <td className="truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">{ticket.ticketIdentifier}</td>
       <td className="min-w-0 truncate">
+        {isChatTicket(ticket) ? <ChatMark /> : null}
         <TicketLink ticket={ticket} />
       </td>
       <td className="truncate text-zinc-600 dark:text-zinc-300" title={ticket.requestorEmail}>

@@ -150,10 +150,16 @@ describe('mergeTicketEvent', () => {
     expect(ids(loaded.pages)).toEqual(['d']);
   });
 
-  it('leaves the list alone for other events', () => {
+  it('leaves the list alone for other events, a chat visitor coming, going or typing among them', () => {
     expect(mergeTicketEvent(pages, { type: 'comment.created', data: { id: 'x' } } as PlatformEvent, query, ME)).toEqual({
       pages,
       refetch: false,
     });
+    const visitor = { ticketId: 'a', online: true, typing: true, lastSeenAt: at(1) };
+    for (const type of ['chat.visitor_presence', 'chat.visitor_typing'] as const) {
+      const merged = mergeTicketEvent(pages, { type, data: visitor } as PlatformEvent, query, ME);
+      expect(merged).toEqual({ pages, refetch: false });
+      expect(merged.pages).toBe(pages);
+    }
   });
 });

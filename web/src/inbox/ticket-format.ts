@@ -1,9 +1,10 @@
+import { hasMailbox } from '../api/ticket-source';
 import type { Ticket } from '../api/types';
 
-/** Who asked: the contact's name when the API knows it, else the address. */
+/** Who asked: the contact's name when the API knows it, else the address (a messenger visitor may have left none). */
 export function requestorName(ticket: Ticket): string {
   const name = [ticket.customerContactFirstName, ticket.customerContactLastName].filter(Boolean).join(' ').trim();
-  return name || ticket.requestorEmail;
+  return name || (hasMailbox(ticket.requestorEmail) ? ticket.requestorEmail : 'Messenger visitor');
 }
 
 const UNITS: [number, string][] = [

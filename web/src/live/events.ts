@@ -5,13 +5,21 @@ import type { PlatformEvent } from '../api/types';
 export type { PlatformEvent };
 export type PlatformEventType = PlatformEvent['type'];
 
+/** A chat ticket's visitor coming, going and typing: the ticket page shows it; lists ignore it (they follow `ticket.*`). */
+const CHAT_VISITOR_TYPES: readonly PlatformEventType[] = ['chat.visitor_presence', 'chat.visitor_typing'];
+
 /**
  * Every type the console reacts to, taken from the API's list so a type can only be one the
- * stream sends: what happens to tickets and their comments, and new contacts and notes. The
- * stream sends each as its SSE event name.
+ * stream sends: what happens to tickets and their comments, new contacts and notes, and a chat
+ * visitor's presence. The stream sends each as its SSE event name.
  */
 const WATCHED_TYPES: readonly PlatformEventType[] = EVENT_TYPES.filter(
-  (type) => type.startsWith('ticket.') || type.startsWith('comment.') || type === 'contact.created' || type === 'note.created',
+  (type) =>
+    type.startsWith('ticket.') ||
+    type.startsWith('comment.') ||
+    type === 'contact.created' ||
+    type === 'note.created' ||
+    CHAT_VISITOR_TYPES.includes(type),
 );
 
 type Listener = (event: PlatformEvent) => void;

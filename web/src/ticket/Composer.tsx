@@ -1,10 +1,12 @@
 import { Lock } from 'lucide-react';
 import type { KeyboardEvent } from 'react';
+import { hasMailbox } from '../api/ticket-source';
 import type { Ticket } from '../api/types';
 import type { Me } from '../auth/session';
 import { Tabs } from '../ui/Tabs';
 import { ComposerFooter } from './ComposerFooter';
 import { ComposerToolbar } from './ComposerToolbar';
+import { replyDestination } from './chat-visitor';
 import { DraftAttachments } from './DraftAttachments';
 import type { ComposerMode } from './draft-storage';
 import { MessageEditor } from './MessageEditor';
@@ -19,8 +21,9 @@ const MODES = [
 ];
 
 /**
- * Reply (public, emailed to the requestor) or internal note, in markdown with a preview,
- * @mentions, files by drop or paste, and macros. The draft lives in the browser per ticket.
+ * Reply (public: emailed to the requestor, or for a messenger chat sent to the chat) or internal
+ * note, in markdown with a preview, @mentions, files by drop or paste, and macros. The draft lives
+ * in the browser per ticket.
  */
 export function Composer({
   ticket,
@@ -62,7 +65,8 @@ export function Composer({
   };
 
   const requestor =
-    [ticket.customerContactFirstName, ticket.customerContactLastName].filter(Boolean).join(' ') || ticket.requestorEmail;
+    [ticket.customerContactFirstName, ticket.customerContactLastName].filter(Boolean).join(' ') ||
+    (hasMailbox(ticket.requestorEmail) ? ticket.requestorEmail : 'the visitor');
   return (
     <section
       aria-label="Composer"
@@ -110,7 +114,7 @@ export function Composer({
           <ComposerFooter
             error={send.error ?? applyMacro.error ?? uploads.uploadError}
             note={note}
-            requestorEmail={ticket.requestorEmail}
+            replyGoesTo={replyDestination(ticket)}
             disabled={send.isPending || draft.text.trim() === '' || uploads.uploading.length > 0}
             onSend={submit}
           />

@@ -6,13 +6,14 @@ import { ErrorNotice } from '../ui/ErrorNotice';
 export function ComposerFooter({
   error,
   note,
-  requestorEmail,
+  replyGoesTo,
   disabled,
   onSend,
 }: {
   error: unknown;
   note: boolean;
-  requestorEmail: string;
+  /** Where a reply goes, in words (`replyDestination`). */
+  replyGoesTo: string;
   disabled: boolean;
   onSend: () => void;
 }) {
@@ -21,7 +22,7 @@ export function ComposerFooter({
       <ErrorNotice error={error} />
       <div className="flex items-center gap-2">
         <p className="min-w-0 flex-1 truncate text-xs text-zinc-500 dark:text-zinc-400">
-          {note ? 'Only your team sees internal notes.' : `Emailed to ${requestorEmail}.`}
+          {note ? 'Only your team sees internal notes.' : replyGoesTo}
         </p>
         <Button
           variant="primary"

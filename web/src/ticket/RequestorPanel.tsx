@@ -1,11 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Building2, Mail, Phone } from 'lucide-react';
+import { hasMailbox } from '../api/ticket-source';
 import type { Ticket } from '../api/types';
 import { Avatar } from '../ui/Avatar';
 import { Badge } from '../ui/Badge';
 import { ErrorNotice } from '../ui/ErrorNotice';
+import { ChatPresenceLine } from './ChatPresenceLine';
 import { accountQuery, contactQuery, requestorTicketsQuery } from './ticket-queries';
+import type { ChatVisitorView } from './use-chat-visitor';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -16,8 +19,8 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-/** Who asked: their contact, their account and their other tickets. */
-export function RequestorPanel({ ticket }: { ticket: Ticket }) {
+/** Who asked: their contact, their account and their other tickets; for a messenger chat, whether they are still there. */
+export function RequestorPanel({ ticket, chatVisitor }: { ticket: Ticket; chatVisitor: ChatVisitorView | null }) {
   const contact = useQuery({ ...contactQuery(ticket.customerContactId ?? ''), enabled: ticket.customerContactId !== null });
   const accountId = ticket.accountId ?? contact.data?.accounts[0]?.id ?? null;
   const account = useQuery({ ...accountQuery(accountId ?? ''), enabled: accountId !== null });
@@ -25,7 +28,7 @@ export function RequestorPanel({ ticket }: { ticket: Ticket }) {
   const name =
     [contact.data?.firstName ?? ticket.customerContactFirstName, contact.data?.lastName ?? ticket.customerContactLastName]
       .filter(Boolean)
-      .join(' ') || ticket.requestorEmail;
+      .join(' ') || (hasMailbox(ticket.requestorEmail) ? ticket.requestorEmail : 'Messenger visitor');
   const otherTickets = (others.data ?? []).filter((other) => other.id !== ticket.id);
   return (
     <aside aria-label="Requestor" className="text-sm">
@@ -37,11 +40,16 @@ export function RequestorPanel({ ticket }: { ticket: Ticket }) {
             {contact.data?.contactType ? <p className="text-xs text-zinc-500">{contact.data.contactType}</p> : null}
           </div>
         </div>
+        {chatVisitor ? <ChatPresenceLine visitor={chatVisitor} /> : null}
         <p className="flex items-center gap-1.5 break-all text-zinc-700 dark:text-zinc-300">
           <Mail size={14} aria-hidden className="shrink-0" />
-          <a href={`mailto:${ticket.requestorEmail}`} className="hover:underline">
-            {ticket.requestorEmail}
-          </a>
+          {hasMailbox(ticket.requestorEmail) ? (
+            <a href={`mailto:${ticket.requestorEmail}`} className="hover:underline">
+              {ticket.requestorEmail}
+            </a>
+          ) : (
+            <span className="text-zinc-500 dark:text-zinc-400">No email address left</span>
+          )}
         </p>
         {contact.data?.phoneNumber ? (
           <p className="flex items-center gap-1.5 text-zinc-700 dark:text-zinc-300">

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import { MessageCircle } from 'lucide-react';
 import { type KeyboardEvent, useId } from 'react';
+import { isChatTicket } from '../api/ticket-source';
 import type { Ticket } from '../api/types';
 import { Badge } from '../ui/Badge';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -94,6 +96,12 @@ export function TicketHeader({
             onSave={(title) => change({ optimistic: { title }, request: patchTicket(id, { title }) })}
           />
         </h1>
+        {isChatTicket(ticket) ? (
+          <Badge tone="blue">
+            <MessageCircle size={12} aria-hidden className="mr-1 inline-block align-[-1px]" />
+            Chat
+          </Badge>
+        ) : null}
         {ticket.isClosed ? <Badge tone="green">Closed</Badge> : null}
         {ticket.isPrivate ? <Badge tone="violet">Private</Badge> : null}
       </div>

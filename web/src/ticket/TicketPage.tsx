@@ -14,6 +14,8 @@ import { RoutingHistory } from './RoutingHistory';
 import { TicketHeader } from './TicketHeader';
 import { useTicketChange } from './ticket-mutations';
 import { activitiesQuery, commentsQuery, emailsQuery, ticketQuery } from './ticket-queries';
+import { useChatVisitor } from './use-chat-visitor';
+import { VisitorTyping } from './VisitorTyping';
 
 const FIELD_WORDS: Record<string, string> = {
   assignee: 'the assignee',
@@ -34,13 +36,17 @@ function describeEvent(event: PlatformEvent): string {
   return fields.length > 0 ? `changed ${fields.join(', ')}` : 'changed the ticket';
 }
 
-/** One ticket: its fields, conversation and composer, and who asked. Live: others' comments and changes appear as they happen. */
+/**
+ * One ticket: its fields, conversation and composer, and who asked. Live: others' comments and
+ * changes appear as they happen, and for a messenger chat whether the visitor is there and typing.
+ */
 export function TicketPage() {
   const { ticketId } = useParams({ from: '/signed-in/tickets/$ticketId' });
   const me = useMe();
   const queryClient = useQueryClient();
   const ticket = useQuery(ticketQuery(ticketId));
   const change = useTicketChange(ticketId);
+  const chatVisitor = useChatVisitor(ticket.data, ticketId);
   const [showActivity, setShowActivity] = useState(false);
   const [collisions, setCollisions] = useState<Collision[]>([]);
   const [highlighted, setHighlighted] = useState<string | null>(null);
@@ -157,11 +163,12 @@ export function TicketPage() {
         />
         <div className="flex flex-col gap-2 bg-white/90 px-4 pb-4 backdrop-blur lg:sticky lg:bottom-0 dark:bg-zinc-950/90">
           <CollisionBanner collisions={collisions} onShow={show} onDismiss={() => setCollisions([])} />
+          {chatVisitor ? <VisitorTyping visitor={chatVisitor} /> : null}
           <Composer ticket={data} ticketKey={ticketId} me={me} onDraftChange={onDraftChange} />
         </div>
       </div>
       <div className="border-t border-zinc-200 lg:h-full lg:overflow-y-auto lg:border-t-0 lg:border-l dark:border-zinc-800">
-        <RequestorPanel ticket={data} />
+        <RequestorPanel ticket={data} chatVisitor={chatVisitor} />
         <RoutingHistory ticketId={data.id} />
       </div>
     </div>

@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { readAllPages } from '../api/read-all-pages';
 import type { Macro, OrganizationUser, Team, TicketComment } from '../api/types';
+import { type ChatVisitorState, mergeVisitorState, visitorStateOf } from './chat-visitor';
 
 /**
  * The queries of the ticket page, keyed by resource: `['tickets', id, …]` for what belongs to the
@@ -142,4 +143,22 @@ export const requestorTicketsQuery = (requestorEmail: string) =>
     queryKey: ['tickets', 'by-requestor', requestorEmail.toLowerCase()],
     queryFn: async () =>
       (await unwrap(api.GET('/v1/tickets', { params: { query: { requestorEmail, limit: 10, sort: '-updatedAt' } } }))).data,
+  });
+
+/** How often a chat visitor's presence is asked again: the server marks them seen on every heartbeat but announces only arrivals and departures. */
+const CHAT_VISITOR_REFRESH_MS = 20_000;
+
+/** A chat ticket's visitor, in this browser's clock (see `chat-visitor.ts`); live events patch it in between. */
+export const chatVisitorQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['tickets', id, 'chat-visitor'],
+    queryFn: async ({ client, queryKey }): Promise<ChatVisitorState> => {
+      const answer = await unwrap(api.GET('/v1/tickets/{id}/chat-visitor', { params: { path: { id } } }));
+      // A live report newer than the answer (they can cross) is kept: see `mergeVisitorState`.
+      return mergeVisitorState(
+        client.getQueryData<ChatVisitorState>(queryKey),
+        visitorStateOf(answer.data, answer.timestamp, Date.now()),
+      );
+    },
+    refetchInterval: CHAT_VISITOR_REFRESH_MS,
   });

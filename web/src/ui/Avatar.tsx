@@ -1,11 +1,12 @@
+/** Backgrounds white initials read on at WCAG AA (4.5:1 and more): at 600, amber and emerald do not, rose and fuchsia only just. */
 const TONES = [
   'bg-blue-600',
-  'bg-emerald-600',
+  'bg-emerald-700',
   'bg-violet-600',
-  'bg-rose-600',
-  'bg-amber-600',
+  'bg-rose-700',
+  'bg-amber-700',
   'bg-cyan-700',
-  'bg-fuchsia-600',
+  'bg-fuchsia-700',
   'bg-lime-700',
 ];
 
