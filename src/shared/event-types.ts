@@ -25,10 +25,10 @@ export const EVENT_TYPES = [
   'collection.deleted',
   'help_center.updated',
   'chat.message.created',
-  'mcp_server.connected',
-  'mcp_server.disconnected',
   'chat.visitor_presence',
   'chat.visitor_typing',
+  'mcp_server.connected',
+  'mcp_server.disconnected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

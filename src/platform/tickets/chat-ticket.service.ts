@@ -17,10 +17,10 @@ import { startChatTicketVisitor } from './chat-ticket-visitor.service.js';
 import { toComment } from './comment.presenter.js';
 import { insertCommentOnce } from './comment.repository.js';
 import type { CommentDeps } from './comment.service.js';
-import { contentColumns, deriveCommentContent } from './comment-content.js';
+import { contentColumns, deriveCommentContent, systemCommentRow } from './comment-content.js';
 import { addCustomerComment } from './comment-inbound.service.js';
 import { updateTicket } from './ticket.repository.js';
-import { CHAT_SOURCE, type TicketCommentTable } from './ticket.table.js';
+import { CHAT_SOURCE } from './ticket.table.js';
 import { createTicketInTransaction } from './ticket-create.service.js';
 
 /**
@@ -105,32 +105,17 @@ async function insertTranscriptComment(
   entry: TranscriptEntry,
 ): Promise<void> {
   const content = await deriveCommentContent({ content: entry.text });
-  const row: TicketCommentTable = {
+  const row = systemCommentRow({
     id: deps.ids.ulid(),
     organization_id: ticket.organizationId,
     ticket_id: ticket.ticketId,
-    parent_comment_id: null,
     ...contentColumns(content),
-    thread_name: null,
-    comment_visibility: 'public',
-    comment_type: 'comment',
-    is_edited: false,
-    is_pinned: false,
-    source_email_id: null,
     metadata: writeJson({ [TRANSCRIPT_KEY]: entry.messageId }),
     author_id: entry.by === 'agent' ? entry.actingUserId : null,
     author_agent_id: entry.by === 'agent' ? entry.agentId : null,
     customer_contact_id: entry.by === 'customer' ? ticket.contactId : null,
-    impersonated_user_email: null,
-    impersonated_user_name: null,
-    impersonated_user_avatar: null,
-    attachment_ids: '[]',
-    dedupe_key: null,
-    dedupe_fingerprint: null,
     created_at: entry.at,
-    updated_at: entry.at,
-    deleted_at: null,
-  };
+  });
   await insertCommentOnce(trx, row);
 }
 

@@ -3,6 +3,7 @@ import type sanitizeHtml from 'sanitize-html';
 import type TurndownService from 'turndown';
 import { AppError } from '../../lib/errors.js';
 import { loadOnce } from '../../lib/load-once.js';
+import type { TicketCommentTable } from './ticket.table.js';
 
 /** What a stored comment carries: every form derived from whichever the client sent. */
 export interface CommentContent {
@@ -254,5 +255,38 @@ export function contentColumns(content: CommentContent) {
     content_html: content.contentHtml,
     content_markdown: content.contentMarkdown,
     content_json: content.contentJson,
+  };
+}
+
+/**
+ * A new comment row written by the system (a customer's email or chat message, a transcript, a
+ * quiet note): a plain public comment by nobody unless `row` says otherwise, unedited, no files.
+ */
+export function systemCommentRow(
+  row: Pick<TicketCommentTable, 'id' | 'organization_id' | 'ticket_id' | 'created_at'> &
+    ReturnType<typeof contentColumns> &
+    Partial<TicketCommentTable>,
+): TicketCommentTable {
+  return {
+    parent_comment_id: null,
+    thread_name: null,
+    comment_visibility: 'public',
+    comment_type: 'comment',
+    is_edited: false,
+    is_pinned: false,
+    source_email_id: null,
+    metadata: null,
+    author_id: null,
+    author_agent_id: null,
+    customer_contact_id: null,
+    impersonated_user_email: null,
+    impersonated_user_name: null,
+    impersonated_user_avatar: null,
+    attachment_ids: '[]',
+    dedupe_key: null,
+    dedupe_fingerprint: null,
+    updated_at: row.created_at,
+    deleted_at: null,
+    ...row,
   };
 }

@@ -5,10 +5,9 @@ import { recordEvent } from '../events/event.recorder.js';
 import { type Comment, toComment } from './comment.presenter.js';
 import { findCommentById, insertCommentOnce } from './comment.repository.js';
 import type { CommentDeps } from './comment.service.js';
-import { type CommentContent, contentColumns } from './comment-content.js';
+import { type CommentContent, contentColumns, systemCommentRow } from './comment-content.js';
 import { applyCustomerReply } from './customer-reply.service.js';
 import type { TicketAccessRow } from './ticket.repository.js';
-import type { TicketCommentTable } from './ticket.table.js';
 
 /** A customer's email or chat message stored as a comment of its ticket (see `addCustomerComment`). */
 export interface CustomerComment {
@@ -35,32 +34,16 @@ export async function addCustomerComment(
   input: CustomerComment,
 ): Promise<string> {
   const at = deps.clock.now().toISOString();
-  const row: TicketCommentTable = {
+  const row = systemCommentRow({
     id: deps.ids.ulid(),
     organization_id: input.organizationId,
     ticket_id: input.ticket.id,
-    parent_comment_id: null,
     ...contentColumns(input.content),
-    thread_name: null,
-    comment_visibility: 'public',
-    comment_type: 'comment',
-    is_edited: false,
-    is_pinned: false,
     source_email_id: input.sourceEmailId,
-    metadata: null,
-    author_id: null,
-    author_agent_id: null,
     customer_contact_id: input.contactId,
-    impersonated_user_email: null,
-    impersonated_user_name: null,
-    impersonated_user_avatar: null,
     attachment_ids: JSON.stringify(input.attachmentIds),
-    dedupe_key: null,
-    dedupe_fingerprint: null,
     created_at: at,
-    updated_at: at,
-    deleted_at: null,
-  };
+  });
   await insertCommentOnce(trx, row);
   const stored = await findCommentById(trx, input.ticket.id, row.id);
   if (!stored) {

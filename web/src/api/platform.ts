@@ -5968,7 +5968,7 @@ export interface operations {
                                 description?: null | string;
                                 /** @description false pauses deliveries (events keep being collected while they are retained); true resumes them and clears the failure state */
                                 enabled?: boolean;
-                                /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected, chat.visitor_presence, chat.visitor_typing */
+                                /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                                 eventTypes: string[];
                                 /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                                 url: string;
@@ -6354,7 +6354,7 @@ export interface operations {
                         description?: null | string;
                         /** @description false pauses deliveries (events keep being collected while they are retained); true resumes them and clears the failure state */
                         enabled?: boolean;
-                        /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected, chat.visitor_presence, chat.visitor_typing */
+                        /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                         eventTypes: string[];
                         /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                         url: string;
@@ -7382,7 +7382,7 @@ export interface operations {
                 occurredBefore?: string;
                 /** @description desc: newest first (default); asc: oldest first */
                 order?: "desc" | "asc";
-                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected, chat.visitor_presence, chat.visitor_typing */
+                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                 type?: string[];
             };
             header?: never;
@@ -7418,7 +7418,7 @@ export interface operations {
                             occurredAt: string;
                             organizationId: string;
                             /** @enum {string} */
-                            type: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.deleted" | "comment.created" | "comment.updated" | "contact.created" | "contact.deleted" | "account.created" | "note.created" | "article.published" | "article.unpublished" | "article.updated" | "article.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "help_center.updated" | "chat.message.created" | "mcp_server.connected" | "mcp_server.disconnected" | "chat.visitor_presence" | "chat.visitor_typing";
+                            type: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.deleted" | "comment.created" | "comment.updated" | "contact.created" | "contact.deleted" | "account.created" | "note.created" | "article.published" | "article.unpublished" | "article.updated" | "article.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "help_center.updated" | "chat.message.created" | "chat.visitor_presence" | "chat.visitor_typing" | "mcp_server.connected" | "mcp_server.disconnected";
                         }[];
                         message: string;
                         nextCursor: null | string;
@@ -7487,7 +7487,7 @@ export interface operations {
             query?: {
                 /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header (the header wins when both are sent) */
                 lastEventId?: string;
-                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected, chat.visitor_presence, chat.visitor_typing */
+                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                 type?: string[];
             };
             header?: {
@@ -20044,7 +20044,7 @@ export interface operations {
                     description?: null | string;
                     /** @default true */
                     enabled?: boolean;
-                    /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, mcp_server.connected, mcp_server.disconnected, chat.visitor_presence, chat.visitor_typing */
+                    /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                     eventTypes: string[];
                     /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                     url: string;
