@@ -23,6 +23,8 @@ const IS_FOCUSED_IN_FOCUSED_FRAME = (element: unknown) => document.hasFocus() &&
 
 const unreadEvents = (page: Page) => page.evaluate('document.body.dataset.unread ?? ""');
 
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
 const ANSWER = 'Refunds of duplicate charges are made in full, at once.';
 const REPLY = 'Hello, this is Ada: I have refunded the second charge myself.';
 const SECOND_REPLY = 'It will show on your statement within three days.';
@@ -35,6 +37,7 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
   let host: HostSite;
   let site: SiteFixture;
   let ada: Agent;
+  let teamId: string;
   let slug: string;
   const sessions: ConsolePage[] = [];
 
@@ -57,6 +60,7 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
     site = await seedSite(server, 'Lumen Handoff');
     ada = await inviteAgent(server, { name: 'Ada Agent', email: 'ada@acme.test', userType: 'ORG_ADMIN' });
     const team = await createTeamWith(server, 'Customer Care', 'CARE', ada);
+    teamId = team.id;
     // Open around the clock, so the test's hour never matters.
     await server.call('PATCH', `/v1/teams/${team.id}/configurations`, {
       timezone: 'UTC',
@@ -172,5 +176,62 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
     await again.getByRole('region', { name: 'Talking to a person' }).getByText(`Reference: ${reference}`).waitFor();
     expect(await logAgain.getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
     expect(visitor.pageErrors.filter((error) => !error.startsWith('Failed to load resource'))).toEqual([]);
+  });
+
+  it('outside the team’s hours says when it is back, and takes an address for replies by email, with the server’s refusal inline', {
+    timeout: 40_000,
+  }, async () => {
+    // Open tomorrow (UTC) only, from nine: closed now whatever the hour.
+    const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000);
+    const weekday = WEEKDAYS[(tomorrow.getUTCDay() + 6) % 7] as string;
+    await server.call('PATCH', `/v1/teams/${teamId}/configurations`, {
+      timezone: 'UTC',
+      commonDailyConfig: false,
+      dailyConfig: Object.fromEntries(
+        WEEKDAYS.map((day) => [
+          day,
+          { isActive: day === weekday, slots: day === weekday ? [{ start: '09:00', end: '17:00' }] : [] },
+        ]),
+      ),
+    });
+    const visitor = await openConsole(browser, host.origin, { colorScheme: 'dark' });
+    sessions.push(visitor);
+    const { page } = visitor;
+    const panel = await openConversation(page);
+    model.script({ text: ANSWER });
+    await panel.getByRole('textbox', { name: 'Your question' }).fill('Can someone call me back?');
+    await page.keyboard.press('Enter');
+    const log = panel.getByRole('log', { name: 'Messages' });
+    await log.getByText(ANSWER).waitFor();
+    await log.getByRole('button', { name: 'Talk to a person' }).click();
+
+    const notice = panel.getByRole('region', { name: 'Talking to a person' });
+    await notice.getByText('A person will reply here.').waitFor();
+    const opening = new Intl.DateTimeFormat('en-US', {
+      weekday: 'long',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: 'UTC',
+    }).format(new Date(`${tomorrow.toISOString().slice(0, 10)}T09:00:00Z`));
+    await notice.getByText(`The Customer Care team is away now; they are back ${opening}.`).waitFor();
+    const form = notice.getByRole('form', { name: 'We’ll reply by email' });
+    const email = form.getByRole('textbox', { name: 'Your email address' });
+    // The form does not take the focus: the visitor is left where they were.
+    expect(await email.evaluate(IS_FOCUSED_IN_FOCUSED_FRAME)).toBe(false);
+    expect(await seriousProblems(page)).toEqual([]);
+
+    await email.fill('not an address');
+    await form.getByRole('button', { name: 'Save email' }).click();
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    const problemId = await email.getAttribute('aria-describedby');
+    const problem = (await form.locator(`[id="${problemId}"]`).textContent()) ?? '';
+    expect(problem.length).toBeGreaterThan(0);
+    expect(await email.inputValue()).toBe('not an address');
+
+    await email.fill('pat@customer.test');
+    await form.getByRole('button', { name: 'Save email' }).click();
+    await notice.getByText('When you are away, replies also go to pat@customer.test.').waitFor();
+    expect(await notice.getByRole('form').count()).toBe(0);
+    expect(await seriousProblems(page)).toEqual([]);
   });
 });
