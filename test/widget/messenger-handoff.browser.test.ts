@@ -138,7 +138,7 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
     // The reply reaches the panel live, as the person's own message, with no rating to give.
     const reply = log.locator('.message.agent').filter({ hasText: REPLY });
     await reply.waitFor({ timeout: 5000 });
-    expect(await reply.getByText('Ada Agent').count()).toBe(1);
+    expect(await reply.getByText('Ada Agent', { exact: true }).count()).toBe(1);
     expect(await reply.getByRole('button').count()).toBe(0);
 
     // The visitor writes again: the message goes to the person (no answer expected), and shows on the ticket page live.
