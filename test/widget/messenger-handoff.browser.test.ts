@@ -234,4 +234,32 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
     expect(await notice.getByRole('form').count()).toBe(0);
     expect(await seriousProblems(page)).toEqual([]);
   });
+
+  it('shows the assistant’s own handoff as the notice, and a ticket closed and reopened live', { timeout: 40_000 }, async () => {
+    const visitor = await openConsole(browser, host.origin);
+    sessions.push(visitor);
+    const { page } = visitor;
+    const panel = await openConversation(page);
+    model.script(
+      { toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'Wants a person' } }] },
+      { text: 'A person from our team will look at this.' },
+    );
+    await panel.getByRole('textbox', { name: 'Your question' }).fill('Please let me talk to someone');
+    await page.keyboard.press('Enter');
+    const notice = panel.getByRole('region', { name: 'Talking to a person' });
+    await notice.getByText('A person will reply here.').waitFor();
+    const reference = /^Reference: (\S+)$/.exec((await notice.getByText(/^Reference: /).textContent()) ?? '')?.[1];
+    expect(reference).toMatch(/^CARE-\d+$/);
+    // Handed off already: nothing to offer, and no "could not answer".
+    expect(await panel.getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
+    expect(await panel.getByText('could not answer', { exact: false }).count()).toBe(0);
+
+    // The team closes the ticket: the panel says so without a reload, and the visitor's next message reopens it.
+    await server.call('PATCH', `/v1/tickets/${reference}`, { statusName: 'Closed' });
+    await notice.getByText('This conversation was closed; write to reopen it.').waitFor({ timeout: 5000 });
+    await panel.getByRole('textbox', { name: 'Your question' }).fill('One more thing, please');
+    await page.keyboard.press('Enter');
+    await notice.getByText('A person will reply here.').waitFor({ timeout: 5000 });
+    expect(await notice.getByText('This conversation was closed; write to reopen it.').count()).toBe(0);
+  });
 });
