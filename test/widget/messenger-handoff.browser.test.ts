@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Agent, inviteAgent, openSignedIn } from '../console/agent-session.js';
+import { type Agent, inviteAgent, openSignedIn, until } from '../console/agent-session.js';
 import { type ConsolePage, launchChromium, openConsole } from '../console/browser.js';
 import { type ConsoleServer, startConsoleServer } from '../console/console-server.js';
 import { createTeamWith } from '../console/inbox-session.js';
@@ -18,8 +18,26 @@ async function seriousProblems(page: Page): Promise<string[]> {
 }
 
 /** The browser's globals the functions run in the page use (the tests' types have no DOM). */
-declare const document: { activeElement: unknown; hasFocus(): boolean };
+declare const document: {
+  activeElement: unknown;
+  hasFocus(): boolean;
+  querySelector(selector: string): { getBoundingClientRect(): { top: number; bottom: number } } | null;
+};
 const IS_FOCUSED_IN_FOCUSED_FRAME = (element: unknown) => document.hasFocus() && document.activeElement === element;
+/** Whether the element is in view in the panel's scrolling body, not hidden under the composer. */
+const IS_ABOVE_COMPOSER = (element: unknown) => {
+  const box = (element as { getBoundingClientRect(): { top: number; bottom: number } }).getBoundingClientRect();
+  const composer = document.querySelector('.composer')?.getBoundingClientRect();
+  const body = document.querySelector('.body')?.getBoundingClientRect();
+  return Boolean(composer && body && box.top >= body.top && box.bottom <= composer.top);
+};
+
+/** Whether the panel's scrolling body is at its end. */
+const SCROLLED_TO_END = `(() => {
+  const body = document.querySelector('.body');
+  return body.scrollTop + body.clientHeight >= body.scrollHeight - 2;
+})()`;
+const frameOf = (page: Page) => until(() => page.frames().find((candidate) => candidate.url().includes('/widget/')), 'the panel');
 
 const unreadEvents = (page: Page) => page.evaluate('document.body.dataset.unread ?? ""');
 
@@ -163,6 +181,9 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
     await expect.poll(() => unreadEvents(page), { timeout: 5000 }).toBe('1');
     await launcher.click();
     await log.getByText(SECOND_REPLY).waitFor();
+    // Scrolled to the end, the reply that came while the panel was closed and the notice under it in view.
+    await expect.poll(() => log.getByText(SECOND_REPLY).evaluate(IS_ABOVE_COMPOSER)).toBe(true);
+    await expect.poll(() => frameOf(page).then((frame) => frame.evaluate(SCROLLED_TO_END))).toBe(true);
     await expect.poll(() => unreadEvents(page)).toBe('1 0');
 
     // After a reload, the whole conversation is read back: the answer, the person's replies, the notice.

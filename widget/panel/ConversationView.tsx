@@ -63,6 +63,7 @@ export function ConversationView(props: {
   const back = useRef<HTMLButtonElement>(null);
   const field = useRef<HTMLTextAreaElement>(null);
   const end = useRef<HTMLDivElement>(null);
+  const section = useRef<HTMLElement>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: canChat decides whether the composer is there to focus
   useEffect(() => {
@@ -81,6 +82,32 @@ export function ConversationView(props: {
     }
   }, [conversation.messages.length, conversation.streaming, conversation.notice, conversation.conversation?.handoff]);
 
+  // A hidden panel is not laid out, so what arrived while it was closed (a person's reply) could not be
+  // scrolled to: once it is laid out again (the conversation grows), back to the end, unless the visitor had scrolled up.
+  useEffect(() => {
+    const box = end.current?.closest('.body');
+    const content = section.current;
+    if (!box || !content || typeof ResizeObserver === 'undefined') {
+      return;
+    }
+    let atEnd = true;
+    const onScroll = () => {
+      atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 32;
+    };
+    const observer = new ResizeObserver(() => {
+      if (atEnd) {
+        box.scrollTop = box.scrollHeight;
+      }
+    });
+    box.addEventListener('scroll', onScroll);
+    observer.observe(box);
+    observer.observe(content);
+    return () => {
+      box.removeEventListener('scroll', onScroll);
+      observer.disconnect();
+    };
+  }, []);
+
   const handoff = conversation.conversation?.handoff ?? null;
   // Once a person has the conversation, a message goes to them: no answer is being written.
   const streaming = conversation.streaming !== null && handoff === null;
@@ -91,7 +118,7 @@ export function ConversationView(props: {
       ? () => void conversation.talkToPerson().then((handedOff) => handedOff && focusComposer())
       : null;
   return (
-    <section class="conversation" aria-label="Conversation with the assistant">
+    <section class="conversation" aria-label="Conversation with the assistant" ref={section}>
       <button type="button" class="back" ref={back} onClick={props.onBack}>
         <span aria-hidden="true">{'\u2190'}</span> Back
       </button>
