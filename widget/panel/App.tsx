@@ -119,6 +119,7 @@ export function App({ client }: { client: MessengerClient }) {
           <ConversationView
             conversation={conversation}
             canChat={!config?.widget.identityVerificationRequired || visitor?.verified === true}
+            handoffAvailable={config?.widget.handoffAvailable === true}
             focusOnOpen={focusOnOpen}
             onBack={() => setView({ name: 'search', returnTo: FROM_CONVERSATION })}
           />

@@ -7,10 +7,26 @@ import type { Notice, useConversation } from './use-conversation';
 
 type Conversation = ReturnType<typeof useConversation>;
 
-function NoticeLine(props: { notice: Notice; onRetry: () => void }) {
+/**
+ * What the panel says under the messages. When the assistant asked for a person and none has the
+ * conversation yet: "Talk to a person" where the widget has a team for it, else that it could not answer.
+ */
+function NoticeLine(props: { notice: Notice; onRetry: () => void; onTalkToPerson: (() => void) | null; handedOff: boolean }) {
   const { notice } = props;
   if (notice?.kind === 'handoff') {
-    return <HandoffNotice />;
+    if (props.handedOff) {
+      return null;
+    }
+    return props.onTalkToPerson ? (
+      <p class="notice">
+        The assistant could not answer this; a person from the team can.{' '}
+        <button type="button" class="link-button" onClick={props.onTalkToPerson}>
+          Talk to a person
+        </button>
+      </p>
+    ) : (
+      <p class="notice">The assistant could not answer this; try other words or search the help center.</p>
+    );
   }
   if (notice?.kind === 'interrupted') {
     return (
@@ -29,14 +45,17 @@ function NoticeLine(props: { notice: Notice; onRetry: () => void }) {
 }
 
 /**
- * The visitor's conversation with the help center's assistant: the messages (a polite log that
- * announces each message once, the final answer included; the answer being written is shown beside
- * it, hidden from screen readers, so they do not read every word), what went wrong, and the
- * composer. A visitor who must sign in first reads why, and gets no composer.
+ * The visitor's conversation with the help center's assistant, and with a person once handed off:
+ * the messages (a polite log that announces each message once, the final answer and a person's
+ * replies included; the answer being written is shown beside it, hidden from screen readers, so
+ * they do not read every word), the handoff's notice, what went wrong, and the composer. A visitor
+ * who must sign in first reads why, and gets no composer.
  */
 export function ConversationView(props: {
   conversation: Conversation;
   canChat: boolean;
+  /** The widget names a team that takes conversations over. */
+  handoffAvailable: boolean;
   focusOnOpen: RefObject<HTMLElement | null>;
   onBack: () => void;
 }) {
@@ -44,6 +63,7 @@ export function ConversationView(props: {
   const back = useRef<HTMLButtonElement>(null);
   const field = useRef<HTMLTextAreaElement>(null);
   const end = useRef<HTMLDivElement>(null);
+  const section = useRef<HTMLElement>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: canChat decides whether the composer is there to focus
   useEffect(() => {
@@ -60,11 +80,45 @@ export function ConversationView(props: {
     if (box) {
       box.scrollTop = box.scrollHeight;
     }
-  }, [conversation.messages.length, conversation.streaming, conversation.notice]);
+  }, [conversation.messages.length, conversation.streaming, conversation.notice, conversation.conversation?.handoff]);
 
-  const streaming = conversation.streaming !== null;
+  // A hidden panel is not laid out, so what arrived while it was closed (a person's reply) could not be
+  // scrolled to: once it is laid out again (the conversation grows), back to the end, unless the visitor had scrolled up.
+  useEffect(() => {
+    const box = end.current?.closest('.body');
+    const content = section.current;
+    if (!box || !content || typeof ResizeObserver === 'undefined') {
+      return;
+    }
+    let atEnd = true;
+    const onScroll = () => {
+      atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 32;
+    };
+    const observer = new ResizeObserver(() => {
+      if (atEnd) {
+        box.scrollTop = box.scrollHeight;
+      }
+    });
+    box.addEventListener('scroll', onScroll);
+    observer.observe(box);
+    observer.observe(content);
+    return () => {
+      box.removeEventListener('scroll', onScroll);
+      observer.disconnect();
+    };
+  }, []);
+
+  const handoff = conversation.conversation?.handoff ?? null;
+  // Once a person has the conversation, a message goes to them: no answer is being written.
+  const streaming = conversation.streaming !== null && handoff === null;
+  const focusComposer = () => field.current?.focus();
+  // The button goes once the conversation is handed off: focus moves on to the composer, not to the page.
+  const talkToPerson =
+    props.handoffAvailable && canChat && handoff === null
+      ? () => void conversation.talkToPerson().then((handedOff) => handedOff && focusComposer())
+      : null;
   return (
-    <section class="conversation" aria-label="Conversation with the assistant">
+    <section class="conversation" aria-label="Conversation with the assistant" ref={section}>
       <button type="button" class="back" ref={back} onClick={props.onBack}>
         <span aria-hidden="true">{'\u2190'}</span> Back
       </button>
@@ -82,7 +136,7 @@ export function ConversationView(props: {
       ) : null}
       <div class="messages" role="log" aria-live="polite" aria-label="Messages">
         {conversation.messages.map((message) => (
-          <MessageBubble key={message.key} message={message} onHelped={conversation.rate} />
+          <MessageBubble key={message.key} message={message} onHelped={conversation.rate} onTalkToPerson={talkToPerson} />
         ))}
       </div>
       {streaming ? (
@@ -93,9 +147,15 @@ export function ConversationView(props: {
       <p class="sr-only" role="status">
         {streaming ? 'The assistant is answering\u2026' : ''}
       </p>
-      <NoticeLine notice={conversation.notice} onRetry={conversation.retry} />
+      {handoff ? <HandoffNotice handoff={handoff} onSaveEmail={conversation.leaveEmail} onEmailSaved={focusComposer} /> : null}
+      <NoticeLine
+        notice={conversation.notice}
+        onRetry={conversation.retry}
+        onTalkToPerson={talkToPerson}
+        handedOff={handoff !== null}
+      />
       <div ref={end} />
-      {canChat ? <Composer busy={streaming} onSend={conversation.send} field={field} /> : null}
+      {canChat ? <Composer busy={conversation.streaming !== null} onSend={conversation.send} field={field} /> : null}
     </section>
   );
 }

@@ -1,8 +1,36 @@
+import { HandoffEmailForm } from './HandoffEmailForm';
+import { handoffLines } from './handoff-text';
+import type { Handoff } from './messenger-client';
+
+/** The visitor's language for dates, as the browser states it. */
+const visitorLocale = () => (typeof navigator === 'undefined' ? undefined : navigator.language);
+
 /**
- * What the visitor reads when the assistant asked for a person or could not answer. Handing the
- * conversation to a person (a ticket) is the next increment of issue 34: it replaces this line
- * with a "Talk to a person" action. Until then the panel offers nothing that would do nothing.
+ * Once a person has the conversation: that they will reply here, the team's hours (the expected
+ * wait inside them, when they are back outside them), where replies go by email, and the ticket's
+ * reference; outside hours with no address, a form for one. A polite status, so a change (the
+ * ticket closed, an address saved) is announced.
  */
-export function HandoffNotice() {
-  return <p class="notice">The assistant could not answer this; try other words or search the help center.</p>;
+export function HandoffNotice(props: {
+  handoff: Handoff;
+  onSaveEmail: (email: string) => Promise<string | null>;
+  onEmailSaved: () => void;
+}) {
+  const { handoff } = props;
+  const [first, ...rest] = handoffLines(handoff, visitorLocale(), new Date());
+  return (
+    <section class="notice handoff" aria-label="Talking to a person">
+      <div role="status">
+        <p class="handoff-lead">{first}</p>
+        {rest.map((line) => (
+          <p key={line} class="handoff-line">
+            {line}
+          </p>
+        ))}
+      </div>
+      {handoff.emailRequired && !handoff.closed ? (
+        <HandoffEmailForm onSave={props.onSaveEmail} onSaved={props.onEmailSaved} />
+      ) : null}
+    </section>
+  );
 }

@@ -2,8 +2,41 @@ import { isWebAddress } from './linkify';
 import { MessageText } from './MessageText';
 import type { ShownMessage } from './use-conversation';
 
-/** One message of the conversation: the visitor's words as they wrote them, or an answer with its sources. */
-export function MessageBubble({ message, onHelped }: { message: ShownMessage; onHelped: (messageId: string) => void }) {
+/** What the visitor can do with an answer: rate it, and (where the widget has a team and no person has it yet) ask for a person. */
+function AnswerActions(props: {
+  message: ShownMessage;
+  onHelped: (messageId: string) => void;
+  onTalkToPerson: (() => void) | null;
+}) {
+  const { message, onTalkToPerson } = props;
+  return (
+    <div class="answer-actions">
+      {message.helpful === true ? (
+        <p class="helped">Thanks: glad it helped.</p>
+      ) : (
+        <button type="button" class="link-button helped-button" onClick={() => props.onHelped(message.id)}>
+          That helped
+        </button>
+      )}
+      {onTalkToPerson ? (
+        <button type="button" class="link-button helped-button" onClick={onTalkToPerson}>
+          Talk to a person
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * One message of the conversation: the visitor's words as they wrote them, a person's reply with
+ * their name, or an answer of the assistant with its sources.
+ */
+export function MessageBubble(props: {
+  message: ShownMessage;
+  onHelped: (messageId: string) => void;
+  onTalkToPerson: (() => void) | null;
+}) {
+  const { message } = props;
   // The server lists articles of the public site; anything else is not offered as a link.
   const sources = message.citations.filter((citation) => isWebAddress(citation.url));
   if (message.author === 'visitor') {
@@ -11,6 +44,18 @@ export function MessageBubble({ message, onHelped }: { message: ShownMessage; on
       <div class="message visitor">
         <span class="sr-only">You: </span>
         <p class="message-text">{message.content}</p>
+      </div>
+    );
+  }
+  if (message.author === 'agent') {
+    const name = message.authorName ?? 'Support team';
+    return (
+      <div class="message agent">
+        <p class="author" aria-hidden="true">
+          {name}
+        </p>
+        <span class="sr-only">{name}: </span>
+        <MessageText text={message.content} />
       </div>
     );
   }
@@ -34,13 +79,7 @@ export function MessageBubble({ message, onHelped }: { message: ShownMessage; on
           </ul>
         </div>
       ) : null}
-      {message.helpful === true ? (
-        <p class="helped">Thanks: glad it helped.</p>
-      ) : (
-        <button type="button" class="link-button helped-button" onClick={() => onHelped(message.id)}>
-          That helped
-        </button>
-      )}
+      <AnswerActions message={message} onHelped={props.onHelped} onTalkToPerson={props.onTalkToPerson} />
     </div>
   );
 }

@@ -3,7 +3,7 @@
  * visitor token's life: kept in this origin's localStorage under `switchboard.visitor.{slug}`,
  * created with `POST /visitors` when there is none, made again once when the stored one answers 401.
  */
-import { createSseParser } from './sse-parser';
+import { createSseParser } from './sse-parser.js';
 
 export interface HelpCenterConfig {
   helpCenter: { name: string; slug: string; siteUrl: string };
@@ -13,6 +13,8 @@ export interface HelpCenterConfig {
     position: 'right' | 'left';
     identityVerificationRequired: boolean;
     chatAvailable: boolean;
+    /** The widget names a team that takes conversations over ("Talk to a person"). */
+    handoffAvailable: boolean;
   };
 }
 
@@ -53,7 +55,10 @@ export interface Citation {
 
 export interface ConversationMessage {
   id: string;
-  author: 'visitor' | 'assistant';
+  /** `agent`: a person of the support team, once the conversation was handed off. */
+  author: 'visitor' | 'assistant' | 'agent';
+  /** The person's name for `agent`, else null. */
+  authorName: string | null;
   /** Plain text (an answer may hold Markdown links): rendered as text, never as HTML. */
   content: string;
   citations: Citation[];
@@ -62,11 +67,28 @@ export interface ConversationMessage {
   createdAt: string;
 }
 
+/** The conversation as a ticket a person answers, once handed off. */
+export interface Handoff {
+  requestedAt: string;
+  requestedBy: 'visitor' | 'assistant';
+  /** The ticket's identifier ("SUP-12"), shown as the visitor's reference. */
+  ticket: string;
+  teamName: string;
+  /** Where replies go while the visitor is away. */
+  email: string | null;
+  /** Outside hours with no address yet: the panel asks for one. */
+  emailRequired: boolean;
+  hours: { open: boolean; nextOpeningAt: string | null; expectedWaitMinutes: number | null };
+  /** The ticket is closed; a new message reopens it. */
+  closed: boolean;
+}
+
 export interface Conversation {
   id: string;
   title: string | null;
   createdAt: string;
   lastActivityAt: string;
+  handoff: Handoff | null;
 }
 
 /** What the stream of an answer says, in order: the visitor's message as stored, pieces of the answer, the answer, the end. */
@@ -74,7 +96,12 @@ export type AskEvent =
   | { event: 'message'; message: ConversationMessage }
   | { event: 'delta'; text: string }
   | { event: 'answer'; message: ConversationMessage }
-  | { event: 'done'; handoffRequested: boolean; answered: boolean };
+  | { event: 'done'; handoffRequested: boolean; answered: boolean; conversation: Conversation | null };
+
+/** What the live stream of a handed-off conversation says: a new message, or the handoff changed. */
+export type LiveEvent =
+  | { event: 'message'; message: ConversationMessage }
+  | { event: 'conversation'; conversation: Conversation };
 
 /** An answer in the API's error shape, `{"error": {"code", "message"}}`. */
 export class ApiError extends Error {
@@ -87,6 +114,13 @@ export class ApiError extends Error {
   }
 }
 
+/** Where the token is kept: the frame's localStorage in the browser (the methods used, so the client runs outside one too). */
+export interface TokenStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
 interface Call {
   body?: unknown;
   token?: string | null;
@@ -95,7 +129,7 @@ interface Call {
 }
 
 /** Storage that may refuse (a browser blocking a framed site's storage): the token then lasts as long as the page. */
-function tokenStore(storage: Storage | null, key: string) {
+function tokenStore(storage: TokenStorage | null, key: string) {
   let kept: string | null = null;
   return {
     read(): string | null {
@@ -136,9 +170,57 @@ function askEventOf(name: string, data: string): AskEvent | null {
     case 'delta':
       return typeof parsed.text === 'string' ? { event: 'delta', text: parsed.text } : null;
     case 'done':
-      return { event: 'done', handoffRequested: parsed.handoffRequested === true, answered: parsed.answered === true };
+      return {
+        event: 'done',
+        handoffRequested: parsed.handoffRequested === true,
+        answered: parsed.answered === true,
+        conversation: conversationOf(parsed.conversation),
+      };
     default:
       return null;
+  }
+}
+
+/** A conversation as the server sent it, or null when the field is missing or not one. */
+function conversationOf(value: unknown): Conversation | null {
+  const conversation = value as Conversation | null | undefined;
+  return conversation && typeof conversation.id === 'string' ? { ...conversation, handoff: conversation.handoff ?? null } : null;
+}
+
+/** A frame of the live stream as the panel uses it; anything else (or unreadable) is skipped. */
+export function liveEventOf(name: string, data: string): LiveEvent | null {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(data) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const message = parsed.message as ConversationMessage | undefined;
+  if (name === 'message') {
+    return message && typeof message.id === 'string' && typeof message.content === 'string'
+      ? { event: 'message', message }
+      : null;
+  }
+  const conversation = conversationOf(parsed.conversation);
+  return name === 'conversation' && conversation ? { event: 'conversation', conversation } : null;
+}
+
+/** Feeds a response's body to an event-stream parser until it ends; `false` when the connection failed while reading. */
+async function readStream(response: Response, parser: ReturnType<typeof createSseParser>, signal?: AbortSignal) {
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
+      parser.push(decoder.decode(chunk.value, { stream: true }));
+    }
+    parser.push(decoder.decode());
+    parser.end();
+    return true;
+  } catch (error) {
+    if (signal?.aborted) {
+      throw error;
+    }
+    return false;
   }
 }
 
@@ -155,20 +237,8 @@ async function readAnswer(response: Response, onEvent: (event: AskEvent) => void
       onEvent(event);
     }
   });
-  const reader = response.body?.getReader();
-  const decoder = new TextDecoder();
-  try {
-    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
-      parser.push(decoder.decode(chunk.value, { stream: true }));
-    }
-    parser.push(decoder.decode());
-    parser.end();
-  } catch (error) {
-    if (signal?.aborted) {
-      throw error;
-    }
-    // The connection dropped while reading: what arrived was handed on; the caller offers a retry.
-  }
+  // A connection dropped while reading: what arrived was handed on; the caller offers a retry.
+  await readStream(response, parser, signal);
   return { finished };
 }
 
@@ -206,7 +276,59 @@ async function fetchFrom(
 
 export type MessengerClient = ReturnType<typeof createMessengerClient>;
 
-export function createMessengerClient(options: { apiBase: string; slug: string; storage: Storage | null }) {
+/** How a call is sent as the visitor (their token, made again once on a 401), for the calls built apart below. */
+interface VisitorCalls {
+  asVisitor<T>(send: (token: string) => Promise<T>): Promise<T>;
+  call<T>(method: string, path: string, options?: Call): Promise<T>;
+  fetchApi(method: string, path: string, options?: Call): Promise<Response>;
+}
+
+const conversationPath = (conversationId: string) => `/conversations/${encodeURIComponent(conversationId)}`;
+
+/** The calls of a conversation handed to a person: read it, hand it off (with an address for replies), follow it live. */
+function handoffCalls({ asVisitor, call, fetchApi }: VisitorCalls) {
+  return {
+    conversation: (conversationId: string, signal?: AbortSignal) =>
+      asVisitor((token) => call<{ conversation: Conversation }>('GET', conversationPath(conversationId), { token, signal })).then(
+        (answer) => answer.conversation,
+      ),
+    /**
+     * Hands the conversation to a person (a ticket for the widget's team); again with `email`, sets
+     * where replies go while the visitor is away. Answers the conversation with its handoff.
+     */
+    handoff: (conversationId: string, email?: string) =>
+      asVisitor((token) =>
+        call<{ conversation: Conversation }>('POST', `${conversationPath(conversationId)}/handoff`, {
+          token,
+          body: email === undefined ? {} : { email },
+        }),
+      ).then((answer) => answer.conversation),
+    /**
+     * Reads the conversation's live stream (fetch with the bearer header: EventSource cannot send
+     * it) until it ends or `signal` aborts: `onOpen` once the server accepted it, then each event.
+     * Throws an `ApiError` when it is refused; resolves when the stream ends or the connection drops.
+     */
+    async follow(
+      conversationId: string,
+      handlers: { onOpen: () => void; onEvent: (event: LiveEvent) => void },
+      signal: AbortSignal,
+    ) {
+      const response = await asVisitor((token) =>
+        fetchApi('GET', `${conversationPath(conversationId)}/events`, { token, signal, accept: 'text/event-stream' }),
+      );
+      handlers.onOpen();
+      const parser = createSseParser((frame) => {
+        const event = liveEventOf(frame.event, frame.data);
+        if (event) {
+          handlers.onEvent(event);
+        }
+      });
+      await readStream(response, parser, signal);
+    },
+  };
+}
+
+export function createMessengerClient(options: { apiBase: string; slug: string; storage: TokenStorage | null }) {
   const tokens = tokenStore(options.storage, `switchboard.visitor.${options.slug}`);
   let creating: Promise<string> | null = null;
 
@@ -246,6 +368,7 @@ export function createMessengerClient(options: { apiBase: string; slug: string; 
   }
 
   return {
+    ...handoffCalls({ asVisitor, call, fetchApi }),
     config: () => call<HelpCenterConfig>('GET', '/config'),
     /** The visitor this panel speaks for, made first if there is none yet. */
     me: () => asVisitor((token) => call<{ visitor: Visitor }>('GET', '/me', { token })).then((answer) => answer.visitor),

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, type AskEvent, type ConversationMessage, type MessengerClient } from './messenger-client';
+import { type ShownMessage, shown, withStoredMessage } from './live-conversation';
+import { ApiError, type AskEvent, type Conversation, type MessengerClient } from './messenger-client';
+import { useLiveConversation } from './use-live-conversation';
 
-/** A message as the panel shows it: `key` stays the same when the visitor's own message comes back as stored. */
-export interface ShownMessage extends ConversationMessage {
-  key: string;
-}
+export type { ShownMessage } from './live-conversation';
 
 /**
- * What the panel says under the messages: the assistant asked for a person (or could not answer);
+ * What the panel says under the messages: the assistant asked for a person (or could not answer;
+ * the panel offers "Talk to a person" where the widget has a team for it);
  * the answer was interrupted (`resend`: the message was perhaps not stored, so Retry sends it
  * again; otherwise Retry reads the conversation back); or a refusal, in the server's words.
  */
@@ -20,16 +20,24 @@ export type Notice =
 export interface ConversationState {
   status: 'idle' | 'loading' | 'ready' | 'failed';
   conversationId: string | null;
+  /** The conversation as the server last described it (its handoff to a person, once there is one). */
+  conversation: Conversation | null;
   messages: ShownMessage[];
   /** The answer as it is written (`''` before its first words); null when no answer is on its way. */
   streaming: string | null;
   notice: Notice;
 }
 
-const INITIAL: ConversationState = { status: 'idle', conversationId: null, messages: [], streaming: null, notice: null };
+const INITIAL: ConversationState = {
+  status: 'idle',
+  conversationId: null,
+  conversation: null,
+  messages: [],
+  streaming: null,
+  notice: null,
+};
 
 let nextKey = 0;
-const shown = (message: ConversationMessage, key = message.id): ShownMessage => ({ ...message, key });
 
 /** The words the panel shows for a refusal before the stream started. */
 function refusalText(error: unknown): string {
@@ -46,23 +54,34 @@ function refusalText(error: unknown): string {
 function withEvent(previous: ConversationState, key: string, event: AskEvent): ConversationState {
   switch (event.event) {
     case 'message':
-      return {
-        ...previous,
-        messages: previous.messages.map((message) => (message.key === key ? shown(event.message, key) : message)),
-      };
+      return { ...previous, messages: withStoredMessage(previous.messages, key, event.message) };
     case 'delta':
       return { ...previous, streaming: (previous.streaming ?? '') + event.text };
     case 'answer':
       return { ...previous, streaming: null, messages: [...previous.messages, shown(event.message)] };
     default:
-      return { ...previous, streaming: null, notice: event.handoffRequested ? { kind: 'handoff' } : null };
+      return {
+        ...previous,
+        streaming: null,
+        conversation: event.conversation ?? previous.conversation,
+        notice: event.handoffRequested ? { kind: 'handoff' } : null,
+      };
   }
 }
 
 /** The visitor's message as shown before the server has it: a key of its own, kept when it comes back as stored. */
 function pendingMessage(content: string): ShownMessage {
   const key = `local-${++nextKey}`;
-  return { key, id: key, author: 'visitor', content, citations: [], helpful: null, createdAt: new Date().toISOString() };
+  return {
+    key,
+    id: key,
+    author: 'visitor',
+    authorName: null,
+    content,
+    citations: [],
+    helpful: null,
+    createdAt: new Date().toISOString(),
+  };
 }
 
 /** "That helped" on an answer: shown as rated once the server has it; a failure leaves it as it was. */
@@ -86,11 +105,93 @@ async function rateAnswer(
   }
 }
 
+/** The words the panel shows when handing the conversation to a person failed: the server's for a bad address or a limit. */
+function handoffRefusalText(error: unknown): string {
+  if (error instanceof ApiError && (error.status === 400 || error.status === 429)) {
+    return error.message;
+  }
+  if (error instanceof ApiError && error.status === 404) {
+    return 'Talking to a person is not available here.';
+  }
+  return 'The team could not be reached. Try again in a moment.';
+}
+
+/**
+ * Hands the conversation to a person (with `email`: where replies go while the visitor is away);
+ * the words of the failure, or null once the server has it.
+ */
+async function handOff(
+  client: MessengerClient,
+  conversationId: string | null,
+  email: string | undefined,
+  setState: (change: (previous: ConversationState) => ConversationState) => void,
+): Promise<string | null> {
+  if (!conversationId) {
+    return 'Ask your question first: the person will read the conversation.';
+  }
+  try {
+    const conversation = await client.handoff(conversationId, email);
+    setState((previous) => ({ ...previous, conversation, notice: previous.notice?.kind === 'handoff' ? null : previous.notice }));
+    return null;
+  } catch (error) {
+    return handoffRefusalText(error);
+  }
+}
+
+/** Reads back the visitor's latest conversation and its messages (none yet: an empty one). */
+function loadLatest(
+  client: MessengerClient,
+  setState: (change: (previous: ConversationState) => ConversationState) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const update = (change: Partial<ConversationState>) => setState((previous) => ({ ...previous, ...change }));
+  update({ status: 'loading', notice: null });
+  return client
+    .conversations()
+    .then(async ([latest]) => {
+      const messages = latest ? await client.messages(latest.id, signal) : [];
+      if (!signal?.aborted) {
+        update({
+          status: 'ready',
+          conversationId: latest?.id ?? null,
+          conversation: latest ?? null,
+          messages: messages.map((message) => shown(message)),
+        });
+      }
+    })
+    .catch(() => {
+      if (!signal?.aborted) {
+        update({ status: 'failed' });
+      }
+    });
+}
+
+/** What the visitor can ask of a person: take the conversation over, and reply by email while they are away. */
+function handoffActions(
+  client: MessengerClient,
+  conversationId: string | null,
+  setState: (change: (previous: ConversationState) => ConversationState) => void,
+) {
+  return {
+    /** "Talk to a person": a failure is said under the messages; whether the conversation was handed off. */
+    async talkToPerson(): Promise<boolean> {
+      const problem = await handOff(client, conversationId, undefined, setState);
+      if (problem !== null) {
+        setState((previous) => ({ ...previous, notice: { kind: 'refused', text: problem } }));
+      }
+      return problem === null;
+    },
+    /** The address for replies while the visitor is away; the server's words when it refuses it. */
+    leaveEmail: (email: string) => handOff(client, conversationId, email, setState),
+  };
+}
+
 /**
  * The visitor's conversation with the help center's assistant, held by the panel so that an answer
  * still streaming goes on while the visitor reads elsewhere. Loads when first `enabled` (the
  * latest conversation, read back from the API, so it survives reloads) and again for a new
- * `visitorKey` (a visitor who signs in sees their own). `onAnswer` hears each final answer.
+ * `visitorKey` (a visitor who signs in sees their own). Once handed to a person it is followed
+ * live. `onAnswer` hears each final answer, and each reply of a person.
  */
 export function useConversation(
   client: MessengerClient,
@@ -102,22 +203,7 @@ export function useConversation(
   const streaming = useRef<AbortController | null>(null);
   const update = (change: Partial<ConversationState>) => setState((previous) => ({ ...previous, ...change }));
 
-  const load = (signal?: AbortSignal) => {
-    update({ status: 'loading', notice: null });
-    return client
-      .conversations()
-      .then(async ([latest]) => {
-        const messages = latest ? await client.messages(latest.id, signal) : [];
-        if (!signal?.aborted) {
-          update({ status: 'ready', conversationId: latest?.id ?? null, messages: messages.map((message) => shown(message)) });
-        }
-      })
-      .catch(() => {
-        if (!signal?.aborted) {
-          update({ status: 'failed' });
-        }
-      });
-  };
+  const load = (signal?: AbortSignal) => loadLatest(client, setState, signal);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: loads again for another client or visitor; `load` is remade each render
   useEffect(() => {
@@ -141,6 +227,13 @@ export function useConversation(
     }
   };
 
+  /** Starts the conversation on the visitor's first message. */
+  const start = async () => {
+    const started = await client.startConversation();
+    update({ conversationId: started.id, conversation: started });
+    return started.id;
+  };
+
   /**
    * Sends the visitor's message (starting the conversation on the first one), shown at once; the
    * answer grows as it streams. Resolves false when the message was refused (it is taken back,
@@ -154,8 +247,7 @@ export function useConversation(
     streaming.current = controller;
     let stored = false;
     try {
-      const conversationId = state.conversationId ?? (await client.startConversation()).id;
-      update({ conversationId });
+      const conversationId = state.conversationId ?? (await start());
       const { finished } = await client.ask(
         conversationId,
         content,
@@ -210,7 +302,8 @@ export function useConversation(
     }
     void load().then(() =>
       setState((previous) =>
-        previous.messages[previous.messages.length - 1]?.author === 'assistant'
+        // Once a person has the conversation no answer is due: the message read back is enough.
+        previous.conversation?.handoff || previous.messages[previous.messages.length - 1]?.author === 'assistant'
           ? previous
           : { ...previous, notice: { kind: 'interrupted', resend: null } },
       ),
@@ -219,5 +312,12 @@ export function useConversation(
 
   const rate = (messageId: string) => rateAnswer(client, state.conversationId, messageId, setState);
 
-  return { ...state, send, retry, rate };
+  useLiveConversation(client, {
+    conversationId: state.conversation?.handoff ? state.conversationId : null,
+    messages: state.messages,
+    setState,
+    onReply: () => onAnswer.current(),
+  });
+
+  return { ...state, send, retry, rate, ...handoffActions(client, state.conversationId, setState) };
 }

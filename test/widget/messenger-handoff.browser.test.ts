@@ -1,0 +1,286 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Agent, inviteAgent, openSignedIn, until } from '../console/agent-session.js';
+import { type ConsolePage, launchChromium, openConsole } from '../console/browser.js';
+import { type ConsoleServer, startConsoleServer } from '../console/console-server.js';
+import { createTeamWith } from '../console/inbox-session.js';
+import { startModelServer, type TestModelServer } from '../model-server.js';
+import { type SiteFixture, seedSite } from '../site/site-fixture.js';
+import { type HostSite, startHostSite } from './host-page.js';
+
+/** The messenger's serious and critical problems as axe finds them on the page with the panel open (WCAG 2.1 A and AA). */
+async function seriousProblems(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)} (${violation.help})`));
+}
+
+/** The browser's globals the functions run in the page use (the tests' types have no DOM). */
+declare const document: {
+  activeElement: unknown;
+  hasFocus(): boolean;
+  querySelector(selector: string): { getBoundingClientRect(): { top: number; bottom: number } } | null;
+};
+const IS_FOCUSED_IN_FOCUSED_FRAME = (element: unknown) => document.hasFocus() && document.activeElement === element;
+/** Whether the element is in view in the panel's scrolling body, not hidden under the composer. */
+const IS_ABOVE_COMPOSER = (element: unknown) => {
+  const box = (element as { getBoundingClientRect(): { top: number; bottom: number } }).getBoundingClientRect();
+  const composer = document.querySelector('.composer')?.getBoundingClientRect();
+  const body = document.querySelector('.body')?.getBoundingClientRect();
+  return Boolean(composer && body && box.top >= body.top && box.bottom <= composer.top);
+};
+
+/** Whether the panel's scrolling body is at its end. */
+const SCROLLED_TO_END = `(() => {
+  const body = document.querySelector('.body');
+  return body.scrollTop + body.clientHeight >= body.scrollHeight - 2;
+})()`;
+const frameOf = (page: Page) => until(() => page.frames().find((candidate) => candidate.url().includes('/widget/')), 'the panel');
+
+const unreadEvents = (page: Page) => page.evaluate('document.body.dataset.unread ?? ""');
+
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+const ANSWER = 'Refunds of duplicate charges are made in full, at once.';
+const REPLY = 'Hello, this is Ada: I have refunded the second charge myself.';
+const SECOND_REPLY = 'It will show on your statement within three days.';
+const FOLLOW_UP = 'Thank you, Ada! Which card will it go to?';
+
+describe('handing the messenger’s conversation to a person (Chromium, SQLite)', () => {
+  let server: ConsoleServer;
+  let model: TestModelServer;
+  let browser: Browser;
+  let host: HostSite;
+  let site: SiteFixture;
+  let ada: Agent;
+  let teamId: string;
+  let slug: string;
+  const sessions: ConsolePage[] = [];
+
+  /** Opens the messenger on the host page and its conversation; the panel's frame. */
+  const openConversation = async (page: Page): Promise<FrameLocator> => {
+    await page.goto(host.url({ helpCenter: slug }));
+    await page.getByRole('button', { name: 'Support messenger' }).click();
+    const panel = page.frameLocator('iframe[title="Support messenger"]');
+    await panel.getByRole('button', { name: 'Ask a question' }).click();
+    return panel;
+  };
+
+  beforeAll(async () => {
+    [server, model, browser] = await Promise.all([
+      startConsoleServer({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' }),
+      startModelServer(),
+      launchChromium({ partitionedStorage: true }),
+    ]);
+    host = await startHostSite(server.origin);
+    site = await seedSite(server, 'Lumen Handoff');
+    ada = await inviteAgent(server, { name: 'Ada Agent', email: 'ada@acme.test', userType: 'ORG_ADMIN' });
+    const team = await createTeamWith(server, 'Customer Care', 'CARE', ada);
+    teamId = team.id;
+    // Open around the clock, so the test's hour never matters.
+    await server.call('PATCH', `/v1/teams/${team.id}/configurations`, {
+      timezone: 'UTC',
+      commonDailyConfig: true,
+      commonSlots: [{ start: '00:00', end: '24:00' }],
+    });
+    const provider = await server.call<{ id: string }>('POST', '/api/v1/model-providers', {
+      name: 'Loopback',
+      kind: 'openai_compatible',
+      base_url: model.baseUrl,
+      api_key: 'sk-messenger',
+      default_model: 'test-model',
+    });
+    const agent = await server.call<{ id: string }>('POST', '/api/v1/agents', {
+      name: 'Answers',
+      configuration: { model_provider_id: provider.id },
+    });
+    const helpCenter = await server.call<{ slug: string }>('PATCH', `/help-centers/${site.helpCenterId}`, {
+      widget: { enabled: true, allowedOrigins: [host.origin], agentId: agent.id, handoffTeamId: team.id },
+    });
+    slug = helpCenter.slug;
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(sessions.map((session) => session.context.close()));
+    await browser?.close();
+    await host?.close();
+    await model?.close();
+    await server?.close();
+  });
+
+  it('the visitor asks for a person, an agent answers live from the console, and the conversation is kept across a reload', {
+    timeout: 60_000,
+  }, async () => {
+    const visitor = await openConsole(browser, host.origin);
+    sessions.push(visitor);
+    const { page } = visitor;
+    const panel = await openConversation(page);
+    const composer = panel.getByRole('textbox', { name: 'Your question' });
+    await expect.poll(() => composer.evaluate(IS_FOCUSED_IN_FOCUSED_FRAME)).toBe(true);
+
+    model.script({ text: ANSWER });
+    await composer.fill('I was charged twice for my order');
+    await page.keyboard.press('Enter');
+    const log = panel.getByRole('log', { name: 'Messages' });
+    await log.getByText(ANSWER).waitFor();
+
+    // "Talk to a person" beside "That helped": the notice says a person replies here, with the wait and the reference.
+    await log.getByRole('button', { name: 'That helped' }).waitFor();
+    await log.getByRole('button', { name: 'Talk to a person' }).click();
+    const notice = panel.getByRole('region', { name: 'Talking to a person' });
+    await notice.getByText('A person will reply here.').waitFor();
+    expect(await notice.getByText(/^Usually replies in (about \d+ (minute|hour)s?|a few minutes)\.$/).count()).toBe(1);
+    const reference = /^Reference: (\S+)$/.exec((await notice.getByText(/^Reference: /).textContent()) ?? '')?.[1];
+    expect(reference).toMatch(/^CARE-\d+$/);
+    // The button is gone (the conversation is a person's now); focus went on to the composer, not to the page.
+    expect(await log.getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
+    await expect.poll(() => composer.evaluate(IS_FOCUSED_IN_FOCUSED_FRAME)).toBe(true);
+    expect(await notice.getByRole('textbox').count()).toBe(0);
+    expect(await seriousProblems(page)).toEqual([]);
+
+    // An agent in the console finds the chat ticket in the inbox by its reference, with the conversation in it, and replies.
+    const agentConsole = await openSignedIn(browser, server, ada);
+    sessions.push(agentConsole);
+    const console = agentConsole.page;
+    await console
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('link', { name: /^All open/ })
+      .click();
+    const row = console.getByRole('row').filter({ has: console.getByRole('cell', { name: reference, exact: true }) });
+    await row.getByRole('link').first().click();
+    await console.getByText(ANSWER).first().waitFor();
+    await console.getByRole('textbox', { name: 'Message' }).fill(REPLY);
+    await console.getByRole('button', { name: 'Send' }).click();
+
+    // The reply reaches the panel live, as the person's own message, with no rating to give.
+    const reply = log.locator('.message.agent').filter({ hasText: REPLY });
+    await reply.waitFor({ timeout: 5000 });
+    expect(await reply.getByText('Ada Agent', { exact: true }).count()).toBe(1);
+    expect(await reply.getByRole('button').count()).toBe(0);
+
+    // The visitor writes again: the message goes to the person (no answer expected), and shows on the ticket page live.
+    const modelCalls = model.requests.length;
+    await composer.fill(FOLLOW_UP);
+    await page.keyboard.press('Enter');
+    await log.getByText(FOLLOW_UP).waitFor();
+    await console
+      .getByRole('article', { name: /^Customer message by/ })
+      .filter({ hasText: FOLLOW_UP })
+      .waitFor({ timeout: 5000 });
+    expect(await panel.getByText('could not answer', { exact: false }).count()).toBe(0);
+    expect(await panel.getByText('The answer was interrupted.').count()).toBe(0);
+    expect(model.requests.length).toBe(modelCalls);
+
+    // A reply while the panel is closed counts on the launcher.
+    await page.keyboard.press('Escape');
+    const launcher = page.getByRole('button', { name: /Support messenger/ });
+    await expect.poll(() => launcher.getAttribute('aria-expanded')).toBe('false');
+    await console.getByRole('textbox', { name: 'Message' }).fill(SECOND_REPLY);
+    await console.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => unreadEvents(page), { timeout: 5000 }).toBe('1');
+    await launcher.click();
+    await log.getByText(SECOND_REPLY).waitFor();
+    // Scrolled to the end, the reply that came while the panel was closed and the notice under it in view.
+    await expect.poll(() => log.getByText(SECOND_REPLY).evaluate(IS_ABOVE_COMPOSER)).toBe(true);
+    await expect.poll(() => frameOf(page).then((frame) => frame.evaluate(SCROLLED_TO_END))).toBe(true);
+    await expect.poll(() => unreadEvents(page)).toBe('1 0');
+
+    // After a reload, the whole conversation is read back: the answer, the person's replies, the notice.
+    await page.reload();
+    const again = await openConversation(page);
+    const logAgain = again.getByRole('log', { name: 'Messages' });
+    await logAgain.getByText(SECOND_REPLY).waitFor();
+    for (const text of [ANSWER, REPLY, FOLLOW_UP]) {
+      expect(await logAgain.getByText(text).count(), text).toBe(1);
+    }
+    await again.getByRole('region', { name: 'Talking to a person' }).getByText(`Reference: ${reference}`).waitFor();
+    expect(await logAgain.getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
+    expect(visitor.pageErrors.filter((error) => !error.startsWith('Failed to load resource'))).toEqual([]);
+  });
+
+  it('outside the team’s hours says when it is back, and takes an address for replies by email, with the server’s refusal inline', {
+    timeout: 40_000,
+  }, async () => {
+    // Open tomorrow (UTC) only, from nine: closed now whatever the hour.
+    const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000);
+    const weekday = WEEKDAYS[(tomorrow.getUTCDay() + 6) % 7] as string;
+    await server.call('PATCH', `/v1/teams/${teamId}/configurations`, {
+      timezone: 'UTC',
+      commonDailyConfig: false,
+      dailyConfig: Object.fromEntries(
+        WEEKDAYS.map((day) => [
+          day,
+          { isActive: day === weekday, slots: day === weekday ? [{ start: '09:00', end: '17:00' }] : [] },
+        ]),
+      ),
+    });
+    const visitor = await openConsole(browser, host.origin, { colorScheme: 'dark' });
+    sessions.push(visitor);
+    const { page } = visitor;
+    const panel = await openConversation(page);
+    model.script({ text: ANSWER });
+    await panel.getByRole('textbox', { name: 'Your question' }).fill('Can someone call me back?');
+    await page.keyboard.press('Enter');
+    const log = panel.getByRole('log', { name: 'Messages' });
+    await log.getByText(ANSWER).waitFor();
+    await log.getByRole('button', { name: 'Talk to a person' }).click();
+
+    const notice = panel.getByRole('region', { name: 'Talking to a person' });
+    await notice.getByText('A person will reply here.').waitFor();
+    const opening = new Intl.DateTimeFormat('en-US', {
+      weekday: 'long',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: 'UTC',
+    }).format(new Date(`${tomorrow.toISOString().slice(0, 10)}T09:00:00Z`));
+    await notice.getByText(`The Customer Care team is away now; they are back ${opening}.`).waitFor();
+    const form = notice.getByRole('form', { name: 'We’ll reply by email' });
+    const email = form.getByRole('textbox', { name: 'Your email address' });
+    // The form does not take the focus: the visitor is left where they were.
+    expect(await email.evaluate(IS_FOCUSED_IN_FOCUSED_FRAME)).toBe(false);
+    expect(await seriousProblems(page)).toEqual([]);
+
+    await email.fill('not an address');
+    await form.getByRole('button', { name: 'Save email' }).click();
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    const problemId = await email.getAttribute('aria-describedby');
+    const problem = (await form.locator(`[id="${problemId}"]`).textContent()) ?? '';
+    expect(problem.length).toBeGreaterThan(0);
+    expect(await email.inputValue()).toBe('not an address');
+
+    await email.fill('pat@customer.test');
+    await form.getByRole('button', { name: 'Save email' }).click();
+    await notice.getByText('When you are away, replies also go to pat@customer.test.').waitFor();
+    expect(await notice.getByRole('form').count()).toBe(0);
+    expect(await seriousProblems(page)).toEqual([]);
+  });
+
+  it('shows the assistant’s own handoff as the notice, and a ticket closed and reopened live', { timeout: 40_000 }, async () => {
+    const visitor = await openConsole(browser, host.origin);
+    sessions.push(visitor);
+    const { page } = visitor;
+    const panel = await openConversation(page);
+    model.script(
+      { toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'Wants a person' } }] },
+      { text: 'A person from our team will look at this.' },
+    );
+    await panel.getByRole('textbox', { name: 'Your question' }).fill('Please let me talk to someone');
+    await page.keyboard.press('Enter');
+    const notice = panel.getByRole('region', { name: 'Talking to a person' });
+    await notice.getByText('A person will reply here.').waitFor();
+    const reference = /^Reference: (\S+)$/.exec((await notice.getByText(/^Reference: /).textContent()) ?? '')?.[1];
+    expect(reference).toMatch(/^CARE-\d+$/);
+    // Handed off already: nothing to offer, and no "could not answer".
+    expect(await panel.getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
+    expect(await panel.getByText('could not answer', { exact: false }).count()).toBe(0);
+
+    // The team closes the ticket: the panel says so without a reload, and the visitor's next message reopens it.
+    await server.call('PATCH', `/v1/tickets/${reference}`, { statusName: 'Closed' });
+    await notice.getByText('This conversation was closed; write to reopen it.').waitFor({ timeout: 5000 });
+    await panel.getByRole('textbox', { name: 'Your question' }).fill('One more thing, please');
+    await page.keyboard.press('Enter');
+    await notice.getByText('A person will reply here.').waitFor({ timeout: 5000 });
+    expect(await notice.getByText('This conversation was closed; write to reopen it.').count()).toBe(0);
+  });
+});
