@@ -53,6 +53,7 @@ export function toVisitorMessage(row: ChatMessageRow, helpful: boolean | null = 
     author: answer ? ('assistant' as const) : ('visitor' as const),
     authorName: null,
     content: row.content,
+    attachments: [],
     citations: answer ? citationsOf(row.content, toolCalls) : [],
     helpful: answer ? helpful : null,
     createdAt: row.created_at,

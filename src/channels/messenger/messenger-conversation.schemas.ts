@@ -85,6 +85,13 @@ export const ConversationMessageSchema = Type.Object(
     author: StringEnum(['visitor', 'assistant', 'agent'] as const, { description: 'agent: a person of the support team' }),
     authorName: Nullable(Type.String({ description: "The person's name, for an agent's message" })),
     content: Type.String({ description: 'Plain text (an answer may hold Markdown links)' }),
+    attachments: Type.Array(
+      Type.Object(
+        { id: Type.String(), name: Type.String(), contentType: Type.String(), size: Type.Integer({ minimum: 0 }) },
+        { additionalProperties: false },
+      ),
+      { description: 'Files of the message: GET …/conversations/{conversationId}/files/{id}' },
+    ),
     citations: Type.Array(CitationSchema, { description: 'The help-center articles an answer links, each once' }),
     helpful: Nullable(
       Type.Boolean({

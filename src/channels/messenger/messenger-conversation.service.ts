@@ -11,13 +11,17 @@ import type { AppDeps } from '../../deps.js';
 import type { AttemptCounter } from '../../http/attempt-counters.js';
 import { countAgainstBudgets } from '../../lib/attempt-budgets.js';
 import { AppError } from '../../lib/errors.js';
+import type { UploadInput } from '../../lib/upload-input.js';
+import type { AttachmentStorage } from '../../platform/attachments/attachment.storage.js';
 import { RateLimited } from './messenger.errors.js';
 import {
   conversationOf,
   handOff,
   latestShown,
   messagesSinceHandoff,
+  openConversationFile,
   reportTyping,
+  sendFileToPerson,
   sendToPerson,
   type VisitorMessage,
   withHandoff,
@@ -155,7 +159,7 @@ export async function ask(
   const { conversation, handoff } = await conversationOf(deps, chatVisitor, conversationId);
   if (handoff) {
     requireVerifiedIfRequired(helpCenter, visitor);
-    emit({ event: 'message', data: { message: await sendToPerson(deps, chatVisitor, handoff, content) } });
+    emit({ event: 'message', data: { message: await sendToPerson(deps, chatVisitor, handoff, { content }) } });
     const current = await withHandoff(deps, conversation, handoff);
     emit({ event: 'done', data: { handoffRequested: false, answered: false, conversation: current } });
     return;
@@ -296,4 +300,30 @@ export async function countMessage(
       wait,
     );
   }
+}
+
+/** A file from the visitor to the person who has the conversation (409 before a handoff). */
+export async function sendFile(
+  deps: AppDeps & { storage: AttachmentStorage },
+  helpCenter: MessengerHelpCenter,
+  visitor: Visitor,
+  id: string,
+  upload: UploadInput,
+) {
+  requireVerifiedIfRequired(helpCenter, visitor);
+  const chatVisitor = chatVisitorOf(helpCenter, visitor);
+  const { handoff } = await conversationOf(deps, chatVisitor, id);
+  return sendFileToPerson(deps, chatVisitor, handoff, { uploadedById: helpCenter.createdById, upload });
+}
+
+/** A file of the visitor's conversation (theirs or the team's, on a public comment); anything else is a 404. */
+export async function conversationFile(
+  deps: AppDeps & { storage: AttachmentStorage },
+  helpCenter: MessengerHelpCenter,
+  visitor: Visitor,
+  id: string,
+  fileId: string,
+) {
+  const { handoff } = await conversationOf(deps, chatVisitorOf(helpCenter, visitor), id);
+  return openConversationFile(deps, handoff, fileId);
 }

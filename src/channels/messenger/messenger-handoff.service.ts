@@ -6,15 +6,20 @@ import {
 } from '../../agent-studio/chats/visitor-chat.service.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
+import type { UploadInput } from '../../lib/upload-input.js';
+import type { AttachmentStorage } from '../../platform/attachments/attachment.storage.js';
 import { teamHoursStatus } from '../../platform/team-configurations/team-configuration.service.js';
 import {
   addChatMessage,
   type ChatTicketState,
   changeChatRequestor,
   chatTicketState,
+  describeChatFiles,
   expectedChatWaitMinutes,
   listChatMessages,
   openChatTicket,
+  openChatTicketFile,
+  storeChatUpload,
   type TranscriptEntry,
 } from '../../platform/tickets/chat-ticket.service.js';
 import { reportChatVisitorTyping } from '../../platform/tickets/chat-ticket-visitor.service.js';
@@ -249,24 +254,37 @@ async function leaveEmail(deps: Deps, handoff: HandoffRow, email: string): Promi
 }
 
 /** A message of the ticket as the visitor reads it: theirs, the assistant's, or a person's with their name. */
+/** A file of a message; the panel downloads it from `…/conversations/{id}/files/{fileId}`. */
+export interface VisitorFile {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+}
+
 export interface VisitorMessage {
   id: string;
   author: 'visitor' | 'assistant' | 'agent';
   /** A person's name; null for the visitor and the assistant. */
   authorName: string | null;
   content: string;
+  attachments: VisitorFile[];
   citations: { title: string; url: string }[];
   helpful: boolean | null;
   createdAt: string;
 }
 
-export function visitorMessageOfComment(comment: {
-  id: string;
-  content: string;
-  author: string | null;
-  authorUserType: string | null;
-  createdAt: string;
-}): VisitorMessage {
+export function visitorMessageOfComment(
+  comment: {
+    id: string;
+    content: string;
+    author: string | null;
+    authorUserType: string | null;
+    createdAt: string;
+    attachments?: readonly string[];
+  },
+  files: ReadonlyMap<string, VisitorFile> = new Map(),
+): VisitorMessage {
   const author: VisitorMessage['author'] =
     comment.authorUserType === 'CUSTOMER' ? 'visitor' : comment.authorUserType === 'AI_AGENT' ? 'assistant' : 'agent';
   return {
@@ -274,6 +292,7 @@ export function visitorMessageOfComment(comment: {
     author,
     authorName: author === 'agent' ? comment.author : null,
     content: comment.content,
+    attachments: (comment.attachments ?? []).flatMap((id) => files.get(id) ?? []),
     citations: [],
     helpful: null,
     createdAt: comment.createdAt,
@@ -286,18 +305,40 @@ const SHOWN_MESSAGES = 200;
 /** What the ticket says after the handoff, as the visitor reads it, oldest first. */
 export async function messagesSinceHandoff(deps: Pick<Deps, 'db'>, handoff: HandoffRow) {
   const comments = await listChatMessages(deps.db, handoff.ticket_id, SHOWN_MESSAGES);
-  return comments.map(visitorMessageOfComment);
+  const files = await filesOf(deps, handoff.organization_id, comments);
+  return comments.map((comment) => visitorMessageOfComment(comment, files));
 }
 
-/** The visitor's message after the handoff: the ticket's customer comment (no assistant answers it). */
-export async function sendToPerson(deps: Deps, chatVisitor: ChatVisitor, handoff: HandoffRow, content: string) {
-  const comment = await deps.db
-    .transaction()
-    .execute((trx) =>
-      addChatMessage(trx, deps, { organizationId: handoff.organization_id, ticketId: handoff.ticket_id, text: content }),
-    );
+/** The files of some comments of a chat ticket, by id. */
+export function filesOf(
+  deps: Pick<Deps, 'db'>,
+  organizationId: string,
+  comments: readonly { attachments?: readonly string[] }[],
+) {
+  return describeChatFiles(
+    deps.db,
+    organizationId,
+    comments.flatMap((comment) => comment.attachments ?? []),
+  );
+}
+
+/** The visitor's message after the handoff: the ticket's customer comment (no assistant answers it), with its files. */
+export async function sendToPerson(
+  deps: Deps,
+  chatVisitor: ChatVisitor,
+  handoff: HandoffRow,
+  message: { content: string; attachmentIds?: readonly string[] },
+) {
+  const comment = await deps.db.transaction().execute((trx) =>
+    addChatMessage(trx, deps, {
+      organizationId: handoff.organization_id,
+      ticketId: handoff.ticket_id,
+      text: message.content,
+      attachmentIds: message.attachmentIds,
+    }),
+  );
   await touchVisitorThread(deps.db, chatVisitor, handoff.thread_id, comment.createdAt);
-  return visitorMessageOfComment(comment);
+  return visitorMessageOfComment(comment, await filesOf(deps, handoff.organization_id, [comment]));
 }
 
 /** Keeps the latest `SHOWN_MESSAGES` of the conversation before and after the handoff. */
@@ -311,4 +352,38 @@ export async function reportTyping(deps: Deps, chatVisitor: ChatVisitor, convers
   if (handoff) {
     await reportChatVisitorTyping(deps, handoff.ticket_id);
   }
+}
+
+/**
+ * A file the visitor sends to the person who has the conversation: stored as the organization's
+ * attachment (uploaded, as the ticket is made, by the help center's maker) and sent as a message of
+ * its own. Before a handoff there is nobody to read it: the assistant does not take files.
+ */
+export async function sendFileToPerson(
+  deps: Deps & { storage: AttachmentStorage },
+  chatVisitor: ChatVisitor,
+  handoff: HandoffRow | undefined,
+  file: { uploadedById: string; upload: UploadInput },
+) {
+  if (!handoff) {
+    throw new AppError({ code: 'CONFLICT', message: 'Files can be sent once a person has the conversation' });
+  }
+  const stored = await storeChatUpload(
+    deps,
+    { organizationId: handoff.organization_id, uploadedById: file.uploadedById },
+    file.upload,
+  );
+  return sendToPerson(deps, chatVisitor, handoff, { content: `Sent a file: ${stored.fileName}`, attachmentIds: [stored.id] });
+}
+
+/** A file of the visitor's handed-off conversation: one on a public comment of its ticket. */
+export async function openConversationFile(
+  deps: Pick<Deps, 'db'> & { storage: AttachmentStorage },
+  handoff: HandoffRow | undefined,
+  fileId: string,
+) {
+  if (!handoff) {
+    throw AppError.notFound('File not found');
+  }
+  return openChatTicketFile(deps, handoff.organization_id, handoff.ticket_id, fileId);
 }

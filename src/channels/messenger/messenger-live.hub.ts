@@ -11,7 +11,7 @@ import { lastEventSeq, readEventBatch } from '../../platform/events/event-log.se
 import { reportChatVisitorsSeen, sweepGoneChatVisitors } from '../../platform/tickets/chat-ticket-visitor.service.js';
 import type { EventType } from '../../shared/event-types.js';
 import { findHandoffsOf } from './messenger-handoff.repository.js';
-import { type VisitorMessage, visitorMessageOfComment } from './messenger-handoff.service.js';
+import { filesOf, type VisitorMessage, visitorMessageOfComment } from './messenger-handoff.service.js';
 
 /**
  * The messenger's live streams (`GET …/conversations/{id}/events`): a person's replies reach every
@@ -89,6 +89,7 @@ function shownMessage(data: unknown): VisitorMessage | null {
     commentVisibility?: string;
     commentType?: string;
     deletedAt?: string | null;
+    attachments?: unknown;
   } | null;
   if (
     !comment?.id ||
@@ -106,6 +107,7 @@ function shownMessage(data: unknown): VisitorMessage | null {
     author: comment.author ?? null,
     authorUserType: comment.authorUserType ?? null,
     createdAt: comment.createdAt,
+    attachments: Array.isArray(comment.attachments) ? comment.attachments.filter((id) => typeof id === 'string') : [],
   });
 }
 
@@ -300,7 +302,7 @@ class LiveHub implements MessengerLiveHub {
           await sendConversation(streams);
           continue;
         }
-        const message = shownMessage(readJson(row.data));
+        const message = await this.withFiles(feed.organizationId, shownMessage(readJson(row.data)));
         for (const stream of message ? streams : []) {
           write(stream, 'message', { message });
         }
@@ -310,6 +312,16 @@ class LiveHub implements MessengerLiveHub {
         return;
       }
     }
+  }
+
+  /** The message with its files' names, types and sizes (the event names them by id only). */
+  private async withFiles(organizationId: string, message: VisitorMessage | null): Promise<VisitorMessage | null> {
+    const ids = message?.attachments.map((file) => file.id) ?? [];
+    if (!message || ids.length === 0) {
+      return message;
+    }
+    const files = await filesOf(this.deps, organizationId, [{ attachments: ids }]);
+    return { ...message, attachments: ids.flatMap((id) => files.get(id) ?? []) };
   }
 
   /** Moves the waiting streams whose conversation now has a handoff to its ticket, and tells them. */

@@ -8,6 +8,7 @@ import { MessengerErrorSchema, renderMessengerError } from './messenger.errors.j
 import { messengerApiRoutes } from './messenger.routes.js';
 import { HelpCenterSlugParamsSchema } from './messenger.schemas.js';
 import { messengerConversationRoutes } from './messenger-conversation.routes.js';
+import { messengerFileRoutes } from './messenger-files.routes.js';
 import { createMessengerLiveHub } from './messenger-live.hub.js';
 import { notFoundPage, panelPage } from './messenger-panel.js';
 import { findEnabledWidget } from './messenger-widget.js';
@@ -67,6 +68,7 @@ export function messengerPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     });
     app.addHook('onClose', () => live.close());
     await app.register(messengerConversationRoutes(deps, live));
+    await app.register(messengerFileRoutes(deps));
     await app.register(
       messengerApiRoutes({
         db: deps.db,

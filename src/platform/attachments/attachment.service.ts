@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors.js';
 import { isHttpUrl } from '../../lib/http-url.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
+import type { UploadInput } from '../../lib/upload-input.js';
 import { isOrgAdmin } from '../authorization.js';
 import { toAttachmentMetadata, toAttachmentSummary } from './attachment.presenter.js';
 import {
@@ -27,14 +28,7 @@ interface Deps {
   storage: AttachmentStorage;
 }
 
-/** One uploaded file as the route read it: the client's name and type, and the bytes still arriving. */
-export interface UploadInput {
-  fileName: string;
-  contentType: string;
-  stream: Readable;
-  /** True once the stream was cut at `ATTACHMENT_MAX_BYTES`. */
-  truncated(): boolean;
-}
+export type { UploadInput };
 
 const NOT_FOUND = 'Attachment not found!';
 const FALLBACK_TYPE = 'application/octet-stream';
@@ -62,8 +56,20 @@ export function cleanContentType(contentType: string): string {
  * or a failed insert leaves nothing behind.
  */
 export async function uploadAttachment(deps: Deps, principal: Principal, upload: UploadInput): Promise<AttachmentSummary> {
+  return storeUpload(deps, { organizationId: principal.organizationId, uploadedById: principal.userId }, upload);
+}
+
+/**
+ * `uploadAttachment` for an upload no user makes (a messenger visitor's file): recorded as
+ * uploaded by `uploadedById`, as an email's files are by its mailbox's maker.
+ */
+export async function storeUpload(
+  deps: Deps,
+  owner: { organizationId: string; uploadedById: string },
+  upload: UploadInput,
+): Promise<AttachmentSummary> {
   const id = deps.ids.ulid();
-  const key = deps.storage.keyFor(principal.organizationId, id);
+  const key = deps.storage.keyFor(owner.organizationId, id);
   const row = await deps.storage.write(deps.db, key, upload.stream, async (stored, db) => {
     if (upload.truncated()) {
       throw new AppError({
@@ -73,8 +79,8 @@ export async function uploadAttachment(deps: Deps, principal: Principal, upload:
     }
     const row = {
       id,
-      organization_id: principal.organizationId,
-      uploaded_by_id: principal.userId,
+      organization_id: owner.organizationId,
+      uploaded_by_id: owner.uploadedById,
       file_name: cleanFileName(upload.fileName),
       content_type: cleanContentType(upload.contentType),
       size: stored.size,
@@ -113,7 +119,27 @@ export async function openAttachment(
 ): Promise<
   { kind: 'file'; fileName: string; contentType: string; size: number; stream: Readable } | { kind: 'link'; url: string }
 > {
-  const row = await requireAttachment(deps.db, principal, id);
+  return openRow(deps, await requireAttachment(deps.db, principal, id));
+}
+
+/**
+ * The organization's attachment `id` and its bytes, for a feature that decided itself who may read
+ * it (a messenger visitor reading the files of their own conversation); not found when unknown.
+ */
+export async function openOrganizationAttachment(deps: Pick<Deps, 'db' | 'storage'>, organizationId: string, id: string) {
+  const row = await findAttachmentById(deps.db, organizationId, id);
+  if (!row) {
+    throw AppError.notFound(NOT_FOUND);
+  }
+  return openRow(deps, row);
+}
+
+async function openRow(
+  deps: Pick<Deps, 'db' | 'storage'>,
+  row: AttachmentRow,
+): Promise<
+  { kind: 'file'; fileName: string; contentType: string; size: number; stream: Readable } | { kind: 'link'; url: string }
+> {
   if (row.external_url !== null) {
     return { kind: 'link', url: row.external_url };
   }
@@ -288,4 +314,12 @@ export async function storeReceivedFiles(
     ids.push(id);
   }
   return ids;
+}
+
+/** The name, type and size of the organization's live attachments among `ids`, by id. */
+export async function describeAttachments(db: Kysely<DB> | Transaction<DB>, organizationId: string, ids: readonly string[]) {
+  const rows = ids.length === 0 ? [] : await findAttachmentsByIds(db, organizationId, ids);
+  return new Map(
+    rows.map((row) => [row.id, { id: row.id, name: row.file_name, contentType: row.content_type, size: Number(row.size) }]),
+  );
 }

@@ -12,8 +12,8 @@ import { buildTestApp, TEST_NOW, type TestApp, testConfig } from '../../../test/
 import { buildApp } from '../../app.js';
 import type { AttachmentStorageKind } from '../../config.js';
 import { connectPostgres } from '../../db/connect.js';
+import { contentDisposition } from '../../http/uploads.js';
 import { AppError } from '../../lib/errors.js';
-import { contentDisposition } from './attachment.routes.js';
 import { cleanContentType, cleanFileName, requireAttachments } from './attachment.service.js';
 import { CHUNK_BYTES } from './attachment-database.storage.js';
 

@@ -1,7 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.js';
-import { multipartOptions, receiveUpload } from '../attachments/attachment.routes.js';
+import { multipartOptions } from '../../http/uploads.js';
+import { receiveUpload } from '../attachments/attachment.routes.js';
 import { UploadAttachmentBodySchema } from '../attachments/attachment.schemas.js';
 import { createAttachmentStorage } from '../attachments/attachment.storage.js';
 import { platformErrorResponses } from '../platform.envelope.js';

@@ -1,8 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
-import { writeJson } from '../../db/dialect.js';
+import { readJson, writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
+import type { UploadInput } from '../../lib/upload-input.js';
+import { describeAttachments, openOrganizationAttachment, storeUpload } from '../attachments/attachment.service.js';
+import type { AttachmentStorage } from '../attachments/attachment.storage.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import type { EventActor } from '../events/event.recorder.js';
 import { recordActivities } from '../ticket-activities/ticket-activity.recorder.js';
@@ -220,4 +224,38 @@ export async function expectedChatWaitMinutes(
   const middle = Math.floor(sorted.length / 2);
   const median = sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
   return Math.max(1, Math.ceil(median));
+}
+
+/**
+ * A file of the chat ticket's conversation as its visitor may read it: one on a public comment
+ * (never an internal note's); anything else is not found.
+ */
+export async function openChatTicketFile(
+  deps: { db: Kysely<DB>; storage: AttachmentStorage },
+  organizationId: string,
+  ticketId: string,
+  attachmentId: string,
+) {
+  const comments = await listPublicComments(deps.db, ticketId, { latest: CHAT_FILES_LOOKED_AT });
+  if (!comments.some((comment) => (readJson<string[]>(comment.attachment_ids) ?? []).includes(attachmentId))) {
+    throw AppError.notFound('File not found');
+  }
+  return openOrganizationAttachment(deps, organizationId, attachmentId);
+}
+
+/** The latest comments of a chat ticket whose files its visitor may download. */
+const CHAT_FILES_LOOKED_AT = 1_000;
+
+/** The name, type and size of a chat ticket's files, by id. */
+export function describeChatFiles(db: Kysely<DB>, organizationId: string, ids: readonly string[]) {
+  return describeAttachments(db, organizationId, ids);
+}
+
+/** A file a chat visitor sends, stored as the organization's attachment (see `storeUpload`). */
+export function storeChatUpload(
+  deps: Deps & { storage: AttachmentStorage; config: Config },
+  owner: { organizationId: string; uploadedById: string },
+  upload: UploadInput,
+) {
+  return storeUpload(deps, owner, upload);
 }
