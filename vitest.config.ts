@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import HeavyFirstSequencer from './test/heavy-first-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -13,5 +14,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     env: { TZ: 'UTC' },
+    sequence: { sequencer: HeavyFirstSequencer },
   },
 });
