@@ -104,6 +104,13 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       ],
       renderError: renderPlatformError(deps.clock),
     });
+    // A change this process committed reaches the live views that wait on it at once (an agent's
+    // reply in a visitor's messenger panel), not at the next watch of the log.
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && request.principal) {
+        deps.eventSignal.wroteHere(request.principal.organizationId);
+      }
+    });
     await app.register(attachmentRoutes(deps));
     await app.register(outboxRoutes(deps));
     await app.register(userBusinessHoursRoutes(deps));

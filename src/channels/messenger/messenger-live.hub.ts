@@ -203,7 +203,8 @@ class LiveHub implements MessengerLiveHub {
   }
 
   private start(): void {
-    this.unsubscribe ??= this.deps.signal.subscribe((organizationId) => this.onSignal(organizationId));
+    // Eagerly: a reply written by this process reaches its panels at once, not at the next watch.
+    this.unsubscribe ??= this.deps.signal.subscribe((organizationId) => this.onSignal(organizationId), { eagerly: true });
     if (!this.heartbeat) {
       this.heartbeat = setInterval(() => this.beat(), this.deps.config.EVENT_STREAM_HEARTBEAT_MS);
       this.heartbeat.unref();

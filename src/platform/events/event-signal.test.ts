@@ -138,4 +138,25 @@ describe.each(DIALECTS)('event signal on %s', (dialect) => {
       await signal.told(organizationId, mark);
     },
   );
+
+  it("tells its eager listeners of this process's own writes at once, the others only at the next watch", async () => {
+    const { database, organizationId } = await setUp();
+    const signal = createEventSignal({
+      db: database.db,
+      config: { EVENT_WATCH_INTERVAL_MS: 60_000 },
+      log: pino({ level: 'silent' }),
+    });
+    cleanups.push(() => signal.close());
+    const eager: (string | null)[] = [];
+    const batched: (string | null)[] = [];
+    signal.subscribe((id) => eager.push(id), { eagerly: true });
+    signal.subscribe((id) => batched.push(id));
+    const before = { eager: eager.length, batched: batched.length };
+    signal.wroteHere(organizationId);
+    expect(eager.slice(before.eager)).toEqual([organizationId]);
+    expect(batched.slice(before.batched)).toEqual([]);
+    await signal.close();
+    signal.wroteHere(organizationId);
+    expect(eager.slice(before.eager)).toEqual([organizationId]);
+  });
 });

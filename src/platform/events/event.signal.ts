@@ -23,7 +23,13 @@ export interface EventSignal {
    * Calls `listener` with an organization whose log may have grown, or with null when any may have
    * (listening has just started or resumed after a lost connection). Returns the unsubscribe.
    */
-  subscribe(listener: (organizationId: string | null) => void): () => void;
+  subscribe(listener: (organizationId: string | null) => void, options?: { eagerly?: boolean }): () => void;
+  /**
+   * This process has just committed a change of the organization: the listeners that subscribed
+   * `eagerly` (live views a person waits on, such as the messenger's panels) are told at once
+   * rather than at the next watch; the others still hear of it then, batched.
+   */
+  wroteHere(organizationId: string): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +46,7 @@ const EVERYTHING = '*';
 /** Starts watching and listening on the first subscription, and runs until `close`. */
 export function createEventSignal(deps: EventSignalDeps): EventSignal {
   const listeners = new Set<(organizationId: string | null) => void>();
+  const eager = new Set<(organizationId: string | null) => void>();
   let channel: NotificationChannel | null = null;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
@@ -118,22 +125,36 @@ export function createEventSignal(deps: EventSignalDeps): EventSignal {
   }
 
   return {
-    subscribe(listener) {
+    subscribe(listener, options = {}) {
       if (closed) {
         throw new Error('the event signal is closed');
       }
       listeners.add(listener);
+      if (options.eagerly) {
+        eager.add(listener);
+      }
       if (channel === null) {
         start();
       }
       return () => {
         listeners.delete(listener);
+        eager.delete(listener);
       };
+    },
+    wroteHere(organizationId) {
+      for (const listener of closed ? [] : eager) {
+        try {
+          listener(organizationId);
+        } catch (error) {
+          deps.log.error({ err: error }, 'event signal listener failed');
+        }
+      }
     },
     async close() {
       closed = true;
       clearTimeout(timer);
       listeners.clear();
+      eager.clear();
       await current;
       await channel?.close();
     },
