@@ -3,6 +3,7 @@ import { DIALECTS } from '../../../test/dialects.js';
 import { makeTeam, makeUser } from '../../../test/factories.js';
 import { buildTestApp, type TestApp } from '../../../test/harness.js';
 import { makeSiteFixture, type SiteFixture } from '../../../test/help-center-site.js';
+import { openSse } from '../../../test/sse.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -23,6 +24,7 @@ describe.each(DIALECTS)('files in messenger conversations on %s', (dialect) => {
   let harness: TestApp;
   let site: SiteFixture;
   let agentPerson: { headers: { 'x-api-key': string } };
+  let base: string;
 
   const api = (
     method: 'GET' | 'POST',
@@ -48,7 +50,10 @@ describe.each(DIALECTS)('files in messenger conversations on %s', (dialect) => {
   };
 
   beforeAll(async () => {
-    harness = await buildTestApp(dialect, { env: { ATTACHMENT_MAX_BYTES: '2048', MESSENGER_MESSAGES_PER_ADDRESS: '0' } });
+    harness = await buildTestApp(dialect, {
+      env: { ATTACHMENT_MAX_BYTES: '2048', MESSENGER_MESSAGES_PER_ADDRESS: '0', EVENT_WATCH_INTERVAL_MS: '20' },
+    });
+    base = await harness.app.listen({ host: '127.0.0.1', port: 0 });
     site = await makeSiteFixture(harness, 'Messenger Files');
     const team = await makeTeam(harness, site.acme, { name: 'Files desk', identifier: 'FILE' });
     agentPerson = await makeUser(harness, site.acme.organizationId, { name: 'Robin Reyes' });
@@ -90,6 +95,17 @@ describe.each(DIALECTS)('files in messenger conversations on %s', (dialect) => {
       await harness.app.inject({ url: `/v1/tickets/${ticketId}/comments?limit=50`, headers: site.acme.headers })
     ).json().data as { attachments: string[]; authorUserType: string }[];
     expect(comments.at(-1)).toMatchObject({ authorUserType: 'CUSTOMER', attachments: [fileId] });
+
+    // The live stream names the file too (its event names it by id only).
+    const live = await openSse(`${base}/widget/${site.slug}/api/conversations/${conversationId}/events`, {
+      authorization: `Bearer ${token}`,
+    });
+    await live.until((client) => client.comments.some((comment) => comment.includes('connected')), 'connected');
+    expect((await send(token, conversationId, { name: 'again.png', type: 'image/png', data: PNG })).statusCode).toBe(201);
+    await live.until((client) => client.events.some((event) => event.event === 'message'), 'the live file message');
+    const liveMessage = JSON.parse(live.events.find((event) => event.event === 'message')?.data ?? '{}').message;
+    expect(liveMessage.attachments).toEqual([expect.objectContaining({ name: 'again.png', size: PNG.length })]);
+    live.close();
 
     const image = await api('GET', `/conversations/${conversationId}/files/${fileId}`, token);
     expect(image.statusCode).toBe(200);

@@ -78,8 +78,18 @@ interface Feed {
   retry: NodeJS.Timeout | undefined;
 }
 
-/** A chat ticket's comment as the visitor reads it, or null when it is not theirs to read. */
-function shownMessage(data: unknown): VisitorMessage | null {
+/** A chat ticket's comment (an event's data) as the visitor reads it, or null when it is not theirs to read. */
+interface ShownComment {
+  id: string;
+  content: string;
+  author: string | null;
+  authorUserType: string | null;
+  createdAt: string;
+  /** The ids of its files; the message names them once they are looked up. */
+  attachments: string[];
+}
+
+function shownComment(data: unknown): ShownComment | null {
   const comment = data as {
     id?: string;
     content?: string;
@@ -101,14 +111,14 @@ function shownMessage(data: unknown): VisitorMessage | null {
   ) {
     return null;
   }
-  return visitorMessageOfComment({
+  return {
     id: comment.id,
     content: comment.content,
     author: comment.author ?? null,
     authorUserType: comment.authorUserType ?? null,
     createdAt: comment.createdAt,
     attachments: Array.isArray(comment.attachments) ? comment.attachments.filter((id) => typeof id === 'string') : [],
-  });
+  };
 }
 
 export function createMessengerLiveHub(deps: MessengerLiveHubDeps): MessengerLiveHub {
@@ -303,7 +313,7 @@ class LiveHub implements MessengerLiveHub {
           await sendConversation(streams);
           continue;
         }
-        const message = await this.withFiles(feed.organizationId, shownMessage(readJson(row.data)));
+        const message = await this.messageOf(feed.organizationId, shownComment(readJson(row.data)));
         for (const stream of message ? streams : []) {
           write(stream, 'message', { message });
         }
@@ -315,14 +325,13 @@ class LiveHub implements MessengerLiveHub {
     }
   }
 
-  /** The message with its files' names, types and sizes (the event names them by id only). */
-  private async withFiles(organizationId: string, message: VisitorMessage | null): Promise<VisitorMessage | null> {
-    const ids = message?.attachments.map((file) => file.id) ?? [];
-    if (!message || ids.length === 0) {
-      return message;
+  /** The comment as the visitor's message, its files named (the event names them by id only). */
+  private async messageOf(organizationId: string, comment: ShownComment | null): Promise<VisitorMessage | null> {
+    if (!comment) {
+      return null;
     }
-    const files = await filesOf(this.deps, organizationId, [{ attachments: ids }]);
-    return { ...message, attachments: ids.flatMap((id) => files.get(id) ?? []) };
+    const files = comment.attachments.length > 0 ? await filesOf(this.deps, organizationId, [comment]) : new Map();
+    return visitorMessageOfComment(comment, files);
   }
 
   /** Moves the waiting streams whose conversation now has a handoff to its ticket, and tells them. */
