@@ -47,6 +47,24 @@ const ANSWER = 'Refunds of duplicate charges are made in full, at once.';
 const REPLY = 'Hello, this is Ada: I have refunded the second charge myself.';
 const SECOND_REPLY = 'It will show on your statement within three days.';
 const FOLLOW_UP = 'Thank you, Ada! Which card will it go to?';
+/** A 1×1 PNG the visitor sends to the person. */
+const SCREENSHOT = {
+  name: 'statement.png',
+  mimeType: 'image/png',
+  buffer: Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+};
+/** Counts the beeps the panel makes (each is one oscillator) from here on. */
+const COUNT_BEEPS = `(() => {
+  window.beeps = 0;
+  const make = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function () {
+    window.beeps++;
+    return make.call(this);
+  };
+})()`;
 
 describe('handing the messenger’s conversation to a person (Chromium, SQLite)', () => {
   let server: ConsoleServer;
@@ -127,6 +145,8 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
 
     // "Talk to a person" beside "That helped": the notice says a person replies here, with the wait and the reference.
     await log.getByRole('button', { name: 'That helped' }).waitFor();
+    // Files go to a person only: no button for them before the handoff.
+    expect(await panel.getByRole('button', { name: 'Attach a file' }).count()).toBe(0);
     await log.getByRole('button', { name: 'Talk to a person' }).click();
     const notice = panel.getByRole('region', { name: 'Talking to a person' });
     await notice.getByText('A person will reply here.').waitFor();
@@ -172,13 +192,32 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
     expect(await panel.getByText('The answer was interrupted.').count()).toBe(0);
     expect(model.requests.length).toBe(modelCalls);
 
-    // A reply while the panel is closed counts on the launcher.
+    // The visitor attaches a screenshot: it shows in the conversation as a thumbnail named by its file.
+    await panel.getByRole('button', { name: 'Attach a file' }).waitFor();
+    await panel.locator('input[type="file"]').setInputFiles(SCREENSHOT);
+    const thumbnail = log.getByRole('img', { name: SCREENSHOT.name });
+    await thumbnail.waitFor({ timeout: 5000 });
+    await expect.poll(() => thumbnail.evaluate((image) => (image as { naturalWidth: number }).naturalWidth)).toBe(1);
+    expect(await panel.getByRole('alert').count()).toBe(0);
+    expect(await log.locator('.message').last().getByRole('img', { name: SCREENSHOT.name }).count()).toBe(1);
+
+    // The sound is off until the visitor turns it on.
+    const sound = panel.getByRole('button', { name: 'Sound', exact: true });
+    expect(await sound.getAttribute('aria-pressed')).toBe('false');
+    expect(await sound.textContent()).toBe('Sound: off');
+    await sound.click();
+    expect(await sound.getAttribute('aria-pressed')).toBe('true');
+    expect(await sound.textContent()).toBe('Sound: on');
+    await (await frameOf(page)).evaluate(COUNT_BEEPS);
+
+    // A reply while the panel is closed counts on the launcher, and (the sound on) beeps once.
     await page.keyboard.press('Escape');
     const launcher = page.getByRole('button', { name: /Support messenger/ });
     await expect.poll(() => launcher.getAttribute('aria-expanded')).toBe('false');
     await console.getByRole('textbox', { name: 'Message' }).fill(SECOND_REPLY);
     await console.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => unreadEvents(page), { timeout: 5000 }).toBe('1');
+    expect(await (await frameOf(page)).evaluate('window.beeps')).toBe(1);
     await launcher.click();
     await log.getByText(SECOND_REPLY).waitFor();
     // Scrolled to the end, the reply that came while the panel was closed and the notice under it in view.
@@ -196,6 +235,9 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
     }
     await again.getByRole('region', { name: 'Talking to a person' }).getByText(`Reference: ${reference}`).waitFor();
     expect(await logAgain.getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
+    await logAgain.getByRole('img', { name: SCREENSHOT.name }).waitFor();
+    // The visitor's choice of sound is remembered.
+    expect(await again.getByRole('button', { name: 'Sound', exact: true }).getAttribute('aria-pressed')).toBe('true');
     expect(visitor.pageErrors.filter((error) => !error.startsWith('Failed to load resource'))).toEqual([]);
   });
 

@@ -5,8 +5,10 @@ import { ConversationView } from './ConversationView';
 import type { HelpCenterConfig, MessengerClient, Visitor } from './messenger-client';
 import { isFramed, listenToLoader, tellLoader } from './parent';
 import { FROM_CONVERSATION, SearchView } from './SearchView';
+import type { SoundPreference } from './sound';
 import { useConversation } from './use-conversation';
 import { useSearch } from './use-search';
+import { useSound } from './use-sound';
 import { useUnread } from './use-unread';
 
 /** What the panel shows: the search (home), an article, or the conversation with the assistant. */
@@ -19,10 +21,21 @@ function applyAccent(color: string | null): void {
   document.documentElement.style.setProperty('--on-accent', onAccent);
 }
 
-function Header(props: { name: string }) {
+/** The header: the help center's name, the notification sound's toggle (off at first), and Close in the loader's frame. */
+function Header(props: { name: string; sound: ReturnType<typeof useSound> }) {
+  const { sound } = props;
   return (
     <header class="header">
       <h1 class="title">{props.name}</h1>
+      <button
+        type="button"
+        class="sound-toggle"
+        aria-pressed={sound.on}
+        title="Play a sound when a person replies while the messenger is closed"
+        onClick={sound.toggle}
+      >
+        Sound<span aria-hidden="true">: {sound.on ? 'on' : 'off'}</span>
+      </button>
       {isFramed ? (
         <button
           type="button"
@@ -42,7 +55,7 @@ function Header(props: { name: string }) {
  * visitor has a token, listens to the loader and tells it it is ready; Escape anywhere asks the
  * loader to close it (key presses in the iframe never reach the host page).
  */
-export function App({ client }: { client: MessengerClient }) {
+export function App({ client, soundPreference }: { client: MessengerClient; soundPreference: SoundPreference }) {
   const [config, setConfig] = useState<HelpCenterConfig | null>(null);
   const [unavailable, setUnavailable] = useState(false);
   const [view, setView] = useState<View>({ name: 'search', returnTo: null });
@@ -50,10 +63,13 @@ export function App({ client }: { client: MessengerClient }) {
   const [chatOpened, setChatOpened] = useState(false);
   const search = useSearch(client);
   const unread = useUnread();
+  const sound = useSound(soundPreference);
   const conversation = useConversation(client, {
     enabled: chatOpened,
     visitorKey: visitor?.id ?? null,
     onAnswer: unread.answerArrived,
+    // Only a person's reply that is new (never one read back on load, never the visitor's own) may sound.
+    onReply: () => sound.replyArrived(unread.answerArrived()),
   });
   const focusOnOpen = useRef<HTMLElement | null>(null);
 
@@ -147,7 +163,7 @@ export function App({ client }: { client: MessengerClient }) {
 
   return (
     <div class="panel">
-      <Header name={config?.helpCenter.name ?? 'Support'} />
+      <Header name={config?.helpCenter.name ?? 'Support'} sound={sound} />
       <main class="body">{body()}</main>
     </div>
   );

@@ -1,10 +1,63 @@
 import type { RefObject } from 'preact';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 
 /** The longest message the API takes (its `content` limit). */
 export const MAX_MESSAGE_LENGTH = 10_000;
 
 const count = (value: number) => value.toLocaleString('en-US');
+
+/**
+ * "Attach a file": a labelled button opening the browser's file picker (the input itself hidden, as
+ * its look cannot be styled); while the file goes, the button says so; a refusal is said beside it.
+ */
+function AttachButton(props: { onAttach: (file: File) => Promise<string | null> }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [sending, setSending] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const attach = (file: File | undefined) => {
+    if (!file) {
+      return;
+    }
+    setSending(true);
+    setProblem(null);
+    void props.onAttach(file).then((refusal) => {
+      setSending(false);
+      setProblem(refusal);
+      if (input.current) {
+        // The same file may be picked again after a refusal.
+        input.current.value = '';
+      }
+    });
+  };
+
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        class="file-input"
+        tabIndex={-1}
+        aria-hidden="true"
+        onChange={(event) => attach(event.currentTarget.files?.[0])}
+      />
+      <button
+        type="button"
+        class="link-button attach"
+        disabled={sending}
+        aria-describedby={problem ? 'switchboard-file-problem' : undefined}
+        onClick={() => input.current?.click()}
+      >
+        {sending ? 'Sending the file\u2026' : 'Attach a file'}
+      </button>
+      {problem ? (
+        <p class="composer-problem" id="switchboard-file-problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </>
+  );
+}
 
 /**
  * Where the visitor writes: a labelled textarea (Enter sends, Shift+Enter starts a new line), the
@@ -14,6 +67,8 @@ const count = (value: number) => value.toLocaleString('en-US');
 export function Composer(props: {
   busy: boolean;
   onSend: (text: string) => Promise<boolean>;
+  /** Sends a file (once a person has the conversation); the refusal in words, or null. Null: no files here. */
+  onAttach: ((file: File) => Promise<string | null>) | null;
   field: RefObject<HTMLTextAreaElement | null>;
 }) {
   const [text, setText] = useState('');
@@ -66,6 +121,7 @@ export function Composer(props: {
         <span class="composer-help" id="switchboard-message-help">
           {count(text.length)} / {count(MAX_MESSAGE_LENGTH)} characters. Enter sends, Shift+Enter starts a new line.
         </span>
+        {props.onAttach ? <AttachButton onAttach={props.onAttach} /> : null}
         <button type="submit" class="send" disabled={props.busy || blank}>
           Send
         </button>

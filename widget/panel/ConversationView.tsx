@@ -136,7 +136,13 @@ export function ConversationView(props: {
       ) : null}
       <div class="messages" role="log" aria-live="polite" aria-label="Messages">
         {conversation.messages.map((message) => (
-          <MessageBubble key={message.key} message={message} onHelped={conversation.rate} onTalkToPerson={talkToPerson} />
+          <MessageBubble
+            key={message.key}
+            message={message}
+            onHelped={conversation.rate}
+            onTalkToPerson={talkToPerson}
+            loadFile={conversation.loadFile}
+          />
         ))}
       </div>
       {streaming ? (
@@ -155,7 +161,15 @@ export function ConversationView(props: {
         handedOff={handoff !== null}
       />
       <div ref={end} />
-      {canChat ? <Composer busy={conversation.streaming !== null} onSend={conversation.send} field={field} /> : null}
+      {canChat ? (
+        <Composer
+          busy={conversation.streaming !== null}
+          onSend={conversation.send}
+          // Files go to a person only: the button comes with the handoff.
+          onAttach={handoff ? conversation.sendFile : null}
+          field={field}
+        />
+      ) : null}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { AttachmentList, type LoadFile } from './AttachmentList';
 import { isWebAddress } from './linkify';
 import { MessageText } from './MessageText';
 import type { ShownMessage } from './use-conversation';
@@ -29,12 +30,13 @@ function AnswerActions(props: {
 
 /**
  * One message of the conversation: the visitor's words as they wrote them, a person's reply with
- * their name, or an answer of the assistant with its sources.
+ * their name (either with its files), or an answer of the assistant with its sources.
  */
 export function MessageBubble(props: {
   message: ShownMessage;
   onHelped: (messageId: string) => void;
   onTalkToPerson: (() => void) | null;
+  loadFile: LoadFile;
 }) {
   const { message } = props;
   // The server lists articles of the public site; anything else is not offered as a link.
@@ -43,7 +45,8 @@ export function MessageBubble(props: {
     return (
       <div class="message visitor">
         <span class="sr-only">You: </span>
-        <p class="message-text">{message.content}</p>
+        {message.content ? <p class="message-text">{message.content}</p> : null}
+        <AttachmentList attachments={message.attachments} loadFile={props.loadFile} />
       </div>
     );
   }
@@ -56,6 +59,7 @@ export function MessageBubble(props: {
         </p>
         <span class="sr-only">{name}: </span>
         <MessageText text={message.content} />
+        <AttachmentList attachments={message.attachments} loadFile={props.loadFile} />
       </div>
     );
   }

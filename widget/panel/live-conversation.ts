@@ -7,8 +7,17 @@ export interface ShownMessage extends ConversationMessage {
 
 export const shown = (message: ConversationMessage, key = message.id): ShownMessage => ({ ...message, key });
 
-/** Whether a message is the visitor's, shown before the server answered with it stored. */
-export const isPending = (message: ShownMessage) => message.key.startsWith('local-');
+/**
+ * Whether a message is the visitor's, shown before the server answered with it stored (once stored it
+ * keeps its local key, but takes the server's id).
+ */
+export const isPending = (message: ShownMessage) => message.key.startsWith('local-') && message.id === message.key;
+
+/** A message shown again as it came back; the files it was shown with kept when it came back naming none (the live stream may not). */
+function withFilesKept(message: ShownMessage, incoming: ConversationMessage): ShownMessage {
+  const attachments = incoming.attachments?.length ? incoming.attachments : message.attachments;
+  return shown({ ...incoming, attachments }, message.key);
+}
 
 /**
  * The messages with one from the live stream: once only (ids are stable, and the visitor's own
@@ -17,7 +26,7 @@ export const isPending = (message: ShownMessage) => message.key.startsWith('loca
  */
 export function withLiveMessage(messages: ShownMessage[], incoming: ConversationMessage): ShownMessage[] {
   if (messages.some((message) => message.id === incoming.id)) {
-    return messages.map((message) => (message.id === incoming.id ? { ...shown(incoming, message.key) } : message));
+    return messages.map((message) => (message.id === incoming.id ? withFilesKept(message, incoming) : message));
   }
   const firstPending = messages.findIndex(isPending);
   if (incoming.author !== 'visitor' || firstPending < 0) {

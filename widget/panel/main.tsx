@@ -2,8 +2,9 @@ import './panel.css';
 import { render } from 'preact';
 import { App } from './App';
 import { createMessengerClient } from './messenger-client';
+import { createSoundPreference } from './sound';
 
-/** Storage can be refused to a framed page (strict browser settings): the panel then keeps the token in memory. */
+/** Storage can be refused to a framed page (strict browser settings): the panel then keeps the token (and the sound's choice) in memory. */
 function localStorageOrNull(): Storage | null {
   try {
     return window.localStorage;
@@ -17,5 +18,9 @@ const mount = document.getElementById('switchboard-panel');
 if (mount) {
   const slug = mount.dataset.helpCenter ?? '';
   const apiBase = mount.dataset.api ?? `/widget/${encodeURIComponent(slug)}/api`;
-  render(<App client={createMessengerClient({ apiBase, slug, storage: localStorageOrNull() })} />, mount);
+  const storage = localStorageOrNull();
+  render(
+    <App client={createMessengerClient({ apiBase, slug, storage })} soundPreference={createSoundPreference(storage, slug)} />,
+    mount,
+  );
 }

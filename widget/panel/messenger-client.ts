@@ -53,6 +53,14 @@ export interface Citation {
   url: string;
 }
 
+/** A file sent in the conversation (read with the visitor's token: `file`). */
+export interface Attachment {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+}
+
 export interface ConversationMessage {
   id: string;
   /** `agent`: a person of the support team, once the conversation was handed off. */
@@ -64,6 +72,8 @@ export interface ConversationMessage {
   citations: Citation[];
   /** The visitor's rating of an answer ("That helped"); null until rated, and for their own words. */
   helpful: boolean | null;
+  /** Files sent with the message (a visitor's upload to a person); missing from servers older than files. */
+  attachments?: Attachment[];
   createdAt: string;
 }
 
@@ -250,7 +260,9 @@ async function fetchFrom(
   { body, token, signal, accept }: Call = {},
 ): Promise<Response> {
   const headers: Record<string, string> = { accept: accept ?? 'application/json' };
-  if (body !== undefined) {
+  // A form sets its own multipart content type, boundary included.
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) {
     headers['content-type'] = 'application/json';
   }
   if (token) {
@@ -259,7 +271,7 @@ async function fetchFrom(
   const response = await fetch(`${apiBase}${path}`, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: form ? body : body === undefined ? undefined : JSON.stringify(body),
     signal,
     credentials: 'same-origin',
   });
@@ -303,6 +315,18 @@ function handoffCalls({ asVisitor, call, fetchApi }: VisitorCalls) {
           body: email === undefined ? {} : { email },
         }),
       ).then((answer) => answer.conversation),
+    /** Sends a file to the person who has the conversation (one part named `file`); answers the message with it. */
+    sendFile: (conversationId: string, file: File) =>
+      asVisitor((token) => {
+        const body = new FormData();
+        body.append('file', file, file.name);
+        return call<{ message: ConversationMessage }>('POST', `${conversationPath(conversationId)}/files`, { token, body });
+      }).then((answer) => answer.message),
+    /** A file of the conversation's messages, read with the bearer header (a plain link could not send it). */
+    file: (conversationId: string, fileId: string) =>
+      asVisitor((token) =>
+        fetchApi('GET', `${conversationPath(conversationId)}/files/${encodeURIComponent(fileId)}`, { token, accept: '*/*' }),
+      ).then((response) => response.blob()),
     /**
      * Reads the conversation's live stream (fetch with the bearer header: EventSource cannot send
      * it) until it ends or `signal` aborts: `onOpen` once the server accepted it, then each event.

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { type ShownMessage, shown, withStoredMessage } from './live-conversation';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { fileRefusalText } from './file-text';
+import { type ShownMessage, shown, withLiveMessage, withStoredMessage } from './live-conversation';
 import { ApiError, type AskEvent, type Conversation, type MessengerClient } from './messenger-client';
 import { useLiveConversation } from './use-live-conversation';
 
@@ -183,7 +184,28 @@ function handoffActions(
     },
     /** The address for replies while the visitor is away; the server's words when it refuses it. */
     leaveEmail: (email: string) => handOff(client, conversationId, email, setState),
+    /** Sends a file to the person (shown once, whether the answer or the live stream brings it first); why not, in words. */
+    async sendFile(file: File): Promise<string | null> {
+      if (!conversationId) {
+        return fileRefusalText(new ApiError(409, 'not_handed_off', 'No conversation yet'));
+      }
+      try {
+        const message = await client.sendFile(conversationId, file);
+        setState((previous) => ({ ...previous, messages: withLiveMessage(previous.messages, message) }));
+        return null;
+      } catch (error) {
+        return fileRefusalText(error);
+      }
+    },
   };
+}
+
+/** Reads a file of the conversation; the same function while the conversation is, so a thumbnail reads its image once. */
+function useFileLoader(client: MessengerClient, conversationId: string | null) {
+  return useCallback(
+    (fileId: string) => (conversationId ? client.file(conversationId, fileId) : Promise.reject(new Error('No conversation yet'))),
+    [client, conversationId],
+  );
 }
 
 /**
@@ -191,15 +213,16 @@ function handoffActions(
  * still streaming goes on while the visitor reads elsewhere. Loads when first `enabled` (the
  * latest conversation, read back from the API, so it survives reloads) and again for a new
  * `visitorKey` (a visitor who signs in sees their own). Once handed to a person it is followed
- * live. `onAnswer` hears each final answer, and each reply of a person.
+ * live. `onAnswer` hears each final answer of the assistant, `onReply` each new reply of a person.
  */
 export function useConversation(
   client: MessengerClient,
-  options: { enabled: boolean; visitorKey: string | null; onAnswer: () => void },
+  options: { enabled: boolean; visitorKey: string | null; onAnswer: () => void; onReply: () => void },
 ) {
   const [state, setState] = useState<ConversationState>(INITIAL);
-  const onAnswer = useRef(options.onAnswer);
-  onAnswer.current = options.onAnswer;
+  // The latest listeners, heard from callbacks made on an earlier render.
+  const listeners = useRef(options);
+  listeners.current = options;
   const streaming = useRef<AbortController | null>(null);
   const update = (change: Partial<ConversationState>) => setState((previous) => ({ ...previous, ...change }));
 
@@ -223,7 +246,7 @@ export function useConversation(
   const apply = (key: string, event: AskEvent) => {
     setState((previous) => withEvent(previous, key, event));
     if (event.event === 'answer') {
-      onAnswer.current();
+      listeners.current.onAnswer();
     }
   };
 
@@ -311,13 +334,14 @@ export function useConversation(
   };
 
   const rate = (messageId: string) => rateAnswer(client, state.conversationId, messageId, setState);
+  const loadFile = useFileLoader(client, state.conversationId);
 
   useLiveConversation(client, {
     conversationId: state.conversation?.handoff ? state.conversationId : null,
     messages: state.messages,
     setState,
-    onReply: () => onAnswer.current(),
+    onReply: () => listeners.current.onReply(),
   });
 
-  return { ...state, send, retry, rate, ...handoffActions(client, state.conversationId, setState) };
+  return { ...state, send, retry, rate, loadFile, ...handoffActions(client, state.conversationId, setState) };
 }

@@ -19,12 +19,14 @@ function createUnreadCounter() {
       shown = value;
       markRead();
     },
-    /** An answer arrived: unread unless the visitor has the panel in front of them. */
-    answerArrived(): void {
-      if (!seen()) {
-        unread++;
-        tellLoader({ type: 'switchboard:unread', count: unread });
+    /** An answer arrived: unread unless the visitor has the panel in front of them; whether it is unread. */
+    answerArrived(): boolean {
+      if (seen()) {
+        return false;
       }
+      unread++;
+      tellLoader({ type: 'switchboard:unread', count: unread });
+      return true;
     },
   };
 }
