@@ -30,15 +30,6 @@ export async function findHandoffsOf(db: Db, threadIds: readonly string[]): Prom
   return new Map(rows.map((row) => [row.thread_id, row]));
 }
 
-export function findHandoffOfTicket(db: Db, organizationId: string, ticketId: string): Promise<HandoffRow | undefined> {
-  return db
-    .selectFrom('messenger_handoffs')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('ticket_id', '=', ticketId)
-    .executeTakeFirst();
-}
-
 export async function updateHandoff(
   db: Db,
   threadId: string,

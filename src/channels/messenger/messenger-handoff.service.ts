@@ -10,6 +10,7 @@ import type { UploadInput } from '../../lib/upload-input.js';
 import type { AttachmentStorage } from '../../platform/attachments/attachment.storage.js';
 import { teamHoursStatus } from '../../platform/team-configurations/team-configuration.service.js';
 import {
+  AI_AGENT_AUTHOR,
   addChatMessage,
   type ChatTicketState,
   changeChatRequestor,
@@ -286,7 +287,7 @@ export function visitorMessageOfComment(
   files: ReadonlyMap<string, VisitorFile> = new Map(),
 ): VisitorMessage {
   const author: VisitorMessage['author'] =
-    comment.authorUserType === 'CUSTOMER' ? 'visitor' : comment.authorUserType === 'AI_AGENT' ? 'assistant' : 'agent';
+    comment.authorUserType === 'CUSTOMER' ? 'visitor' : comment.authorUserType === AI_AGENT_AUTHOR ? 'assistant' : 'agent';
   return {
     id: comment.id,
     author,

@@ -1,7 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forNoKeyUpdate, readBoolean } from '../../db/dialect.js';
-import { type CommentRow, listPublicCommentsOfTicket } from './comment.repository.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -16,14 +15,6 @@ export function lockChatTicket(trx: Transaction<DB>, organizationId: string, tic
       .where('id', '=', ticketId)
       .where('deleted_at', 'is', null),
   ).executeTakeFirst();
-}
-
-export function listPublicComments(
-  db: Db,
-  ticketId: string,
-  which: { commentId: string } | { latest: number },
-): Promise<CommentRow[]> {
-  return listPublicCommentsOfTicket(db, ticketId, which);
 }
 
 export interface ChatTicketState {

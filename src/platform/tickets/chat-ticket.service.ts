@@ -10,16 +10,10 @@ import type { AttachmentStorage } from '../attachments/attachment.storage.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import type { EventActor } from '../events/event.recorder.js';
 import { recordActivities } from '../ticket-activities/ticket-activity.recorder.js';
-import {
-  type ChatTicketState,
-  findChatTicketState,
-  firstReplyMinutesOfTeam,
-  listPublicComments,
-  lockChatTicket,
-} from './chat-ticket.repository.js';
+import { type ChatTicketState, findChatTicketState, firstReplyMinutesOfTeam, lockChatTicket } from './chat-ticket.repository.js';
 import { startChatTicketVisitor } from './chat-ticket-visitor.service.js';
-import { toComment } from './comment.presenter.js';
-import { insertCommentOnce } from './comment.repository.js';
+import { AI_AGENT_AUTHOR, toComment } from './comment.presenter.js';
+import { insertCommentOnce, listPublicCommentsOfTicket } from './comment.repository.js';
 import type { CommentDeps } from './comment.service.js';
 import { contentColumns, deriveCommentContent, systemCommentRow } from './comment-content.js';
 import { addCustomerComment } from './comment-inbound.service.js';
@@ -34,7 +28,7 @@ import { createTicketInTransaction } from './ticket-create.service.js';
  * visitor sees.
  */
 
-export { CHAT_SOURCE };
+export { AI_AGENT_AUTHOR, CHAT_SOURCE };
 
 type Deps = Pick<CommentDeps, 'clock' | 'ids' | 'config' | 'secretKey'> & { db: Kysely<DB> };
 
@@ -146,7 +140,7 @@ export async function addChatMessage(
     sourceEmailId: null,
     isReply: true,
   });
-  const [comment] = await listPublicComments(trx, input.ticketId, { commentId });
+  const [comment] = await listPublicCommentsOfTicket(trx, input.ticketId, { commentId });
   if (!comment) {
     throw new Error(`comment ${commentId} cannot be read back`);
   }
@@ -186,7 +180,7 @@ export async function changeChatRequestor(
  * deleted; the transcript of the conversation before it left out), the latest `limit`, oldest first.
  */
 export async function listChatMessages(db: Kysely<DB>, ticketId: string, limit: number) {
-  const comments = (await listPublicComments(db, ticketId, { latest: limit })).map(toComment);
+  const comments = (await listPublicCommentsOfTicket(db, ticketId, { latest: limit })).map(toComment);
   return comments.filter((comment) => comment.metadata?.[TRANSCRIPT_KEY] === undefined);
 }
 
@@ -236,7 +230,7 @@ export async function openChatTicketFile(
   ticketId: string,
   attachmentId: string,
 ) {
-  const comments = await listPublicComments(deps.db, ticketId, { latest: CHAT_FILES_LOOKED_AT });
+  const comments = await listPublicCommentsOfTicket(deps.db, ticketId, { latest: CHAT_FILES_LOOKED_AT });
   if (!comments.some((comment) => (readJson<string[]>(comment.attachment_ids) ?? []).includes(attachmentId))) {
     throw AppError.notFound('File not found');
   }
