@@ -53,3 +53,19 @@ export async function makeSiteFixture(harness: TestApp, name: string): Promise<S
   await publish(partners._id, { title: 'Partner pricing', contentHtml: '<p>Secret discount tiers.</p>' });
   return { acme, helpCenterId, slug: helpCenter.slug, gettingStarted, billing, partners, install, refunds, call, publish };
 }
+
+/** A request to the messenger's panel API of help center `slug`, as the panel makes it (the visitor's bearer token, no API key). */
+export function widgetInject(
+  harness: TestApp,
+  slug: string,
+  method: 'GET' | 'POST',
+  path: string,
+  options: { token?: string | undefined; payload?: object | undefined } = {},
+): Promise<LightMyRequestResponse> {
+  return harness.app.inject({
+    method,
+    url: `/widget/${slug}/api${path}`,
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+    ...(options.payload ? { payload: options.payload } : {}),
+  });
+}

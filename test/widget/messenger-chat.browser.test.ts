@@ -1,5 +1,4 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../console/agent-session.js';
 import { type ConsolePage, launchChromium, openConsole } from '../console/browser.js';
@@ -7,14 +6,15 @@ import { type ConsoleServer, startConsoleServer } from '../console/console-serve
 import { type ModelRequest, startModelServer, type TestModelServer } from '../model-server.js';
 import { type SiteFixture, seedSite } from '../site/site-fixture.js';
 import { type HostSite, startHostSite } from './host-page.js';
-
-/** The messenger's serious and critical problems as axe finds them on the page with the panel open (WCAG 2.1 A and AA). */
-async function seriousProblems(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)} (${violation.help})`));
-}
+import {
+  closeAll,
+  createAnsweringAgent,
+  IS_FOCUSED_IN_FOCUSED_FRAME,
+  openConversation as openPanel,
+  panelFrame,
+  seriousProblems,
+  unreadEvents,
+} from './messenger-page.js';
 
 /** The first article link a knowledge-base search gave the model, for an answer that cites it. */
 function linkOfLastSearch(request: ModelRequest): string {
@@ -27,21 +27,11 @@ function linkOfLastSearch(request: ModelRequest): string {
   return url;
 }
 
-/** The browser's globals the functions run in the page use (the tests' types have no DOM). */
-declare const document: {
-  activeElement: unknown;
-  hasFocus(): boolean;
-  querySelector(selector: string): { textContent: string } | null;
-};
-
-const IS_FOCUSED_IN_FOCUSED_FRAME = (element: unknown) => document.hasFocus() && document.activeElement === element;
 /** The answer being written, as the panel shows it (hidden from screen readers, so found by its class), and how many answers are final. */
 const STREAM_STATE = `(() => ({
   streaming: document.querySelector('.message.streaming')?.textContent ?? null,
   answers: document.querySelectorAll('[role="log"] .message.assistant').length,
 }))()`;
-
-const unreadEvents = (page: Page) => page.evaluate('document.body.dataset.unread ?? ""');
 
 describe('chatting with the help center’s assistant in the messenger (Chromium, SQLite)', () => {
   let server: ConsoleServer;
@@ -57,14 +47,7 @@ describe('chatting with the help center’s assistant in the messenger (Chromium
     sessions.push(session);
     return session.page;
   };
-  /** Opens the messenger on the host page and its conversation; the panel's frame. */
-  const openConversation = async (page: Page): Promise<FrameLocator> => {
-    await page.goto(host.url({ helpCenter: slug }));
-    await page.getByRole('button', { name: 'Support messenger' }).click();
-    const panel = page.frameLocator('iframe[title="Support messenger"]');
-    await panel.getByRole('button', { name: 'Ask a question' }).click();
-    return panel;
-  };
+  const openConversation = (page: Page) => openPanel(page, host.url({ helpCenter: slug }));
 
   beforeAll(async () => {
     [server, model, browser] = await Promise.all([
@@ -74,29 +57,13 @@ describe('chatting with the help center’s assistant in the messenger (Chromium
     ]);
     host = await startHostSite(server.origin);
     site = await seedSite(server, 'Lumen Chat');
-    const provider = await server.call<{ id: string }>('POST', '/api/v1/model-providers', {
-      name: 'Loopback',
-      kind: 'openai_compatible',
-      base_url: model.baseUrl,
-      api_key: 'sk-messenger',
-      default_model: 'test-model',
-    });
-    const agent = await server.call<{ id: string }>('POST', '/api/v1/agents', {
-      name: 'Answers',
-      configuration: { model_provider_id: provider.id },
-    });
+    const agentId = await createAnsweringAgent(server, model.baseUrl);
     const helpCenter = await server.call<{ slug: string }>('PATCH', `/help-centers/${site.helpCenterId}`, {
-      widget: { enabled: true, allowedOrigins: [host.origin], agentId: agent.id },
+      widget: { enabled: true, allowedOrigins: [host.origin], agentId },
     });
     slug = helpCenter.slug;
   }, 60_000);
-  afterAll(async () => {
-    await Promise.all(sessions.map((session) => session.context.close()));
-    await browser?.close();
-    await host?.close();
-    await model?.close();
-    await server?.close();
-  });
+  afterAll(() => closeAll(sessions, browser, host, model, server));
 
   it('asks, streams the answer in, shows its source, and keeps the conversation across a reload', {
     timeout: 60_000,
@@ -105,7 +72,7 @@ describe('chatting with the help center’s assistant in the messenger (Chromium
     const panel = await openConversation(page);
     const composer = panel.getByRole('textbox', { name: 'Your question' });
     await expect.poll(() => composer.evaluate(IS_FOCUSED_IN_FOCUSED_FRAME)).toBe(true);
-    const frame = await until(() => page.frames().find((candidate) => candidate.url().includes('/widget/')), 'the panel');
+    const frame = await panelFrame(page);
 
     let answerText = '';
     model.script({ toolCalls: [{ name: 'search_knowledge_base', arguments: { query: 'refund' } }] }, (request) => {
@@ -156,7 +123,7 @@ describe('chatting with the help center’s assistant in the messenger (Chromium
     expect(await logAgain.getByText('Thanks: glad it helped.').count()).toBe(1);
     expect(model.requests.length).toBe(modelCalls);
     await page.emulateMedia({ colorScheme: 'dark' });
-    const reloaded = await until(() => page.frames().find((candidate) => candidate.url().includes('/widget/')), 'the panel');
+    const reloaded = await panelFrame(page);
     expect(await reloaded.evaluate('getComputedStyle(document.body).backgroundColor')).not.toBe('rgb(255, 255, 255)');
     expect(await seriousProblems(page)).toEqual([]);
 

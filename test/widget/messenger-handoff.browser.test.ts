@@ -1,29 +1,27 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Agent, inviteAgent, openSignedIn, until } from '../console/agent-session.js';
+import { type Agent, inviteAgent, openSignedIn } from '../console/agent-session.js';
 import { type ConsolePage, launchChromium, openConsole } from '../console/browser.js';
 import { type ConsoleServer, startConsoleServer } from '../console/console-server.js';
 import { createTeamWith } from '../console/inbox-session.js';
 import { startModelServer, type TestModelServer } from '../model-server.js';
 import { type SiteFixture, seedSite } from '../site/site-fixture.js';
 import { type HostSite, startHostSite } from './host-page.js';
-
-/** The messenger's serious and critical problems as axe finds them on the page with the panel open (WCAG 2.1 A and AA). */
-async function seriousProblems(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)} (${violation.help})`));
-}
+import {
+  closeAll,
+  createAnsweringAgent,
+  panelFrame as frameOf,
+  IS_FOCUSED_IN_FOCUSED_FRAME,
+  openConversation as openPanel,
+  seriousProblems,
+  unreadEvents,
+} from './messenger-page.js';
 
 /** The browser's globals the functions run in the page use (the tests' types have no DOM). */
 declare const document: {
-  activeElement: unknown;
-  hasFocus(): boolean;
   querySelector(selector: string): { getBoundingClientRect(): { top: number; bottom: number } } | null;
 };
-const IS_FOCUSED_IN_FOCUSED_FRAME = (element: unknown) => document.hasFocus() && document.activeElement === element;
 /** Whether the element is in view in the panel's scrolling body, not hidden under the composer. */
 const IS_ABOVE_COMPOSER = (element: unknown) => {
   const box = (element as { getBoundingClientRect(): { top: number; bottom: number } }).getBoundingClientRect();
@@ -37,9 +35,6 @@ const SCROLLED_TO_END = `(() => {
   const body = document.querySelector('.body');
   return body.scrollTop + body.clientHeight >= body.scrollHeight - 2;
 })()`;
-const frameOf = (page: Page) => until(() => page.frames().find((candidate) => candidate.url().includes('/widget/')), 'the panel');
-
-const unreadEvents = (page: Page) => page.evaluate('document.body.dataset.unread ?? ""');
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
@@ -56,6 +51,11 @@ const SCREENSHOT = {
     'base64',
   ),
 };
+const ATTACHMENT_LIMIT = 64 * 1024;
+/** A file over the limit: refused, with the reason beside the button. */
+const LARGE_LOG = { name: 'printer.log', mimeType: 'text/plain', buffer: Buffer.alloc(ATTACHMENT_LIMIT + 1, 'x') };
+/** A file that is not an image: offered as a download. */
+const NOTES = { name: 'order notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Order 1042, charged twice on 3 May.\n') };
 /** Counts the beeps the panel makes (each is one oscillator) from here on. */
 const COUNT_BEEPS = `(() => {
   window.beeps = 0;
@@ -77,18 +77,12 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
   let slug: string;
   const sessions: ConsolePage[] = [];
 
-  /** Opens the messenger on the host page and its conversation; the panel's frame. */
-  const openConversation = async (page: Page): Promise<FrameLocator> => {
-    await page.goto(host.url({ helpCenter: slug }));
-    await page.getByRole('button', { name: 'Support messenger' }).click();
-    const panel = page.frameLocator('iframe[title="Support messenger"]');
-    await panel.getByRole('button', { name: 'Ask a question' }).click();
-    return panel;
-  };
+  const openConversation = (page: Page) => openPanel(page, host.url({ helpCenter: slug }));
 
   beforeAll(async () => {
     [server, model, browser] = await Promise.all([
-      startConsoleServer({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' }),
+      // A small attachment limit, so that one file in the flow is refused.
+      startConsoleServer({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', ATTACHMENT_MAX_BYTES: String(ATTACHMENT_LIMIT) }),
       startModelServer(),
       launchChromium({ partitionedStorage: true }),
     ]);
@@ -103,29 +97,13 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
       commonDailyConfig: true,
       commonSlots: [{ start: '00:00', end: '24:00' }],
     });
-    const provider = await server.call<{ id: string }>('POST', '/api/v1/model-providers', {
-      name: 'Loopback',
-      kind: 'openai_compatible',
-      base_url: model.baseUrl,
-      api_key: 'sk-messenger',
-      default_model: 'test-model',
-    });
-    const agent = await server.call<{ id: string }>('POST', '/api/v1/agents', {
-      name: 'Answers',
-      configuration: { model_provider_id: provider.id },
-    });
+    const agentId = await createAnsweringAgent(server, model.baseUrl);
     const helpCenter = await server.call<{ slug: string }>('PATCH', `/help-centers/${site.helpCenterId}`, {
-      widget: { enabled: true, allowedOrigins: [host.origin], agentId: agent.id, handoffTeamId: team.id },
+      widget: { enabled: true, allowedOrigins: [host.origin], agentId, handoffTeamId: team.id },
     });
     slug = helpCenter.slug;
   }, 60_000);
-  afterAll(async () => {
-    await Promise.all(sessions.map((session) => session.context.close()));
-    await browser?.close();
-    await host?.close();
-    await model?.close();
-    await server?.close();
-  });
+  afterAll(() => closeAll(sessions, browser, host, model, server));
 
   it('the visitor asks for a person, an agent answers live from the console, and the conversation is kept across a reload', {
     timeout: 60_000,
@@ -200,6 +178,25 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
     await expect.poll(() => thumbnail.evaluate((image) => (image as { naturalWidth: number }).naturalWidth)).toBe(1);
     expect(await panel.getByRole('alert').count()).toBe(0);
     expect(await log.locator('.message').last().getByRole('img', { name: SCREENSHOT.name }).count()).toBe(1);
+
+    // A file over the limit is refused beside the button, and nothing is added to the conversation.
+    const messagesBefore = await log.locator('.message').count();
+    await panel.locator('input[type="file"]').setInputFiles(LARGE_LOG);
+    const refusal = panel.getByRole('alert');
+    await refusal.getByText('This file is too large to send. Try a smaller file.').waitFor({ timeout: 5000 });
+    const attach = panel.getByRole('button', { name: 'Attach a file' });
+    expect(await attach.getAttribute('aria-describedby')).toBe(await refusal.getAttribute('id'));
+    expect(await log.locator('.message').count()).toBe(messagesBefore);
+
+    // A file that is not an image is listed as a download, and downloads under its own name with its bytes.
+    await panel.locator('input[type="file"]').setInputFiles(NOTES);
+    const download = log.getByRole('button', { name: `Download ${NOTES.name} (${NOTES.buffer.length} bytes)` });
+    await download.waitFor({ timeout: 5000 });
+    expect(await panel.getByRole('alert').count()).toBe(0);
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    expect(file.suggestedFilename()).toBe(NOTES.name);
+    const path = await file.path();
+    expect(readFileSync(path, 'utf8')).toBe(NOTES.buffer.toString('utf8'));
 
     // The sound is off until the visitor turns it on.
     const sound = panel.getByRole('button', { name: 'Sound', exact: true });

@@ -1,4 +1,3 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { SignJWT } from 'jose';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { type ConsolePage, launchChromium, openConsole } from '../console/browse
 import { type ConsoleServer, startConsoleServer } from '../console/console-server.js';
 import { type SiteFixture, seedSite } from '../site/site-fixture.js';
 import { type HostSite, startHostSite } from './host-page.js';
+import { closeAll, IS_FOCUSED_IN_FOCUSED_FRAME, panelFrame, seriousProblems } from './messenger-page.js';
 
 const GREETING = 'Hi! Search our answers, or ask us.';
 
@@ -27,14 +27,6 @@ const hostLook = (page: Page) =>
     return look;
   })()`);
 
-/** The messenger's serious and critical problems as axe finds them on the page with the panel open (WCAG 2.1 A and AA). */
-async function seriousProblems(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)} (${violation.help})`));
-}
-
 /** Whether the launcher (inside the widget's shadow root) has the focus. */
 const launcherFocused = (page: Page) =>
   page.evaluate(`(() => {
@@ -43,7 +35,7 @@ const launcherFocused = (page: Page) =>
   })()`);
 
 /** The browser's globals the functions run in the page use (the tests' types have no DOM). */
-declare const document: { activeElement: unknown; hasFocus(): boolean };
+declare const document: { activeElement: unknown };
 declare function getComputedStyle(element: unknown): {
   backgroundColor: string;
   color: string;
@@ -53,18 +45,12 @@ declare function getComputedStyle(element: unknown): {
 
 /** Whether the element has its document's focus. */
 const IS_FOCUSED = (element: unknown) => document.activeElement === element;
-/** Whether the element has the focus, and its frame too. */
-const IS_FOCUSED_IN_FOCUSED_FRAME = (element: unknown) => document.hasFocus() && document.activeElement === element;
 const BUTTON_LOOK = (element: unknown) => {
   const style = getComputedStyle(element);
   return { background: style.backgroundColor, color: style.color, font: style.fontFamily, border: style.borderTopStyle };
 };
 
 const events = (page: Page) => page.evaluate('document.body.dataset.events ?? ""');
-
-/** The panel's frame once it has loaded. */
-const panelFrame = (page: Page) =>
-  until(() => page.frames().find((frame) => frame.url().includes('/widget/')), 'the panel frame');
 
 const storedToken = (frame: Frame, slug: string) =>
   (frame.evaluate(`localStorage.getItem(${JSON.stringify(`switchboard.visitor.${slug}`)})`) as Promise<string | null>).catch(
@@ -102,12 +88,7 @@ describe('the messenger on a customer’s website (Chromium, SQLite)', () => {
     });
     slug = helpCenter.slug;
   }, 60_000);
-  afterAll(async () => {
-    await Promise.all(sessions.map((session) => session.context.close()));
-    await browser?.close();
-    await host?.close();
-    await server?.close();
-  });
+  afterAll(() => closeAll(sessions, browser, host, server));
 
   it('leaves the host page as it was, opens by keyboard, finds and reads an article, and closes with Escape', {
     timeout: 60_000,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
-import { makeSiteFixture, type SiteFixture } from '../../../test/help-center-site.js';
+import { makeSiteFixture, type SiteFixture, widgetInject } from '../../../test/help-center-site.js';
 
 const NOW_SECONDS = Date.parse(TEST_NOW) / 1000;
 
@@ -15,11 +15,7 @@ describe.each(DIALECTS)('messenger search and articles on %s', (dialect) => {
   let verifiedToken: string;
   let draftSlug: string;
 
-  const api = (slug: string, path: string, token?: string) =>
-    harness.app.inject({
-      url: `/widget/${slug}/api${path}`,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
+  const api = (slug: string, path: string, token?: string) => widgetInject(harness, slug, 'GET', path, { token });
   const identify = async (slug: string, widgetSecret: string, email: string) => {
     const jwt = await new SignJWT({ email, name: 'Pat Partner' })
       .setProtectedHeader({ alg: 'HS256' })

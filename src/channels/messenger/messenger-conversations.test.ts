@@ -2,7 +2,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
-import { makeSiteFixture, type SiteFixture } from '../../../test/help-center-site.js';
+import { makeSiteFixture, type SiteFixture, widgetInject } from '../../../test/help-center-site.js';
 import { type ModelRequest, startModelServer, type TestModelServer } from '../../../test/model-server.js';
 
 const NOW_SECONDS = Date.parse(TEST_NOW) / 1000;
@@ -45,12 +45,7 @@ describe.each(DIALECTS)('messenger conversations on %s', (dialect) => {
   let secret: string;
 
   const api = (method: 'GET' | 'POST', path: string, token?: string, payload?: object, slug = site.slug) =>
-    harness.app.inject({
-      method,
-      url: `/widget/${slug}/api${path}`,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      ...(payload ? { payload } : {}),
-    });
+    widgetInject(harness, slug, method, path, { token, payload });
   const studio = (method: 'GET' | 'POST', path: string, payload?: object) =>
     harness.app.inject({ method, url: `/api/v1${path}`, headers: site.acme.headers, ...(payload ? { payload } : {}) });
   const newVisitor = async (slug = site.slug) => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeTeam, makeUser } from '../../../test/factories.js';
 import { buildTestApp, serverProcesses, TEST_NOW, type TestApp } from '../../../test/harness.js';
-import { makeSiteFixture, type SiteFixture } from '../../../test/help-center-site.js';
+import { makeSiteFixture, type SiteFixture, widgetInject } from '../../../test/help-center-site.js';
 import { startModelServer, type TestModelServer } from '../../../test/model-server.js';
 import { openSse, type SseClient } from '../../../test/sse.js';
 
@@ -32,12 +32,7 @@ describe.each(DIALECTS)('handing a messenger conversation to a person on %s', (d
   let agentPerson: { userId: string; headers: { 'x-api-key': string } };
 
   const api = (method: 'GET' | 'POST', path: string, token?: string, payload?: object, slug = site.slug) =>
-    harness.app.inject({
-      method,
-      url: `/widget/${slug}/api${path}`,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      ...(payload ? { payload } : {}),
-    });
+    widgetInject(harness, slug, method, path, { token, payload });
   const platform = (method: 'GET' | 'POST' | 'PATCH', path: string, payload?: object, headers = site.acme.headers) =>
     harness.app.inject({ method, url: `/v1${path}`, headers, ...(payload ? { payload } : {}) });
   const newVisitor = async (slug = site.slug) => {

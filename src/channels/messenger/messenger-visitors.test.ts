@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { widgetInject } from '../../../test/help-center-site.js';
 
 const NOW_SECONDS = Date.parse(TEST_NOW) / 1000;
 const UNAUTHORIZED = { error: { code: 'unauthorized', message: expect.any(String) } };
@@ -47,12 +48,7 @@ describe.each(DIALECTS)('messenger visitors and identity on %s', (dialect) => {
     return { id, slug, secret };
   };
   const api = (slug: string, method: 'GET' | 'POST', path: string, options: { token?: string; payload?: object } = {}) =>
-    harness.app.inject({
-      method,
-      url: `/widget/${slug}/api${path}`,
-      headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
-      ...(options.payload ? { payload: options.payload } : {}),
-    });
+    widgetInject(harness, slug, method, path, options);
   const newVisitor = async (slug: string) => {
     const response = await api(slug, 'POST', '/visitors');
     expect(response.statusCode, response.body).toBe(201);
