@@ -66,11 +66,17 @@ async function panelOf(page: Page): Promise<Frame> {
   throw new Error('the messenger panel did not open');
 }
 
+const PERSON_REPLY =
+  'Hi, this is Ana from Lumen support. I have sent you a link to the Windows installer; it takes about a minute.';
+const FOLLOW_UP = 'Thanks Ana, downloading it now.';
+
 /**
  * The messenger of the README: the demo's help center gets its widget (allowed on a vendor page
  * served from another loopback origin) and an AI agent whose model is a scripted loopback model
  * server (the demo has no model), then the open panel's search, and a conversation whose answer
- * cites the guide it found.
+ * cites the guide it found. The visitor then asks for a person: the demo agent, signed in to the
+ * console (`signIn`), sees the visitor online and typing on the chat ticket and replies, and the
+ * reply is pictured in the panel.
  */
 export async function shootWidget(
   browser: Browser,
@@ -78,6 +84,7 @@ export async function shootWidget(
   api: ApiCall,
   helpCenter: { _id: string; slug: string },
   shoot: (name: string, page: Page) => Promise<void>,
+  signIn: () => Promise<Page>,
 ): Promise<void> {
   const model = await startModelServer();
   const vendor = await serveVendorPage(vendorPage(origin, helpCenter.slug));
@@ -93,8 +100,15 @@ export async function shootWidget(
       name: 'Lumen assistant',
       configuration: { model_provider_id: provider.id },
     });
+    const team = await handoffTeam(api);
     await api('PATCH', `/help-centers/${helpCenter._id}`, {
-      widget: { enabled: true, allowedOrigins: [vendor.origin], agentId: agent.id, greeting: 'Hi! Search our guides or ask us.' },
+      widget: {
+        enabled: true,
+        allowedOrigins: [vendor.origin],
+        agentId: agent.id,
+        handoffTeamId: team.id,
+        greeting: 'Hi! Search our guides or ask us.',
+      },
     });
     model.script({ toolCalls: [{ name: 'search_knowledge_base', arguments: { query: 'install desktop app' } }] }, (request) => ({
       text:
@@ -118,11 +132,65 @@ export async function shootWidget(
       await panel.getByRole('button', { name: 'Send' }).click();
       await panel.getByRole('list', { name: 'Sources' }).waitFor();
       await shoot('messenger-chat', page);
+      await shootHandoff(page, panel, shoot, signIn);
     } finally {
       await context.close();
     }
   } finally {
     await model.close();
     await new Promise((resolve) => vendor.server.close(resolve));
+  }
+}
+
+/** The demo's first team, open around the clock so that the pictures never depend on the hour they are taken. */
+async function handoffTeam(api: ApiCall): Promise<{ id: string }> {
+  const teams = await api<{ id: string }[]>('GET', '/v1/teams');
+  const team = teams[0];
+  if (!team) {
+    throw new Error('the demo has no team to take the handoffs');
+  }
+  await api('PATCH', `/v1/teams/${team.id}/configurations`, {
+    timezone: 'UTC',
+    commonDailyConfig: true,
+    commonSlots: [{ start: '00:00', end: '24:00' }],
+  });
+  return team;
+}
+
+/** "Talk to a person", the chat ticket in the console with the visitor online and typing, and the person's reply in the panel. */
+async function shootHandoff(
+  page: Page,
+  panel: Frame,
+  shoot: (name: string, page: Page) => Promise<void>,
+  signIn: () => Promise<Page>,
+): Promise<void> {
+  await panel.getByRole('button', { name: 'Talk to a person' }).click();
+  const notice = panel.getByRole('region', { name: 'Talking to a person' });
+  const reference = /^Reference: (\S+)$/.exec((await notice.getByText(/^Reference: /).textContent()) ?? '')?.[1];
+  if (!reference) {
+    throw new Error('the handoff notice shows no ticket reference');
+  }
+  const console = await signIn();
+  try {
+    await console
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('link', { name: /All open/ })
+      .click();
+    const row = console.getByRole('row').filter({ has: console.getByRole('cell', { name: reference, exact: true }) });
+    await row.getByRole('link').first().click();
+    await console.getByText('Chatting in the messenger', { exact: false }).waitFor();
+    // The visitor starts writing: the ticket page says so.
+    await panel.getByRole('textbox', { name: 'Your question' }).pressSequentially('Thanks', { delay: 30 });
+    await console.getByText('Visitor is typing').waitFor();
+    await console.getByRole('textbox', { name: 'Message' }).fill(PERSON_REPLY);
+    await shoot('ticket-chat', console);
+    await console.getByRole('button', { name: 'Send' }).click();
+    await panel.locator('.message.agent').filter({ hasText: PERSON_REPLY }).waitFor();
+    await panel.getByRole('textbox', { name: 'Your question' }).fill(FOLLOW_UP);
+    await panel.getByRole('button', { name: 'Send' }).click();
+    await panel.getByText(FOLLOW_UP).waitFor();
+    await shoot('messenger-handoff', page);
+  } finally {
+    await console.context().close();
   }
 }

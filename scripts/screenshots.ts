@@ -97,7 +97,17 @@ try {
   }
   await shootSettings(browser, origin, shoot);
   const { api, helpCenter } = await shootHelpCenter(browser, origin, shoot);
-  await shootWidget(browser, origin, api, helpCenter, shoot);
+  const signIn = async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: origin });
+    const page = await context.newPage();
+    await page.goto('/app/sign-in');
+    await page.getByLabel('Email').fill(DEMO_EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText(DEMO_TICKET).first().waitFor();
+    return page;
+  };
+  await shootWidget(browser, origin, api, helpCenter, shoot, signIn);
 } finally {
   await browser.close();
   server.kill('SIGTERM');

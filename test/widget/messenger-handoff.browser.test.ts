@@ -148,6 +148,12 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
     const row = console.getByRole('row').filter({ has: console.getByRole('cell', { name: reference, exact: true }) });
     await row.getByRole('link').first().click();
     await console.getByText(ANSWER).first().waitFor();
+    // The agent sees that the visitor is in the chat, and when they start writing.
+    await console.getByText('Chatting in the messenger', { exact: false }).waitFor({ timeout: 5000 });
+    expect(await console.getByText('Visitor is typing…').count()).toBe(0);
+    await composer.pressSequentially('Is it', { delay: 20 });
+    await console.getByText('Visitor is typing…').waitFor({ timeout: 5000 });
+    await composer.fill('');
     await console.getByRole('textbox', { name: 'Message' }).fill(REPLY);
     await console.getByRole('button', { name: 'Send' }).click();
 

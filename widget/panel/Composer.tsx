@@ -70,6 +70,8 @@ export function Composer(props: {
   /** Sends a file (once a person has the conversation); the refusal in words, or null. Null: no files here. */
   onAttach: ((file: File) => Promise<string | null>) | null;
   field: RefObject<HTMLTextAreaElement | null>;
+  /** Called as the visitor writes (once a person has the conversation, who sees it); null: nobody to tell. */
+  onTyping: (() => void) | null;
 }) {
   const [text, setText] = useState('');
   const blank = text.trim() === '';
@@ -109,7 +111,13 @@ export function Composer(props: {
         maxLength={MAX_MESSAGE_LENGTH}
         value={text}
         aria-describedby="switchboard-message-help"
-        onInput={(event) => setText(event.currentTarget.value)}
+        onInput={(event) => {
+          const value = event.currentTarget.value;
+          setText(value);
+          if (value.trim() !== '') {
+            props.onTyping?.();
+          }
+        }}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
             event.preventDefault();

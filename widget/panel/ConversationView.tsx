@@ -167,6 +167,7 @@ export function ConversationView(props: {
           onSend={conversation.send}
           // Files go to a person only: the button comes with the handoff.
           onAttach={handoff ? conversation.sendFile : null}
+          onTyping={conversation.reportTyping}
           field={field}
         />
       ) : null}

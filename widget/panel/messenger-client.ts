@@ -322,6 +322,9 @@ function handoffCalls({ asVisitor, call, fetchApi }: VisitorCalls) {
         body.append('file', file, file.name);
         return call<{ message: ConversationMessage }>('POST', `${conversationPath(conversationId)}/files`, { token, body });
       }).then((answer) => answer.message),
+    /** The visitor is typing in the conversation: the person answering sees it in the console. */
+    typing: (conversationId: string) =>
+      asVisitor((token) => fetchApi('POST', `${conversationPath(conversationId)}/typing`, { token })).then(() => undefined),
     /** A file of the conversation's messages, read with the bearer header (a plain link could not send it). */
     file: (conversationId: string, fileId: string) =>
       asVisitor((token) =>

@@ -200,6 +200,33 @@ function handoffActions(
   };
 }
 
+/** The server announces typing at most this often (`TYPING_EVERY_MS`), so the panel reports it no more often. */
+const TYPING_REPORT_EVERY_MS = 3_000;
+
+/**
+ * Tells the person who has the conversation that the visitor is typing; null before a handoff
+ * (the assistant does not need to know). A report lost on the way is not worth a word to the visitor.
+ */
+function useTypingReport(client: MessengerClient, handedOffConversationId: string | null): (() => void) | null {
+  const lastSent = useRef(0);
+  const report = useCallback(() => {
+    if (!handedOffConversationId || Date.now() - lastSent.current < TYPING_REPORT_EVERY_MS) {
+      return;
+    }
+    lastSent.current = Date.now();
+    client.typing(handedOffConversationId).catch(() => undefined);
+  }, [client, handedOffConversationId]);
+  return handedOffConversationId ? report : null;
+}
+
+/** The calls the conversation's messages and composer make, kept across renders: its files, and typing once a person has it. */
+function useConversationCalls(client: MessengerClient, state: ConversationState) {
+  return {
+    loadFile: useFileLoader(client, state.conversationId),
+    reportTyping: useTypingReport(client, state.conversation?.handoff ? state.conversationId : null),
+  };
+}
+
 /** Reads a file of the conversation; the same function while the conversation is, so a thumbnail reads its image once. */
 function useFileLoader(client: MessengerClient, conversationId: string | null) {
   return useCallback(
@@ -334,7 +361,7 @@ export function useConversation(
   };
 
   const rate = (messageId: string) => rateAnswer(client, state.conversationId, messageId, setState);
-  const loadFile = useFileLoader(client, state.conversationId);
+  const { loadFile, reportTyping } = useConversationCalls(client, state);
 
   useLiveConversation(client, {
     conversationId: state.conversation?.handoff ? state.conversationId : null,
@@ -343,5 +370,5 @@ export function useConversation(
     onReply: () => listeners.current.onReply(),
   });
 
-  return { ...state, send, retry, rate, loadFile, ...handoffActions(client, state.conversationId, setState) };
+  return { ...state, send, retry, rate, loadFile, reportTyping, ...handoffActions(client, state.conversationId, setState) };
 }
