@@ -108,6 +108,16 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
   it('the visitor asks for a person, an agent answers live from the console, and the conversation is kept across a reload', {
     timeout: 60_000,
   }, async () => {
+    // An agent is signed in to the console, on the inbox of every open ticket, before the visitor asks.
+    const agentConsole = await openSignedIn(browser, server, ada);
+    sessions.push(agentConsole);
+    const console = agentConsole.page;
+    await console
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('link', { name: /^All open/ })
+      .click();
+    await console.getByText('No tickets here.').waitFor();
+
     const visitor = await openConsole(browser, host.origin);
     sessions.push(visitor);
     const { page } = visitor;
@@ -137,15 +147,10 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
     expect(await notice.getByRole('textbox').count()).toBe(0);
     expect(await seriousProblems(page)).toEqual([]);
 
-    // An agent in the console finds the chat ticket in the inbox by its reference, with the conversation in it, and replies.
-    const agentConsole = await openSignedIn(browser, server, ada);
-    sessions.push(agentConsole);
-    const console = agentConsole.page;
-    await console
-      .getByRole('navigation', { name: 'Views' })
-      .getByRole('link', { name: /^All open/ })
-      .click();
+    // The chat ticket arrives in the agent's inbox live, by its reference; the agent opens it, with the conversation in it, and replies.
     const row = console.getByRole('row').filter({ has: console.getByRole('cell', { name: reference, exact: true }) });
+    await row.waitFor({ timeout: 5000 });
+    expect(await row.getByRole('img', { name: 'Chat' }).count()).toBe(1);
     await row.getByRole('link').first().click();
     await console.getByText(ANSWER).first().waitFor();
     // The agent sees that the visitor is in the chat, and when they start writing.
