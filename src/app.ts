@@ -20,7 +20,7 @@ import type { ErrorRenderer } from './http/area.js';
 import { createFrameworkErrorHandler, MAX_PARAM_LENGTH } from './http/framework-errors.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerRequestLog } from './http/logging.js';
-import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.js';
+import { registerMetricsNotExposed, registerMetricsRoute, registerRequestMetrics } from './http/metrics.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { createSerializerFactory } from './http/serialization.js';
 import { createValidatorCompiler } from './http/validation.js';
@@ -244,6 +244,8 @@ function registerMetrics(app: FastifyInstance, options: BuildAppOptions, metrics
   registerRequestMetrics(app, metrics);
   if (options.servesMetrics ?? (METRICS_TOKEN !== undefined && METRICS_PORT === undefined)) {
     registerMetricsRoute(app, metrics, METRICS_TOKEN);
+  } else {
+    registerMetricsNotExposed(app);
   }
 }
 

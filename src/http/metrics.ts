@@ -71,21 +71,31 @@ function digest(value: string): Buffer {
  */
 export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
   const expected = token === undefined ? null : digest(`Bearer ${token}`);
-  app.get(
-    '/metrics',
-    { config: { public: true }, schema: { hide: true } },
-    async (request: FastifyRequest, reply: FastifyReply) => {
-      if (expected) {
-        const given = request.headers.authorization;
-        if (typeof given !== 'string' || !timingSafeEqual(digest(given), expected)) {
-          return reply
-            .code(401)
-            .header('www-authenticate', 'Bearer realm="metrics"')
-            .send({ statusCode: 401, error: 'Unauthorized', message: 'The metrics need Authorization: Bearer <METRICS_TOKEN>' });
-        }
+  app.get('/metrics', ROUTE_OPTIONS, async (request: FastifyRequest, reply: FastifyReply) => {
+    if (expected) {
+      const given = request.headers.authorization;
+      if (typeof given !== 'string' || !timingSafeEqual(digest(given), expected)) {
+        return reply
+          .code(401)
+          .header('www-authenticate', 'Bearer realm="metrics"')
+          .send({ statusCode: 401, error: 'Unauthorized', message: 'The metrics need Authorization: Bearer <METRICS_TOKEN>' });
       }
-      const text = await metrics.scrape();
-      return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(text);
-    },
+    }
+    const text = await metrics.scrape();
+    return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(text);
+  });
+}
+
+/**
+ * `GET /metrics` where it is not exposed: not found in the plain shape, whoever asks (otherwise
+ * the help center's not-found handler would ask for an API key first, and a 401 would suggest
+ * there is something to unlock).
+ */
+export function registerMetricsNotExposed(app: FastifyInstance): void {
+  app.get('/metrics', ROUTE_OPTIONS, async (_request, reply) =>
+    reply.code(404).send({ statusCode: 404, error: 'Not Found', message: 'Cannot GET /metrics' }),
   );
 }
+
+/** Outside the API areas: no key asked (the token is the route's own check), in no OpenAPI document. */
+const ROUTE_OPTIONS = { config: { public: true }, schema: { hide: true } };
