@@ -12,6 +12,7 @@ import { DIALECTS } from './dialects.js';
 import { makeOrganization, makeTeam, type TestOrganization, type TestTeam } from './factories.js';
 import { freePort } from './free-port.js';
 import { buildTestApp, createTestDatabase, TEST_NOW, type TestApp } from './harness.js';
+import { startModelServer } from './model-server.js';
 
 const TOKEN = 'metrics-token-0123456789';
 const BEARER = { authorization: `Bearer ${TOKEN}` };
@@ -151,6 +152,43 @@ describe.each(DIALECTS)('GET /metrics on %s', (dialect) => {
       expect(sample(families, 'db_pool_connections', { state: 'waiting' })?.value).toBeDefined();
     } else {
       expect(families.has('db_pool_connections')).toBe(false);
+    }
+  });
+});
+
+describe.each(DIALECTS)('agent runs in /metrics on %s', (dialect) => {
+  it('counts each run that ended by its outcome, once', async () => {
+    const harness = await buildTestApp(dialect, { env: { METRICS_TOKEN: TOKEN, OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' } });
+    const model = await startModelServer();
+    try {
+      const acme = await makeOrganization(harness);
+      const studio = (method: 'POST', url: string, payload: object) =>
+        harness.app.inject({ method, url: `/api/v1${url}`, headers: acme.headers, payload });
+      const provider = await studio('POST', '/model-providers', {
+        name: 'Loopback',
+        kind: 'openai_compatible',
+        base_url: model.baseUrl,
+        api_key: 'sk-test',
+        default_model: 'test-model',
+      });
+      expect(provider.statusCode, provider.body).toBe(200);
+      const agent = await studio('POST', '/agents', {
+        name: 'Helper',
+        configuration: { model_provider_id: provider.json().id, system_instructions: 'Be brief.' },
+      });
+      const agentId = agent.json().id as string;
+      const thread = await studio('POST', `/chat/${agentId}/threads`, { title: 'Talk' });
+      const send = (content: string) =>
+        studio('POST', `/chat/${agentId}/threads/${thread.json().id}/messages`, { role: 'user', content });
+      model.script({ text: 'Hello.' }, { kind: 'error', status: 400, message: 'bad request' });
+      expect((await send('Hi')).json().content).toBe('Hello.');
+      expect((await send('Again')).json().content).toMatch(/^The agent could not answer/);
+      const families = parse((await harness.app.inject({ url: '/metrics', headers: BEARER })).body);
+      expect(numberOf(families, 'ai_runs_total', { outcome: 'succeeded' })).toBe(1);
+      expect(numberOf(families, 'ai_runs_total', { outcome: 'failed' })).toBe(1);
+    } finally {
+      await harness.close();
+      await model.close();
     }
   });
 });
