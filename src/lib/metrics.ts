@@ -36,7 +36,7 @@ export interface Metrics {
   slaBreached(breach: { policy: string; metric: string }): void;
   /**
    * The SLA worker's lag: how far behind the clock the oldest due target it has not yet looked at
-   * is, in seconds (0 when it is caught up). Set by the worker after each pass; unset until then.
+   * is, in seconds (0 when it is caught up). Set by the worker after each pass; absent until then.
    */
   setSlaWorkerLag(seconds: number): void;
 }
@@ -105,11 +105,8 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   const policyLabel = boundedLabel();
-  const slaLag = new Gauge({
-    name: 'sla_worker_lag_seconds',
-    help: 'How far behind the clock the SLA worker is, in seconds, as it last reported',
-    registers: [registry],
-  });
+  // Made on the worker's first report: until then the lag is unknown, not 0.
+  let slaLag: Gauge | undefined;
   return {
     registry,
     scrape() {
@@ -135,6 +132,13 @@ export function createMetrics(): Metrics {
     ticketCreated: ({ source, team }) => tickets.labels(source, teamLabel(team)).inc(),
     aiRunEnded: (outcome) => aiRuns.labels(outcome).inc(),
     slaBreached: ({ policy, metric }) => slaBreaches.labels(policyLabel(policy), metric).inc(),
-    setSlaWorkerLag: (seconds) => slaLag.set(seconds),
+    setSlaWorkerLag(seconds) {
+      slaLag ??= new Gauge({
+        name: 'sla_worker_lag_seconds',
+        help: 'How far behind the clock the SLA worker is, in seconds, as it last reported',
+        registers: [registry],
+      });
+      slaLag.set(seconds);
+    },
   };
 }
