@@ -8,6 +8,7 @@ import { messengerPlugin } from './channels/messenger/messenger.plugin.js';
 import { widgetAssetsPlugin } from './channels/messenger/widget-assets.plugin.js';
 import { AREAS, type AreaName, type Config, trustProxyOption } from './config.js';
 import type { DB } from './db/database.js';
+import { registerDatabaseMetrics } from './db/database-metrics.js';
 import type { ApiDocumentName, AppDeps } from './deps.js';
 import { helpCenterPlugin } from './help-center/help-center.plugin.js';
 import { createCustomDomains, reloadAfterHelpCenterUpdates } from './help-center/site/custom-domains.js';
@@ -19,12 +20,14 @@ import type { ErrorRenderer } from './http/area.js';
 import { createFrameworkErrorHandler, MAX_PARAM_LENGTH } from './http/framework-errors.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerRequestLog } from './http/logging.js';
+import { registerMetricsNotExposed, registerMetricsRoute, registerRequestMetrics } from './http/metrics.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { createSerializerFactory } from './http/serialization.js';
 import { createValidatorCompiler } from './http/validation.js';
 import type { Clock } from './lib/clock.js';
 import { createIdFactory, type IdFactory } from './lib/ids.js';
 import { loadOnce } from './lib/load-once.js';
+import { createMetrics, type Metrics } from './lib/metrics.js';
 import { decodeSecretKey } from './lib/secret-box.js';
 import { authenticateSession } from './platform/auth/session.service.js';
 import { createEventSignal } from './platform/events/event.signal.js';
@@ -59,6 +62,13 @@ export interface BuildAppOptions {
    * its first use, which keeps the start under a second.
    */
   compileSchemasAtStart?: boolean;
+  /**
+   * The process's metrics, shared by its listeners (`startServer` makes them). Without them the
+   * app makes its own, with the database's gauges: tests building several apps never collide.
+   */
+  metrics?: Metrics;
+  /** Whether this app answers `GET /metrics` (see `planListeners`); by default when only `METRICS_TOKEN` is set. */
+  servesMetrics?: boolean;
 }
 
 export const DOC_FILES: Record<ApiDocumentName, string> = {
@@ -136,6 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(createValidatorCompiler({ compileOnFirstUse }));
   registerJsonBodyParser(app);
   registerRequestLog(app);
+  const metrics = options.metrics ?? ownMetrics({ db, clock, log: options.log });
 
   const auth =
     options.auth ??
@@ -154,6 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     db,
     clock,
     log: options.log,
+    metrics,
     ids: options.ids ?? createIdFactory(clock),
     auth,
     credentialsChanged: (userId) => credentials.changed(userId),
@@ -171,6 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
 
   DEPS_OF_APP.set(app, deps);
+  registerMetrics(app, options, metrics);
   registerOperationalRoutes(app, db);
   registerDocs(app, deps, areas);
 
@@ -216,6 +229,24 @@ function ownCredentialsSignal(
   const signal = createCredentialsSignal({ ...deps, listen: deps.config.API_KEY_CACHE_SECONDS > 0 });
   app.addHook('onClose', () => signal.close());
   return signal;
+}
+
+/** An app's own metrics, when its process hands it none: the database's gauges on a registry of its own. */
+function ownMetrics(deps: { db: Kysely<DB>; clock: Clock; log: FastifyBaseLogger }): Metrics {
+  const metrics = createMetrics();
+  registerDatabaseMetrics(metrics, deps);
+  return metrics;
+}
+
+/** Every request counted; `GET /metrics` where it is exposed (by default: `METRICS_TOKEN` set, no `METRICS_PORT`). */
+function registerMetrics(app: FastifyInstance, options: BuildAppOptions, metrics: Metrics): void {
+  const { METRICS_TOKEN, METRICS_PORT } = options.config;
+  registerRequestMetrics(app, metrics);
+  if (options.servesMetrics ?? (METRICS_TOKEN !== undefined && METRICS_PORT === undefined)) {
+    registerMetricsRoute(app, metrics, METRICS_TOKEN);
+  } else {
+    registerMetricsNotExposed(app);
+  }
 }
 
 function registerOperationalRoutes(app: FastifyInstance, db: Kysely<DB>): void {

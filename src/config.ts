@@ -253,6 +253,10 @@ export const ConfigSchema = Type.Object({
   PLATFORM_PORT: Type.Optional(Port('Own port for the support platform (/v1)')),
   HELP_CENTER_PORT: Type.Optional(Port('Own port for the help center')),
   AGENT_STUDIO_PORT: Type.Optional(Port('Own port for the agent studio (/api/v1)')),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({ pattern: '^[\\x21-\\x7e]{16,}$', description: 'Bearer token GET /metrics requires' }),
+  ),
+  METRICS_PORT: Type.Optional(Port('Own port serving GET /metrics (and /healthz), e.g. reached by Prometheus alone')),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -293,7 +297,7 @@ const DEFAULTS = {
 } satisfies Partial<Record<keyof Config, string>>;
 
 /** Variables whose values may hold credentials: an error names them but never echoes the value. */
-const SECRET_KEYS = new Set(['SECRET_KEY', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'DKIM_PRIVATE_KEY', 'LLM_API_KEY']);
+const SECRET_KEYS = new Set('SECRET_KEY DATABASE_URL SMTP_URL REDIS_URL DKIM_PRIVATE_KEY LLM_API_KEY METRICS_TOKEN'.split(' '));
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -341,46 +345,32 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   return raw as Config;
 }
 
+const URL_EXPECTED = 'must be an http:// or https:// URL';
+/** What a variable's value must be, for the keys whose schema alone does not say it plainly. */
+const EXPECTATIONS: Partial<Record<keyof Config, string>> = {
+  LOG_LEVEL: 'must be one of fatal, error, warn, info, debug, trace, silent',
+  DATABASE_URL: 'must be a postgres:// or postgresql:// URL',
+  PUBLIC_BASE_URL: URL_EXPECTED,
+  MCP_OAUTH_RETURN_URL: URL_EXPECTED,
+  LLM_BASE_URL: URL_EXPECTED,
+  SECRET_KEY: 'must be 32 bytes written as 64 hex digits or base64',
+  SMTP_URL: 'must be an smtp:// or smtps:// URL',
+  REDIS_URL: 'must be a redis:// or rediss:// URL',
+  ATTACHMENT_STORAGE: 'must be disk or database',
+  DKIM_DOMAIN: 'must be a domain name such as example.com',
+  DKIM_SELECTOR: 'must be a DNS label such as switchboard (letters, digits, hyphens; dots between labels)',
+  TRUST_PROXY: 'must be true or comma-separated proxy addresses',
+  MAILBOX_DNS_SERVERS: 'must be comma-separated IP addresses, each with an optional :port',
+  METRICS_TOKEN: 'must be 16 or more visible characters, without spaces',
+};
+
 function describeExpectation(key: string): string {
   const schema = ConfigSchema.properties[key as keyof Config] as Record<string, unknown>;
-  if (key === 'LOG_LEVEL') {
-    return 'must be one of fatal, error, warn, info, debug, trace, silent';
-  }
   if (schema.type === 'integer') {
     const max = schema.maximum === undefined ? '' : ` to ${schema.maximum}`;
     return `must be a whole number from ${schema.minimum}${max}`;
   }
-  if (key === 'DATABASE_URL') {
-    return 'must be a postgres:// or postgresql:// URL';
-  }
-  if (key === 'PUBLIC_BASE_URL' || key === 'MCP_OAUTH_RETURN_URL' || key === 'LLM_BASE_URL') {
-    return 'must be an http:// or https:// URL';
-  }
-  if (key === 'SECRET_KEY') {
-    return 'must be 32 bytes written as 64 hex digits or base64';
-  }
-  if (key === 'SMTP_URL') {
-    return 'must be an smtp:// or smtps:// URL';
-  }
-  if (key === 'REDIS_URL') {
-    return 'must be a redis:// or rediss:// URL';
-  }
-  if (key === 'ATTACHMENT_STORAGE') {
-    return 'must be disk or database';
-  }
-  if (key === 'DKIM_DOMAIN') {
-    return 'must be a domain name such as example.com';
-  }
-  if (key === 'DKIM_SELECTOR') {
-    return 'must be a DNS label such as switchboard (letters, digits, hyphens; dots between labels)';
-  }
-  if (key === 'TRUST_PROXY') {
-    return 'must be true or comma-separated proxy addresses';
-  }
-  if (key === 'MAILBOX_DNS_SERVERS') {
-    return 'must be comma-separated IP addresses, each with an optional :port';
-  }
-  return 'must not be empty';
+  return EXPECTATIONS[key as keyof Config] ?? 'must not be empty';
 }
 
 const DKIM_KEYS = ['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY'] as const;
@@ -454,16 +444,27 @@ const AREA_PORT_KEY = {
 export interface Listener {
   port: number;
   areas: AreaName[];
+  /** Set when the listener answers `GET /metrics`. */
+  metrics?: true;
 }
 
-/** Areas without a port of their own share `PORT`; areas given the same port share a listener. */
+/**
+ * Areas without a port of their own share `PORT`; areas given the same port share a listener.
+ * `/metrics` is served on `METRICS_PORT` (a listener of its own, or the one of an area on that
+ * port), else with `METRICS_TOKEN` on every listener, else nowhere.
+ */
 export function planListeners(config: Config): Listener[] {
   const byPort = new Map<number, AreaName[]>();
   for (const area of AREAS) {
     const port = config[AREA_PORT_KEY[area]] ?? config.PORT;
     byPort.set(port, [...(byPort.get(port) ?? []), area]);
   }
-  return [...byPort].map(([port, areas]) => ({ port, areas }));
+  const metricsPort = config.METRICS_PORT;
+  if (metricsPort !== undefined && !byPort.has(metricsPort)) {
+    byPort.set(metricsPort, []);
+  }
+  const servesMetrics = (port: number) => (metricsPort === undefined ? config.METRICS_TOKEN !== undefined : port === metricsPort);
+  return [...byPort].map(([port, areas]) => ({ port, areas, ...(servesMetrics(port) ? { metrics: true as const } : {}) }));
 }
 
 export type AttachmentStorageKind = NonNullable<Config['ATTACHMENT_STORAGE']>;

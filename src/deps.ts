@@ -8,6 +8,7 @@ import type { ErrorRenderer } from './http/area.js';
 import type { RequestLimits } from './http/rate-limits.js';
 import type { Clock } from './lib/clock.js';
 import type { IdFactory } from './lib/ids.js';
+import type { Metrics } from './lib/metrics.js';
 import type { EventSignal } from './platform/events/event.signal.js';
 
 /** The OpenAPI documents served at `/docs/*.json`: one per API area, and the messenger's. */
@@ -20,6 +21,8 @@ export interface AppDeps {
   clock: Clock;
   ids: IdFactory;
   log: FastifyBaseLogger;
+  /** The process's Prometheus metrics (`GET /metrics`): services count what they did through it. */
+  metrics: Metrics;
   auth: ApiKeyAuth;
   /**
    * Call once a change to a user's credentials has committed (a key revoked, the user disabled,

@@ -10,6 +10,7 @@ import type { InboundDeps } from './channels/email/inbound.service.js';
 import { type SmtpReceiver, startSmtpReceiver } from './channels/email/smtp-receiver.js';
 import { type Config, planListeners, publicBaseUrl } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';
+import { registerDatabaseMetrics } from './db/database-metrics.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createEmailRetentionWorker, type EmailRetentionWorker } from './delivery/email-messages/email-retention.worker.js';
 import { createOutboxWorker, type OutboxWorker } from './delivery/outbox/outbox.worker.js';
@@ -17,6 +18,7 @@ import type { AppDeps } from './deps.js';
 import { createApiKeyAuth } from './http/api-key-auth.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createIdFactory, type IdFactory } from './lib/ids.js';
+import { createMetrics, type Metrics } from './lib/metrics.js';
 import { resolveSecretKey } from './lib/secret-box.js';
 import { createAttachmentStorage } from './platform/attachments/attachment.storage.js';
 import { createEventRetentionWorker, type EventRetentionWorker } from './platform/events/event-retention.worker.js';
@@ -55,7 +57,10 @@ export async function startServer(
   const handle: DatabaseHandle = createDb(config);
   const clock = options.clock ?? systemClock;
   const ids = createIdFactory(clock);
-  const processDeps: ProcessDeps = { db: handle.db, clock, ids, config, secretKey, log };
+  // One registry per process, whatever its listeners: `/metrics` on any of them shows the process.
+  const metrics = createMetrics();
+  registerDatabaseMetrics(metrics, { db: handle.db, clock, log });
+  const processDeps: ProcessDeps = { db: handle.db, clock, ids, config, secretKey, log, metrics };
   const apps: FastifyInstance[] = [];
   const workers: Workers = {};
   try {
@@ -115,6 +120,7 @@ interface ProcessDeps {
   config: Config;
   secretKey: Buffer;
   log: Logger;
+  metrics: Metrics;
 }
 
 /** The background work of a process, each set once started, so that a start that fails stops what it began. */
@@ -149,7 +155,7 @@ function printFirstStart(config: Config, apiKey: string, print: (line: string) =
 
 /** The workers every process runs, whatever it listens for; each is safe beside the same worker in other processes. */
 async function startBackgroundWorkers(deps: ProcessDeps, workers: Workers): Promise<void> {
-  const { db, clock, ids, config, secretKey, log } = deps;
+  const { db, clock, ids, config, secretKey, log, metrics } = deps;
   // Once per process, however many listeners: without it, comments with shouldSendEmail look
   // fine to their authors while every email quietly ends as undeliverable.
   if (!config.SMTP_URL) {
@@ -176,9 +182,9 @@ async function startBackgroundWorkers(deps: ProcessDeps, workers: Workers): Prom
   workers.webhooks = createWebhookWorker({ db, clock, ids, config, secretKey, log });
   workers.webhooks.start();
   // And an agent-run sweep: runs whose process stopped are failed by a conditional update, once.
-  workers.recovery = createAgentRunRecoveryWorker({ db, clock, ids, log });
+  workers.recovery = createAgentRunRecoveryWorker({ db, clock, ids, log, metrics });
   workers.recovery.start();
-  const inbound: InboundDeps = { db, clock, ids, config, secretKey, storage: createAttachmentStorage(config) };
+  const inbound: InboundDeps = { db, clock, ids, config, secretKey, storage: createAttachmentStorage(config), metrics };
   // And an IMAP poller: mailboxes are leased one poller at a time, and a message stored twice is caught by its Message-ID.
   workers.imap = createImapPoller({ ...inbound, log });
   workers.imap.start();
@@ -193,14 +199,18 @@ async function listen(
   apps: FastifyInstance[],
   workers: Workers,
 ): Promise<{ addresses: string[]; agentStudioDeps: AppDeps | undefined }> {
-  const { db, clock, ids, config, secretKey, log } = deps;
+  const { db, clock, ids, config, secretKey, log, metrics } = deps;
   const auth = createApiKeyAuth({ lookup: apiKeyLookup(db, { clock, log }), ttlSeconds: config.API_KEY_CACHE_SECONDS });
   const credentials = createCredentialsSignal({ db, log, cache: auth, listen: config.API_KEY_CACHE_SECONDS > 0 });
   workers.credentials = credentials;
   const addresses: string[] = [];
   let agentStudioDeps: AppDeps | undefined;
   for (const listener of planListeners(config)) {
-    const app = await buildApp({ config, db, clock, log, ids, auth, credentials, secretKey, areas: listener.areas });
+    const app = await buildApp({
+      ...{ config, db, clock, log, ids, auth, credentials, secretKey, metrics },
+      areas: listener.areas,
+      servesMetrics: listener.metrics === true,
+    });
     apps.push(app);
     if (listener.areas.includes('agentStudio')) {
       agentStudioDeps = depsOfApp(app);

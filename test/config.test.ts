@@ -194,6 +194,16 @@ describe('ATTACHMENT_STORAGE', () => {
     );
   });
 
+  it('takes a metrics token of 16 visible characters or more, never echoing a refused one', () => {
+    expect(parseConfig({ METRICS_TOKEN: 'abcdefghij0123456789' }).METRICS_TOKEN).toBe('abcdefghij0123456789');
+    for (const value of ['short-token', 'sixteen chars with spaces']) {
+      const error = configError({ METRICS_TOKEN: value });
+      expect(error.message).toContain('METRICS_TOKEN must be 16 or more visible characters, without spaces');
+      expect(error.message).not.toContain(value);
+    }
+    expect(configError({ METRICS_PORT: '70000' }).message).toContain('METRICS_PORT must be a whole number from 0 to 65535');
+  });
+
   it('refuses an unknown store, naming the choices', () => {
     expect(configError({ ATTACHMENT_STORAGE: 's3', DATABASE_URL: POSTGRES }).message).toBe(
       'Invalid configuration: ATTACHMENT_STORAGE must be disk or database (got "s3")',
@@ -236,6 +246,37 @@ describe('planListeners', () => {
       { port: 5001, areas: ['platform'] },
       { port: 5002, areas: ['helpCenter'] },
       { port: 5003, areas: ['agentStudio'] },
+    ]);
+  });
+});
+
+describe('planListeners and /metrics', () => {
+  it('serves /metrics nowhere without METRICS_TOKEN or METRICS_PORT', () => {
+    expect(planListeners(parseConfig({ PORT: '4000', HELP_CENTER_PORT: '4001' })).some((listener) => listener.metrics)).toBe(
+      false,
+    );
+  });
+
+  it('serves /metrics on every listener with METRICS_TOKEN alone', () => {
+    expect(planListeners(parseConfig({ PORT: '4000', HELP_CENTER_PORT: '4001', METRICS_TOKEN: 'x'.repeat(16) }))).toEqual([
+      { port: 4000, areas: ['platform', 'agentStudio'], metrics: true },
+      { port: 4001, areas: ['helpCenter'], metrics: true },
+    ]);
+  });
+
+  it('opens a listener of its own on METRICS_PORT, the only one serving /metrics, token or not', () => {
+    for (const token of [{}, { METRICS_TOKEN: 'x'.repeat(16) }]) {
+      expect(planListeners(parseConfig({ PORT: '4000', METRICS_PORT: '9100', ...token }))).toEqual([
+        { port: 4000, areas: ['platform', 'helpCenter', 'agentStudio'] },
+        { port: 9100, areas: [], metrics: true },
+      ]);
+    }
+  });
+
+  it("serves /metrics on an area's listener when METRICS_PORT is that listener's port", () => {
+    expect(planListeners(parseConfig({ PORT: '4000', HELP_CENTER_PORT: '4001', METRICS_PORT: '4001' }))).toEqual([
+      { port: 4000, areas: ['platform', 'agentStudio'] },
+      { port: 4001, areas: ['helpCenter'], metrics: true },
     ]);
   });
 });

@@ -31,6 +31,7 @@ export function connectPostgres(url: string, poolMax = 10): DatabaseHandle {
   pool.on('connect', (client) => prepareStatementsOf(client));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   sessionSettings.set(db, { connectionString: url, types: postgresTypes });
+  pools.set(db, pool);
   const parsed = new URL(url);
   return {
     db,
@@ -63,6 +64,15 @@ const sessionSettings = new WeakMap<Kysely<DB>, pg.ClientConfig>();
 
 export function postgresSessionSettings(db: Kysely<DB>): pg.ClientConfig | undefined {
   return sessionSettings.get(db);
+}
+
+/** A PostgreSQL database's pool, for its metrics (kept here for the same reason as the settings above). */
+const pools = new WeakMap<Kysely<DB>, pg.Pool>();
+
+/** How a PostgreSQL database's pool is used now: connections open, idle, and requests waiting for one; null on SQLite. */
+export function poolUseOf(db: Kysely<DB>): { total: number; idle: number; waiting: number } | null {
+  const pool = pools.get(db);
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
 }
 
 const MAX_PREPARED_PER_CONNECTION = 1_000;

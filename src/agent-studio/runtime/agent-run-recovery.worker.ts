@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
+import type { Metrics } from '../../lib/metrics.js';
 import { createPollingLoop } from '../../lib/polling-loop.js';
 import { recoverAbandonedRuns } from './agent-run.record.js';
 
@@ -21,7 +22,13 @@ const BATCH = 100;
  * once.
  */
 export function createAgentRunRecoveryWorker(
-  deps: { db: Kysely<DB>; clock: Clock; ids: IdFactory; log: Pick<FastifyBaseLogger, 'error'> },
+  deps: {
+    db: Kysely<DB>;
+    clock: Clock;
+    ids: IdFactory;
+    log: Pick<FastifyBaseLogger, 'error'>;
+    metrics?: Pick<Metrics, 'aiRunEnded'>;
+  },
   options: { intervalMs?: number } = {},
 ): AgentRunRecoveryWorker {
   const runOnce = () => recoverAbandonedRuns(deps, BATCH);

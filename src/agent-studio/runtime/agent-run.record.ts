@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
 import type { AppDeps } from '../../deps.js';
+import type { Metrics } from '../../lib/metrics.js';
 import { storableText } from '../../lib/storable-text.js';
 import { recordEvent } from '../../platform/events/event.recorder.js';
 import type { AgentRow } from '../agents/agent.repository.js';
@@ -27,8 +28,8 @@ const ABANDONED = 'The server process running this run stopped; the run was aban
 
 export async function failAbandoned(trx: Transaction<DB>, runtime: AgentRuntime, runId: string): Promise<void> {
   const run = await findRun(trx, runId);
-  if (run) {
-    await failRunIn(trx, runtime, run, ['queued', 'running'], ABANDONED, { anyOwner: true });
+  if (run && (await failRunIn(trx, runtime, run, ['queued', 'running'], ABANDONED, { anyOwner: true }))) {
+    runtime.deps.metrics.aiRunEnded('abandoned');
   }
 }
 
@@ -165,6 +166,9 @@ export async function settle(
     });
   if (wrote) {
     announceSettled(runtime, { run, agent, settings, outcome }, { inputTokens, outputTokens, cost, model });
+    if (outcome.status !== 'awaiting_approval') {
+      runtime.deps.metrics.aiRunEnded(outcome.status);
+    }
   }
 }
 
@@ -244,12 +248,13 @@ export async function failRun(
   statuses: readonly AgentRunStatus[],
   error: string,
 ): Promise<void> {
-  await runtime.deps.db.transaction().execute(async (trx) => {
+  const failed = await runtime.deps.db.transaction().execute(async (trx) => {
     const run = await findRun(trx, runId);
-    if (run) {
-      await failRunIn(trx, runtime, run, statuses, error);
-    }
+    return run ? failRunIn(trx, runtime, run, statuses, error) : false;
   });
+  if (failed) {
+    runtime.deps.metrics.aiRunEnded('failed');
+  }
 }
 
 export async function failRunIn(
@@ -305,7 +310,10 @@ export async function failRunIn(
  * a run is never executed twice, since a tool may have acted already. Any process may call it;
  * each run is failed once (the update is conditional). Answers how many it failed.
  */
-export async function recoverAbandonedRuns(deps: Pick<AppDeps, 'db' | 'clock' | 'ids'>, limit = 100): Promise<number> {
+export async function recoverAbandonedRuns(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'ids'> & { metrics?: Pick<Metrics, 'aiRunEnded'> },
+  limit = 100,
+): Promise<number> {
   const runtime = { deps, owner: '' };
   const now = deps.clock.now().toISOString();
   let failed = 0;
@@ -316,7 +324,10 @@ export async function recoverAbandonedRuns(deps: Pick<AppDeps, 'db' | 'clock' | 
       }
       return failRunIn(trx, runtime, run, ['queued', 'running'], ABANDONED, { anyOwner: true });
     });
-    failed += done ? 1 : 0;
+    if (done) {
+      failed += 1;
+      deps.metrics?.aiRunEnded('abandoned');
+    }
   }
   return failed;
 }

@@ -287,7 +287,9 @@ async function claimTurn(runtime: AgentRuntime, runId: string): Promise<Claim> {
     if (current.thread_id) {
       const active = await findActiveRunOfThread(trx, current.thread_id);
       if (active?.status === 'awaiting_approval') {
-        await failRunIn(trx, runtime, current, ['queued'], waitingForApproval(active.id));
+        if (await failRunIn(trx, runtime, current, ['queued'], waitingForApproval(active.id))) {
+          runtime.deps.metrics.aiRunEnded('failed');
+        }
         return 'gone';
       }
       if (active && (active.lease_expires_at ?? '') < now) {

@@ -4,6 +4,7 @@ import type { DB } from '../../db/database.js';
 import { isReplyTokenOf, parseReplyAddress } from '../../delivery/outbound/reply-address.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdFactory } from '../../lib/ids.js';
+import type { Metrics } from '../../lib/metrics.js';
 import { storableText } from '../../lib/storable-text.js';
 import { findAccountOfDomain } from '../../platform/accounts/account.lookup.js';
 import { storeReceivedFiles } from '../../platform/attachments/attachment.service.js';
@@ -44,6 +45,8 @@ export interface InboundDeps {
   /** Verifies the signatures of reply addresses. */
   secretKey: Buffer;
   storage: AttachmentStorage;
+  /** The process's metrics: tickets made from email count in `tickets_created_total`. */
+  metrics?: Pick<Metrics, 'ticketCreated'>;
 }
 
 /**

@@ -34,7 +34,7 @@ import {
 import type { Visitor } from './messenger-visitor.service.js';
 import type { MessengerHelpCenter } from './messenger-widget.js';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'config' | 'secretKey'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'config' | 'secretKey' | 'metrics'>;
 
 /**
  * A conversation handed to a person: a chat ticket for the widget's handoff team made from it

@@ -4,6 +4,7 @@ import type { DB } from '../../db/database.js';
 import { readJson, writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
+import type { Metrics } from '../../lib/metrics.js';
 import type { UploadInput } from '../../lib/upload-input.js';
 import { describeAttachments, openOrganizationAttachment, storeUpload } from '../attachments/attachment.service.js';
 import type { AttachmentStorage } from '../attachments/attachment.storage.js';
@@ -30,7 +31,11 @@ import { createTicketInTransaction } from './ticket-create.service.js';
 
 export { AI_AGENT_AUTHOR, CHAT_SOURCE };
 
-type Deps = Pick<CommentDeps, 'clock' | 'ids' | 'config' | 'secretKey'> & { db: Kysely<DB> };
+type Deps = Pick<CommentDeps, 'clock' | 'ids' | 'config' | 'secretKey'> & {
+  db: Kysely<DB>;
+  /** Counts a chat ticket in `tickets_created_total`. */
+  metrics?: Pick<Metrics, 'ticketCreated'>;
+};
 
 /** One message of the conversation before the handoff, as the ticket keeps it. */
 export type TranscriptEntry = { messageId: string; text: string; at: string } & (

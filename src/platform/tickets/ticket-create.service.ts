@@ -4,6 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, writeJson } from '../../db/dialect.js';
 import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
+import type { Metrics } from '../../lib/metrics.js';
 import type { Principal } from '../../lib/principal.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import { requireMandatoryValues, validateCustomFieldValues } from '../custom-fields/custom-field.values.js';
@@ -35,6 +36,8 @@ type CreateTicket = Static<typeof CreateTicketSchema>;
 interface Deps extends TicketEmailDeps {
   db: Kysely<DB>;
   log?: Pick<FastifyBaseLogger, 'warn'>;
+  /** Counts the ticket in `tickets_created_total` (the app's deps and the email channel's hand them in). */
+  metrics?: Pick<Metrics, 'ticketCreated'>;
 }
 
 export async function createTicket(deps: Deps, principal: Principal, input: CreateTicket): Promise<Ticket> {
@@ -155,6 +158,8 @@ export async function createTicketInTransaction(
     byRouting: agentId === null,
     created: true,
   });
+  // Counted as its transaction's work ends: a rare rollback after this point (the caller's) still counts.
+  deps.metrics?.ticketCreated({ source: input.source ?? 'api', team: home.name });
   return ticketId;
 }
 

@@ -9,6 +9,7 @@ import type { AppDeps } from '../../../deps.js';
 import { createSitePageCache } from '../../../help-center/site/site-page-cache.js';
 import { createApiKeyAuth, createAuthenticate } from '../../../http/api-key-auth.js';
 import { registerRateLimits } from '../../../http/rate-limits.js';
+import { createMetrics } from '../../../lib/metrics.js';
 import { createEventSignal } from '../../../platform/events/event.signal.js';
 import { apiKeyLookup } from '../../../platform/users/api-key.service.js';
 import { BUILT_IN_TOOLS } from '../../tools/built-in-tools.js';
@@ -32,6 +33,7 @@ async function appDepsOf(harness: TestApp): Promise<{ deps: AppDeps; close(): Pr
     clock: harness.clock,
     ids: harness.ids,
     log: pino({ level: 'silent' }),
+    metrics: createMetrics(),
     auth,
     credentialsChanged: async (userId) => auth.forgetUser(userId),
     eventSignal,
