@@ -47,6 +47,11 @@ const REOPENED: SurveyPage = {
   title: 'This survey is closed',
   paragraphs: ['The ticket was reopened since, so this survey no longer applies. You may be asked again once it is solved.'],
 };
+const GONE: SurveyPage = {
+  status: 410,
+  title: 'This survey is closed',
+  paragraphs: ['The ticket it was about no longer exists.'],
+};
 const EXPIRED: SurveyPage = {
   status: 410,
   title: 'This link has expired',
@@ -71,6 +76,9 @@ async function checkLink(deps: Deps, ticketId: string | undefined, token: string
   }
   if (survey.expires_at === null || Date.parse(survey.expires_at) <= deps.clock.now().getTime()) {
     return { page: EXPIRED };
+  }
+  if (!(await findSurveyedTicket(deps.db, survey.organization_id, survey.ticket_id))) {
+    return { page: GONE };
   }
   return { survey, tokenHash };
 }

@@ -5,6 +5,7 @@ import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeTeamPeople, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { startSmtp } from '../../../test/smtp.js';
+import { connectPostgres } from '../../db/connect.js';
 import { createOutboxWorker } from '../../delivery/outbox/outbox.worker.js';
 import { createSatisfactionWorker } from './satisfaction.worker.js';
 
@@ -306,6 +307,19 @@ describe.each(DIALECTS)('satisfaction surveys on %s', (dialect) => {
       }
     });
 
+    it('refuses the links of a deleted ticket', async () => {
+      const { ticket: created, links } = await surveyed();
+      await ok('DELETE', `/v1/tickets/${created.id}`);
+      expect((await open(links.good)).statusCode).toBe(410);
+      expect((await post(links.good, { rating: 'good' })).statusCode).toBe(410);
+      const row = await harness.db
+        .selectFrom('satisfaction_surveys')
+        .select(['status', 'rating'])
+        .where('ticket_id', '=', created.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'sent', rating: null });
+    });
+
     it('sends none with a sampling share of 0', async () => {
       await settings(desk.teamId, { ...enabled, samplingShare: 0 });
       const created = await ticket();
@@ -347,6 +361,48 @@ describe.each(DIALECTS)('satisfaction surveys on %s', (dialect) => {
       await close(third.id);
       expect(await deliver()).toHaveLength(1);
       await settings(desk.teamId, enabled);
+    });
+  });
+
+  describe('with two processes', () => {
+    it('sends each due survey once, and one survey per requestor within the cooldown', async () => {
+      await settings(desk.teamId, { ...enabled, cooldownDays: 7 });
+      // On PostgreSQL the second worker has its own pool, as another process would.
+      const second = harness.dialect === 'postgres' && harness.url ? connectPostgres(harness.url, 5) : null;
+      const log = pino({ level: 'silent' });
+      const workers = [harness.db, second?.db ?? harness.db].map((db) =>
+        createSatisfactionWorker({ ...harness, db, log }, { batchSize: 10 }),
+      );
+      try {
+        const shared = `shared-${dialect}@customer.test`;
+        const tickets = [
+          ...(await Promise.all([1, 2, 3, 4].map(() => ticket()))),
+          ...(await Promise.all([1, 2, 3].map(() => ticket({ requestorEmail: shared })))),
+        ];
+        for (const created of tickets) {
+          await close(created.id);
+        }
+        await Promise.all(workers.map((worker) => worker.runOnce()));
+        const states = await Promise.all(tickets.map(async (created) => (await survey(created.id)).status));
+        expect(states.slice(0, 4)).toEqual(['sent', 'sent', 'sent', 'sent']);
+        expect(states.slice(4).sort()).toEqual(['sent', 'skipped', 'skipped']);
+        const emails = await harness.db
+          .selectFrom('email_outbox')
+          .select(['to_address'])
+          .where('dedupe_key', 'like', 'satisfaction-survey:%')
+          .where(
+            'to_address',
+            'in',
+            tickets.map((created) => created.requestorEmail),
+          )
+          .execute();
+        expect(emails).toHaveLength(5);
+        expect(emails.filter((email) => email.to_address === shared)).toHaveLength(1);
+      } finally {
+        await second?.close();
+        await deliver();
+        await settings(desk.teamId, enabled);
+      }
     });
   });
 
