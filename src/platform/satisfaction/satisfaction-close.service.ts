@@ -7,6 +7,7 @@ import { tagsOfTicket } from '../ticket-tags/ticket-tag.lookup.js';
 import { toSatisfactionSettings } from './satisfaction.presenter.js';
 import {
   findClosedStatuses,
+  findOpenSurvey,
   findSettings,
   findSurveyedTicket,
   insertSurvey,
@@ -68,13 +69,14 @@ async function queueSurveyForClose(trx: Transaction<DB>, deps: Deps, organizatio
   }
   const row = await findSettings(trx, organizationId, ticket.team_id);
   const settings = row ? toSatisfactionSettings(row) : undefined;
-  if (!settings?.enabled) {
+  // A survey asked for by hand before this close stands for it (read under the ticket's row lock).
+  if (!settings?.enabled || (await findOpenSurvey(trx, ticket.id))) {
     return;
   }
   const now = deps.clock.now();
   const id = deps.ids.ulid();
   const skipReason = await skipReasonOf(trx, ticket, settings, id);
-  // A survey asked for by hand before this close still stands: the insert keeps it (the unique index).
+  // The partial unique index refuses a second open survey of the ticket, should one slip past the read.
   await insertSurvey(trx, {
     id,
     organization_id: organizationId,

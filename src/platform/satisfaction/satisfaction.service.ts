@@ -10,14 +10,15 @@ import { findLatestSurvey, findOpenSurvey, findSurveyedTicket, insertSurvey } fr
 import type { SatisfactionSurvey } from './satisfaction.schemas.js';
 import { hasDeliverableAddress, newSurveyLink, type SurveySendDeps, sendTakenSurvey } from './satisfaction-send.service.js';
 
-/** A ticket's latest survey (its state and the answer), or null when it was never surveyed. */
+/** A ticket's open survey, else its latest (its state and the answer), or null when it was never surveyed. */
 export async function getTicketSatisfaction(
   db: Kysely<DB>,
   principal: Principal,
   ticketId: string,
 ): Promise<SatisfactionSurvey | null> {
   const ticket = await requireTicketAccess(db, principal, ticketId);
-  const survey = await findLatestSurvey(db, ticket.id);
+  // The open survey of the current close first: a close skipped later must not hide one asked for by hand.
+  const survey = (await findOpenSurvey(db, ticket.id)) ?? (await findLatestSurvey(db, ticket.id));
   return survey ? toSatisfactionSurvey(survey) : null;
 }
 

@@ -421,6 +421,14 @@ describe.each(DIALECTS)('satisfaction surveys on %s', (dialect) => {
       expect((await call('GET', `/v1/tickets/${created.id}/satisfaction`, undefined, globex.headers)).statusCode).toBe(404);
       expect((await post(linksOf(mail).good, { rating: 'good' })).statusCode).toBe(200);
       expect((await call('POST', `/v1/tickets/${created.id}/satisfaction/request`)).statusCode).toBe(409);
+      // Closing it afterwards asks nothing more: the survey sent by hand stands for the close.
+      await settings(other.teamId, { ...enabled, samplingShare: 0 });
+      await close(created.id);
+      expect(await survey(created.id)).toMatchObject({ status: 'rated', manual: true, rating: 'good' });
+      expect(
+        await harness.db.selectFrom('satisfaction_surveys').select('id').where('ticket_id', '=', created.id).execute(),
+      ).toHaveLength(1);
+      await settings(other.teamId, { ...enabled, enabled: false });
       const noAddress = await ticket({ requestorEmail: 'visitor@messenger.invalid' }, other.teamId);
       const refused = await call('POST', `/v1/tickets/${noAddress.id}/satisfaction/request`);
       expect(refused.statusCode).toBe(409);
