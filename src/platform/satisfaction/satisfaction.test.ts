@@ -406,6 +406,21 @@ describe.each(DIALECTS)('satisfaction surveys on %s', (dialect) => {
     });
   });
 
+  describe('private tickets', () => {
+    it('are 404 to a member outside the team, on both routes, and nothing is sent', async () => {
+      const { outsider } = await makeTeamPeople(harness, acme.organizationId, desk.teamId);
+      const hidden = await ticket({ isPrivate: true });
+      for (const [method, path] of [
+        ['GET', 'satisfaction'],
+        ['POST', 'satisfaction/request'],
+      ] as const) {
+        const response = await call(method, `/v1/tickets/${hidden.id}/${path}`, undefined, outsider.headers);
+        expect(response.statusCode, path).toBe(404);
+      }
+      expect(await survey(hidden.id)).toBeNull();
+    });
+  });
+
   describe('sending by hand', () => {
     it('sends at once, whatever the settings; 409 while one of this close stands; 404 elsewhere', async () => {
       const created = await ticket({}, other.teamId);
