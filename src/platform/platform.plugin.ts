@@ -84,6 +84,11 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
           description:
             'Support addresses whose mail becomes tickets: received by the built-in SMTP receiver or fetched over IMAP.',
         },
+        {
+          name: 'satisfaction',
+          description:
+            "Customer satisfaction surveys: a team's settings, the survey emailed when a ticket closes, and the customer's rating.",
+        },
         { name: 'macros', description: 'Canned replies with placeholders and ticket changes, applied to a ticket in one step.' },
         { name: 'views', description: 'Saved filters and sorts of the ticket list, personal or shared, with their counts.' },
         {
