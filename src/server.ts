@@ -24,6 +24,7 @@ import { createAttachmentStorage } from './platform/attachments/attachment.stora
 import { createEventRetentionWorker, type EventRetentionWorker } from './platform/events/event-retention.worker.js';
 import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
 import { createRoutingWorker, type RoutingWorker } from './platform/routing/routing.worker.js';
+import { createSatisfactionWorker, type SatisfactionWorker } from './platform/satisfaction/satisfaction.worker.js';
 import { type ChatReplyEmailWorker, createChatReplyEmailWorker } from './platform/tickets/chat-reply-email.worker.js';
 import { apiKeyLookup } from './platform/users/api-key.service.js';
 import { type CredentialsSignal, createCredentialsSignal } from './platform/users/credentials.signal.js';
@@ -99,6 +100,7 @@ export async function startServer(
     await workers.outbox?.stop();
     await workers.routing?.stop();
     await workers.chatReplies?.stop();
+    await workers.surveys?.stop();
     await workers.retention?.stop();
     await workers.emailRetention?.stop();
     await workers.webhooks?.stop();
@@ -128,6 +130,7 @@ interface Workers {
   outbox?: OutboxWorker;
   routing?: RoutingWorker;
   chatReplies?: ChatReplyEmailWorker;
+  surveys?: SatisfactionWorker;
   retention?: EventRetentionWorker;
   emailRetention?: EmailRetentionWorker;
   webhooks?: WebhookWorker;
@@ -170,6 +173,9 @@ async function startBackgroundWorkers(deps: ProcessDeps, workers: Workers): Prom
   // And the chat replies emailed to visitors who are away: each decided by one conditional update.
   workers.chatReplies = createChatReplyEmailWorker({ db, clock, ids, config, secretKey, log });
   workers.chatReplies.start();
+  // And the satisfaction surveys due: each taken by one conditional update.
+  workers.surveys = createSatisfactionWorker({ db, clock, ids, config, secretKey, log });
+  workers.surveys.start();
   // And an event pruner: its batches skip rows another process is deleting.
   workers.retention = createEventRetentionWorker({ db, clock, config, log });
   workers.retention.start();
@@ -226,6 +232,7 @@ function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
     outbox,
     routing,
     chatReplies,
+    surveys,
     retention,
     emailRetention,
     webhooks,
@@ -240,6 +247,7 @@ function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
     ...(outbox ? [outbox] : []),
     ...(routing ? [routing] : []),
     ...(chatReplies ? [chatReplies] : []),
+    ...(surveys ? [surveys] : []),
     ...(retention ? [retention] : []),
     ...(emailRetention ? [emailRetention] : []),
     ...(webhooks ? [webhooks] : []),

@@ -165,6 +165,13 @@ export function walkRequests(ids: ResourceIds, memberId: string): Record<string,
     'PATCH /v1/tickets/{id}/comments/{commentId}': json({ content: 'Edited' }),
     // What the issue found a member outside the team could do.
     'PATCH /v1/teams/{teamId}/configurations': json({ aiAgentId: ids.agent, aiAgentMode: 'auto' }),
+    'PUT /v1/teams/{teamId}/satisfaction-settings': json({
+      enabled: true,
+      delayMinutes: 0,
+      samplingShare: 1,
+      cooldownDays: 0,
+      skipWhen: { tagIds: [], priorityIds: [] },
+    }),
     'POST /v1/accounts/attributes': json({ attribute: 'account_industry', value: 'Walking' }),
     'PUT /v1/accounts/attributes/{id}': json({ value: 'Strolling' }),
     'POST /v1/accounts/contacts': json({ firstName: 'Walker', email: 'walker@walk.example' }),

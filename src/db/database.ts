@@ -46,6 +46,11 @@ import type { UserNotificationPreferenceTable } from '../platform/notifications/
 import type { OrganizationTable } from '../platform/organizations/organization.table.js';
 import type { TicketRoutingDecisionTable } from '../platform/routing/routing.table.js';
 import type { RoutingRuleTable } from '../platform/routing-rules/routing-rule.table.js';
+import type {
+  SatisfactionContactCooldownTable,
+  SatisfactionSettingsTable,
+  SatisfactionSurveyTable,
+} from '../platform/satisfaction/satisfaction.table.js';
 import type { TeamConfigurationTable } from '../platform/team-configurations/team-configuration.table.js';
 import type { TeamTagTable } from '../platform/team-tags/team-tag.table.js';
 import type { TeamMemberTable, TeamTable } from '../platform/teams/team.table.js';
@@ -131,6 +136,9 @@ export interface DB {
   messenger_handoffs: MessengerHandoffTable;
   chat_ticket_visitors: ChatTicketVisitorTable;
   chat_reply_emails: ChatReplyEmailTable;
+  satisfaction_settings: SatisfactionSettingsTable;
+  satisfaction_surveys: SatisfactionSurveyTable;
+  satisfaction_contact_cooldowns: SatisfactionContactCooldownTable;
   macros: MacroTable;
   saved_views: SavedViewTable;
   events: EventTable;

@@ -19,6 +19,8 @@ import { CustomFieldErrorSchema, PlatformErrorSchema } from './platform.envelope
 import { renderPlatformError } from './platform.errors.js';
 import { routingRoutes } from './routing/routing.routes.js';
 import { routingRuleRoutes } from './routing-rules/routing-rule.routes.js';
+import { satisfactionRoutes } from './satisfaction/satisfaction.routes.js';
+import { satisfactionPageRoutes } from './satisfaction/satisfaction-page.routes.js';
 import { teamConfigurationRoutes } from './team-configurations/team-configuration.routes.js';
 import { teamTagRoutes } from './team-tags/team-tag.routes.js';
 import { teamRoutes } from './teams/team.routes.js';
@@ -82,6 +84,11 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
           description:
             'Support addresses whose mail becomes tickets: received by the built-in SMTP receiver or fetched over IMAP.',
         },
+        {
+          name: 'satisfaction',
+          description:
+            "Customer satisfaction surveys: a team's settings, the survey emailed when a ticket closes, and the customer's rating.",
+        },
         { name: 'macros', description: 'Canned replies with placeholders and ticket changes, applied to a ticket in one step.' },
         { name: 'views', description: 'Saved filters and sorts of the ticket list, personal or shared, with their counts.' },
         {
@@ -141,6 +148,8 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(eventRoutes(deps));
     await app.register(webhookRoutes(deps));
     await app.register(mailboxRoutes(deps));
+    await app.register(satisfactionRoutes(deps));
+    await app.register(satisfactionPageRoutes(deps));
     await app.register(ticketEmailRoutes(deps));
     await app.register(configRoutes(deps));
   };

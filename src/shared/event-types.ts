@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'ticket.assigned',
   'ticket.status_changed',
   'ticket.deleted',
+  'satisfaction.rated',
   'comment.created',
   'comment.updated',
   'contact.created',

@@ -8,6 +8,7 @@ import type { Principal } from '../../lib/principal.js';
 import type { ActorType } from '../../shared/event-types.js';
 import { customFieldNames } from '../custom-fields/custom-field.values.js';
 import { recordTicketChangeEvents, recordTicketCreatedEvents } from '../events/ticket-events.js';
+import { surveyOnStatusChange } from '../satisfaction/satisfaction-close.service.js';
 import { byTagName, type TicketTagView, tagsOfTicket, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
 import { type ActivityChange, createdValue, diffStates, stateOf, type TicketState } from './ticket-activity.changes.js';
 import {
@@ -96,6 +97,7 @@ export async function beginTicketChange(
         changes.map((change) => ({ actor, change })),
         Number(row.last_activity_seq ?? 0) + 1,
       );
+      await surveyOnStatusChanges(trx, deps, organizationId, ticketId, changes);
       // Last: the event log's lock is taken after every other (see `event.recorder.ts`).
       await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
       return after;
@@ -140,7 +142,24 @@ export async function recordActivities(
     { organizationId, ticketId },
     changes.map((change) => ({ actor, change })),
   );
+  await surveyOnStatusChanges(trx, deps, organizationId, ticketId, changes);
   await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
+}
+
+/** A close queues a satisfaction survey and a reopen withdraws it, in the change's transaction. */
+async function surveyOnStatusChanges(
+  trx: Transaction<DB>,
+  deps: Deps,
+  organizationId: string,
+  ticketId: string,
+  changes: readonly ActivityChange[],
+): Promise<void> {
+  const status = changes.find((change) => change.field === 'status');
+  const from = (status?.oldValue as { id?: string } | null)?.id;
+  const to = (status?.newValue as { id?: string } | null)?.id;
+  if (from && to) {
+    await surveyOnStatusChange(trx, deps, organizationId, ticketId, { fromStatusId: from, toStatusId: to });
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { startPublicMcpServer, type TestMcpServer } from '../../../test/mcp/mcp-servers.js';
+import { rateTicketBySurveyEmail } from '../../../test/satisfaction.js';
 import { startWebhookReceiver, type WebhookReceiver, webhookWorkerOf } from '../../../test/webhook-receiver.js';
 import { encodeCursor } from '../../lib/cursors.js';
 import { EVENT_TYPES } from '../../shared/event-types.js';
@@ -276,6 +277,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     // Every kind of change, once at least.
     const ticket = await ok('POST', '/v1/tickets', { title: 'Help', requestorEmail: 'pat@customer.test', teamId: desk.teamId });
     await ok('PATCH', `/v1/tickets/${ticket.id}`, { title: 'Help!', statusName: 'Closed', assignedAgentId: acme.userId });
+    await rateTicketBySurveyEmail(harness, acme.headers, ticket.id, 'good');
     const comment = await ok('POST', `/v1/tickets/${ticket.id}/comment`, { content: 'Have you tried turning it off?' });
     await ok('PATCH', `/v1/tickets/${ticket.id}/comments/${comment.id}`, { content: 'Have you tried unplugging it?' });
     await ok('DELETE', `/v1/tickets/${ticket.id}`);

@@ -775,6 +775,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/satisfaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page a survey's Good or Bad link opens (HTML): the rating form with that answer chosen
+         * @description Changes nothing (mail scanners open links on their own). 400 for an incomplete link, 404 for an unknown token or another ticket's, 410 once the ticket reopened or after 28 days.
+         */
+        get: operations["platform.satisfaction.surveyPage"];
+        put?: never;
+        /**
+         * The survey page's form (form post): records the rating and comment; may be sent again to change them
+         * @description Takes application/x-www-form-urlencoded `ticket`, `token`, `rating` (good or bad) and an optional `comment` (other bodies are refused in the platform's error shape, 415). Answers an HTML page: 200 recorded (and `satisfaction.rated` in the event log), 400 no rating, 404 unknown token or another ticket's, 410 reopened or expired.
+         */
+        post: operations["platform.satisfaction.rate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/teams": {
         parameters: {
             query?: never;
@@ -973,6 +997,27 @@ export interface paths {
          * @description Answers the rule that matched (or none), each of the starting team's rules with the outcome of each condition, each hop, the team and agent that would be chosen, and for every member why they are or are not eligible. `at` reads hours at another instant; status and capacity are current.
          */
         post: operations["platform.routing.simulate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{teamId}/satisfaction-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A team's satisfaction survey settings (off, with the defaults, until set) */
+        get: operations["platform.satisfaction.getSettings"];
+        /**
+         * Replaces a team's satisfaction survey settings; admins and the team's managers
+         * @description When enabled, closing a ticket of the team queues a survey to its requestor, emailed delayMinutes later, for a samplingShare of closes (decided at the close), unless the ticket has one of skipWhen.tagIds or skipWhen.priorityIds (ids of the team's tags and priorities; others are a 400), and unless the requestor was sent one within cooldownDays (checked when sending).
+         */
+        put: operations["platform.satisfaction.putSettings"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1287,6 +1332,43 @@ export interface paths {
         get: operations["platform.routing.history"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/satisfaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ticket's latest satisfaction survey, its state and answer; null when never surveyed */
+        get: operations["platform.satisfaction.getTicketSurvey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/satisfaction/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Emails a satisfaction survey to the requestor now, whatever the team settings
+         * @description 409 when the ticket's requestor has no email address, or a survey of this close is pending, sent or rated.
+         */
+        post: operations["platform.satisfaction.requestSurvey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5968,7 +6050,7 @@ export interface operations {
                                 description?: null | string;
                                 /** @description false pauses deliveries (events keep being collected while they are retained); true resumes them and clears the failure state */
                                 enabled?: boolean;
-                                /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                                /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                                 eventTypes: string[];
                                 /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                                 url: string;
@@ -6354,7 +6436,7 @@ export interface operations {
                         description?: null | string;
                         /** @description false pauses deliveries (events keep being collected while they are retained); true resumes them and clears the failure state */
                         enabled?: boolean;
-                        /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                        /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                         eventTypes: string[];
                         /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                         url: string;
@@ -7382,7 +7464,7 @@ export interface operations {
                 occurredBefore?: string;
                 /** @description desc: newest first (default); asc: oldest first */
                 order?: "desc" | "asc";
-                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                 type?: string[];
             };
             header?: never;
@@ -7418,7 +7500,7 @@ export interface operations {
                             occurredAt: string;
                             organizationId: string;
                             /** @enum {string} */
-                            type: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.deleted" | "comment.created" | "comment.updated" | "contact.created" | "contact.deleted" | "account.created" | "note.created" | "article.published" | "article.unpublished" | "article.updated" | "article.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "help_center.updated" | "chat.message.created" | "chat.visitor_presence" | "chat.visitor_typing" | "mcp_server.connected" | "mcp_server.disconnected";
+                            type: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.deleted" | "satisfaction.rated" | "comment.created" | "comment.updated" | "contact.created" | "contact.deleted" | "account.created" | "note.created" | "article.published" | "article.unpublished" | "article.updated" | "article.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "help_center.updated" | "chat.message.created" | "chat.visitor_presence" | "chat.visitor_typing" | "mcp_server.connected" | "mcp_server.disconnected";
                         }[];
                         message: string;
                         nextCursor: null | string;
@@ -7487,7 +7569,7 @@ export interface operations {
             query?: {
                 /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header (the header wins when both are sent) */
                 lastEventId?: string;
-                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                 type?: string[];
             };
             header?: {
@@ -10012,6 +10094,189 @@ export interface operations {
             };
         };
     };
+    "platform.satisfaction.surveyPage": {
+        parameters: {
+            query?: {
+                /** @description good or bad: the answer the page offers first */
+                rating?: string;
+                /** @description The ticket the link is for */
+                ticket?: string;
+                /** @description The token of the emailed link */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.satisfaction.rate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                    rating: string;
+                    ticket: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
     "platform.teams.list": {
         parameters: {
             query?: {
@@ -12423,6 +12688,236 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.satisfaction.getSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description No second survey to the same requestor within this many days (0 to 365); checked when sending */
+                            cooldownDays: number;
+                            /** @description Minutes after the close before the survey is emailed (0 to 43200, 30 days) */
+                            delayMinutes: number;
+                            /** @description Whether closing a ticket of the team queues a survey */
+                            enabled: boolean;
+                            /** @description The share of closes surveyed, 0 to 1; decided when the ticket closes */
+                            samplingShare: number;
+                            skipWhen: {
+                                /** @description The team's priorities (ids): a ticket in any of them is not surveyed */
+                                priorityIds: string[];
+                                /** @description Team tags (ids): a ticket with any of them is not surveyed */
+                                tagIds: string[];
+                            };
+                            /** @description ULID (26 characters) */
+                            teamId: string;
+                            updatedAt: null | string;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.satisfaction.putSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description No second survey to the same requestor within this many days (0 to 365); checked when sending */
+                    cooldownDays: number;
+                    /** @description Minutes after the close before the survey is emailed (0 to 43200, 30 days) */
+                    delayMinutes: number;
+                    /** @description Whether closing a ticket of the team queues a survey */
+                    enabled: boolean;
+                    /** @description The share of closes surveyed, 0 to 1; decided when the ticket closes */
+                    samplingShare: number;
+                    skipWhen: {
+                        /** @description The team's priorities (ids): a ticket in any of them is not surveyed */
+                        priorityIds: string[];
+                        /** @description Team tags (ids): a ticket with any of them is not surveyed */
+                        tagIds: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description No second survey to the same requestor within this many days (0 to 365); checked when sending */
+                            cooldownDays: number;
+                            /** @description Minutes after the close before the survey is emailed (0 to 43200, 30 days) */
+                            delayMinutes: number;
+                            /** @description Whether closing a ticket of the team queues a survey */
+                            enabled: boolean;
+                            /** @description The share of closes surveyed, 0 to 1; decided when the ticket closes */
+                            samplingShare: number;
+                            skipWhen: {
+                                /** @description The team's priorities (ids): a ticket in any of them is not surveyed */
+                                priorityIds: string[];
+                                /** @description Team tags (ids): a ticket with any of them is not surveyed */
+                                tagIds: string[];
+                            };
+                            /** @description ULID (26 characters) */
+                            teamId: string;
+                            updatedAt: null | string;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16048,6 +16543,221 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.satisfaction.getTicketSurvey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket id, or its ticketIdentifier in any case (BILL-1) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: null | {
+                            comment: null | string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            expiresAt: null | string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            /** @description Asked for by hand rather than by the close */
+                            manual: boolean;
+                            ratedAt: null | string;
+                            rating: null | ("good" | "bad");
+                            reopenedAt: null | string;
+                            /** Format: date-time */
+                            sendAt: string;
+                            sentAt: null | string;
+                            skipReason: null | ("sampled_out" | "skip_condition" | "cooldown" | "reopened" | "no_address" | "gone");
+                            /** @enum {string} */
+                            status: "pending" | "sent" | "skipped" | "rated";
+                            /** @description ULID (26 characters) */
+                            ticketId: string;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.satisfaction.requestSurvey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket id, or its ticketIdentifier in any case (BILL-1) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            comment: null | string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            expiresAt: null | string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            /** @description Asked for by hand rather than by the close */
+                            manual: boolean;
+                            ratedAt: null | string;
+                            rating: null | ("good" | "bad");
+                            reopenedAt: null | string;
+                            /** Format: date-time */
+                            sendAt: string;
+                            sentAt: null | string;
+                            skipReason: null | ("sampled_out" | "skip_condition" | "cooldown" | "reopened" | "no_address" | "gone");
+                            /** @enum {string} */
+                            status: "pending" | "sent" | "skipped" | "rated";
+                            /** @description ULID (26 characters) */
+                            ticketId: string;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20044,7 +20754,7 @@ export interface operations {
                     description?: null | string;
                     /** @default true */
                     enabled?: boolean;
-                    /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                    /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                     eventTypes: string[];
                     /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                     url: string;

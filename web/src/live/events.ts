@@ -11,7 +11,7 @@ const CHAT_VISITOR_TYPES: readonly PlatformEventType[] = ['chat.visitor_presence
 /**
  * Every type the console reacts to, taken from the API's list so a type can only be one the
  * stream sends: what happens to tickets and their comments, new contacts and notes, and a chat
- * visitor's presence. The stream sends each as its SSE event name.
+ * visitor's presence, a requestor's satisfaction rating. The stream sends each as its SSE event name.
  */
 const WATCHED_TYPES: readonly PlatformEventType[] = EVENT_TYPES.filter(
   (type) =>
@@ -19,6 +19,7 @@ const WATCHED_TYPES: readonly PlatformEventType[] = EVENT_TYPES.filter(
     type.startsWith('comment.') ||
     type === 'contact.created' ||
     type === 'note.created' ||
+    type === 'satisfaction.rated' ||
     CHAT_VISITOR_TYPES.includes(type),
 );
 

@@ -7,6 +7,7 @@ import { Avatar } from '../ui/Avatar';
 import { Badge } from '../ui/Badge';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { ChatPresenceLine } from './ChatPresenceLine';
+import { SatisfactionRating } from './SatisfactionRating';
 import { accountQuery, contactQuery, requestorTicketsQuery } from './ticket-queries';
 import type { ChatVisitorView } from './use-chat-visitor';
 
@@ -59,6 +60,7 @@ export function RequestorPanel({ ticket, chatVisitor }: { ticket: Ticket; chatVi
         ) : null}
         <ErrorNotice error={contact.error} />
       </Section>
+      <SatisfactionRating ticketId={ticket.id} />
       <Section title="Account">
         {accountId === null ? <p className="text-zinc-500 dark:text-zinc-400">No account.</p> : null}
         {account.data ? (

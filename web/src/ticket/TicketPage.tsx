@@ -13,7 +13,7 @@ import { RequestorPanel } from './RequestorPanel';
 import { RoutingHistory } from './RoutingHistory';
 import { TicketHeader } from './TicketHeader';
 import { useTicketChange } from './ticket-mutations';
-import { activitiesQuery, commentsQuery, emailsQuery, ticketQuery } from './ticket-queries';
+import { activitiesQuery, commentsQuery, emailsQuery, satisfactionQuery, ticketQuery } from './ticket-queries';
 import { useChatVisitor } from './use-chat-visitor';
 import { VisitorTyping } from './VisitorTyping';
 
@@ -91,6 +91,12 @@ export function TicketPage() {
         queryClient.setQueryData(commentsQuery(ticketId).queryKey, (list) => upsertComment(list, comment));
         void queryClient.invalidateQueries({ queryKey: emailsQuery(ticketId).queryKey });
         warn(event, comment.id);
+        return;
+      }
+      if (event.type === 'satisfaction.rated') {
+        if ((event.data as { ticketId?: string } | null)?.ticketId === shown.id) {
+          void queryClient.invalidateQueries({ queryKey: satisfactionQuery(ticketId).queryKey });
+        }
         return;
       }
       if (!event.type.startsWith('ticket.')) {

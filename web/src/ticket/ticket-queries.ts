@@ -45,6 +45,13 @@ export const emailsQuery = (id: string) =>
       query.state.data?.some((email) => email.delivery && UNSETTLED_DELIVERY.has(email.delivery.status)) ? 3_000 : false,
   });
 
+/** The ticket's latest satisfaction survey, or null; `satisfaction.rated` on the stream refreshes it. */
+export const satisfactionQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['tickets', id, 'satisfaction'],
+    queryFn: async () => (await unwrap(api.GET('/v1/tickets/{id}/satisfaction', { params: { path: { id } } }))).data,
+  });
+
 export const activitiesQuery = (id: string) =>
   queryOptions({
     queryKey: ['tickets', id, 'activities'],
