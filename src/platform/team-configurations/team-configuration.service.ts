@@ -5,11 +5,13 @@ import { readJson, writeJson } from '../../db/dialect.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
+import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { businessHoursStatus, validateHours } from '../business-hours/hours.js';
 import type { DailyConfig } from '../business-hours/hours.schemas.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { requireManagedTeam } from '../teams/team.service.js';
+import { recalculateTeamSla } from '../ticket-sla/ticket-sla.service.js';
 import { defaultTeamConfiguration } from './team-configuration.defaults.js';
 import { toSchedule, toTeamConfiguration } from './team-configuration.presenter.js';
 import {
@@ -120,8 +122,10 @@ async function checkTicketAgent(
  * team's tickets, and which AI agent answers its customers. `deps.db` may be a transaction of the
  * caller's, which the change then joins.
  */
+const HOUR_COLUMNS = ['timezone', 'common_daily_config', 'common_slots', 'daily_config', 'holidays'];
+
 export async function updateTeamConfiguration(
-  deps: { db: Kysely<DB>; clock: Clock },
+  deps: { db: Kysely<DB>; clock: Clock; ids: IdFactory },
   principal: Principal,
   teamId: string,
   body: UpdateTeamConfiguration,
@@ -143,6 +147,10 @@ export async function updateTeamConfiguration(
     const changes = configurationChanges(row, body);
     if (Object.keys(changes).length > 0) {
       await updateConfigurationRow(trx, organizationId, teamId, { ...changes, updated_at: now });
+    }
+    if (HOUR_COLUMNS.some((column) => column in changes)) {
+      // Due times of the team's running SLA targets move with its hours, in this transaction.
+      await recalculateTeamSla(trx, deps, { organizationId, teamId, actor: { type: 'user', id: principal.userId } });
     }
     return toTeamConfiguration(await currentConfiguration(trx, organizationId, teamId));
   });

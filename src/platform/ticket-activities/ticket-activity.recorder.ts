@@ -8,6 +8,7 @@ import type { Principal } from '../../lib/principal.js';
 import type { ActorType } from '../../shared/event-types.js';
 import { customFieldNames } from '../custom-fields/custom-field.values.js';
 import { recordTicketChangeEvents, recordTicketCreatedEvents } from '../events/ticket-events.js';
+import { reconcileTicketSla } from '../ticket-sla/ticket-sla.service.js';
 import { byTagName, type TicketTagView, tagsOfTicket, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
 import { type ActivityChange, createdValue, diffStates, stateOf, type TicketState } from './ticket-activity.changes.js';
 import {
@@ -96,6 +97,9 @@ export async function beginTicketChange(
         changes.map((change) => ({ actor, change })),
         Number(row.last_activity_seq ?? 0) + 1,
       );
+      if (changes.length > 0) {
+        await reconcileTicketSla(trx, deps, { organizationId, ticketId, actor });
+      }
       // Last: the event log's lock is taken after every other (see `event.recorder.ts`).
       await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
       return after;
@@ -140,6 +144,9 @@ export async function recordActivities(
     { organizationId, ticketId },
     changes.map((change) => ({ actor, change })),
   );
+  if (changes.length > 0) {
+    await reconcileTicketSla(trx, deps, { organizationId, ticketId, actor });
+  }
   await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
 }
 
@@ -233,6 +240,12 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
     ],
     1,
   );
+  await reconcileTicketSla(trx, deps, {
+    organizationId: input.organizationId,
+    ticketId: input.ticketId,
+    actor: input.actor,
+    created: true,
+  });
   await recordTicketCreatedEvents(
     trx,
     deps,
