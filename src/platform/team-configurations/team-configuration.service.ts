@@ -136,6 +136,7 @@ export async function updateTeamConfiguration(
     await requireManagedTeam(trx, principal, teamId);
     const now = deps.clock.now().toISOString();
     let row = await lockTeamConfiguration(trx, organizationId, teamId);
+    const storedHours = row !== undefined;
     if (!row) {
       row = defaultTeamConfiguration(teamId, organizationId, now);
       await insertTeamConfiguration(trx, row);
@@ -145,12 +146,14 @@ export async function updateTeamConfiguration(
     }
     await checkTicketAgent(trx, organizationId, row, body, now);
     const changes = configurationChanges(row, body);
+    // What the team's running SLA targets have consumed so far counts in the hours as they were.
+    const previous = storedHours ? toSchedule(toTeamConfiguration(row)) : null;
     if (Object.keys(changes).length > 0) {
       await updateConfigurationRow(trx, organizationId, teamId, { ...changes, updated_at: now });
     }
     if (HOUR_COLUMNS.some((column) => column in changes)) {
       // Due times of the team's running SLA targets move with its hours, in this transaction.
-      await recalculateTeamSla(trx, deps, { organizationId, teamId, actor: { type: 'user', id: principal.userId } });
+      await recalculateTeamSla(trx, deps, { organizationId, teamId, actor: { type: 'user', id: principal.userId }, previous });
     }
     return toTeamConfiguration(await currentConfiguration(trx, organizationId, teamId));
   });

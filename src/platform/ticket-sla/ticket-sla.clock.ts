@@ -110,12 +110,21 @@ export function breachIfDue(row: TargetRow, now: Date): Step | null {
   };
 }
 
-/** New due time for a running target after its target minutes or the team's hours changed. */
-export function recalculate(row: TargetRow, schedule: Schedule | null, now: Date, reason: string): Step {
+/**
+ * New due time for a running target after its target minutes or the team's hours changed; the time
+ * already run is counted in `pastSchedule` (the hours before the change), the rest in `schedule`.
+ */
+export function recalculate(
+  row: TargetRow,
+  schedule: Schedule | null,
+  now: Date,
+  reason: string,
+  pastSchedule: Schedule | null = schedule,
+): Step {
   if (!row.running_since || row.met_at) {
     return { changes: {}, event: null };
   }
-  const consumed = consumedAt(row, schedule, now);
+  const consumed = consumedAt(row, pastSchedule, now);
   const times = timesFrom(row, schedule, now, consumed);
   return {
     changes: { consumed_minutes: consumed, running_since: iso(now), ...times, ...(row.breached_at && { due_at: row.due_at }) },

@@ -348,7 +348,7 @@ export async function recordSlaCustomerComment(
 export async function recalculateTeamSla(
   trx: Transaction<DB>,
   deps: Deps,
-  input: { organizationId: string; teamId: string; actor: SlaActor },
+  input: { organizationId: string; teamId: string; actor: SlaActor; previous: Schedule | null },
 ): Promise<void> {
   const rows = await lockRunningTargetsOfTeam(trx, input.organizationId, input.teamId);
   const byTicket = new Map<string, TargetRow[]>();
@@ -359,7 +359,8 @@ export async function recalculateTeamSla(
     const clock = new TicketClock(trx, deps, { ...input, ticketId }, input.actor);
     for (const row of targets) {
       if (readBoolean(row.business_hours)) {
-        await clock.apply(row, recalculate(row, await clock.scheduleFor(row), clock.now, "team's business hours changed"));
+        const schedule = await clock.scheduleFor(row);
+        await clock.apply(row, recalculate(row, schedule, clock.now, "team's business hours changed", input.previous));
       }
     }
     await clock.flush();
