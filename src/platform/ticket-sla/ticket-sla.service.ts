@@ -196,7 +196,8 @@ async function applyPolicy(
     });
   }
   const targets = policy?.targets[facts.priority_key] ?? {};
-  const dropped = rows.filter((row) => targets[row.metric] === undefined || changed);
+  // A metric the new targets keep keeps its progress (a first reply already met stays met).
+  const dropped = rows.filter((row) => targets[row.metric] === undefined);
   await deleteTargets(
     trx,
     dropped.map((row) => row.id),
@@ -204,11 +205,20 @@ async function applyPolicy(
   const kept = rows.filter((row) => !dropped.includes(row));
   for (const row of kept) {
     const minutes = targets[row.metric];
-    if (minutes !== undefined && Number(row.target_minutes) !== minutes) {
-      row.target_minutes = minutes;
-      await updateTarget(trx, row.id, { target_minutes: minutes });
-      await clock.apply(row, recalculate(row, await clock.scheduleFor(row), clock.now, `priority ${facts.priority_name}`));
+    if (minutes === undefined || (!changed && Number(row.target_minutes) === minutes) || !policy) {
+      continue;
     }
+    const terms = {
+      target_minutes: minutes,
+      policy_id: policy.id,
+      business_hours: policy.businessHours,
+      ai_replies_count: policy.aiRepliesCount,
+      warning_share: policy.warningShare,
+    };
+    Object.assign(row, terms);
+    await updateTarget(trx, row.id, terms);
+    const reason = changed ? `policy "${policy.name}" applies` : `priority ${facts.priority_name}`;
+    await clock.apply(row, recalculate(row, await clock.scheduleFor(row), clock.now, reason));
   }
   if (!policy) {
     return kept;

@@ -243,6 +243,37 @@ describe.each(DIALECTS)('the ticket SLA clock on %s', (dialect) => {
     expect(timeline).toContainEqual(expect.objectContaining({ kind: 'policy_change', reason: 'policy "Urgent" applies' }));
   });
 
+  it('keeps a met first reply met when another policy starts to apply', async () => {
+    const vip = JSON.stringify({ field: 'tags', operator: 'contains', value: 'vip' });
+    const { org, teamId } = await setUp({
+      policies: [
+        { name: 'VIP', andRules: [vip], targets: { high: { firstReply: 30, resolution: 120 } } },
+        { name: 'Everything', targets: TARGETS },
+      ],
+    });
+    harness.clock.set('2026-01-15T10:00:00.000Z');
+    const ticket = await createTicket(org, teamId);
+    await comment(org, ticket.id, { content: 'On it', commentVisibility: 'public' });
+    const tag = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/teams/${teamId}/tags`,
+      headers: org.headers,
+      payload: { name: 'vip' },
+    });
+    expect(tag.statusCode, tag.body).toBeLessThan(300);
+    const tagged = await harness.app.inject({
+      method: 'POST',
+      url: `/v1/tickets/${ticket.id}/tags`,
+      headers: org.headers,
+      payload: { tagIds: ['vip'] },
+    });
+    expect(tagged.statusCode, tagged.body).toBeLessThan(300);
+    const sla = (await getTicket(org, ticket.id)).sla;
+    expect(target(sla, 'firstReply')).toMatchObject({ status: 'met', metAt: '2026-01-15T10:00:00.000Z' });
+    expect(target(sla, 'resolution')).toMatchObject({ status: 'active', dueAt: '2026-01-15T12:00:00.000Z' });
+    expect((await events(org, ticket.id)).map((event) => event.kind)).toContain('policy_change');
+  });
+
   it("counts an AI agent's public reply only when the policy says so", async () => {
     for (const aiRepliesCount of [false, true]) {
       const { org, teamId } = await setUp({ policies: [{ name: 'AI', targets: TARGETS, aiRepliesCount }] });
