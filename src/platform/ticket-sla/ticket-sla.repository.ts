@@ -109,3 +109,20 @@ export async function lockRunningTargetsOfTeam(trx: Transaction<DB>, organizatio
       .orderBy('ticket_sla_targets.id'),
   ).execute();
 }
+
+/** Tickets in a status that have SLA targets, their rows held (in id order, as ticket changes take them). */
+export async function lockTicketsWithTargetsInStatus(trx: Transaction<DB>, organizationId: string, statusId: string) {
+  const rows = await forUpdate(
+    trx,
+    trx
+      .selectFrom('tickets')
+      .select('tickets.id')
+      .where('tickets.organization_id', '=', organizationId)
+      .where('tickets.status_id', '=', statusId)
+      .where((eb) =>
+        eb.exists(eb.selectFrom('ticket_sla_targets').select('id').whereRef('ticket_sla_targets.ticket_id', '=', 'tickets.id')),
+      )
+      .orderBy('tickets.id'),
+  ).execute();
+  return rows.map((row) => row.id);
+}

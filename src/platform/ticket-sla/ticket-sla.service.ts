@@ -30,6 +30,7 @@ import {
   insertTarget,
   listTicketTargets,
   lockRunningTargetsOfTeam,
+  lockTicketsWithTargetsInStatus,
   lockTicketTargets,
   type TicketSlaFacts,
   updateTarget,
@@ -374,5 +375,16 @@ export async function recalculateTeamSla(
       }
     }
     await clock.flush();
+  }
+}
+
+/** A status starts or stops pausing SLAs: the tickets in it pause or resume now, in the change's transaction. */
+export async function reconcileTicketsInStatus(
+  trx: Transaction<DB>,
+  deps: Deps,
+  input: { organizationId: string; statusId: string; actor: SlaActor },
+): Promise<void> {
+  for (const ticketId of await lockTicketsWithTargetsInStatus(trx, input.organizationId, input.statusId)) {
+    await reconcileTicketSla(trx, deps, { organizationId: input.organizationId, ticketId, actor: input.actor });
   }
 }

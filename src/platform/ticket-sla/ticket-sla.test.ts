@@ -196,6 +196,18 @@ describe.each(DIALECTS)('the ticket SLA clock on %s', (dialect) => {
     expect(target((await getTicket(org, ticket.id)).sla, 'nextReply')).toMatchObject({ status: 'met' });
   });
 
+  it('meets the first reply once when two agents reply at the same time', async () => {
+    const { org, teamId } = await setUp();
+    harness.clock.set('2026-01-15T10:00:00.000Z');
+    const ticket = await createTicket(org, teamId);
+    await Promise.all([
+      comment(org, ticket.id, { content: 'One', commentVisibility: 'public' }),
+      comment(org, ticket.id, { content: 'Two', commentVisibility: 'public' }),
+    ]);
+    const met = (await events(org, ticket.id)).filter((event) => event.kind === 'met' && event.metric === 'firstReply');
+    expect(met).toHaveLength(1);
+  });
+
   it('meets resolution on close and resumes it on reopen; reads breached once past due', async () => {
     const { org, teamId } = await setUp();
     harness.clock.set('2026-01-15T09:00:00.000Z');
@@ -331,5 +343,12 @@ describe.each(DIALECTS)('the ticket SLA clock on %s', (dialect) => {
     const ticket = await createTicket(org, teamId);
     const paused = await patchTicket(org, ticket.id, { statusId: inProgress });
     expect(target(paused.sla, 'firstReply')?.status).toBe('paused');
+    harness.clock.set('2026-01-15T10:30:00.000Z');
+    const running = await harness.app.inject({ method: 'PATCH', url, headers: org.headers, payload: { pausesSla: false } });
+    expect(running.statusCode).toBe(200);
+    expect(target((await getTicket(org, ticket.id)).sla, 'firstReply')).toMatchObject({
+      status: 'active',
+      dueAt: '2026-01-15T11:30:00.000Z',
+    });
   });
 });

@@ -93,7 +93,8 @@ export function ticketRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Rename a status, or set whether it pauses SLA clocks',
           description:
             "The team's admins and managers only. With `pausesSla`, the SLA targets of a ticket in this status stop " +
-            '(consumed time kept) and run again when it leaves it; On hold pauses them by default.',
+            '(consumed time kept) and run again when it leaves it; On hold pauses them by default. Tickets already in ' +
+            'the status pause or resume at once.',
           tags,
           params: TicketStatusParamsSchema,
           body: UpdateTicketStatusSchema,

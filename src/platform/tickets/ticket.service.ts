@@ -22,6 +22,7 @@ import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { isTeamMember, requireTeam } from '../teams/team.lookup.js';
 import { requireManagedTeam } from '../teams/team.service.js';
 import { beginTicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
+import { reconcileTicketsInStatus } from '../ticket-sla/ticket-sla.service.js';
 import { moveTicketTags, replaceTicketTags, resolveTicketTags } from '../ticket-tags/ticket-tag.lookup.js';
 import { findOrganizationUserId } from '../users/user.lookup.js';
 import { presentTicket, presentTickets, type Ticket } from './ticket.presenter.js';
@@ -408,7 +409,7 @@ export async function listTeamTicketOptions(deps: Deps, principal: Principal, te
 
 /**
  * Renames a status or sets whether it pauses SLA clocks; the team's admins and managers only.
- * Tickets already in the status pause or resume at their next change.
+ * Tickets in the status pause or resume at once.
  */
 export async function updateTicketStatus(deps: Deps, principal: Principal, id: string, input: UpdateTicketStatus) {
   return inTransaction(deps.db, async (trx) => {
@@ -423,6 +424,13 @@ export async function updateTicketStatus(deps: Deps, principal: Principal, id: s
     };
     if (Object.keys(changes).length > 0) {
       await updateTicketOption(trx, id, { ...changes, updated_at: deps.clock.now().toISOString() });
+    }
+    if (input.pausesSla !== undefined && input.pausesSla !== readBoolean(status.pauses_sla)) {
+      await reconcileTicketsInStatus(trx, deps, {
+        organizationId: principal.organizationId,
+        statusId: id,
+        actor: userActor(principal),
+      });
     }
     return toTicketOption((await findTicketStatus(trx, principal.organizationId, id)) ?? status);
   });

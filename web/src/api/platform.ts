@@ -1492,7 +1492,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a status, or set whether it pauses SLA clocks
-         * @description The team's admins and managers only. With `pausesSla`, the SLA targets of a ticket in this status stop (consumed time kept) and run again when it leaves it; On hold pauses them by default.
+         * @description The team's admins and managers only. With `pausesSla`, the SLA targets of a ticket in this status stop (consumed time kept) and run again when it leaves it; On hold pauses them by default. Tickets already in the status pause or resume at once.
          */
         patch: operations["platform.tickets.statuses.update"];
         trace?: never;
