@@ -113,6 +113,8 @@ export async function makeWriteRouteResources(harness: TestApp, organization: Te
     teamId: ids.team,
   });
   ids.ticket = String(ticket.id);
+  const statuses = await harness.app.inject({ url: `/v1/tickets/statuses?teamId=${ids.team}`, headers: organization.headers });
+  ids.status = String((statuses.json().data as { id: string; name: string }[]).find((status) => status.name === 'On hold')?.id);
   const comment = await create(`/v1/tickets/${ids.ticket}/comment`, { content: 'First' });
   ids.comment = String(comment.id ?? (comment.comment as Record<string, unknown> | undefined)?.id);
   // Creating a tag answers every tag of the team.
@@ -120,6 +122,8 @@ export async function makeWriteRouteResources(harness: TestApp, organization: Te
   ids.teamTag = String(tags.find((tag) => tag.name === 'fuzz')?.id);
   const rule = await create(`/v1/teams/${ids.team}/routing`, { name: 'Fuzz rule', resultTeamId: ids.team });
   ids.rule = String(rule.id);
+  const slaPolicy = await create('/v1/sla-policies', { name: 'Fuzz SLA', targets: { high: { firstReply: 60 } } });
+  ids.slaPolicy = String(slaPolicy.id);
   const account = await create('/v1/accounts', { name: 'Fuzz Inc', primaryDomain: 'fuzz.example' });
   ids.account = String(account.id);
   const contact = await create('/v1/accounts/contacts', { firstName: 'Fuzz', email: 'fuzz@fuzz.example' });
@@ -188,10 +192,12 @@ export function resolvePath(path: string, ids: ResourceIds, userId: string): { u
   };
   const fallback: Record<string, string> = { attachmentId: UNKNOWN_ULID, tool_id: UNKNOWN_UUID, server_id: UNKNOWN_UUID };
   const byCollection: [RegExp, string | undefined][] = [
+    [/^\/v1\/tickets\/statuses\/\{id\}/, ids.status],
     [/^\/v1\/tickets\/\{id\}/, ids.ticket],
     [/^\/v1\/accounts\/attributes\/\{id\}/, ids.attribute],
     [/^\/v1\/accounts\/\{id\}/, ids.account],
     [/^\/v1\/webhooks\/\{id\}/, ids.webhook],
+    [/^\/v1\/sla-policies\/\{id\}/, ids.slaPolicy],
     [/^\/v1\/mailboxes\/\{id\}/, ids.mailbox],
     [/^\/v1\/outbox\/\{id\}/, ids.outbox],
     [/^\/help-centers\/\{id\}/, ids.helpCenter],

@@ -51,11 +51,13 @@ import type {
   SatisfactionSettingsTable,
   SatisfactionSurveyTable,
 } from '../platform/satisfaction/satisfaction.table.js';
+import type { SlaPolicyTable } from '../platform/sla-policies/sla-policy.table.js';
 import type { TeamConfigurationTable } from '../platform/team-configurations/team-configuration.table.js';
 import type { TeamTagTable } from '../platform/team-tags/team-tag.table.js';
 import type { TeamMemberTable, TeamTable } from '../platform/teams/team.table.js';
 import type { TicketActivityTable } from '../platform/ticket-activities/ticket-activity.table.js';
 import type { TicketSearchDocumentTable } from '../platform/ticket-search/ticket-search.table.js';
+import type { TicketSlaEventTable, TicketSlaTargetTable } from '../platform/ticket-sla/ticket-sla.table.js';
 import type { TicketTagTable } from '../platform/ticket-tags/ticket-tag.table.js';
 import type { ChatReplyEmailTable } from '../platform/tickets/chat-reply-email.table.js';
 import type { ChatTicketVisitorTable } from '../platform/tickets/chat-ticket-visitor.table.js';
@@ -90,6 +92,7 @@ export interface DB {
   team_tags: TeamTagTable;
   team_configurations: TeamConfigurationTable;
   routing_rules: RoutingRuleTable;
+  sla_policies: SlaPolicyTable;
   custom_fields: CustomFieldTable;
   attachments: AttachmentTable;
   attachment_chunks: AttachmentChunkTable;
@@ -104,6 +107,8 @@ export interface DB {
   ticket_routing_decisions: TicketRoutingDecisionTable;
   ticket_tags: TicketTagTable;
   ticket_activities: TicketActivityTable;
+  ticket_sla_targets: TicketSlaTargetTable;
+  ticket_sla_events: TicketSlaEventTable;
   account_attribute_values: AccountAttributeValueTable;
   accounts: AccountTable;
   account_contacts: AccountContactTable;

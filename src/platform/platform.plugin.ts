@@ -21,6 +21,7 @@ import { routingRoutes } from './routing/routing.routes.js';
 import { routingRuleRoutes } from './routing-rules/routing-rule.routes.js';
 import { satisfactionRoutes } from './satisfaction/satisfaction.routes.js';
 import { satisfactionPageRoutes } from './satisfaction/satisfaction-page.routes.js';
+import { slaPolicyRoutes } from './sla-policies/sla-policy.routes.js';
 import { teamConfigurationRoutes } from './team-configurations/team-configuration.routes.js';
 import { teamTagRoutes } from './team-tags/team-tag.routes.js';
 import { teamRoutes } from './teams/team.routes.js';
@@ -29,6 +30,7 @@ import { ticketBulkRoutes } from './ticket-bulk/ticket-bulk.routes.js';
 import { ticketEmailRoutes } from './ticket-emails/ticket-email.routes.js';
 import { ticketMergeRoutes } from './ticket-merges/ticket-merge.routes.js';
 import { ticketSearchRoutes } from './ticket-search/ticket-search.routes.js';
+import { ticketSlaRoutes } from './ticket-sla/ticket-sla.routes.js';
 import { ticketTagRoutes } from './ticket-tags/ticket-tag.routes.js';
 import { chatTicketRoutes } from './tickets/chat-ticket.routes.js';
 import { commentRoutes } from './tickets/comment.routes.js';
@@ -89,6 +91,10 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
           description:
             "Customer satisfaction surveys: a team's settings, the survey emailed when a ticket closes, and the customer's rating.",
         },
+        {
+          name: 'sla-policies',
+          description: 'SLA policies: reply and resolution targets per priority, in business or calendar time.',
+        },
         { name: 'macros', description: 'Canned replies with placeholders and ticket changes, applied to a ticket in one step.' },
         { name: 'views', description: 'Saved filters and sorts of the ticket list, personal or shared, with their counts.' },
         {
@@ -127,6 +133,7 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(teamTagRoutes(deps));
     await app.register(routingRuleRoutes(deps));
     await app.register(routingRoutes(deps));
+    await app.register(slaPolicyRoutes(deps));
     await app.register(teamRoutes(deps));
     await app.register(customFieldRoutes(deps));
     await app.register(ticketSearchRoutes(deps));
@@ -135,6 +142,7 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(ticketBulkRoutes(deps));
     await app.register(ticketMergeRoutes(deps));
     await app.register(ticketActivityRoutes(deps));
+    await app.register(ticketSlaRoutes(deps));
     await app.register(chatTicketRoutes(deps));
     await app.register(commentRoutes(deps));
     await app.register(teamConfigurationRoutes(deps));

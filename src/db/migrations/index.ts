@@ -47,6 +47,9 @@ import * as createMessengerTokenUsage from './2026-11-29T0810_create_messenger_t
 import * as createChatMessageFeedback from './2026-11-29T0820_create_chat_message_feedback.js';
 import * as createMessengerHandoffs from './2026-11-29T1300_create_messenger_handoffs.js';
 import * as createChatReplyEmails from './2026-11-29T1310_create_chat_reply_emails.js';
+import * as createSlaPolicies from './2026-11-29T1400_create_sla_policies.js';
+import * as statusPausesSla from './2026-11-29T1410_status_pauses_sla.js';
+import * as createTicketSla from './2026-11-29T1420_create_ticket_sla.js';
 import * as createSatisfaction from './2026-11-29T1500_create_satisfaction.js';
 
 /**
@@ -102,5 +105,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T0820_create_chat_message_feedback': createChatMessageFeedback,
   '2026-11-29T1300_create_messenger_handoffs': createMessengerHandoffs,
   '2026-11-29T1310_create_chat_reply_emails': createChatReplyEmails,
+  '2026-11-29T1400_create_sla_policies': createSlaPolicies,
+  '2026-11-29T1410_status_pauses_sla': statusPausesSla,
+  '2026-11-29T1420_create_ticket_sla': createTicketSla,
   '2026-11-29T1500_create_satisfaction': createSatisfaction,
 };

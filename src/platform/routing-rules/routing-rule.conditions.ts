@@ -22,6 +22,9 @@ export const CONDITION_FIELDS = [
   'tags',
 ] as const;
 
+/** SLA policies also match on the ticket's team (routing rules belong to a team already). */
+export const SLA_CONDITION_FIELDS = [...CONDITION_FIELDS, 'teamId'] as const;
+
 export const CONDITION_OPERATORS = [
   'equals',
   'not_equals',
@@ -33,7 +36,8 @@ export const CONDITION_OPERATORS = [
   'is_not_empty',
 ] as const;
 
-export type ConditionField = (typeof CONDITION_FIELDS)[number];
+export type ConditionField = (typeof SLA_CONDITION_FIELDS)[number];
+type RoutingField = (typeof CONDITION_FIELDS)[number];
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 
 /** `customField.<fieldId>` addresses a custom field of the ticket. */
@@ -54,7 +58,8 @@ export interface Condition {
 export type TicketFieldValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 
 /** The ticket as the matcher sees it. */
-export type RoutingTicket = Readonly<Record<ConditionField, TicketFieldValue>> & {
+export type RoutingTicket = Readonly<Record<RoutingField, TicketFieldValue>> & {
+  teamId?: TicketFieldValue;
   customFields: Readonly<Record<string, TicketFieldValue>>;
 };
 
@@ -67,7 +72,7 @@ const CONDITION_KEYS = ['field', 'operator', 'value', 'precedence'];
  * Reads one condition string. On failure, `problem` completes a sentence whose subject is the
  * condition's place: `andRules[1]` + ` has an unknown operator "BETWEEN"`.
  */
-export function parseCondition(text: string): ParsedCondition {
+export function parseCondition(text: string, fields: readonly ConditionField[] = CONDITION_FIELDS): ParsedCondition {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -82,7 +87,7 @@ export function parseCondition(text: string): ParsedCondition {
   if (unknownKey !== undefined) {
     return fail(`has an unknown key "${unknownKey}"`);
   }
-  const field = readField(object.field);
+  const field = readField(object.field, fields);
   if (!field.ok) {
     return field;
   }
@@ -111,7 +116,10 @@ function fail(problem: string): { ok: false; problem: string } {
   return { ok: false, problem };
 }
 
-function readField(raw: unknown): { ok: true; field: Condition['field'] } | { ok: false; problem: string } {
+function readField(
+  raw: unknown,
+  fields: readonly ConditionField[],
+): { ok: true; field: Condition['field'] } | { ok: false; problem: string } {
   if (raw === undefined || raw === null || raw === '') {
     return fail('has no field');
   }
@@ -126,7 +134,7 @@ function readField(raw: unknown): { ok: true; field: Condition['field'] } | { ok
     }
     return { ok: true, field: `customField.${fieldId}` };
   }
-  const known = CONDITION_FIELDS.find((name) => name.toLowerCase() === lower);
+  const known = fields.find((name) => name.toLowerCase() === lower);
   return known ? { ok: true, field: known } : fail(`has an unknown field "${raw}"`);
 }
 

@@ -5,11 +5,13 @@ import { readJson, writeJson } from '../../db/dialect.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
+import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { businessHoursStatus, validateHours } from '../business-hours/hours.js';
 import type { DailyConfig } from '../business-hours/hours.schemas.js';
 import { requireTeam } from '../teams/team.lookup.js';
 import { requireManagedTeam } from '../teams/team.service.js';
+import { recalculateTeamSla } from '../ticket-sla/ticket-sla.service.js';
 import { defaultTeamConfiguration } from './team-configuration.defaults.js';
 import { toSchedule, toTeamConfiguration } from './team-configuration.presenter.js';
 import {
@@ -120,8 +122,10 @@ async function checkTicketAgent(
  * team's tickets, and which AI agent answers its customers. `deps.db` may be a transaction of the
  * caller's, which the change then joins.
  */
+const HOUR_COLUMNS = ['timezone', 'common_daily_config', 'common_slots', 'daily_config', 'holidays'];
+
 export async function updateTeamConfiguration(
-  deps: { db: Kysely<DB>; clock: Clock },
+  deps: { db: Kysely<DB>; clock: Clock; ids: IdFactory },
   principal: Principal,
   teamId: string,
   body: UpdateTeamConfiguration,
@@ -132,6 +136,7 @@ export async function updateTeamConfiguration(
     await requireManagedTeam(trx, principal, teamId);
     const now = deps.clock.now().toISOString();
     let row = await lockTeamConfiguration(trx, organizationId, teamId);
+    const storedHours = row !== undefined;
     if (!row) {
       row = defaultTeamConfiguration(teamId, organizationId, now);
       await insertTeamConfiguration(trx, row);
@@ -141,8 +146,14 @@ export async function updateTeamConfiguration(
     }
     await checkTicketAgent(trx, organizationId, row, body, now);
     const changes = configurationChanges(row, body);
+    // What the team's running SLA targets have consumed so far counts in the hours as they were.
+    const previous = storedHours ? toSchedule(toTeamConfiguration(row)) : null;
     if (Object.keys(changes).length > 0) {
       await updateConfigurationRow(trx, organizationId, teamId, { ...changes, updated_at: now });
+    }
+    if (HOUR_COLUMNS.some((column) => column in changes)) {
+      // Due times of the team's running SLA targets move with its hours, in this transaction.
+      await recalculateTeamSla(trx, deps, { organizationId, teamId, actor: { type: 'user', id: principal.userId }, previous });
     }
     return toTeamConfiguration(await currentConfiguration(trx, organizationId, teamId));
   });

@@ -9,6 +9,7 @@ import type { ActorType } from '../../shared/event-types.js';
 import { customFieldNames } from '../custom-fields/custom-field.values.js';
 import { recordTicketChangeEvents, recordTicketCreatedEvents } from '../events/ticket-events.js';
 import { surveyOnStatusChange } from '../satisfaction/satisfaction-close.service.js';
+import { reconcileTicketSla } from '../ticket-sla/ticket-sla.service.js';
 import { byTagName, type TicketTagView, tagsOfTicket, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
 import { type ActivityChange, createdValue, diffStates, stateOf, type TicketState } from './ticket-activity.changes.js';
 import {
@@ -97,7 +98,7 @@ export async function beginTicketChange(
         changes.map((change) => ({ actor, change })),
         Number(row.last_activity_seq ?? 0) + 1,
       );
-      await surveyOnStatusChanges(trx, deps, organizationId, ticketId, changes);
+      await followChanges(trx, deps, { organizationId, ticketId, actor }, changes);
       // Last: the event log's lock is taken after every other (see `event.recorder.ts`).
       await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
       return after;
@@ -142,8 +143,26 @@ export async function recordActivities(
     { organizationId, ticketId },
     changes.map((change) => ({ actor, change })),
   );
-  await surveyOnStatusChanges(trx, deps, organizationId, ticketId, changes);
+  await followChanges(trx, deps, { organizationId, ticketId, actor }, changes);
   await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
+}
+
+/**
+ * What follows a ticket's changes in their transaction, under its row lock: the SLA clock
+ * reconciled with the ticket's new values, and a satisfaction survey queued on a close or withdrawn
+ * on a reopen.
+ */
+async function followChanges(
+  trx: Transaction<DB>,
+  deps: Deps,
+  change: { organizationId: string; ticketId: string; actor: Actor },
+  changes: readonly ActivityChange[],
+): Promise<void> {
+  if (changes.length === 0) {
+    return;
+  }
+  await surveyOnStatusChanges(trx, deps, change.organizationId, change.ticketId, changes);
+  await reconcileTicketSla(trx, deps, change);
 }
 
 /** A close queues a satisfaction survey and a reopen withdraws it, in the change's transaction. */
@@ -252,6 +271,12 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
     ],
     1,
   );
+  await reconcileTicketSla(trx, deps, {
+    organizationId: input.organizationId,
+    ticketId: input.ticketId,
+    actor: input.actor,
+    created: true,
+  });
   await recordTicketCreatedEvents(
     trx,
     deps,

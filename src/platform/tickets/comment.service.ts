@@ -11,6 +11,7 @@ import type { Principal } from '../../lib/principal.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import { flushDeferredEvents, insertRecordingEvent } from '../events/event.recorder.js';
+import { recordSlaAgentReply } from '../ticket-sla/ticket-sla.service.js';
 import { scheduleChatReplyEmail } from './chat-reply-email.service.js';
 import { commentEvent, recordCommentEvent } from './comment.events.js';
 import { type Comment, toComment, toCommentOf } from './comment.presenter.js';
@@ -199,6 +200,14 @@ export async function addComment(
     if (!written) {
       return replayOrConflict(deps.db, principal, await requireDedupeWinner(deps.db, ticket.id, input), input);
     }
+    if (visibility === 'public') {
+      await recordSlaAgentReply(deps.db, deps, {
+        organizationId: principal.organizationId,
+        ticketId: ticket.id,
+        actor: { type: 'user', id: principal.userId },
+        ai: agent !== null,
+      });
+    }
     // The author sees the delivery state of the comment's email; this comment queued none.
     comment.emailDelivery = null;
     return { comment, created: true };
@@ -282,6 +291,14 @@ export async function addCommentInTransaction(
   }
   if (prepared.effects) {
     await applyCommentEffects(trx, deps, principal, comment);
+  }
+  if (visibility === 'public' && comment.customer_contact_id === null) {
+    await recordSlaAgentReply(trx, deps, {
+      organizationId: principal.organizationId,
+      ticketId: ticket.id,
+      actor: { type: 'user', id: principal.userId },
+      ai: prepared.agent !== undefined,
+    });
   }
   if (prepared.sendsEmail) {
     // A chat ticket's replies reach the visitor in the messenger; emailed only if the visitor is away.

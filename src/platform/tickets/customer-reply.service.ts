@@ -5,6 +5,7 @@ import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.ser
 import { notifyTicketChange } from '../notifications/ticket-notification.service.js';
 import { type Actor, recordActivities } from '../ticket-activities/ticket-activity.recorder.js';
 import { mergedInto } from '../ticket-merges/ticket-merge.service.js';
+import { recordSlaCustomerComment } from '../ticket-sla/ticket-sla.service.js';
 import { lockTicketStatus } from './customer-reply.repository.js';
 import { updateTicket } from './ticket.repository.js';
 import type { TicketOptionRow } from './ticket-option.repository.js';
@@ -94,6 +95,7 @@ export async function applyCustomerReply(trx: Transaction<DB>, deps: Deps, reply
     ? { type: 'customer_contact', id: reply.contactId }
     : { type: 'system', id: null, name: reply.customerName };
   const reopened = await reopenOnCustomerReply(trx, deps, reply.organizationId, reply.ticketId, actor);
+  await recordSlaCustomerComment(trx, deps, { organizationId: reply.organizationId, ticketId: reply.ticketId, actor });
   await notifyTicketChange(trx, deps, {
     organizationId: reply.organizationId,
     ticketId: reply.ticketId,

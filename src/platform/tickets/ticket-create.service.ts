@@ -48,7 +48,7 @@ export async function createTicket(deps: Deps, principal: Principal, input: Crea
     actor: userActor(principal),
   };
   const id = await deps.db.transaction().execute((trx) => createTicketInTransaction(trx, deps, creator, input));
-  return presentTicket(deps.db, await requireTicket(deps.db, principal, id));
+  return presentTicket(deps.db, await requireTicket(deps.db, principal, id), deps.clock.now());
 }
 
 /** Who a new ticket comes from: an API caller, or a customer's email received for a mailbox. */

@@ -10,6 +10,7 @@ export function toTicketOption(row: TicketOptionRow) {
     color: row.color,
     isDefault: readBoolean(row.is_default),
     isClosed: readBoolean(row.is_closed),
+    pausesSla: readBoolean(row.pauses_sla),
     teamId: row.team_id,
     organizationId: row.organization_id,
     createdAt: row.created_at,

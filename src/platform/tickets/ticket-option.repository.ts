@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import type { TicketOptionKind, TicketOptionTable } from './ticket.table.js';
 
@@ -33,4 +33,19 @@ export async function insertTicketOptionsIfAbsent(db: Db, rows: Insertable<Ticke
     .values(rows)
     .onConflict((oc) => oc.doNothing())
     .execute();
+}
+
+/** A status of the organization by id, or undefined. */
+export async function findTicketStatus(db: Db, organizationId: string, id: string) {
+  return db
+    .selectFrom('ticket_options')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', 'status')
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function updateTicketOption(db: Db, id: string, changes: Updateable<TicketOptionTable>): Promise<void> {
+  await db.updateTable('ticket_options').set(changes).where('id', '=', id).execute();
 }

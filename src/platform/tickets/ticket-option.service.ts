@@ -17,6 +17,7 @@ interface OptionSeed {
   displayName: string;
   isDefault?: boolean;
   isClosed?: boolean;
+  pausesSla?: boolean;
   color?: string;
   description?: string;
 }
@@ -26,7 +27,7 @@ export const TEAM_DEFAULT_OPTIONS: Record<TicketOptionKind, OptionSeed[]> = {
   status: [
     { name: 'open', displayName: 'Open', isDefault: true, description: 'New and waiting to be worked on' },
     { name: 'in_progress', displayName: 'In progress', description: 'Someone is working on it' },
-    { name: 'on_hold', displayName: 'On hold', description: 'Waiting on the requestor or a third party' },
+    { name: 'on_hold', displayName: 'On hold', pausesSla: true, description: 'Waiting on the requestor or a third party' },
     { name: 'closed', displayName: 'Closed', isClosed: true, description: 'Resolved' },
   ],
   priority: [
@@ -70,6 +71,7 @@ export async function ensureTeamTicketOptions(db: Db, deps: Deps, team: { id: st
       color: seed.color ?? null,
       is_default: seed.isDefault ?? false,
       is_closed: seed.isClosed ?? false,
+      pauses_sla: seed.pausesSla ?? false,
       position,
       created_at: at,
       updated_at: at,

@@ -1,11 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
+import { slaOfTickets, type TicketSla } from '../ticket-sla/ticket-sla.lookup.js';
 import { type TicketTagView, tagsFromJson, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
 import type { TicketRow } from './ticket.repository.js';
 
 /** A ticket as the API answers it; `tags` from `tagsOfTickets` (one statement for a page). */
-export function toTicket(row: TicketRow, tags: readonly TicketTagView[]) {
+export function toTicket(row: TicketRow, tags: readonly TicketTagView[], sla: TicketSla | null = null) {
   return {
     id: row.id,
     ticketId: row.ticket_number,
@@ -44,22 +45,37 @@ export function toTicket(row: TicketRow, tags: readonly TicketTagView[]) {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     deletedAt: row.deleted_at,
+    sla,
   };
 }
 
 export type Ticket = ReturnType<typeof toTicket>;
 
-/** Tickets as the API answers them, with their tags read in one statement. */
-export async function presentTickets(db: Kysely<DB> | Transaction<DB>, rows: readonly TicketRow[]): Promise<Ticket[]> {
+/**
+ * Tickets as the API answers them, with their tags and SLA targets read in one statement each.
+ * With `now`, SLA targets past due read `breached` at once.
+ */
+export async function presentTickets(
+  db: Kysely<DB> | Transaction<DB>,
+  rows: readonly TicketRow[],
+  now?: Date,
+): Promise<Ticket[]> {
   const tags = await tagsOfTickets(
     db,
     rows.filter((row) => row.tags_json === undefined).map((row) => row.id),
   );
-  return rows.map((row) => toTicket(row, row.tags_json === undefined ? (tags.get(row.id) ?? []) : tagsFromJson(row.tags_json)));
+  const sla = await slaOfTickets(
+    db,
+    rows.map((row) => row.id),
+    now,
+  );
+  return rows.map((row) =>
+    toTicket(row, row.tags_json === undefined ? (tags.get(row.id) ?? []) : tagsFromJson(row.tags_json), sla.get(row.id) ?? null),
+  );
 }
 
-export async function presentTicket(db: Kysely<DB> | Transaction<DB>, row: TicketRow): Promise<Ticket> {
-  const [ticket] = await presentTickets(db, [row]);
+export async function presentTicket(db: Kysely<DB> | Transaction<DB>, row: TicketRow, now?: Date): Promise<Ticket> {
+  const [ticket] = await presentTickets(db, [row], now);
   if (!ticket) {
     throw new Error('presentTickets answered nothing for one row');
   }

@@ -15,9 +15,18 @@ import {
   TicketIdParamsSchema,
   TicketOptionSchema,
   TicketSchema,
+  TicketStatusParamsSchema,
   UpdateTicketSchema,
+  UpdateTicketStatusSchema,
 } from './ticket.schemas.js';
-import { deleteTicket, getTicket, listTeamTicketOptions, listVisibleTickets, updateTicketFields } from './ticket.service.js';
+import {
+  deleteTicket,
+  getTicket,
+  listTeamTicketOptions,
+  listVisibleTickets,
+  updateTicketFields,
+  updateTicketStatus,
+} from './ticket.service.js';
 import { createTicket } from './ticket-create.service.js';
 
 const tags = ['tickets'];
@@ -52,7 +61,7 @@ export function ticketRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const page = await listVisibleTickets(deps.db, request.principal, request.query);
+        const page = await listVisibleTickets(deps.db, request.principal, request.query, deps.clock.now());
         return platformListEnvelope(deps.clock, page.items, page.nextCursor);
       },
     );
@@ -76,6 +85,25 @@ export function ticketRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       );
     }
 
+    app.patch(
+      '/tickets/statuses/:id',
+      {
+        schema: {
+          operationId: 'platform.tickets.statuses.update',
+          summary: 'Rename a status, or set whether it pauses SLA clocks',
+          description:
+            "The team's admins and managers only. With `pausesSla`, the SLA targets of a ticket in this status stop " +
+            '(consumed time kept) and run again when it leaves it; On hold pauses them by default. Tickets already in ' +
+            'the status pause or resume at once.',
+          tags,
+          params: TicketStatusParamsSchema,
+          body: UpdateTicketStatusSchema,
+          response: { 200: PlatformEnvelopeSchema(TicketOptionSchema), ...platformErrorResponses([400, 403, 404]) },
+        },
+      },
+      async (request) => ok(await updateTicketStatus(deps, request.principal, request.params.id, request.body)),
+    );
+
     app.get(
       '/tickets/:id',
       {
@@ -87,7 +115,7 @@ export function ticketRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: PlatformEnvelopeSchema(TicketSchema), ...platformErrorResponses([400, 404]) },
         },
       },
-      async (request) => ok(await getTicket(deps.db, request.principal, request.params.id)),
+      async (request) => ok(await getTicket(deps.db, request.principal, request.params.id, deps.clock.now())),
     );
 
     app.patch(

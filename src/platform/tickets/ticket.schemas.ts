@@ -1,5 +1,6 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Nullable, TimestampSchema, UlidSchema } from '../../http/shared-schemas.js';
+import { SLA_METRICS } from '../../shared/sla.js';
 import { TagRefsSchema, TicketTagSchema } from '../ticket-tags/ticket-tag.schemas.js';
 import { ticketListQuerySchema } from './ticket-filters.js';
 
@@ -19,12 +20,50 @@ export const TicketOptionSchema = Type.Object(
     color: Nullable(Type.String()),
     isDefault: Type.Boolean(),
     isClosed: Type.Boolean(),
+    pausesSla: Type.Boolean({ description: 'Statuses only: SLA clocks stop while a ticket is in this status' }),
     teamId: UlidSchema,
     organizationId: UlidSchema,
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   },
   { additionalProperties: false },
+);
+
+export const UpdateTicketStatusSchema = Type.Object(
+  {
+    displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })),
+    pausesSla: Type.Optional(Type.Boolean({ description: 'Whether SLA clocks stop while a ticket is in this status' })),
+  },
+  { additionalProperties: false },
+);
+export type UpdateTicketStatus = Static<typeof UpdateTicketStatusSchema>;
+
+export const TicketStatusParamsSchema = Type.Object({ id: UlidSchema });
+
+const TicketSlaSchema = Nullable(
+  Type.Object(
+    {
+      policyId: UlidSchema,
+      targets: Type.Array(
+        Type.Object(
+          {
+            metric: Type.Union(SLA_METRICS.map((metric) => Type.Literal(metric))),
+            dueAt: Nullable(TimestampSchema),
+            status: Type.Union(['active', 'paused', 'met', 'breached'].map((status) => Type.Literal(status))),
+            breachedAt: Nullable(TimestampSchema),
+            metAt: Nullable(TimestampSchema),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'The SLA policy that applies (the first matching, by position) and its targets that have started; ' +
+        '`dueAt` is null while paused. Null when no policy has applied.',
+    },
+  ),
 );
 
 export const TicketSchema = Type.Object(
@@ -66,6 +105,7 @@ export const TicketSchema = Type.Object(
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
     deletedAt: Nullable(TimestampSchema),
+    sla: TicketSlaSchema,
   },
   { additionalProperties: false },
 );

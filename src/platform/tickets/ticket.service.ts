@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson, writeJson } from '../../db/dialect.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
 import { keysetPage } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
@@ -19,7 +20,9 @@ import {
 import { notifyTicketAssigned } from '../notifications/ticket-notification.service.js';
 import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { isTeamMember, requireTeam } from '../teams/team.lookup.js';
+import { requireManagedTeam } from '../teams/team.service.js';
 import { beginTicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
+import { reconcileTicketsInStatus } from '../ticket-sla/ticket-sla.service.js';
 import { moveTicketTags, replaceTicketTags, resolveTicketTags } from '../ticket-tags/ticket-tag.lookup.js';
 import { findOrganizationUserId } from '../users/user.lookup.js';
 import { presentTicket, presentTickets, type Ticket } from './ticket.presenter.js';
@@ -32,13 +35,13 @@ import {
   type TicketRow,
   updateTicket,
 } from './ticket.repository.js';
-import type { UpdateTicketSchema } from './ticket.schemas.js';
+import type { UpdateTicketSchema, UpdateTicketStatus } from './ticket.schemas.js';
 import type { TicketTable } from './ticket.table.js';
 import { readTicketCursor, ticketCursorKeys } from './ticket-cursors.js';
 import { writeTicketCustomFieldValues } from './ticket-custom-field-filters.js';
 import { requireTeams, resolveTicketQuery, type TicketFilterQuery } from './ticket-filters.js';
 import { toTicketOption } from './ticket-option.presenter.js';
-import type { TicketOptionRow } from './ticket-option.repository.js';
+import { findTicketStatus, type TicketOptionRow, updateTicketOption } from './ticket-option.repository.js';
 import { listTeamOptions, loadTeamOptions, type OptionName, remapOptions, resolveTicketOption } from './ticket-option.service.js';
 
 type UpdateTicket = Static<typeof UpdateTicketSchema>;
@@ -208,8 +211,9 @@ export async function moveTicketToTeam(
   return ticket.ticket_identifier;
 }
 
-export async function getTicket(db: Kysely<DB>, principal: Principal, id: string): Promise<Ticket> {
-  return presentTicket(db, await requireTicket(db, principal, id));
+/** `now` reads SLA targets past due as breached. */
+export async function getTicket(db: Kysely<DB>, principal: Principal, id: string, now?: Date): Promise<Ticket> {
+  return presentTicket(db, await requireTicket(db, principal, id), now);
 }
 
 /**
@@ -220,6 +224,7 @@ export async function listVisibleTickets(
   db: Kysely<DB>,
   principal: Principal,
   query: TicketFilterQuery & { page?: number; limit?: number; cursor?: string },
+  now?: Date,
 ): Promise<{ items: Ticket[]; nextCursor: string | null }> {
   const resolved = await resolveTicketQuery(db, principal, query, { teamsCheckedByCaller: true });
   const after = readTicketCursor(query, resolved);
@@ -239,7 +244,7 @@ export async function listVisibleTickets(
     await requireTeams(db, principal.organizationId, resolved.filters.teamIds);
   }
   const page = keysetPage(rows, limit, (row) => ticketCursorKeys(resolved.sort, resolved.fingerprint, row));
-  return { items: await presentTickets(db, page.items), nextCursor: page.nextCursor };
+  return { items: await presentTickets(db, page.items, now), nextCursor: page.nextCursor };
 }
 
 export async function updateTicketFields(deps: Deps, principal: Principal, id: string, input: UpdateTicket): Promise<Ticket> {
@@ -255,7 +260,7 @@ export async function updateTicketFields(deps: Deps, principal: Principal, id: s
     // Closing a ticket frees its agent's capacity: waiting tickets of the agent's teams may go now.
     await assignWaitingTicketsServedBy(deps, principal.organizationId, freedAgentId, 'ticket_closed');
   }
-  return presentTicket(deps.db, await requireTicket(deps.db, principal, id));
+  return presentTicket(deps.db, await requireTicket(deps.db, principal, id), deps.clock.now());
 }
 
 /**
@@ -400,4 +405,33 @@ export async function deleteTicket(deps: Deps, principal: Principal, id: string)
 export async function listTeamTicketOptions(deps: Deps, principal: Principal, teamId: string, kind: 'status' | 'priority') {
   const team = await requireTeam(deps.db, principal.organizationId, teamId);
   return (await listTeamOptions(deps.db, deps, team, kind)).map(toTicketOption);
+}
+
+/**
+ * Renames a status or sets whether it pauses SLA clocks; the team's admins and managers only.
+ * Tickets in the status pause or resume at once.
+ */
+export async function updateTicketStatus(deps: Deps, principal: Principal, id: string, input: UpdateTicketStatus) {
+  return inTransaction(deps.db, async (trx) => {
+    const status = await findTicketStatus(trx, principal.organizationId, id);
+    if (!status) {
+      throw AppError.notFound('Ticket status not found!');
+    }
+    await requireManagedTeam(trx, principal, status.team_id);
+    const changes = {
+      ...(input.displayName !== undefined && { display_name: input.displayName.trim() }),
+      ...(input.pausesSla !== undefined && { pauses_sla: input.pausesSla }),
+    };
+    if (Object.keys(changes).length > 0) {
+      await updateTicketOption(trx, id, { ...changes, updated_at: deps.clock.now().toISOString() });
+    }
+    if (input.pausesSla !== undefined && input.pausesSla !== readBoolean(status.pauses_sla)) {
+      await reconcileTicketsInStatus(trx, deps, {
+        organizationId: principal.organizationId,
+        statusId: id,
+        actor: userActor(principal),
+      });
+    }
+    return toTicketOption((await findTicketStatus(trx, principal.organizationId, id)) ?? status);
+  });
 }

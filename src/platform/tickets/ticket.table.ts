@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 /**
  * The source of a messenger conversation handed to a person: its public replies reach the visitor
  * through the messenger (`channels/messenger/`), not as emails to the requestor.
@@ -19,6 +20,8 @@ export interface TicketOptionTable {
   is_default: boolean | number;
   /** Statuses only: a ticket in this status counts as closed. */
   is_closed: boolean | number;
+  /** Statuses only: SLA clocks stop while a ticket is in this status. */
+  pauses_sla: Generated<boolean | number>;
   position: number;
   created_at: string;
   updated_at: string;

@@ -799,6 +799,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sla-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SLA policies
+         * @description Every policy of the organization in evaluation order, in one answer (configuration, not paged).
+         */
+        get: operations["platform.slaPolicies.list"];
+        put?: never;
+        /**
+         * Create an SLA policy
+         * @description Organization admins only.
+         */
+        post: operations["platform.slaPolicies.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sla-policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an SLA policy */
+        get: operations["platform.slaPolicies.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an SLA policy
+         * @description Answers with the deleted policy. Tickets it governed keep their targets and SLA history.
+         */
+        delete: operations["platform.slaPolicies.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an SLA policy
+         * @description Changes only the fields sent. Organization admins only.
+         */
+        patch: operations["platform.slaPolicies.update"];
+        trace?: never;
+    };
+    "/v1/sla-policies/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder SLA policies
+         * @description Gives the policies the order of `policyIds`, which must name every policy of the organization exactly once (else 400 naming the missing, unknown and repeated ids): position 0, 1, 2… in one transaction. Answers the policies in their new order.
+         */
+        post: operations["platform.slaPolicies.reorder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/teams": {
         parameters: {
             query?: never;
@@ -1375,6 +1444,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tickets/{id}/sla-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ticket's SLA clock, oldest first: every start, pause, resume, met, breach and policy change
+         * @description Each with its reason and who caused it (a user, the customer, the system, routing); `limit` at a time (50 by default), `cursor` takes the `nextCursor` of the page before.
+         */
+        get: operations["platform.tickets.slaEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tickets/{id}/tags": {
         parameters: {
             query?: never;
@@ -1468,6 +1557,26 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/statuses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a status, or set whether it pauses SLA clocks
+         * @description The team's admins and managers only. With `pausesSla`, the SLA targets of a ticket in this status stop (consumed time kept) and run again when it leaves it; On hold pauses them by default. Tickets already in the status pause or resume at once.
+         */
+        patch: operations["platform.tickets.statuses.update"];
         trace?: never;
     };
     "/v1/users": {
@@ -10277,6 +10386,786 @@ export interface operations {
             };
         };
     };
+    "platform.slaPolicies.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            aiRepliesCount: boolean;
+                            andRules: string[];
+                            businessHours: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description ULID (26 characters) */
+                            createdById: string;
+                            description: null | string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            name: string;
+                            orRules: string[];
+                            position: number;
+                            /** @description Targets per priority name (the team's priority keys: low, medium, high, urgent by default). A reply target may not exceed `resolution`. A ticket whose priority has no entry gets no targets. */
+                            targets: {
+                                [key: string]: {
+                                    /** @description Ticket created to the first public agent reply, in minutes */
+                                    firstReply?: number;
+                                    /** @description The oldest unanswered customer comment to the next public agent reply, in minutes */
+                                    nextReply?: number;
+                                    /** @description Between public agent replies, in minutes */
+                                    periodicUpdate?: number;
+                                    /** @description Ticket created to closed, reopened time counted, in minutes */
+                                    resolution?: number;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            warningShare: number;
+                        }[];
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.slaPolicies.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Whether an AI agent's public reply meets a reply target
+                     * @default false
+                     */
+                    aiRepliesCount?: boolean;
+                    /**
+                     * @description Conditions that must all hold
+                     * @default []
+                     */
+                    andRules?: string[];
+                    /**
+                     * @description Count in the ticket's team's business hours (else calendar time)
+                     * @default true
+                     */
+                    businessHours?: boolean;
+                    description?: null | string;
+                    name: string;
+                    /**
+                     * @description When not empty, at least one of these must hold
+                     * @default []
+                     */
+                    orRules?: string[];
+                    /** @description Evaluation order, ascending, unique in the organization; the first matching policy applies. Default: one more than the highest, 0 for the first policy */
+                    position?: number;
+                    /** @description Targets per priority name (the team's priority keys: low, medium, high, urgent by default). A reply target may not exceed `resolution`. A ticket whose priority has no entry gets no targets. */
+                    targets: {
+                        [key: string]: {
+                            /** @description Ticket created to the first public agent reply, in minutes */
+                            firstReply?: number;
+                            /** @description The oldest unanswered customer comment to the next public agent reply, in minutes */
+                            nextReply?: number;
+                            /** @description Between public agent replies, in minutes */
+                            periodicUpdate?: number;
+                            /** @description Ticket created to closed, reopened time counted, in minutes */
+                            resolution?: number;
+                        };
+                    };
+                    /**
+                     * @description Share of a target after which the SLA warning is due (0 < x < 1)
+                     * @default 0.75
+                     */
+                    warningShare?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            aiRepliesCount: boolean;
+                            andRules: string[];
+                            businessHours: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description ULID (26 characters) */
+                            createdById: string;
+                            description: null | string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            name: string;
+                            orRules: string[];
+                            position: number;
+                            /** @description Targets per priority name (the team's priority keys: low, medium, high, urgent by default). A reply target may not exceed `resolution`. A ticket whose priority has no entry gets no targets. */
+                            targets: {
+                                [key: string]: {
+                                    /** @description Ticket created to the first public agent reply, in minutes */
+                                    firstReply?: number;
+                                    /** @description The oldest unanswered customer comment to the next public agent reply, in minutes */
+                                    nextReply?: number;
+                                    /** @description Between public agent replies, in minutes */
+                                    periodicUpdate?: number;
+                                    /** @description Ticket created to closed, reopened time counted, in minutes */
+                                    resolution?: number;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            warningShare: number;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.slaPolicies.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            aiRepliesCount: boolean;
+                            andRules: string[];
+                            businessHours: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description ULID (26 characters) */
+                            createdById: string;
+                            description: null | string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            name: string;
+                            orRules: string[];
+                            position: number;
+                            /** @description Targets per priority name (the team's priority keys: low, medium, high, urgent by default). A reply target may not exceed `resolution`. A ticket whose priority has no entry gets no targets. */
+                            targets: {
+                                [key: string]: {
+                                    /** @description Ticket created to the first public agent reply, in minutes */
+                                    firstReply?: number;
+                                    /** @description The oldest unanswered customer comment to the next public agent reply, in minutes */
+                                    nextReply?: number;
+                                    /** @description Between public agent replies, in minutes */
+                                    periodicUpdate?: number;
+                                    /** @description Ticket created to closed, reopened time counted, in minutes */
+                                    resolution?: number;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            warningShare: number;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.slaPolicies.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            aiRepliesCount: boolean;
+                            andRules: string[];
+                            businessHours: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description ULID (26 characters) */
+                            createdById: string;
+                            description: null | string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            name: string;
+                            orRules: string[];
+                            position: number;
+                            /** @description Targets per priority name (the team's priority keys: low, medium, high, urgent by default). A reply target may not exceed `resolution`. A ticket whose priority has no entry gets no targets. */
+                            targets: {
+                                [key: string]: {
+                                    /** @description Ticket created to the first public agent reply, in minutes */
+                                    firstReply?: number;
+                                    /** @description The oldest unanswered customer comment to the next public agent reply, in minutes */
+                                    nextReply?: number;
+                                    /** @description Between public agent replies, in minutes */
+                                    periodicUpdate?: number;
+                                    /** @description Ticket created to closed, reopened time counted, in minutes */
+                                    resolution?: number;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            warningShare: number;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.slaPolicies.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    aiRepliesCount?: boolean;
+                    /** @description Conditions that must all hold */
+                    andRules?: string[];
+                    businessHours?: boolean;
+                    description?: null | string;
+                    name?: string;
+                    /** @description When not empty, at least one of these must hold */
+                    orRules?: string[];
+                    /** @description Evaluation order, ascending, unique in the organization; the first matching policy applies */
+                    position?: number;
+                    /** @description Targets per priority name (the team's priority keys: low, medium, high, urgent by default). A reply target may not exceed `resolution`. A ticket whose priority has no entry gets no targets. */
+                    targets?: {
+                        [key: string]: {
+                            /** @description Ticket created to the first public agent reply, in minutes */
+                            firstReply?: number;
+                            /** @description The oldest unanswered customer comment to the next public agent reply, in minutes */
+                            nextReply?: number;
+                            /** @description Between public agent replies, in minutes */
+                            periodicUpdate?: number;
+                            /** @description Ticket created to closed, reopened time counted, in minutes */
+                            resolution?: number;
+                        };
+                    };
+                    /** @description Share of a target after which the SLA warning is due (0 < x < 1) */
+                    warningShare?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            aiRepliesCount: boolean;
+                            andRules: string[];
+                            businessHours: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description ULID (26 characters) */
+                            createdById: string;
+                            description: null | string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            name: string;
+                            orRules: string[];
+                            position: number;
+                            /** @description Targets per priority name (the team's priority keys: low, medium, high, urgent by default). A reply target may not exceed `resolution`. A ticket whose priority has no entry gets no targets. */
+                            targets: {
+                                [key: string]: {
+                                    /** @description Ticket created to the first public agent reply, in minutes */
+                                    firstReply?: number;
+                                    /** @description The oldest unanswered customer comment to the next public agent reply, in minutes */
+                                    nextReply?: number;
+                                    /** @description Between public agent replies, in minutes */
+                                    periodicUpdate?: number;
+                                    /** @description Ticket created to closed, reopened time counted, in minutes */
+                                    resolution?: number;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            warningShare: number;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.slaPolicies.reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Every policy of the organization, each once, in its new order: the first gets position 0, and so on */
+                    policyIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            aiRepliesCount: boolean;
+                            andRules: string[];
+                            businessHours: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description ULID (26 characters) */
+                            createdById: string;
+                            description: null | string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            name: string;
+                            orRules: string[];
+                            position: number;
+                            /** @description Targets per priority name (the team's priority keys: low, medium, high, urgent by default). A reply target may not exceed `resolution`. A ticket whose priority has no entry gets no targets. */
+                            targets: {
+                                [key: string]: {
+                                    /** @description Ticket created to the first public agent reply, in minutes */
+                                    firstReply?: number;
+                                    /** @description The oldest unanswered customer comment to the next public agent reply, in minutes */
+                                    nextReply?: number;
+                                    /** @description Between public agent replies, in minutes */
+                                    periodicUpdate?: number;
+                                    /** @description Ticket created to closed, reopened time counted, in minutes */
+                                    resolution?: number;
+                                };
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                            warningShare: number;
+                        }[];
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
     "platform.teams.list": {
         parameters: {
             query?: {
@@ -13646,6 +14535,17 @@ export interface operations {
                             /** @description ULID (26 characters) */
                             priorityId: string;
                             requestorEmail: string;
+                            sla: null | {
+                                /** @description ULID (26 characters) */
+                                policyId: string;
+                                targets: {
+                                    breachedAt: null | string;
+                                    dueAt: null | string;
+                                    metAt: null | string;
+                                    metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                    status: "active" | "paused" | "met" | "breached";
+                                }[];
+                            };
                             source: null | string;
                             status: string;
                             /** @description ULID (26 characters) */
@@ -13822,6 +14722,17 @@ export interface operations {
                             /** @description ULID (26 characters) */
                             priorityId: string;
                             requestorEmail: string;
+                            sla: null | {
+                                /** @description ULID (26 characters) */
+                                policyId: string;
+                                targets: {
+                                    breachedAt: null | string;
+                                    dueAt: null | string;
+                                    metAt: null | string;
+                                    metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                    status: "active" | "paused" | "met" | "breached";
+                                }[];
+                            };
                             source: null | string;
                             status: string;
                             /** @description ULID (26 characters) */
@@ -13960,6 +14871,17 @@ export interface operations {
                             /** @description ULID (26 characters) */
                             priorityId: string;
                             requestorEmail: string;
+                            sla: null | {
+                                /** @description ULID (26 characters) */
+                                policyId: string;
+                                targets: {
+                                    breachedAt: null | string;
+                                    dueAt: null | string;
+                                    metAt: null | string;
+                                    metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                    status: "active" | "paused" | "met" | "breached";
+                                }[];
+                            };
                             source: null | string;
                             status: string;
                             /** @description ULID (26 characters) */
@@ -14098,6 +15020,17 @@ export interface operations {
                             /** @description ULID (26 characters) */
                             priorityId: string;
                             requestorEmail: string;
+                            sla: null | {
+                                /** @description ULID (26 characters) */
+                                policyId: string;
+                                targets: {
+                                    breachedAt: null | string;
+                                    dueAt: null | string;
+                                    metAt: null | string;
+                                    metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                    status: "active" | "paused" | "met" | "breached";
+                                }[];
+                            };
                             source: null | string;
                             status: string;
                             /** @description ULID (26 characters) */
@@ -14265,6 +15198,17 @@ export interface operations {
                             /** @description ULID (26 characters) */
                             priorityId: string;
                             requestorEmail: string;
+                            sla: null | {
+                                /** @description ULID (26 characters) */
+                                policyId: string;
+                                targets: {
+                                    breachedAt: null | string;
+                                    dueAt: null | string;
+                                    metAt: null | string;
+                                    metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                    status: "active" | "paused" | "met" | "breached";
+                                }[];
+                            };
                             source: null | string;
                             status: string;
                             /** @description ULID (26 characters) */
@@ -15616,6 +16560,17 @@ export interface operations {
                                 /** @description ULID (26 characters) */
                                 priorityId: string;
                                 requestorEmail: string;
+                                sla: null | {
+                                    /** @description ULID (26 characters) */
+                                    policyId: string;
+                                    targets: {
+                                        breachedAt: null | string;
+                                        dueAt: null | string;
+                                        metAt: null | string;
+                                        metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                        status: "active" | "paused" | "met" | "breached";
+                                    }[];
+                                };
                                 source: null | string;
                                 status: string;
                                 /** @description ULID (26 characters) */
@@ -15751,6 +16706,17 @@ export interface operations {
                                 /** @description ULID (26 characters) */
                                 priorityId: string;
                                 requestorEmail: string;
+                                sla: null | {
+                                    /** @description ULID (26 characters) */
+                                    policyId: string;
+                                    targets: {
+                                        breachedAt: null | string;
+                                        dueAt: null | string;
+                                        metAt: null | string;
+                                        metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                        status: "active" | "paused" | "met" | "breached";
+                                    }[];
+                                };
                                 source: null | string;
                                 status: string;
                                 /** @description ULID (26 characters) */
@@ -15912,6 +16878,17 @@ export interface operations {
                                 /** @description ULID (26 characters) */
                                 priorityId: string;
                                 requestorEmail: string;
+                                sla: null | {
+                                    /** @description ULID (26 characters) */
+                                    policyId: string;
+                                    targets: {
+                                        breachedAt: null | string;
+                                        dueAt: null | string;
+                                        metAt: null | string;
+                                        metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                        status: "active" | "paused" | "met" | "breached";
+                                    }[];
+                                };
                                 source: null | string;
                                 status: string;
                                 /** @description ULID (26 characters) */
@@ -15970,6 +16947,17 @@ export interface operations {
                                 /** @description ULID (26 characters) */
                                 priorityId: string;
                                 requestorEmail: string;
+                                sla: null | {
+                                    /** @description ULID (26 characters) */
+                                    policyId: string;
+                                    targets: {
+                                        breachedAt: null | string;
+                                        dueAt: null | string;
+                                        metAt: null | string;
+                                        metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                        status: "active" | "paused" | "met" | "breached";
+                                    }[];
+                                };
                                 source: null | string;
                                 status: string;
                                 /** @description ULID (26 characters) */
@@ -16253,6 +17241,17 @@ export interface operations {
                                 /** @description ULID (26 characters) */
                                 priorityId: string;
                                 requestorEmail: string;
+                                sla: null | {
+                                    /** @description ULID (26 characters) */
+                                    policyId: string;
+                                    targets: {
+                                        breachedAt: null | string;
+                                        dueAt: null | string;
+                                        metAt: null | string;
+                                        metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                        status: "active" | "paused" | "met" | "breached";
+                                    }[];
+                                };
                                 source: null | string;
                                 status: string;
                                 /** @description ULID (26 characters) */
@@ -16784,6 +17783,105 @@ export interface operations {
             };
         };
     };
+    "platform.tickets.slaEvents": {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The ticket id, or its ticketIdentifier in any case (BILL-1) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            actorId: null | string;
+                            actorType: "user" | "customer_contact" | "system" | "routing";
+                            /** Format: date-time */
+                            at: string;
+                            dueAt: null | string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            kind: "start" | "pause" | "resume" | "met" | "breach" | "policy_change" | "recalculated";
+                            metric: null | ("firstReply" | "nextReply" | "periodicUpdate" | "resolution");
+                            policyId: null | string;
+                            /** @description Why: `status On hold`, `ticket closed`, `public reply`, `priority High`… */
+                            reason: string;
+                        }[];
+                        message: string;
+                        nextCursor: null | string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
     "platform.tickets.tags.add": {
         parameters: {
             query?: never;
@@ -16842,6 +17940,17 @@ export interface operations {
                             /** @description ULID (26 characters) */
                             priorityId: string;
                             requestorEmail: string;
+                            sla: null | {
+                                /** @description ULID (26 characters) */
+                                policyId: string;
+                                targets: {
+                                    breachedAt: null | string;
+                                    dueAt: null | string;
+                                    metAt: null | string;
+                                    metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                    status: "active" | "paused" | "met" | "breached";
+                                }[];
+                            };
                             source: null | string;
                             status: string;
                             /** @description ULID (26 characters) */
@@ -16983,6 +18092,17 @@ export interface operations {
                             /** @description ULID (26 characters) */
                             priorityId: string;
                             requestorEmail: string;
+                            sla: null | {
+                                /** @description ULID (26 characters) */
+                                policyId: string;
+                                targets: {
+                                    breachedAt: null | string;
+                                    dueAt: null | string;
+                                    metAt: null | string;
+                                    metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                    status: "active" | "paused" | "met" | "breached";
+                                }[];
+                            };
                             source: null | string;
                             status: string;
                             /** @description ULID (26 characters) */
@@ -17152,6 +18272,17 @@ export interface operations {
                                     /** @description ULID (26 characters) */
                                     priorityId: string;
                                     requestorEmail: string;
+                                    sla: null | {
+                                        /** @description ULID (26 characters) */
+                                        policyId: string;
+                                        targets: {
+                                            breachedAt: null | string;
+                                            dueAt: null | string;
+                                            metAt: null | string;
+                                            metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                            status: "active" | "paused" | "met" | "breached";
+                                        }[];
+                                    };
                                     source: null | string;
                                     status: string;
                                     /** @description ULID (26 characters) */
@@ -17273,6 +18404,8 @@ export interface operations {
                             name: string;
                             /** @description ULID (26 characters) */
                             organizationId: string;
+                            /** @description Statuses only: SLA clocks stop while a ticket is in this status */
+                            pausesSla: boolean;
                             /** @description ULID (26 characters) */
                             teamId: string;
                             /** Format: date-time */
@@ -17435,6 +18568,17 @@ export interface operations {
                             /** @description ULID (26 characters) */
                             priorityId: string;
                             requestorEmail: string;
+                            sla: null | {
+                                /** @description ULID (26 characters) */
+                                policyId: string;
+                                targets: {
+                                    breachedAt: null | string;
+                                    dueAt: null | string;
+                                    metAt: null | string;
+                                    metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                    status: "active" | "paused" | "met" | "breached";
+                                }[];
+                            };
                             source: null | string;
                             status: string;
                             /** @description ULID (26 characters) */
@@ -17555,6 +18699,8 @@ export interface operations {
                             name: string;
                             /** @description ULID (26 characters) */
                             organizationId: string;
+                            /** @description Statuses only: SLA clocks stop while a ticket is in this status */
+                            pausesSla: boolean;
                             /** @description ULID (26 characters) */
                             teamId: string;
                             /** Format: date-time */
@@ -17582,6 +18728,127 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.tickets.statuses.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ULID (26 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    displayName?: string;
+                    /** @description Whether SLA clocks stop while a ticket is in this status */
+                    pausesSla?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            color: null | string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: null | string;
+                            displayName: string;
+                            /** @description ULID (26 characters) */
+                            id: string;
+                            isClosed: boolean;
+                            isDefault: boolean;
+                            name: string;
+                            /** @description ULID (26 characters) */
+                            organizationId: string;
+                            /** @description Statuses only: SLA clocks stop while a ticket is in this status */
+                            pausesSla: boolean;
+                            /** @description ULID (26 characters) */
+                            teamId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20540,6 +21807,17 @@ export interface operations {
                             /** @description ULID (26 characters) */
                             priorityId: string;
                             requestorEmail: string;
+                            sla: null | {
+                                /** @description ULID (26 characters) */
+                                policyId: string;
+                                targets: {
+                                    breachedAt: null | string;
+                                    dueAt: null | string;
+                                    metAt: null | string;
+                                    metric: "firstReply" | "nextReply" | "periodicUpdate" | "resolution";
+                                    status: "active" | "paused" | "met" | "breached";
+                                }[];
+                            };
                             source: null | string;
                             status: string;
                             /** @description ULID (26 characters) */

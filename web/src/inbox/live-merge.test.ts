@@ -44,6 +44,7 @@ function ticket(id: string, overrides: Partial<Ticket> = {}): Ticket {
     createdAt: '2026-03-01T10:00:00.000Z',
     updatedAt: '2026-03-01T10:00:00.000Z',
     deletedAt: null,
+    sla: null,
     ...overrides,
   };
 }
