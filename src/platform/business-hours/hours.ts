@@ -123,7 +123,7 @@ function validateHoliday(holiday: string, path: FieldPath): void {
 }
 
 /** An open interval in epoch milliseconds; `end` is exclusive and may be `Infinity` (open past the horizon). */
-interface Period {
+export interface Period {
   start: number;
   end: number;
 }
@@ -233,7 +233,7 @@ function* openIntervals(schedule: Schedule, clock: ZoneClock, firstDay: number, 
 }
 
 /** Intervals up to the horizon, joined where one ends as the next starts (`21:00-24:00`, `00:00-02:00`). */
-function* openPeriods(schedule: Schedule, from: Date): Generator<Period> {
+export function* openPeriods(schedule: Schedule, from: Date): Generator<Period> {
   const clock = ZoneClock.of(schedule.timezone);
   const firstDay = clock.dayOf(from.getTime());
   const horizonEnd = clock.instant(firstDay + HORIZON_DAYS * DAY_MS, MINUTES_PER_DAY);
