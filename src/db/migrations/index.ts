@@ -47,6 +47,7 @@ import * as createMessengerTokenUsage from './2026-11-29T0810_create_messenger_t
 import * as createChatMessageFeedback from './2026-11-29T0820_create_chat_message_feedback.js';
 import * as createMessengerHandoffs from './2026-11-29T1300_create_messenger_handoffs.js';
 import * as createChatReplyEmails from './2026-11-29T1310_create_chat_reply_emails.js';
+import * as createReportAggregates from './2026-11-29T1600_create_report_aggregates.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -101,4 +102,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T0820_create_chat_message_feedback': createChatMessageFeedback,
   '2026-11-29T1300_create_messenger_handoffs': createMessengerHandoffs,
   '2026-11-29T1310_create_chat_reply_emails': createChatReplyEmails,
+  '2026-11-29T1600_create_report_aggregates': createReportAggregates,
 };

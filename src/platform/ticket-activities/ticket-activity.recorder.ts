@@ -8,6 +8,11 @@ import type { Principal } from '../../lib/principal.js';
 import type { ActorType } from '../../shared/event-types.js';
 import { customFieldNames } from '../custom-fields/custom-field.values.js';
 import { recordTicketChangeEvents, recordTicketCreatedEvents } from '../events/ticket-events.js';
+import {
+  type ReportedTicketState,
+  recordChangeForReports,
+  recordCreationForReports,
+} from '../reports/report-aggregates.service.js';
 import { byTagName, type TicketTagView, tagsOfTicket, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
 import { type ActivityChange, createdValue, diffStates, stateOf, type TicketState } from './ticket-activity.changes.js';
 import {
@@ -65,6 +70,13 @@ async function readState(
   return row ? stateOf(row, knownTags ? [...knownTags].sort(byTagName) : await tagsOfTicket(trx, ticketId)) : undefined;
 }
 
+/** What the reports key on (`reports/report-aggregates.service.ts`). */
+const reportedState = (state: TicketState): ReportedTicketState => ({
+  teamId: state.team.id,
+  statusId: state.status.id,
+  assigneeId: state.assignee?.id ?? null,
+});
+
 /**
  * Locks the live ticket for a change and reads its values (a ticket deleted meanwhile is the
  * 404 every ticket route answers).
@@ -96,6 +108,7 @@ export async function beginTicketChange(
         changes.map((change) => ({ actor, change })),
         Number(row.last_activity_seq ?? 0) + 1,
       );
+      await recordChangeForReports(trx, deps, { organizationId, ticketId }, reportedState(before), reportedState(after));
       // Last: the event log's lock is taken after every other (see `event.recorder.ts`).
       await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
       return after;
@@ -233,6 +246,7 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
     ],
     1,
   );
+  await recordCreationForReports(trx, deps, input.organizationId, reportedState(final));
   await recordTicketCreatedEvents(
     trx,
     deps,

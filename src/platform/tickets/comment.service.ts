@@ -11,6 +11,7 @@ import type { Principal } from '../../lib/principal.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import { flushDeferredEvents, insertRecordingEvent } from '../events/event.recorder.js';
+import { recordPublicReplyForReports } from '../reports/report-aggregates.service.js';
 import { scheduleChatReplyEmail } from './chat-reply-email.service.js';
 import { commentEvent, recordCommentEvent } from './comment.events.js';
 import { type Comment, toComment, toCommentOf } from './comment.presenter.js';
@@ -160,7 +161,9 @@ export async function addComment(
   const prepared = { ...(await prepareComment(input)), agent: options.agent };
   const { content, type, visibility } = prepared;
   const agent = options.agent ?? null;
-  const plain = !input.parentCommentId && !input.attachmentIds?.length && !prepared.effects && !prepared.sendsEmail;
+  // A person's public reply counts in the reports' aggregates, in its transaction.
+  const reported = visibility === 'public' && !agent;
+  const plain = !input.parentCommentId && !input.attachmentIds?.length && !prepared.effects && !prepared.sendsEmail && !reported;
   if (plain) {
     const row = newCommentRow(deps, principal, ticket, input, content, {
       type,
@@ -286,6 +289,15 @@ export async function addCommentInTransaction(
   if (prepared.sendsEmail) {
     // A chat ticket's replies reach the visitor in the messenger; emailed only if the visitor is away.
     await (ticket.source === CHAT_SOURCE ? scheduleChatReplyEmail : queueCommentEmail)(trx, deps, ticket, comment);
+  }
+  if (comment.comment_visibility === 'public' && comment.author_id && !comment.author_agent_id && !comment.customer_contact_id) {
+    await recordPublicReplyForReports(trx, deps, {
+      organizationId: principal.organizationId,
+      ticketId: ticket.id,
+      teamId: ticket.team_id,
+      ticketCreatedAt: ticket.created_at,
+      userId: comment.author_id,
+    });
   }
   // Last, after the effects' ticket lock (see `event.recorder.ts`).
   await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment), options.eventLater);
