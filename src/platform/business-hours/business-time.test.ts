@@ -49,7 +49,11 @@ describe('businessMinutesBetween', () => {
 
   it('counts real minutes across a change of the clocks', () => {
     // Paris moves from UTC+1 to UTC+2 on 2026-03-29: always open, a day of real time is 1440 minutes.
-    const always = schedule({ timezone: 'Europe/Paris', commonDailyConfig: true, commonSlots: [{ start: '00:00', end: '24:00' }] });
+    const always = schedule({
+      timezone: 'Europe/Paris',
+      commonDailyConfig: true,
+      commonSlots: [{ start: '00:00', end: '24:00' }],
+    });
     expect(minutes(always, '2026-03-28T12:00:00Z', '2026-03-29T12:00:00Z')).toBe(1440);
   });
 

@@ -29,7 +29,7 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
 
   const call = (url: string, headers: Record<string, string> = acme.headers) =>
     harness.app.inject({ method: 'GET', url, headers });
-  async function send(method: 'POST' | 'PATCH', url: string, payload: object, headers = acme.headers) {
+  async function send(method: 'POST' | 'PATCH', url: string, payload: object, headers: Record<string, string> = acme.headers) {
     const response = await harness.app.inject({ method, url, headers, payload });
     expect(response.statusCode, response.body).toBeLessThan(300);
     return response.json().data;
