@@ -31,6 +31,8 @@ export interface ReportedTicketState {
   teamId: string;
   statusId: string;
   assigneeId: string | null;
+  /** Soft-deleted: a deleted ticket leaves the backlog without counting as closed. */
+  deleted: boolean;
 }
 
 type Counts = Pick<ReportDailyCountTable, 'created' | 'closed' | 'reopened' | 'public_replies' | 'backlog_delta'>;
@@ -139,7 +141,8 @@ export async function recordCreationForReports(
 /**
  * A change of a ticket: nothing unless its status, team or assignee changed. A close counts
  * `closed` and a resolution sample (created to now) in the key after; a reopen counts `reopened`;
- * an open ticket leaves the backlog of its key before and joins that of its key after.
+ * an open ticket leaves the backlog of its key before and joins that of its key after (a deleted
+ * ticket only leaves it).
  */
 export async function recordChangeForReports(
   trx: Transaction<DB>,
@@ -148,13 +151,14 @@ export async function recordChangeForReports(
   before: ReportedTicketState,
   after: ReportedTicketState,
 ): Promise<void> {
-  if (before.statusId === after.statusId && before.teamId === after.teamId && before.assigneeId === after.assigneeId) {
+  const keyed = (state: ReportedTicketState) => [state.statusId, state.teamId, state.assigneeId, state.deleted].join(' ');
+  if (keyed(before) === keyed(after)) {
     return;
   }
   const now = deps.clock.now();
   const closedStatuses = await findClosedStatuses(trx, [before.statusId, after.statusId]);
-  const wasOpen = !closedStatuses.get(before.statusId);
-  const isOpen = !closedStatuses.get(after.statusId);
+  const wasOpen = !closedStatuses.get(before.statusId) && !before.deleted;
+  const isOpen = !closedStatuses.get(after.statusId) && !after.deleted;
   if (!wasOpen && !isOpen) {
     return;
   }
@@ -170,7 +174,7 @@ export async function recordChangeForReports(
   }
   if (isOpen) {
     pending.add(keyOf(after), { backlog_delta: 1, reopened: wasOpen ? 0 : 1 });
-  } else {
+  } else if (!after.deleted) {
     pending.add(keyOf(after), { closed: 1 });
     const createdAt = await findTicketCreatedAt(trx, ticket.ticketId);
     if (createdAt) {

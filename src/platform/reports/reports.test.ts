@@ -226,6 +226,25 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     }
   });
 
+  it('moves the backlog with a reassignment, and takes a deleted ticket out of it without a close', async () => {
+    const moves = await makeTeam(harness, acme, { name: 'Moves', identifier: 'MOVE' });
+    const kept = await at('2026-04-06T10:00:00Z', () => create(moves.teamId));
+    const deleted = await at('2026-04-06T10:05:00Z', () => create(moves.teamId));
+    await at('2026-04-06T11:00:00Z', () => send('PATCH', `/v1/tickets/${kept.id}`, { assignedAgentId: acme.userId }));
+    const removal = await at('2026-04-06T12:00:00Z', () =>
+      harness.app.inject({ method: 'DELETE', url: `/v1/tickets/${deleted.id}`, headers: acme.headers }),
+    );
+    expect(removal.statusCode, removal.body).toBe(200);
+    const range = `from=2026-04-06&to=2026-04-06&teamId=${moves.teamId}`;
+    expect((await report('volume', range)).totals).toEqual({ created: 2, closed: 0, reopened: 0, backlog: 1 });
+    expect((await report('volume', `${range}&agentId=${acme.userId}`)).totals).toEqual({
+      created: 0,
+      closed: 0,
+      reopened: 0,
+      backlog: 1,
+    });
+  });
+
   it('loses no count when changes run at once', async () => {
     const load = await makeTeam(harness, acme, { name: 'Load', identifier: 'LOAD' });
     harness.clock.set('2026-03-02T10:00:00Z');

@@ -75,6 +75,7 @@ const reportedState = (state: TicketState): ReportedTicketState => ({
   teamId: state.team.id,
   statusId: state.status.id,
   assigneeId: state.assignee?.id ?? null,
+  deleted: state.deletedAt !== null,
 });
 
 /**
