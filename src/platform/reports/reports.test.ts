@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
-import { buildTestApp, type TestApp } from '../../../test/harness.js';
+import { buildTestApp, serverProcesses, type TestApp } from '../../../test/harness.js';
 
 /**
  * A seeded week, every change at a chosen instant (2026-01-12 is a Monday; Paris is UTC+1 and New
@@ -245,16 +245,41 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     });
   });
 
-  it('loses no count when changes run at once', async () => {
+  it('loses no count when changes run at once, in two server processes on PostgreSQL', async () => {
     const load = await makeTeam(harness, acme, { name: 'Load', identifier: 'LOAD' });
-    harness.clock.set('2026-03-02T10:00:00Z');
-    const tickets = await Promise.all(Array.from({ length: 8 }, () => create(load.teamId)));
-    await Promise.all(tickets.map((ticket) => status(ticket.id, 'Closed')));
-    expect((await report('volume', `from=2026-03-02&to=2026-03-02&teamId=${load.teamId}`)).totals).toEqual({
-      created: 8,
-      closed: 8,
-      reopened: 0,
-      backlog: 0,
-    });
+    const processes = await serverProcesses(harness);
+    try {
+      harness.clock.set('2026-03-02T10:00:00Z');
+      const appOf = (index: number) => processes.apps[index % processes.apps.length] ?? harness.app;
+      const inject = async (index: number, method: 'POST' | 'PATCH', url: string, payload: object) => {
+        const response = await appOf(index).inject({ method, url, headers: acme.headers, payload });
+        expect(response.statusCode, response.body).toBeLessThan(300);
+        return response.json().data;
+      };
+      const tickets = await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          inject(index, 'POST', '/v1/tickets', {
+            title: 'Load',
+            requestorEmail: 'pat@customer.test',
+            teamId: load.teamId,
+            performRouting: false,
+          }),
+        ),
+      );
+      await Promise.all(
+        tickets.flatMap((ticket, index) => [
+          inject(index, 'PATCH', `/v1/tickets/${ticket.id}`, { statusName: 'Closed' }),
+          inject(index + 1, 'POST', `/v1/tickets/${ticket.id}/comment`, { content: 'Done' }),
+        ]),
+      );
+    } finally {
+      await processes.close();
+    }
+    const range = `from=2026-03-02&to=2026-03-02&teamId=${load.teamId}`;
+    expect((await report('volume', range)).totals).toEqual({ created: 8, closed: 8, reopened: 0, backlog: 0 });
+    expect((await report('agents', range)).totals.agents).toEqual([
+      { agentId: null, ticketsHandled: 8, publicReplies: 0, firstReplyMedian: null },
+      { agentId: acme.userId, ticketsHandled: 0, publicReplies: 8, firstReplyMedian: 0 },
+    ]);
   });
 });
