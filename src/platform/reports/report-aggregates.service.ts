@@ -20,6 +20,13 @@ import type { DurationMetric, ReportDailyCountTable, ReportDurationBinTable } fr
  * Keeps the reports' aggregates (see `report.table.ts`) in the transaction of each change: the
  * ticket recorder calls it on creation and on every change, the comment service on a public reply
  * by a user. Only upserts that add to counts, so concurrent writers never lose one.
+ *
+ * Lock order: the rows are written after the transaction has taken the event log's lock (the
+ * callers write right after their events), so every transaction that holds a report row also holds
+ * its organization's event lock and none waits for one while holding the other (a bulk change, whose
+ * first ticket takes the event lock, would otherwise deadlock with a single change). A macro's reply,
+ * whose event waits for the macro's changes, leaves its rows pending in the transaction
+ * (`writePendingReports`) until then.
  */
 
 interface Deps {
@@ -100,11 +107,50 @@ class PendingCounts {
     this.bins.set(id, row);
   }
 
+  private readonly firstReplies: FirstReply[] = [];
+
+  addFirstReply(reply: FirstReply): void {
+    this.firstReplies.push(reply);
+  }
+
   async write(trx: Transaction<DB>): Promise<void> {
+    for (const reply of this.firstReplies.splice(0)) {
+      const repliedAt = reply.span.to.toISOString();
+      const row = { ticket_id: reply.ticketId, organization_id: this.organizationId, replied_at: repliedAt };
+      if (await markFirstReply(trx, row)) {
+        addDurations(this, reply.key, 'first_reply', reply.span);
+      }
+    }
     const sorted = <Row>(map: Map<string, Row>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
     const changed = (row: ReportDailyCountTable) => Object.keys(NO_COUNTS).some((name) => row[name as keyof Counts] !== 0);
     await addDailyCounts(trx, sorted(this.counts).filter(changed));
     await addDurationBins(trx, sorted(this.bins));
+    this.counts.clear();
+    this.bins.clear();
+  }
+}
+
+interface FirstReply {
+  ticketId: string;
+  key: { teamId: string; agentId: string | null; day: string };
+  span: { from: Date; to: Date; schedule: Schedule };
+}
+
+/** Rows a transaction gathered and has not written yet (a macro's reply, see the top). */
+const pendingOfTransactions = new WeakMap<Transaction<DB>, PendingCounts>();
+
+function pendingOf(trx: Transaction<DB>, organizationId: string): PendingCounts {
+  const pending = pendingOfTransactions.get(trx) ?? new PendingCounts(organizationId);
+  pendingOfTransactions.set(trx, pending);
+  return pending;
+}
+
+/** Writes the rows the transaction gathered; call once its event log lock is held. */
+export async function writePendingReports(trx: Transaction<DB>): Promise<void> {
+  const pending = pendingOfTransactions.get(trx);
+  if (pending) {
+    pendingOfTransactions.delete(trx);
+    await pending.write(trx);
   }
 }
 
@@ -130,12 +176,12 @@ export async function recordCreationForReports(
   const closed = (await findClosedStatuses(trx, [ticket.statusId])).get(ticket.statusId) ?? false;
   const schedule = (await schedulesOf(trx, [ticket.teamId])).get(ticket.teamId) ?? UTC_CLOSED;
   const key = { teamId: ticket.teamId, agentId: ticket.assigneeId, day: localDay(now, schedule.timezone) };
-  const pending = new PendingCounts(organizationId);
+  const pending = pendingOf(trx, organizationId);
   pending.add(key, closed ? { created: 1, closed: 1 } : { created: 1, backlog_delta: 1 });
   if (closed) {
     addDurations(pending, key, 'resolution', { from: now, to: now, schedule });
   }
-  await pending.write(trx);
+  await writePendingReports(trx);
 }
 
 /**
@@ -145,6 +191,17 @@ export async function recordCreationForReports(
  * ticket only leaves it).
  */
 export async function recordChangeForReports(
+  trx: Transaction<DB>,
+  deps: Deps,
+  ticket: { organizationId: string; ticketId: string },
+  before: ReportedTicketState,
+  after: ReportedTicketState,
+): Promise<void> {
+  await gatherChange(trx, deps, ticket, before, after);
+  await writePendingReports(trx);
+}
+
+async function gatherChange(
   trx: Transaction<DB>,
   deps: Deps,
   ticket: { organizationId: string; ticketId: string },
@@ -168,7 +225,7 @@ export async function recordChangeForReports(
     agentId: state.assigneeId,
     day: localDay(now, (schedules.get(state.teamId) ?? UTC_CLOSED).timezone),
   });
-  const pending = new PendingCounts(ticket.organizationId);
+  const pending = pendingOf(trx, ticket.organizationId);
   if (wasOpen) {
     pending.add(keyOf(before), { backlog_delta: -1 });
   }
@@ -182,30 +239,27 @@ export async function recordChangeForReports(
       addDurations(pending, keyOf(after), 'resolution', { from: new Date(createdAt), to: now, schedule });
     }
   }
-  await pending.write(trx);
 }
 
 /**
  * A public reply by a user (not a customer, not an AI agent): counted for the replying user, and,
- * if it is the ticket's first, its first reply time (created to now).
+ * if it is the ticket's first (the insert into `report_first_replies` that wins), its first reply
+ * time (created to now).
  */
 export async function recordPublicReplyForReports(
   trx: Transaction<DB>,
   deps: Deps,
   reply: { organizationId: string; ticketId: string; teamId: string; ticketCreatedAt: string; userId: string },
+  /** The reply's event waits for more changes of the transaction: leave the rows for `writePendingReports`. */
+  options: { later?: boolean } = {},
 ): Promise<void> {
   const now = deps.clock.now();
   const schedule = (await schedulesOf(trx, [reply.teamId])).get(reply.teamId) ?? UTC_CLOSED;
   const key = { teamId: reply.teamId, agentId: reply.userId, day: localDay(now, schedule.timezone) };
-  const pending = new PendingCounts(reply.organizationId);
+  const pending = pendingOf(trx, reply.organizationId);
   pending.add(key, { public_replies: 1 });
-  const first = await markFirstReply(trx, {
-    ticket_id: reply.ticketId,
-    organization_id: reply.organizationId,
-    replied_at: now.toISOString(),
-  });
-  if (first) {
-    addDurations(pending, key, 'first_reply', { from: new Date(reply.ticketCreatedAt), to: now, schedule });
+  pending.addFirstReply({ ticketId: reply.ticketId, key, span: { from: new Date(reply.ticketCreatedAt), to: now, schedule } });
+  if (!options.later) {
+    await writePendingReports(trx);
   }
-  await pending.write(trx);
 }

@@ -109,9 +109,12 @@ export async function beginTicketChange(
         changes.map((change) => ({ actor, change })),
         Number(row.last_activity_seq ?? 0) + 1,
       );
-      await recordChangeForReports(trx, deps, { organizationId, ticketId }, reportedState(before), reportedState(after));
-      // Last: the event log's lock is taken after every other (see `event.recorder.ts`).
+      // Last: the event log's lock is taken after every other (see `event.recorder.ts`)…
       await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
+      // …but for the reports' rows, taken only under it (see `report-aggregates.service.ts`).
+      if (changes.length > 0) {
+        await recordChangeForReports(trx, deps, { organizationId, ticketId }, reportedState(before), reportedState(after));
+      }
       return after;
     },
   };
@@ -247,7 +250,6 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
     ],
     1,
   );
-  await recordCreationForReports(trx, deps, input.organizationId, reportedState(final));
   await recordTicketCreatedEvents(
     trx,
     deps,
@@ -256,6 +258,8 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
     input.actor,
     requested.agentNamed ? input.actor : router,
   );
+  // After the event log's lock, as every report row (see `report-aggregates.service.ts`).
+  await recordCreationForReports(trx, deps, input.organizationId, reportedState(final));
 }
 
 /** Timeline entries per insert when one change touches many tickets. */

@@ -290,17 +290,23 @@ export async function addCommentInTransaction(
     // A chat ticket's replies reach the visitor in the messenger; emailed only if the visitor is away.
     await (ticket.source === CHAT_SOURCE ? scheduleChatReplyEmail : queueCommentEmail)(trx, deps, ticket, comment);
   }
-  if (comment.comment_visibility === 'public' && comment.author_id && !comment.author_agent_id && !comment.customer_contact_id) {
-    await recordPublicReplyForReports(trx, deps, {
-      organizationId: principal.organizationId,
-      ticketId: ticket.id,
-      teamId: ticket.team_id,
-      ticketCreatedAt: ticket.created_at,
-      userId: comment.author_id,
-    });
-  }
   // Last, after the effects' ticket lock (see `event.recorder.ts`).
   await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment), options.eventLater);
+  // The reports' rows once the event log's lock is held (with `eventLater`, by the caller's change).
+  if (comment.comment_visibility === 'public' && comment.author_id && !comment.author_agent_id && !comment.customer_contact_id) {
+    await recordPublicReplyForReports(
+      trx,
+      deps,
+      {
+        organizationId: principal.organizationId,
+        ticketId: ticket.id,
+        teamId: ticket.team_id,
+        ticketCreatedAt: ticket.created_at,
+        userId: comment.author_id,
+      },
+      { later: options.eventLater },
+    );
+  }
   return { comment: await toCommentOf(trx, principal, comment), created: true };
 }
 
