@@ -226,6 +226,32 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     }
   });
 
+  it("counts a macro's public reply and its close, and a reply-only macro's reply", async () => {
+    const macros = await makeTeam(harness, acme, { name: 'Macros', identifier: 'MAC' });
+    const closing = await send('POST', '/v1/macros', { name: 'Solved', content: 'Fixed.', actions: { statusName: 'Closed' } });
+    const replying = await send('POST', '/v1/macros', { name: 'Thanks', content: 'Thanks!' });
+    const first = await at('2026-05-04T10:00:00Z', () => create(macros.teamId));
+    const second = await at('2026-05-04T10:00:00Z', () => create(macros.teamId));
+    await at('2026-05-04T10:12:00Z', () => send('POST', `/v1/tickets/${first.id}/macros/${closing.id}/apply`, {}));
+    await at('2026-05-04T10:30:00Z', () => send('POST', `/v1/tickets/${second.id}/macros/${replying.id}/apply`, {}));
+    const range = `from=2026-05-04&to=2026-05-04&teamId=${macros.teamId}`;
+    expect((await report('volume', range)).totals).toEqual({ created: 2, closed: 1, reopened: 0, backlog: 1 });
+    expect((await report('first-reply-time', range)).totals).toEqual({
+      count: 2,
+      calendarMedian: 12,
+      calendarP90: 30,
+      // The default hours: weekdays 09:00-17:00 UTC.
+      businessMedian: 12,
+      businessP90: 30,
+    });
+    expect((await report('agents', range)).totals.agents).toContainEqual({
+      agentId: acme.userId,
+      ticketsHandled: 0,
+      publicReplies: 2,
+      firstReplyMedian: 12,
+    });
+  });
+
   it('moves the backlog with a reassignment, and takes a deleted ticket out of it without a close', async () => {
     const moves = await makeTeam(harness, acme, { name: 'Moves', identifier: 'MOVE' });
     const kept = await at('2026-04-06T10:00:00Z', () => create(moves.teamId));
