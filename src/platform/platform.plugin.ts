@@ -17,6 +17,7 @@ import { accountNoteAttachmentRoutes } from './notes/account-note-attachment.rou
 import { notificationPreferenceRoutes } from './notifications/notification-preference.routes.js';
 import { CustomFieldErrorSchema, PlatformErrorSchema } from './platform.envelope.js';
 import { renderPlatformError } from './platform.errors.js';
+import { reportRoutes } from './reports/report.routes.js';
 import { routingRoutes } from './routing/routing.routes.js';
 import { routingRuleRoutes } from './routing-rules/routing-rule.routes.js';
 import { satisfactionRoutes } from './satisfaction/satisfaction.routes.js';
@@ -109,6 +110,12 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
             'exported, kept in version control, and imported here or into another instance.',
         },
         {
+          name: 'reports',
+          description:
+            "Volume, first reply and resolution times, and agents, per day, week or month in each team's time zone, " +
+            'from aggregates kept with every change; as JSON or CSV.',
+        },
+        {
           name: 'webhooks',
           description:
             'Events POSTed to your endpoints as they happen, signed as Standard Webhooks, retried for three days, with ' +
@@ -160,5 +167,6 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(satisfactionPageRoutes(deps));
     await app.register(ticketEmailRoutes(deps));
     await app.register(configRoutes(deps));
+    await app.register(reportRoutes(deps));
   };
 }

@@ -13,6 +13,7 @@ import type { Principal } from '../../lib/principal.js';
 import { type MacroPlaceholderValues, macroPlaceholderValues } from '../../shared/macro-placeholders.js';
 import { isOrgAdmin } from '../authorization.js';
 import { flushDeferredEvents } from '../events/event.recorder.js';
+import { writePendingReports } from '../reports/report-aggregates.service.js';
 import { assignWaitingTicketsServedBy } from '../routing/routing.pipeline.js';
 import { canSeeShareable, requireManageableScope } from '../sharing.js';
 import { beginTicketChange, userActor } from '../ticket-activities/ticket-activity.recorder.js';
@@ -314,6 +315,8 @@ export async function applyMacro(deps: Deps, principal: Principal, ticketIdParam
     const freedAgentId = await applyActions(trx, deps, principal, ticket, readJson<MacroActions>(macro.actions) ?? {});
     await timeline.finish(userActor(principal));
     await flushDeferredEvents(trx, deps, principal.organizationId);
+    // The reply's report rows, now that the event log's lock is held (when the actions changed nothing).
+    await writePendingReports(trx);
     return { comment, created: true, freedAgentId };
   });
   if (result.freedAgentId) {

@@ -8,6 +8,11 @@ import type { Principal } from '../../lib/principal.js';
 import type { ActorType } from '../../shared/event-types.js';
 import { customFieldNames } from '../custom-fields/custom-field.values.js';
 import { recordTicketChangeEvents, recordTicketCreatedEvents } from '../events/ticket-events.js';
+import {
+  type ReportedTicketState,
+  recordChangeForReports,
+  recordCreationForReports,
+} from '../reports/report-aggregates.service.js';
 import { surveyOnStatusChange } from '../satisfaction/satisfaction-close.service.js';
 import { reconcileTicketSla } from '../ticket-sla/ticket-sla.service.js';
 import { byTagName, type TicketTagView, tagsOfTicket, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
@@ -67,6 +72,14 @@ async function readState(
   return row ? stateOf(row, knownTags ? [...knownTags].sort(byTagName) : await tagsOfTicket(trx, ticketId)) : undefined;
 }
 
+/** What the reports key on (`reports/report-aggregates.service.ts`). */
+const reportedState = (state: TicketState): ReportedTicketState => ({
+  teamId: state.team.id,
+  statusId: state.status.id,
+  assigneeId: state.assignee?.id ?? null,
+  deleted: state.deletedAt !== null,
+});
+
 /**
  * Locks the live ticket for a change and reads its values (a ticket deleted meanwhile is the
  * 404 every ticket route answers).
@@ -99,8 +112,12 @@ export async function beginTicketChange(
         Number(row.last_activity_seq ?? 0) + 1,
       );
       await followChanges(trx, deps, { organizationId, ticketId, actor }, changes);
-      // Last: the event log's lock is taken after every other (see `event.recorder.ts`).
+      // Last: the event log's lock is taken after every other (see `event.recorder.ts`)…
       await recordTicketChangeEvents(trx, deps, organizationId, ticketId, actor, changes);
+      // …but for the reports' rows, taken only under it (see `report-aggregates.service.ts`).
+      if (changes.length > 0) {
+        await recordChangeForReports(trx, deps, { organizationId, ticketId }, reportedState(before), reportedState(after));
+      }
       return after;
     },
   };
@@ -285,6 +302,8 @@ export async function recordTicketCreated(trx: Transaction<DB>, deps: Deps, inpu
     input.actor,
     requested.agentNamed ? input.actor : router,
   );
+  // After the event log's lock, as every report row (see `report-aggregates.service.ts`).
+  await recordCreationForReports(trx, deps, input.organizationId, reportedState(final));
 }
 
 /** Timeline entries per insert when one change touches many tickets. */

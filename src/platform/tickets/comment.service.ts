@@ -11,6 +11,7 @@ import type { Principal } from '../../lib/principal.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import { flushDeferredEvents, insertRecordingEvent } from '../events/event.recorder.js';
+import { recordPublicReplyForReports } from '../reports/report-aggregates.service.js';
 import { recordSlaAgentReply } from '../ticket-sla/ticket-sla.service.js';
 import { scheduleChatReplyEmail } from './chat-reply-email.service.js';
 import { commentEvent, recordCommentEvent } from './comment.events.js';
@@ -161,7 +162,9 @@ export async function addComment(
   const prepared = { ...(await prepareComment(input)), agent: options.agent };
   const { content, type, visibility } = prepared;
   const agent = options.agent ?? null;
-  const plain = !input.parentCommentId && !input.attachmentIds?.length && !prepared.effects && !prepared.sendsEmail;
+  // A person's public reply counts in the reports' aggregates, in its transaction.
+  const reported = visibility === 'public' && !agent;
+  const plain = !input.parentCommentId && !input.attachmentIds?.length && !prepared.effects && !prepared.sendsEmail && !reported;
   if (plain) {
     const row = newCommentRow(deps, principal, ticket, input, content, {
       type,
@@ -306,6 +309,21 @@ export async function addCommentInTransaction(
   }
   // Last, after the effects' ticket lock (see `event.recorder.ts`).
   await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment), options.eventLater);
+  // The reports' rows once the event log's lock is held (with `eventLater`, by the caller's change).
+  if (comment.comment_visibility === 'public' && comment.author_id && !comment.author_agent_id && !comment.customer_contact_id) {
+    await recordPublicReplyForReports(
+      trx,
+      deps,
+      {
+        organizationId: principal.organizationId,
+        ticketId: ticket.id,
+        teamId: ticket.team_id,
+        ticketCreatedAt: ticket.created_at,
+        userId: comment.author_id,
+      },
+      { later: options.eventLater },
+    );
+  }
   return { comment: await toCommentOf(trx, principal, comment), created: true };
 }
 

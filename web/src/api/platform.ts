@@ -775,6 +775,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per agent: tickets closed while assigned, public replies, median first reply time
+         * @description Buckets by `interval` (day, week from Monday, month). `from` and `to` are local days of each team (its time zone when the change happened), both included, at most two years apart. With `Accept: text/csv` the same report is answered as CSV: a header row, one row per bucket, then the totals as rows whose `start` is `total`.
+         */
+        get: operations["platform.reports.agents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/first-reply-time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Median and p90 of the time from creation to the first public reply by a person, calendar and business
+         * @description Buckets by `interval` (day, week from Monday, month). `from` and `to` are local days of each team (its time zone when the change happened), both included, at most two years apart. With `Accept: text/csv` the same report is answered as CSV: a header row, one row per bucket, then the totals as rows whose `start` is `total`.
+         */
+        get: operations["platform.reports.firstreplytime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/resolution-time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Median and p90 of the time from creation to each close (a reopened ticket counts again), calendar and business
+         * @description Buckets by `interval` (day, week from Monday, month). `from` and `to` are local days of each team (its time zone when the change happened), both included, at most two years apart. With `Accept: text/csv` the same report is answered as CSV: a header row, one row per bucket, then the totals as rows whose `start` is `total`.
+         */
+        get: operations["platform.reports.resolutiontime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/volume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tickets created, closed and reopened per bucket, and the backlog (open tickets) at the end of each
+         * @description Buckets by `interval` (day, week from Monday, month). `from` and `to` are local days of each team (its time zone when the change happened), both included, at most two years apart. With `Accept: text/csv` the same report is answered as CSV: a header row, one row per bucket, then the totals as rows whose `start` is `total`.
+         */
+        get: operations["platform.reports.volume"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/satisfaction": {
         parameters: {
             query?: never;
@@ -10177,6 +10257,450 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.reports.agents": {
+        parameters: {
+            query: {
+                /** @description ULID (26 characters) */
+                agentId?: string;
+                /** @description First day of the range, included (YYYY-MM-DD, a local day of each team) */
+                from: string;
+                /** @description Bucket size (default `day`); weeks start on Monday, months on the 1st */
+                interval?: "day" | "week" | "month";
+                /** @description ULID (26 characters) */
+                teamId?: string;
+                /** @description Last day of the range, included (YYYY-MM-DD, a local day of each team) */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description One row per bucket and agent with activity */
+                            series: {
+                                agentId: null | string;
+                                firstReplyMedian: null | number;
+                                publicReplies: number;
+                                /**
+                                 * Format: date
+                                 * @description First day of the bucket (it may precede `from`)
+                                 */
+                                start: string;
+                                /** @description Tickets closed while assigned to the agent */
+                                ticketsHandled: number;
+                            }[];
+                            totals: {
+                                /** @description Per agent, over the range */
+                                agents: {
+                                    agentId: null | string;
+                                    firstReplyMedian: null | number;
+                                    publicReplies: number;
+                                    /** @description Tickets closed while assigned to the agent */
+                                    ticketsHandled: number;
+                                }[];
+                            };
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.reports.firstreplytime": {
+        parameters: {
+            query: {
+                /** @description ULID (26 characters) */
+                agentId?: string;
+                /** @description First day of the range, included (YYYY-MM-DD, a local day of each team) */
+                from: string;
+                /** @description Bucket size (default `day`); weeks start on Monday, months on the 1st */
+                interval?: "day" | "week" | "month";
+                /** @description ULID (26 characters) */
+                teamId?: string;
+                /** @description Last day of the range, included (YYYY-MM-DD, a local day of each team) */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            series: {
+                                businessMedian: null | number;
+                                businessP90: null | number;
+                                calendarMedian: null | number;
+                                calendarP90: null | number;
+                                /** @description Durations measured */
+                                count: number;
+                                /**
+                                 * Format: date
+                                 * @description First day of the bucket (it may precede `from`)
+                                 */
+                                start: string;
+                            }[];
+                            totals: {
+                                businessMedian: null | number;
+                                businessP90: null | number;
+                                calendarMedian: null | number;
+                                calendarP90: null | number;
+                                /** @description Durations measured */
+                                count: number;
+                            };
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.reports.resolutiontime": {
+        parameters: {
+            query: {
+                /** @description ULID (26 characters) */
+                agentId?: string;
+                /** @description First day of the range, included (YYYY-MM-DD, a local day of each team) */
+                from: string;
+                /** @description Bucket size (default `day`); weeks start on Monday, months on the 1st */
+                interval?: "day" | "week" | "month";
+                /** @description ULID (26 characters) */
+                teamId?: string;
+                /** @description Last day of the range, included (YYYY-MM-DD, a local day of each team) */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            series: {
+                                businessMedian: null | number;
+                                businessP90: null | number;
+                                calendarMedian: null | number;
+                                calendarP90: null | number;
+                                /** @description Durations measured */
+                                count: number;
+                                /**
+                                 * Format: date
+                                 * @description First day of the bucket (it may precede `from`)
+                                 */
+                                start: string;
+                            }[];
+                            totals: {
+                                businessMedian: null | number;
+                                businessP90: null | number;
+                                calendarMedian: null | number;
+                                calendarP90: null | number;
+                                /** @description Durations measured */
+                                count: number;
+                            };
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.reports.volume": {
+        parameters: {
+            query: {
+                /** @description ULID (26 characters) */
+                agentId?: string;
+                /** @description First day of the range, included (YYYY-MM-DD, a local day of each team) */
+                from: string;
+                /** @description Bucket size (default `day`); weeks start on Monday, months on the 1st */
+                interval?: "day" | "week" | "month";
+                /** @description ULID (26 characters) */
+                teamId?: string;
+                /** @description Last day of the range, included (YYYY-MM-DD, a local day of each team) */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            series: {
+                                /** @description Open tickets at the end of the bucket (of the range, in totals) */
+                                backlog: number;
+                                closed: number;
+                                created: number;
+                                reopened: number;
+                                /**
+                                 * Format: date
+                                 * @description First day of the bucket (it may precede `from`)
+                                 */
+                                start: string;
+                            }[];
+                            totals: {
+                                /** @description Open tickets at the end of the bucket (of the range, in totals) */
+                                backlog: number;
+                                closed: number;
+                                created: number;
+                                reopened: number;
+                            };
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,265 @@
+import type { Transaction } from 'kysely';
+import { DateTime } from 'luxon';
+import type { DB } from '../../db/database.js';
+import { readBoolean, readJson } from '../../db/dialect.js';
+import type { Clock } from '../../lib/clock.js';
+import { businessMinutesBetween } from '../business-hours/business-time.js';
+import type { Schedule } from '../business-hours/hours.js';
+import { binOf } from './report.bins.js';
+import {
+  addDailyCounts,
+  addDurationBins,
+  findClosedStatuses,
+  findTeamSchedules,
+  findTicketCreatedAt,
+  markFirstReply,
+} from './report.repository.js';
+import type { DurationMetric, ReportDailyCountTable, ReportDurationBinTable } from './report.table.js';
+
+/**
+ * Keeps the reports' aggregates (see `report.table.ts`) in the transaction of each change: the
+ * ticket recorder calls it on creation and on every change, the comment service on a public reply
+ * by a user. Only upserts that add to counts, so concurrent writers never lose one.
+ *
+ * Lock order: the rows are written after the transaction has taken the event log's lock (the
+ * callers write right after their events), so every transaction that holds a report row also holds
+ * its organization's event lock and none waits for one while holding the other (a bulk change, whose
+ * first ticket takes the event lock, would otherwise deadlock with a single change). A macro's reply,
+ * whose event waits for the macro's changes, leaves its rows pending in the transaction
+ * (`writePendingReports`) until then.
+ */
+
+interface Deps {
+  clock: Clock;
+}
+
+/** What of a ticket the reports key on, before or after a change. */
+export interface ReportedTicketState {
+  teamId: string;
+  statusId: string;
+  assigneeId: string | null;
+  /** Soft-deleted: a deleted ticket leaves the backlog without counting as closed. */
+  deleted: boolean;
+}
+
+type Counts = Pick<ReportDailyCountTable, 'created' | 'closed' | 'reopened' | 'public_replies' | 'backlog_delta'>;
+
+const NO_COUNTS: Counts = { created: 0, closed: 0, reopened: 0, public_replies: 0, backlog_delta: 0 };
+const UTC_CLOSED: Schedule = { timezone: 'UTC', commonDailyConfig: false, commonSlots: [], dailyConfig: {}, holidays: [] };
+
+/** The teams' schedules as the reports read them (a team without a configuration: UTC, never open). */
+async function schedulesOf(trx: Transaction<DB>, teamIds: readonly string[]): Promise<Map<string, Schedule>> {
+  const rows = await findTeamSchedules(trx, teamIds);
+  return new Map(
+    rows.map((row) => [
+      row.team_id,
+      {
+        timezone: row.timezone,
+        commonDailyConfig: readBoolean(row.common_daily_config),
+        commonSlots: readJson(row.common_slots) ?? [],
+        dailyConfig: readJson(row.daily_config) ?? {},
+        holidays: readJson(row.holidays) ?? [],
+      },
+    ]),
+  );
+}
+
+/** The local date of an instant in a time zone, `YYYY-MM-DD`. */
+export function localDay(at: Date, timezone: string): string {
+  return DateTime.fromJSDate(at, { zone: timezone }).toISODate() ?? at.toISOString().slice(0, 10);
+}
+
+/** Rows being gathered for one change: summed per key, then written sorted (one lock order for every writer). */
+class PendingCounts {
+  private readonly counts = new Map<string, ReportDailyCountTable>();
+  private readonly bins = new Map<string, ReportDurationBinTable>();
+
+  constructor(private readonly organizationId: string) {}
+
+  add(key: { teamId: string; agentId: string | null; day: string }, counts: Partial<Counts>): void {
+    const id = [key.teamId, key.agentId ?? '', key.day].join('\u0000');
+    const row = this.counts.get(id) ?? {
+      organization_id: this.organizationId,
+      team_id: key.teamId,
+      agent_id: key.agentId ?? '',
+      day: key.day,
+      ...NO_COUNTS,
+    };
+    for (const [name, value] of Object.entries(counts) as [keyof Counts, number][]) {
+      row[name] += value;
+    }
+    this.counts.set(id, row);
+  }
+
+  addDuration(key: { teamId: string; agentId: string | null; day: string }, metric: DurationMetric, minutes: number): void {
+    const bin = binOf(minutes);
+    const id = [key.teamId, key.agentId ?? '', key.day, metric, String(bin).padStart(6, '0')].join('\u0000');
+    const row = this.bins.get(id) ?? {
+      organization_id: this.organizationId,
+      team_id: key.teamId,
+      agent_id: key.agentId ?? '',
+      day: key.day,
+      metric,
+      bin,
+      count: 0,
+    };
+    row.count += 1;
+    this.bins.set(id, row);
+  }
+
+  private readonly firstReplies: FirstReply[] = [];
+
+  addFirstReply(reply: FirstReply): void {
+    this.firstReplies.push(reply);
+  }
+
+  async write(trx: Transaction<DB>): Promise<void> {
+    for (const reply of this.firstReplies.splice(0)) {
+      const repliedAt = reply.span.to.toISOString();
+      const row = { ticket_id: reply.ticketId, organization_id: this.organizationId, replied_at: repliedAt };
+      if (await markFirstReply(trx, row)) {
+        addDurations(this, reply.key, 'first_reply', reply.span);
+      }
+    }
+    const sorted = <Row>(map: Map<string, Row>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
+    const changed = (row: ReportDailyCountTable) => Object.keys(NO_COUNTS).some((name) => row[name as keyof Counts] !== 0);
+    await addDailyCounts(trx, sorted(this.counts).filter(changed));
+    await addDurationBins(trx, sorted(this.bins));
+    this.counts.clear();
+    this.bins.clear();
+  }
+}
+
+interface FirstReply {
+  ticketId: string;
+  key: { teamId: string; agentId: string | null; day: string };
+  span: { from: Date; to: Date; schedule: Schedule };
+}
+
+/** Rows a transaction gathered and has not written yet (a macro's reply, see the top). */
+const pendingOfTransactions = new WeakMap<Transaction<DB>, PendingCounts>();
+
+function pendingOf(trx: Transaction<DB>, organizationId: string): PendingCounts {
+  const pending = pendingOfTransactions.get(trx) ?? new PendingCounts(organizationId);
+  pendingOfTransactions.set(trx, pending);
+  return pending;
+}
+
+/** Writes the rows the transaction gathered; call once its event log lock is held. */
+export async function writePendingReports(trx: Transaction<DB>): Promise<void> {
+  const pending = pendingOfTransactions.get(trx);
+  if (pending) {
+    pendingOfTransactions.delete(trx);
+    await pending.write(trx);
+  }
+}
+
+function addDurations(
+  pending: PendingCounts,
+  key: { teamId: string; agentId: string | null; day: string },
+  kind: 'first_reply' | 'resolution',
+  span: { from: Date; to: Date; schedule: Schedule },
+): void {
+  const calendar = Math.floor((span.to.getTime() - span.from.getTime()) / 60_000);
+  pending.addDuration(key, `${kind}_calendar`, calendar);
+  pending.addDuration(key, `${kind}_business`, businessMinutesBetween(span.schedule, span.from, span.to));
+}
+
+/** A new ticket: created, and open (backlog) or, if created closed, closed at once. */
+export async function recordCreationForReports(
+  trx: Transaction<DB>,
+  deps: Deps,
+  organizationId: string,
+  ticket: ReportedTicketState,
+): Promise<void> {
+  const now = deps.clock.now();
+  const closed = (await findClosedStatuses(trx, [ticket.statusId])).get(ticket.statusId) ?? false;
+  const schedule = (await schedulesOf(trx, [ticket.teamId])).get(ticket.teamId) ?? UTC_CLOSED;
+  const key = { teamId: ticket.teamId, agentId: ticket.assigneeId, day: localDay(now, schedule.timezone) };
+  const pending = pendingOf(trx, organizationId);
+  pending.add(key, closed ? { created: 1, closed: 1 } : { created: 1, backlog_delta: 1 });
+  if (closed) {
+    addDurations(pending, key, 'resolution', { from: now, to: now, schedule });
+  }
+  await writePendingReports(trx);
+}
+
+/**
+ * A change of a ticket: nothing unless its status, team or assignee changed. A close counts
+ * `closed` and a resolution sample (created to now) in the key after; a reopen counts `reopened`;
+ * an open ticket leaves the backlog of its key before and joins that of its key after (a deleted
+ * ticket only leaves it).
+ */
+export async function recordChangeForReports(
+  trx: Transaction<DB>,
+  deps: Deps,
+  ticket: { organizationId: string; ticketId: string },
+  before: ReportedTicketState,
+  after: ReportedTicketState,
+): Promise<void> {
+  await gatherChange(trx, deps, ticket, before, after);
+  await writePendingReports(trx);
+}
+
+async function gatherChange(
+  trx: Transaction<DB>,
+  deps: Deps,
+  ticket: { organizationId: string; ticketId: string },
+  before: ReportedTicketState,
+  after: ReportedTicketState,
+): Promise<void> {
+  const keyed = (state: ReportedTicketState) => [state.statusId, state.teamId, state.assigneeId, state.deleted].join(' ');
+  if (keyed(before) === keyed(after)) {
+    return;
+  }
+  const now = deps.clock.now();
+  const closedStatuses = await findClosedStatuses(trx, [before.statusId, after.statusId]);
+  const wasOpen = !closedStatuses.get(before.statusId) && !before.deleted;
+  const isOpen = !closedStatuses.get(after.statusId) && !after.deleted;
+  if (!wasOpen && !isOpen) {
+    return;
+  }
+  const schedules = await schedulesOf(trx, [before.teamId, after.teamId]);
+  const keyOf = (state: ReportedTicketState) => ({
+    teamId: state.teamId,
+    agentId: state.assigneeId,
+    day: localDay(now, (schedules.get(state.teamId) ?? UTC_CLOSED).timezone),
+  });
+  const pending = pendingOf(trx, ticket.organizationId);
+  if (wasOpen) {
+    pending.add(keyOf(before), { backlog_delta: -1 });
+  }
+  if (isOpen) {
+    pending.add(keyOf(after), { backlog_delta: 1, reopened: wasOpen ? 0 : 1 });
+  } else if (!after.deleted) {
+    pending.add(keyOf(after), { closed: 1 });
+    const createdAt = await findTicketCreatedAt(trx, ticket.ticketId);
+    if (createdAt) {
+      const schedule = schedules.get(after.teamId) ?? UTC_CLOSED;
+      addDurations(pending, keyOf(after), 'resolution', { from: new Date(createdAt), to: now, schedule });
+    }
+  }
+}
+
+/**
+ * A public reply by a user (not a customer, not an AI agent): counted for the replying user, and,
+ * if it is the ticket's first (the insert into `report_first_replies` that wins), its first reply
+ * time (created to now).
+ */
+export async function recordPublicReplyForReports(
+  trx: Transaction<DB>,
+  deps: Deps,
+  reply: { organizationId: string; ticketId: string; teamId: string; ticketCreatedAt: string; userId: string },
+  /** The reply's event waits for more changes of the transaction: leave the rows for `writePendingReports`. */
+  options: { later?: boolean } = {},
+): Promise<void> {
+  const now = deps.clock.now();
+  const schedule = (await schedulesOf(trx, [reply.teamId])).get(reply.teamId) ?? UTC_CLOSED;
+  const key = { teamId: reply.teamId, agentId: reply.userId, day: localDay(now, schedule.timezone) };
+  const pending = pendingOf(trx, reply.organizationId);
+  pending.add(key, { public_replies: 1 });
+  pending.addFirstReply({ ticketId: reply.ticketId, key, span: { from: new Date(reply.ticketCreatedAt), to: now, schedule } });
+  if (!options.later) {
+    await writePendingReports(trx);
+  }
+}

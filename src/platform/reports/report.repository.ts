@@ -1,0 +1,148 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { DurationMetric, ReportDailyCountTable, ReportDurationBinTable } from './report.table.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+const KEY = ['organization_id', 'team_id', 'agent_id', 'day'] as const;
+
+/** Adds the rows' counts to their keys' (one row per key; rows sorted by key, so writers lock keys in one order). */
+export async function addDailyCounts(trx: Transaction<DB>, rows: readonly ReportDailyCountTable[]): Promise<void> {
+  if (rows.length === 0) {
+    return;
+  }
+  await trx
+    .insertInto('report_daily_counts')
+    .values([...rows])
+    .onConflict((conflict) =>
+      conflict.columns([...KEY]).doUpdateSet((eb) => ({
+        created: eb('report_daily_counts.created', '+', eb.ref('excluded.created')),
+        closed: eb('report_daily_counts.closed', '+', eb.ref('excluded.closed')),
+        reopened: eb('report_daily_counts.reopened', '+', eb.ref('excluded.reopened')),
+        public_replies: eb('report_daily_counts.public_replies', '+', eb.ref('excluded.public_replies')),
+        backlog_delta: eb('report_daily_counts.backlog_delta', '+', eb.ref('excluded.backlog_delta')),
+      })),
+    )
+    .execute();
+}
+
+/** Adds the rows' counts to their bins (one row per bin, sorted). */
+export async function addDurationBins(trx: Transaction<DB>, rows: readonly ReportDurationBinTable[]): Promise<void> {
+  if (rows.length === 0) {
+    return;
+  }
+  await trx
+    .insertInto('report_duration_bins')
+    .values([...rows])
+    .onConflict((conflict) =>
+      conflict
+        .columns([...KEY, 'metric', 'bin'])
+        .doUpdateSet((eb) => ({ count: eb('report_duration_bins.count', '+', eb.ref('excluded.count')) })),
+    )
+    .execute();
+}
+
+/** Marks the ticket's first public reply by a person: true only for the insert that wins. */
+export async function markFirstReply(
+  trx: Transaction<DB>,
+  row: { ticket_id: string; organization_id: string; replied_at: string },
+): Promise<boolean> {
+  const result = await trx
+    .insertInto('report_first_replies')
+    .values(row)
+    .onConflict((conflict) => conflict.column('ticket_id').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** The business-hour fields of the teams' configurations (a team without one is on UTC, always closed). */
+export async function findTeamSchedules(db: Db, teamIds: readonly string[]) {
+  return db
+    .selectFrom('team_configurations')
+    .select(['team_id', 'timezone', 'common_daily_config', 'common_slots', 'daily_config', 'holidays'])
+    .where('team_id', 'in', [...new Set(teamIds)])
+    .execute();
+}
+
+/** Whether each status counts as closed, and the ticket's creation. */
+export async function findClosedStatuses(db: Db, statusIds: readonly string[]): Promise<Map<string, boolean>> {
+  const rows = await db
+    .selectFrom('ticket_options')
+    .select(['id', 'is_closed'])
+    .where('id', 'in', [...new Set(statusIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.is_closed === true || row.is_closed === 1]));
+}
+
+export async function findTicketCreatedAt(db: Db, ticketId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('tickets').select('created_at').where('id', '=', ticketId).executeTakeFirst();
+  return row?.created_at;
+}
+
+export interface ReportScope {
+  organizationId: string;
+  teamId?: string;
+  agentId?: string;
+}
+
+/** The counts per day (and agent) of the days from `from` through `to`. */
+export async function sumDailyCounts(db: Db, scope: ReportScope, from: string, to: string) {
+  let query = db
+    .selectFrom('report_daily_counts')
+    .select((eb) => [
+      'day',
+      'agent_id',
+      eb.fn.sum<number>('created').as('created'),
+      eb.fn.sum<number>('closed').as('closed'),
+      eb.fn.sum<number>('reopened').as('reopened'),
+      eb.fn.sum<number>('public_replies').as('public_replies'),
+      eb.fn.sum<number>('backlog_delta').as('backlog_delta'),
+    ])
+    .where('organization_id', '=', scope.organizationId)
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .groupBy(['day', 'agent_id']);
+  if (scope.teamId !== undefined) {
+    query = query.where('team_id', '=', scope.teamId);
+  }
+  if (scope.agentId !== undefined) {
+    query = query.where('agent_id', '=', scope.agentId);
+  }
+  return query.execute();
+}
+
+/** The backlog at the start of `day`: the sum of every delta before it. */
+export async function backlogBefore(db: Db, scope: ReportScope, day: string): Promise<number> {
+  let query = db
+    .selectFrom('report_daily_counts')
+    .select((eb) => eb.fn.sum<number>('backlog_delta').as('backlog'))
+    .where('organization_id', '=', scope.organizationId)
+    .where('day', '<', day);
+  if (scope.teamId !== undefined) {
+    query = query.where('team_id', '=', scope.teamId);
+  }
+  if (scope.agentId !== undefined) {
+    query = query.where('agent_id', '=', scope.agentId);
+  }
+  const row = await query.executeTakeFirst();
+  return Number(row?.backlog ?? 0);
+}
+
+/** The bin counts per day, metric and bin (and agent) of the days from `from` through `to`. */
+export async function sumDurationBins(db: Db, scope: ReportScope, from: string, to: string, metrics: readonly DurationMetric[]) {
+  let query = db
+    .selectFrom('report_duration_bins')
+    .select((eb) => ['day', 'agent_id', 'metric', 'bin', eb.fn.sum<number>('count').as('count')])
+    .where('organization_id', '=', scope.organizationId)
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .where('metric', 'in', [...metrics])
+    .groupBy(['day', 'agent_id', 'metric', 'bin']);
+  if (scope.teamId !== undefined) {
+    query = query.where('team_id', '=', scope.teamId);
+  }
+  if (scope.agentId !== undefined) {
+    query = query.where('agent_id', '=', scope.agentId);
+  }
+  return query.execute();
+}

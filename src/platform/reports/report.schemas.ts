@@ -1,0 +1,69 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Nullable, StringEnum, UlidSchema } from '../../http/shared-schemas.js';
+
+export const REPORT_INTERVALS = ['day', 'week', 'month'] as const;
+export type ReportInterval = (typeof REPORT_INTERVALS)[number];
+
+/** The longest range a report answers, in days (`from` and `to` both included). */
+export const MAX_REPORT_DAYS = 731;
+
+const DateSchema = (description: string) =>
+  Type.String({ format: 'date', description: `${description} (YYYY-MM-DD, a local day of each team)` });
+
+export const ReportQuerySchema = Type.Object(
+  {
+    from: DateSchema('First day of the range, included'),
+    to: DateSchema('Last day of the range, included'),
+    teamId: Type.Optional(UlidSchema),
+    agentId: Type.Optional(UlidSchema),
+    interval: Type.Optional(
+      StringEnum(REPORT_INTERVALS, {
+        description: 'Bucket size (default `day`); weeks start on Monday, months on the 1st',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReportQuery = Static<typeof ReportQuerySchema>;
+
+const start = Type.String({ format: 'date', description: 'First day of the bucket (it may precede `from`)' });
+const minutes = (description: string) => Nullable(Type.Integer({ minimum: 0, description: `${description}, in minutes` }));
+
+const VolumeValues = {
+  created: Type.Integer({ minimum: 0 }),
+  closed: Type.Integer({ minimum: 0 }),
+  reopened: Type.Integer({ minimum: 0 }),
+  backlog: Type.Integer({ description: 'Open tickets at the end of the bucket (of the range, in totals)' }),
+};
+export const VolumeReportSchema = Type.Object({
+  series: Type.Array(Type.Object({ start, ...VolumeValues })),
+  totals: Type.Object(VolumeValues),
+});
+export type VolumeReport = Static<typeof VolumeReportSchema>;
+
+const DurationValues = {
+  count: Type.Integer({ minimum: 0, description: 'Durations measured' }),
+  calendarMedian: minutes('Median in calendar time'),
+  calendarP90: minutes('90th percentile in calendar time'),
+  businessMedian: minutes("Median in the team's business hours"),
+  businessP90: minutes("90th percentile in the team's business hours"),
+};
+export const DurationReportSchema = Type.Object({
+  series: Type.Array(Type.Object({ start, ...DurationValues })),
+  totals: Type.Object(DurationValues),
+});
+export type DurationReport = Static<typeof DurationReportSchema>;
+
+const AgentValues = {
+  agentId: Nullable(Type.String({ description: 'The user; null for tickets without an assignee' })),
+  ticketsHandled: Type.Integer({ minimum: 0, description: 'Tickets closed while assigned to the agent' }),
+  publicReplies: Type.Integer({ minimum: 0 }),
+  firstReplyMedian: minutes('Median first reply time of the first replies the agent wrote, calendar'),
+};
+export const AgentsReportSchema = Type.Object({
+  series: Type.Array(Type.Object({ start, ...AgentValues }), { description: 'One row per bucket and agent with activity' }),
+  totals: Type.Object({ agents: Type.Array(Type.Object(AgentValues), { description: 'Per agent, over the range' }) }),
+});
+export type AgentsReport = Static<typeof AgentsReportSchema>;
+
+export type ReportName = 'volume' | 'first-reply-time' | 'resolution-time' | 'agents';

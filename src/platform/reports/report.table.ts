@@ -1,0 +1,59 @@
+/**
+ * Reports are answered from aggregates kept in the transaction of each change, never from a scan
+ * of tickets at report time (`report-aggregates.service.ts` writes them, `report.service.ts` reads).
+ *
+ * Keys: organization, team, agent and LOCAL DAY. The agent is the ticket's assignee for creations,
+ * closes, reopens and the backlog, the replying user for public replies and first replies; `''`
+ * when there is none. The day (`YYYY-MM-DD`) is the local date of the change in the time zone the
+ * ticket's team had at that moment (its configuration, UTC if none): a report groups each team's
+ * own days, and a later change of time zone leaves past days where they fell.
+ *
+ * `report_daily_counts`: per key, how many tickets were `created`, `closed` (a status with
+ * `is_closed`), `reopened` (closed to open), and `public_replies` by people. The backlog is kept as
+ * a delta (`backlog_delta`: +1 when a ticket becomes open in a key, -1 when it leaves it by a close,
+ * a move to another team or another assignee), so the backlog at the end of any day is the prefix
+ * sum of the deltas up to it. A delta is chosen over a daily closing snapshot because a snapshot
+ * needs a row for every day of every key, written by something that runs when nothing changes (a
+ * worker at each team's midnight); the delta is written only by changes, by the same upserts.
+ *
+ * `report_duration_bins`: durations as histograms, per key and `metric` (first_reply_calendar,
+ * first_reply_business, resolution_calendar, resolution_business) a count per `bin`
+ * (`report.bins.ts`: exact minutes 0..59, then bins growing ~5%), so that a median or p90 comes
+ * from bin counts within ~5%, exactly under an hour. First reply: created to the first public
+ * reply by a user (not a customer, not an AI agent), counted once per ticket at that reply's day.
+ * Resolution: created to closed, counted at every close: a ticket reopened and closed again adds
+ * a second, longer sample (its reopened time included, as Zendesk's full resolution time does).
+ *
+ * Every write is `INSERT … ON CONFLICT DO UPDATE SET n = n + excluded.n` in the change's
+ * transaction: several processes never lose a count, and a change rolled back takes its counts.
+ */
+export interface ReportDailyCountTable {
+  organization_id: string;
+  team_id: string;
+  agent_id: string;
+  day: string;
+  created: number;
+  closed: number;
+  reopened: number;
+  public_replies: number;
+  backlog_delta: number;
+}
+
+export type DurationMetric = 'first_reply_calendar' | 'first_reply_business' | 'resolution_calendar' | 'resolution_business';
+
+export interface ReportDurationBinTable {
+  organization_id: string;
+  team_id: string;
+  agent_id: string;
+  day: string;
+  metric: DurationMetric;
+  bin: number;
+  count: number;
+}
+
+/** The tickets that had their first public reply by a person: the insert that wins marks the first. */
+export interface ReportFirstReplyTable {
+  ticket_id: string;
+  organization_id: string;
+  replied_at: string;
+}
