@@ -9,7 +9,7 @@ const kinds = {
     'Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. ' +
     'Each such email also needs its own kind (assigned or customerReply) on',
   slaAlerts:
-    'An SLA target of a ticket assigned to me nears its due time (the policy\'s warning share) or is breached; of my team\'s tickets while nobody is assigned',
+    "An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned",
 } as const;
 
 export const NotificationPreferencesSchema = Type.Object(

@@ -12,16 +12,7 @@ const BREACHABLE = sql<boolean>`status in ('active', 'breached')`;
 const RUNNING = sql<boolean>`status = 'active'`;
 
 /** What an alert says of its target, as each claim answers it. */
-const ALERT_COLUMNS = [
-  'id',
-  'organization_id',
-  'ticket_id',
-  'policy_id',
-  'metric',
-  'due_at',
-  'breached_at',
-  'warn_at',
-] as const;
+const ALERT_COLUMNS = ['id', 'organization_id', 'ticket_id', 'policy_id', 'metric', 'due_at', 'breached_at', 'warn_at'] as const;
 
 /** Targets past their due time whose breach nobody has announced, oldest first. */
 export async function listDueBreaches(db: Db, now: string, limit: number) {

@@ -5,6 +5,7 @@ import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.ser
 import type { Metrics } from '../../lib/metrics.js';
 import { recordEvents } from '../events/event.recorder.js';
 import { notifyTicketChange } from '../notifications/ticket-notification.service.js';
+import { insertSlaEvents } from './ticket-sla.repository.js';
 import {
   type AlertedTarget,
   claimBreachNotice,
@@ -15,7 +16,6 @@ import {
   listDueWarnings,
   markBreached,
 } from './ticket-sla-alert.repository.js';
-import { insertSlaEvents } from './ticket-sla.repository.js';
 
 /**
  * SLA warnings and breaches, announced exactly once per target (per run of its clock: a target
