@@ -6159,7 +6159,7 @@ export interface operations {
                                 description?: null | string;
                                 /** @description false pauses deliveries (events keep being collected while they are retained); true resumes them and clears the failure state */
                                 enabled?: boolean;
-                                /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                                /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, sla.warning, sla.breached, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                                 eventTypes: string[];
                                 /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                                 url: string;
@@ -6545,7 +6545,7 @@ export interface operations {
                         description?: null | string;
                         /** @description false pauses deliveries (events keep being collected while they are retained); true resumes them and clears the failure state */
                         enabled?: boolean;
-                        /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                        /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, sla.warning, sla.breached, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                         eventTypes: string[];
                         /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                         url: string;
@@ -7573,7 +7573,7 @@ export interface operations {
                 occurredBefore?: string;
                 /** @description desc: newest first (default); asc: oldest first */
                 order?: "desc" | "asc";
-                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, sla.warning, sla.breached, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                 type?: string[];
             };
             header?: never;
@@ -7609,7 +7609,7 @@ export interface operations {
                             occurredAt: string;
                             organizationId: string;
                             /** @enum {string} */
-                            type: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.deleted" | "satisfaction.rated" | "comment.created" | "comment.updated" | "contact.created" | "contact.deleted" | "account.created" | "note.created" | "article.published" | "article.unpublished" | "article.updated" | "article.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "help_center.updated" | "chat.message.created" | "chat.visitor_presence" | "chat.visitor_typing" | "mcp_server.connected" | "mcp_server.disconnected";
+                            type: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.deleted" | "satisfaction.rated" | "sla.warning" | "sla.breached" | "comment.created" | "comment.updated" | "contact.created" | "contact.deleted" | "account.created" | "note.created" | "article.published" | "article.unpublished" | "article.updated" | "article.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "help_center.updated" | "chat.message.created" | "chat.visitor_presence" | "chat.visitor_typing" | "mcp_server.connected" | "mcp_server.disconnected";
                         }[];
                         message: string;
                         nextCursor: null | string;
@@ -7678,7 +7678,7 @@ export interface operations {
             query?: {
                 /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header (the header wins when both are sent) */
                 lastEventId?: string;
-                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, sla.warning, sla.breached, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                 type?: string[];
             };
             header?: {
@@ -17814,7 +17814,7 @@ export interface operations {
                             dueAt: null | string;
                             /** @description ULID (26 characters) */
                             id: string;
-                            kind: "start" | "pause" | "resume" | "met" | "breach" | "policy_change" | "recalculated";
+                            kind: "start" | "pause" | "resume" | "met" | "breach" | "policy_change" | "recalculated" | "warning";
                             metric: null | ("firstReply" | "nextReply" | "periodicUpdate" | "resolution");
                             policyId: null | string;
                             /** @description Why: `status On hold`, `ticket closed`, `public reply`, `priority High`… */
@@ -19710,6 +19710,8 @@ export interface operations {
                             customerReply: boolean;
                             /** @description Someone mentions me (`@email` or `@name`) in an internal note */
                             mentioned: boolean;
+                            /** @description An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned */
+                            slaAlerts: boolean;
                             /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
                             teamUnassigned: boolean;
                             updatedAt: null | string;
@@ -19808,6 +19810,8 @@ export interface operations {
                     customerReply?: boolean;
                     /** @description Someone mentions me (`@email` or `@name`) in an internal note */
                     mentioned?: boolean;
+                    /** @description An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned */
+                    slaAlerts?: boolean;
                     /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
                     teamUnassigned?: boolean;
                 };
@@ -19828,6 +19832,8 @@ export interface operations {
                             customerReply: boolean;
                             /** @description Someone mentions me (`@email` or `@name`) in an internal note */
                             mentioned: boolean;
+                            /** @description An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned */
+                            slaAlerts: boolean;
                             /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
                             teamUnassigned: boolean;
                             updatedAt: null | string;
@@ -20733,6 +20739,8 @@ export interface operations {
                             customerReply: boolean;
                             /** @description Someone mentions me (`@email` or `@name`) in an internal note */
                             mentioned: boolean;
+                            /** @description An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned */
+                            slaAlerts: boolean;
                             /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
                             teamUnassigned: boolean;
                             updatedAt: null | string;
@@ -20789,6 +20797,8 @@ export interface operations {
                     customerReply?: boolean;
                     /** @description Someone mentions me (`@email` or `@name`) in an internal note */
                     mentioned?: boolean;
+                    /** @description An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned */
+                    slaAlerts?: boolean;
                     /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
                     teamUnassigned?: boolean;
                 };
@@ -20809,6 +20819,8 @@ export interface operations {
                             customerReply: boolean;
                             /** @description Someone mentions me (`@email` or `@name`) in an internal note */
                             mentioned: boolean;
+                            /** @description An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned */
+                            slaAlerts: boolean;
                             /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
                             teamUnassigned: boolean;
                             updatedAt: null | string;
@@ -22032,7 +22044,7 @@ export interface operations {
                     description?: null | string;
                     /** @default true */
                     enabled?: boolean;
-                    /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                    /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, sla.warning, sla.breached, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                     eventTypes: string[];
                     /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                     url: string;
