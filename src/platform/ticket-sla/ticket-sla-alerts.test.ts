@@ -10,7 +10,11 @@ import { createMetrics, type Metrics } from '../../lib/metrics.js';
 import { createTicketSlaWorker, type TicketSlaWorker } from './ticket-sla.worker.js';
 
 /** Calendar time, so the times below are plain arithmetic: first reply 60 minutes (warned at 45), resolution 8 hours. */
-const POLICY = { name: 'Standard', businessHours: false, targets: { high: { firstReply: 60, resolution: 480 } } };
+const POLICY = {
+  name: 'Standard',
+  businessHours: false,
+  targets: { high: { firstReply: 60, resolution: 480 }, medium: { firstReply: 120 } },
+};
 const at = (time: string) => `2026-01-15T${time}:00.000Z`;
 
 interface Person {
@@ -206,6 +210,27 @@ describe.each(DIALECTS)('SLA warnings and breaches on %s', (dialect) => {
     harness.clock.set(at('12:35'));
     expect(await worker.runOnce()).toBe(1);
     expect((await slaEventsOf(ticket.id)).map((event) => [event.type, event.data.dueAt])).toEqual([['sla.warning', at('12:50')]]);
+  });
+
+  it('a new priority moves the warning with the due time; once warned, a later due time warns nobody again', async () => {
+    const moved = await createTicket();
+    const warned = await createTicket();
+    harness.clock.set(at('09:30'));
+    // 30 of Medium's 120 minutes ran: warned at 90 (10:30), due at 11:00.
+    await ok('PATCH', `/v1/tickets/${moved.id}`, { priorityName: 'Medium' });
+    harness.clock.set(at('09:45'));
+    expect(await worker.runOnce()).toBe(1);
+    harness.clock.set(at('09:50'));
+    await ok('PATCH', `/v1/tickets/${warned.id}`, { priorityName: 'Medium' });
+    harness.clock.set(at('10:29'));
+    expect(await worker.runOnce()).toBe(0);
+    harness.clock.set(at('10:30'));
+    expect(await worker.runOnce()).toBe(1);
+    harness.clock.set(at('11:00'));
+    expect(await worker.runOnce()).toBe(2);
+    const kinds = async (id: string) => (await slaEventsOf(id)).map((event) => `${event.type} ${event.data.dueAt}`);
+    expect(await kinds(moved.id)).toEqual([`sla.warning ${at('11:00')}`, `sla.breached ${at('11:00')}`]);
+    expect(await kinds(warned.id)).toEqual([`sla.warning ${at('10:00')}`, `sla.breached ${at('11:00')}`]);
   });
 
   it('a target met in time never breaches', async () => {
