@@ -25,6 +25,7 @@ import { createEventRetentionWorker, type EventRetentionWorker } from './platfor
 import { createFirstStartOrganization } from './platform/organizations/organization.service.js';
 import { createRoutingWorker, type RoutingWorker } from './platform/routing/routing.worker.js';
 import { createSatisfactionWorker, type SatisfactionWorker } from './platform/satisfaction/satisfaction.worker.js';
+import { createTicketSlaWorker, type TicketSlaWorker } from './platform/ticket-sla/ticket-sla.worker.js';
 import { type ChatReplyEmailWorker, createChatReplyEmailWorker } from './platform/tickets/chat-reply-email.worker.js';
 import { apiKeyLookup } from './platform/users/api-key.service.js';
 import { type CredentialsSignal, createCredentialsSignal } from './platform/users/credentials.signal.js';
@@ -101,6 +102,7 @@ export async function startServer(
     await workers.routing?.stop();
     await workers.chatReplies?.stop();
     await workers.surveys?.stop();
+    await workers.sla?.stop();
     await workers.retention?.stop();
     await workers.emailRetention?.stop();
     await workers.webhooks?.stop();
@@ -131,6 +133,7 @@ interface Workers {
   routing?: RoutingWorker;
   chatReplies?: ChatReplyEmailWorker;
   surveys?: SatisfactionWorker;
+  sla?: TicketSlaWorker;
   retention?: EventRetentionWorker;
   emailRetention?: EmailRetentionWorker;
   webhooks?: WebhookWorker;
@@ -176,6 +179,9 @@ async function startBackgroundWorkers(deps: ProcessDeps, workers: Workers): Prom
   // And the satisfaction surveys due: each taken by one conditional update.
   workers.surveys = createSatisfactionWorker({ db, clock, ids, config, secretKey, log });
   workers.surveys.start();
+  // And the SLA warnings and breaches due: each announced by one conditional update.
+  workers.sla = createTicketSlaWorker({ db, clock, ids, config, secretKey, log, metrics });
+  workers.sla.start();
   // And an event pruner: its batches skip rows another process is deleting.
   workers.retention = createEventRetentionWorker({ db, clock, config, log });
   workers.retention.start();
@@ -233,6 +239,7 @@ function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
     routing,
     chatReplies,
     surveys,
+    sla,
     retention,
     emailRetention,
     webhooks,
@@ -248,6 +255,7 @@ function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
     ...(routing ? [routing] : []),
     ...(chatReplies ? [chatReplies] : []),
     ...(surveys ? [surveys] : []),
+    ...(sla ? [sla] : []),
     ...(retention ? [retention] : []),
     ...(emailRetention ? [emailRetention] : []),
     ...(webhooks ? [webhooks] : []),

@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   'ticket.status_changed',
   'ticket.deleted',
   'satisfaction.rated',
+  'sla.warning',
+  'sla.breached',
   'comment.created',
   'comment.updated',
   'contact.created',

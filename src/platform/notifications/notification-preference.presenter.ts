@@ -8,6 +8,7 @@ export const DEFAULT_NOTIFICATION_PREFERENCES = {
   customerReply: true,
   mentioned: true,
   teamUnassigned: true,
+  slaAlerts: true,
 } as const;
 
 export function toPreferences(userId: string, row: NotificationPreferenceRow | undefined): NotificationPreferences {
@@ -20,6 +21,7 @@ export function toPreferences(userId: string, row: NotificationPreferenceRow | u
     customerReply: readBoolean(row.customer_reply),
     mentioned: readBoolean(row.mentioned),
     teamUnassigned: readBoolean(row.team_unassigned),
+    slaAlerts: readBoolean(row.sla_alerts),
     updatedAt: row.updated_at,
   };
 }

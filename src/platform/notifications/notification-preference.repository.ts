@@ -11,6 +11,7 @@ const PREFERENCE_COLUMNS = [
   'customer_reply',
   'mentioned',
   'team_unassigned',
+  'sla_alerts',
   'created_at',
   'updated_at',
 ] as const;

@@ -8,6 +8,8 @@ const kinds = {
   teamUnassigned:
     'Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. ' +
     'Each such email also needs its own kind (assigned or customerReply) on',
+  slaAlerts:
+    "An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned",
 } as const;
 
 export const NotificationPreferencesSchema = Type.Object(
@@ -17,6 +19,7 @@ export const NotificationPreferencesSchema = Type.Object(
     customerReply: Type.Boolean({ description: kinds.customerReply }),
     mentioned: Type.Boolean({ description: kinds.mentioned }),
     teamUnassigned: Type.Boolean({ description: kinds.teamUnassigned }),
+    slaAlerts: Type.Boolean({ description: kinds.slaAlerts }),
     updatedAt: Nullable(TimestampSchema),
   },
   { additionalProperties: false },
@@ -30,6 +33,7 @@ export const UpdateNotificationPreferencesSchema = Type.Object(
     customerReply: Type.Optional(Type.Boolean({ description: kinds.customerReply })),
     mentioned: Type.Optional(Type.Boolean({ description: kinds.mentioned })),
     teamUnassigned: Type.Optional(Type.Boolean({ description: kinds.teamUnassigned })),
+    slaAlerts: Type.Optional(Type.Boolean({ description: kinds.slaAlerts })),
   },
   { additionalProperties: false },
 );

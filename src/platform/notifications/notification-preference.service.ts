@@ -54,6 +54,7 @@ export async function updateNotificationPreferences(
     ['customerReply', 'customer_reply'],
     ['mentioned', 'mentioned'],
     ['teamUnassigned', 'team_unassigned'],
+    ['slaAlerts', 'sla_alerts'],
   ] as const;
   for (const [field, column] of columns) {
     if (body[field] !== undefined) {
@@ -74,6 +75,7 @@ export async function updateNotificationPreferences(
       customer_reply: body.customerReply ?? defaults.customerReply,
       mentioned: body.mentioned ?? defaults.mentioned,
       team_unassigned: body.teamUnassigned ?? defaults.teamUnassigned,
+      sla_alerts: body.slaAlerts ?? defaults.slaAlerts,
       created_at: at,
       updated_at: at,
     },

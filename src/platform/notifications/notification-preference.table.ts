@@ -13,6 +13,8 @@ export interface UserNotificationPreferenceTable {
   mentioned: boolean | number;
   /** Mail they get only as a member of the team of an unassigned ticket (a new ticket, a customer reply). */
   team_unassigned: boolean | number;
+  /** An SLA target of a ticket assigned to them (or, unassigned, of their team's) is near its due time or breached. */
+  sla_alerts: boolean | number;
   created_at: string;
   updated_at: string;
 }

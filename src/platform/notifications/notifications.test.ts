@@ -421,6 +421,7 @@ describe.each(DIALECTS)('reopen on reply and ticket notifications on %s', (diale
         customerReply: true,
         mentioned: true,
         teamUnassigned: true,
+        slaAlerts: true,
         updatedAt: null,
       });
       const changed = await preferences({ mentioned: false }, erin.headers);

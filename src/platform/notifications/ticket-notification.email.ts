@@ -3,7 +3,7 @@
  * and why the reader got it. Pure; the service decides who gets which reasons.
  */
 
-export type NotificationKind = 'assigned' | 'customerReply' | 'mentioned';
+export type NotificationKind = 'assigned' | 'customerReply' | 'mentioned' | 'slaWarning' | 'slaBreached';
 
 export interface NotificationReason {
   kind: NotificationKind;
@@ -12,6 +12,8 @@ export interface NotificationReason {
   excerpt: string | null;
   /** Customer replies: the reply took the ticket out of a closed status. */
   reopened?: boolean;
+  /** SLA alerts: which target, of which policy, and when it is (or was) due. */
+  sla?: { metric: string; policyName: string; dueAt: string };
 }
 
 export interface EmailTicket {
@@ -39,9 +41,18 @@ export function excerptOf(text: string | null | undefined): string | null {
 /** A header-safe line: user text may hold line breaks, which have no place in a subject. */
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/** The SLA metric as a sentence names it. */
+const METRIC_NAMES: Record<string, string> = {
+  firstReply: 'first reply',
+  nextReply: 'next reply',
+  periodicUpdate: 'periodic update',
+  resolution: 'resolution',
+};
+const metricName = (reason: NotificationReason) => METRIC_NAMES[reason.sla?.metric ?? ''] ?? reason.sla?.metric ?? 'target';
+
 /** Which reason names the email, when a reader has several for one change. */
 const PRECEDENCE = (reason: NotificationReason) =>
-  reason.viaTeam ? 3 : ({ assigned: 0, mentioned: 1, customerReply: 2 } as const)[reason.kind];
+  reason.viaTeam ? 3 : ({ slaBreached: 0, slaWarning: 0, assigned: 1, mentioned: 2, customerReply: 3 } as const)[reason.kind];
 
 export function sortReasons(reasons: NotificationReason[]): NotificationReason[] {
   return [...reasons].sort((a, b) => PRECEDENCE(a) - PRECEDENCE(b));
@@ -59,6 +70,10 @@ function subjectOf(ticket: EmailTicket, reason: NotificationReason, actorName: s
       return `${prefix} ${oneLine(actorName)} mentioned you: ${title}`;
     case 'customerReply':
       return `${prefix} ${reason.reopened ? 'Reopened by a customer reply' : 'Customer replied'}: ${title}`;
+    case 'slaWarning':
+      return `${prefix} SLA warning, ${metricName(reason)} due soon: ${title}`;
+    case 'slaBreached':
+      return `${prefix} SLA breached, ${metricName(reason)} overdue: ${title}`;
   }
 }
 
@@ -75,6 +90,14 @@ function sentenceOf(ticket: EmailTicket, reason: NotificationReason, actorName: 
     case 'customerReply': {
       const where = reason.viaTeam ? `; nobody in ${ticket.team_name} is assigned to it yet` : ', which is assigned to you';
       return `${actor} replied on ${id}${where}.${reason.reopened ? ' The ticket was closed and is open again.' : ''}`;
+    }
+    case 'slaWarning':
+    case 'slaBreached': {
+      const policy = `the SLA policy "${oneLine(reason.sla?.policyName ?? '')}"`;
+      const due = reason.sla?.dueAt ?? '';
+      return reason.kind === 'slaWarning'
+        ? `The ${metricName(reason)} of ${id} is due at ${due} under ${policy}.`
+        : `The ${metricName(reason)} of ${id} was due at ${due} under ${policy}, and is breached.`;
     }
   }
 }

@@ -55,6 +55,7 @@ export async function findRecipients(
       'preferences.customer_reply',
       'preferences.mentioned',
       'preferences.team_unassigned',
+      'preferences.sla_alerts',
       eb
         .exists(
           eb

@@ -29,7 +29,9 @@ export type TicketEvent =
   /** The ticket's assignee was set; with `teamWhenUnassigned`, a ticket left unassigned tells its team. */
   | { type: 'assigned'; teamWhenUnassigned?: boolean }
   | { type: 'customerReply'; text: string; reopened: boolean }
-  | { type: 'mentioned'; text: string; userIds: string[] };
+  | { type: 'mentioned'; text: string; userIds: string[] }
+  /** An SLA target neared its due time or passed it: the assignee, or the team while nobody is assigned. */
+  | { type: 'sla'; alert: 'warning' | 'breached'; metric: string; policyName: string; dueAt: string };
 
 export interface TicketChange {
   organizationId: string;
@@ -56,6 +58,8 @@ function prefers(row: RecipientRow, reason: Pick<NotificationReason, 'kind' | 'v
     assigned: row.assigned,
     customerReply: row.customer_reply,
     mentioned: row.mentioned,
+    slaWarning: row.sla_alerts,
+    slaBreached: row.sla_alerts,
   };
   // No row of preferences: every kind is on.
   const on = (value: RecipientRow['assigned']) => value === null || readBoolean(value);
@@ -97,6 +101,15 @@ function plan(ticket: NotifiedTicketRow, events: TicketEvent[]): Plan {
         add(assignee, { ...reason, viaTeam: false });
       } else {
         team.push({ ...reason, viaTeam: true });
+      }
+    } else if (event.type === 'sla') {
+      const { metric, policyName, dueAt } = event;
+      const reason = { kind: event.alert === 'warning' ? ('slaWarning' as const) : ('slaBreached' as const), excerpt: null };
+      const sla = { metric, policyName, dueAt };
+      if (assignee) {
+        add(assignee, { ...reason, sla, viaTeam: false });
+      } else {
+        team.push({ ...reason, sla, viaTeam: true });
       }
     } else {
       for (const userId of new Set(event.userIds)) {

@@ -32,6 +32,7 @@ describe.each(DIALECTS)("an admin's view of a user's notification switches on %s
       customerReply: true,
       mentioned: true,
       teamUnassigned: true,
+      slaAlerts: true,
       updatedAt: null,
     });
     const changed = await change(ada.userId, acme.headers, { mentioned: false });

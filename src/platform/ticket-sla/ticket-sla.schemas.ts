@@ -4,7 +4,7 @@ import { Nullable, TimestampSchema, UlidSchema } from '../../http/shared-schemas
 import { ACTOR_TYPES } from '../../shared/event-types.js';
 import { SLA_METRICS } from '../../shared/sla.js';
 
-const KINDS = ['start', 'pause', 'resume', 'met', 'breach', 'policy_change', 'recalculated'] as const;
+const KINDS = ['start', 'pause', 'resume', 'met', 'breach', 'policy_change', 'recalculated', 'warning'] as const;
 
 export const TicketSlaEventSchema = Type.Object(
   {

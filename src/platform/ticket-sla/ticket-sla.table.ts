@@ -2,7 +2,7 @@ import type { SlaMetric } from '../../shared/sla.js';
 
 /** `idle`: a next-reply or periodic-update target the policy sets that has not started (not shown). */
 export type SlaTargetStatus = 'idle' | 'active' | 'paused' | 'met' | 'breached';
-export type SlaEventKind = 'start' | 'pause' | 'resume' | 'met' | 'breach' | 'policy_change' | 'recalculated';
+export type SlaEventKind = 'start' | 'pause' | 'resume' | 'met' | 'breach' | 'policy_change' | 'recalculated' | 'warning';
 
 /** The running (or last) instance of one SLA metric of a ticket. */
 export interface TicketSlaTargetTable {

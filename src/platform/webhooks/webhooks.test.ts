@@ -4,6 +4,7 @@ import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestT
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { startPublicMcpServer, type TestMcpServer } from '../../../test/mcp/mcp-servers.js';
 import { rateTicketBySurveyEmail } from '../../../test/satisfaction.js';
+import { breachTicketBySlaWorker } from '../../../test/sla.js';
 import { startWebhookReceiver, type WebhookReceiver, webhookWorkerOf } from '../../../test/webhook-receiver.js';
 import { encodeCursor } from '../../lib/cursors.js';
 import { EVENT_TYPES } from '../../shared/event-types.js';
@@ -278,6 +279,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     const ticket = await ok('POST', '/v1/tickets', { title: 'Help', requestorEmail: 'pat@customer.test', teamId: desk.teamId });
     await ok('PATCH', `/v1/tickets/${ticket.id}`, { title: 'Help!', statusName: 'Closed', assignedAgentId: acme.userId });
     await rateTicketBySurveyEmail(harness, acme.headers, ticket.id, 'good');
+    await breachTicketBySlaWorker(harness, acme.headers, desk.teamId);
     const comment = await ok('POST', `/v1/tickets/${ticket.id}/comment`, { content: 'Have you tried turning it off?' });
     await ok('PATCH', `/v1/tickets/${ticket.id}/comments/${comment.id}`, { content: 'Have you tried unplugging it?' });
     await ok('DELETE', `/v1/tickets/${ticket.id}`);

@@ -6239,7 +6239,7 @@ export interface operations {
                                 description?: null | string;
                                 /** @description false pauses deliveries (events keep being collected while they are retained); true resumes them and clears the failure state */
                                 enabled?: boolean;
-                                /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                                /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, sla.warning, sla.breached, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                                 eventTypes: string[];
                                 /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                                 url: string;
@@ -6625,7 +6625,7 @@ export interface operations {
                         description?: null | string;
                         /** @description false pauses deliveries (events keep being collected while they are retained); true resumes them and clears the failure state */
                         enabled?: boolean;
-                        /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                        /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, sla.warning, sla.breached, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                         eventTypes: string[];
                         /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                         url: string;
@@ -7653,7 +7653,7 @@ export interface operations {
                 occurredBefore?: string;
                 /** @description desc: newest first (default); asc: oldest first */
                 order?: "desc" | "asc";
-                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, sla.warning, sla.breached, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                 type?: string[];
             };
             header?: never;
@@ -7689,7 +7689,7 @@ export interface operations {
                             occurredAt: string;
                             organizationId: string;
                             /** @enum {string} */
-                            type: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.deleted" | "satisfaction.rated" | "comment.created" | "comment.updated" | "contact.created" | "contact.deleted" | "account.created" | "note.created" | "article.published" | "article.unpublished" | "article.updated" | "article.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "help_center.updated" | "chat.message.created" | "chat.visitor_presence" | "chat.visitor_typing" | "mcp_server.connected" | "mcp_server.disconnected";
+                            type: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.deleted" | "satisfaction.rated" | "sla.warning" | "sla.breached" | "comment.created" | "comment.updated" | "contact.created" | "contact.deleted" | "account.created" | "note.created" | "article.published" | "article.unpublished" | "article.updated" | "article.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "help_center.updated" | "chat.message.created" | "chat.visitor_presence" | "chat.visitor_typing" | "mcp_server.connected" | "mcp_server.disconnected";
                         }[];
                         message: string;
                         nextCursor: null | string;
@@ -7758,7 +7758,7 @@ export interface operations {
             query?: {
                 /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header (the header wins when both are sent) */
                 lastEventId?: string;
-                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                /** @description Only these types; repeat for several (?type=ticket.created&type=comment.created). One of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, sla.warning, sla.breached, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                 type?: string[];
             };
             header?: {
@@ -18338,7 +18338,7 @@ export interface operations {
                             dueAt: null | string;
                             /** @description ULID (26 characters) */
                             id: string;
-                            kind: "start" | "pause" | "resume" | "met" | "breach" | "policy_change" | "recalculated";
+                            kind: "start" | "pause" | "resume" | "met" | "breach" | "policy_change" | "recalculated" | "warning";
                             metric: null | ("firstReply" | "nextReply" | "periodicUpdate" | "resolution");
                             policyId: null | string;
                             /** @description Why: `status On hold`, `ticket closed`, `public reply`, `priority High`… */
@@ -20234,6 +20234,8 @@ export interface operations {
                             customerReply: boolean;
                             /** @description Someone mentions me (`@email` or `@name`) in an internal note */
                             mentioned: boolean;
+                            /** @description An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned */
+                            slaAlerts: boolean;
                             /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
                             teamUnassigned: boolean;
                             updatedAt: null | string;
@@ -20332,6 +20334,8 @@ export interface operations {
                     customerReply?: boolean;
                     /** @description Someone mentions me (`@email` or `@name`) in an internal note */
                     mentioned?: boolean;
+                    /** @description An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned */
+                    slaAlerts?: boolean;
                     /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
                     teamUnassigned?: boolean;
                 };
@@ -20352,6 +20356,8 @@ export interface operations {
                             customerReply: boolean;
                             /** @description Someone mentions me (`@email` or `@name`) in an internal note */
                             mentioned: boolean;
+                            /** @description An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned */
+                            slaAlerts: boolean;
                             /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
                             teamUnassigned: boolean;
                             updatedAt: null | string;
@@ -21257,6 +21263,8 @@ export interface operations {
                             customerReply: boolean;
                             /** @description Someone mentions me (`@email` or `@name`) in an internal note */
                             mentioned: boolean;
+                            /** @description An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned */
+                            slaAlerts: boolean;
                             /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
                             teamUnassigned: boolean;
                             updatedAt: null | string;
@@ -21313,6 +21321,8 @@ export interface operations {
                     customerReply?: boolean;
                     /** @description Someone mentions me (`@email` or `@name`) in an internal note */
                     mentioned?: boolean;
+                    /** @description An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned */
+                    slaAlerts?: boolean;
                     /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
                     teamUnassigned?: boolean;
                 };
@@ -21333,6 +21343,8 @@ export interface operations {
                             customerReply: boolean;
                             /** @description Someone mentions me (`@email` or `@name`) in an internal note */
                             mentioned: boolean;
+                            /** @description An SLA target of a ticket assigned to me nears its due time (the policy's warning share) or is breached; of my team's tickets while nobody is assigned */
+                            slaAlerts: boolean;
                             /** @description Mail I get only as a member of the team of an unassigned ticket: a new ticket nobody was assigned, a customer reply on it. Each such email also needs its own kind (assigned or customerReply) on */
                             teamUnassigned: boolean;
                             updatedAt: null | string;
@@ -22556,7 +22568,7 @@ export interface operations {
                     description?: null | string;
                     /** @default true */
                     enabled?: boolean;
-                    /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
+                    /** @description The event types delivered. One or more of: ticket.created, ticket.updated, ticket.assigned, ticket.status_changed, ticket.deleted, satisfaction.rated, sla.warning, sla.breached, comment.created, comment.updated, contact.created, contact.deleted, account.created, note.created, article.published, article.unpublished, article.updated, article.deleted, collection.created, collection.updated, collection.deleted, help_center.updated, chat.message.created, chat.visitor_presence, chat.visitor_typing, mcp_server.connected, mcp_server.disconnected */
                     eventTypes: string[];
                     /** @description Where deliveries are POSTed: https, or plain http to a host in OUTBOUND_ALLOWED_HOSTS; no private, loopback or link-local address unless OUTBOUND_ALLOWED_HOSTS names it */
                     url: string;
