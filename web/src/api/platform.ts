@@ -6150,7 +6150,7 @@ export interface operations {
                                  * @description The sort of GET /v1/tickets: a field, descending with a leading -
                                  * @enum {string}
                                  */
-                                sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                                sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                                 /** @description The name of the team the view is shared with */
                                 team: string;
                             }[];
@@ -6536,7 +6536,7 @@ export interface operations {
                          * @description The sort of GET /v1/tickets: a field, descending with a leading -
                          * @enum {string}
                          */
-                        sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                        sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                         /** @description The name of the team the view is shared with */
                         team: string;
                     }[];
@@ -14475,8 +14475,14 @@ export interface operations {
                 priorityName?: string;
                 /** @description Any case */
                 requestorEmail?: string;
-                /** @description Order of the list: a field, descending with a leading `-` (default `-createdAt`, newest first). `priority` and `status` follow the order of the team's options (low to urgent, open to closed), then the creation time */
-                sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                slaBreached?: boolean;
+                /** @description Tickets with a running SLA target due before this instant (running targets already past due included) */
+                slaDueBefore?: string;
+                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                slaDueWithin?: number;
+                /** @description Order of the list: a field, descending with a leading `-` (default `-createdAt`, newest first). `priority` and `status` follow the order of the team's options (low to urgent, open to closed), then the creation time. `slaDueAt`: the ticket's earliest running SLA target first, tickets without one last */
+                sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                 /** @description ULID (26 characters) */
                 statusId?: string;
                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -18500,6 +18506,12 @@ export interface operations {
                 q: string;
                 /** @description Any case */
                 requestorEmail?: string;
+                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                slaBreached?: boolean;
+                /** @description Tickets with a running SLA target due before this instant (running targets already past due included) */
+                slaDueBefore?: string;
+                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                slaDueWithin?: number;
                 /** @description ULID (26 characters) */
                 statusId?: string;
                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -20885,7 +20897,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             createdAt: null | string;
-                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId> */
+                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin (minutes from whenever the view is read), slaBreached, cf.<fieldId> */
                             filters: {
                                 accountId?: string;
                                 /** @description A user id, `none` for unassigned tickets, or `me` for the caller */
@@ -20914,6 +20926,15 @@ export interface operations {
                                  * @description Any case
                                  */
                                 requestorEmail?: string;
+                                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                                slaBreached?: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                                 */
+                                slaDueBefore?: string;
+                                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                                slaDueWithin?: number;
                                 /** @description ULID (26 characters) */
                                 statusId?: string;
                                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -20944,7 +20965,7 @@ export interface operations {
                              * @description The sort of GET /v1/tickets: a field, descending with a leading -
                              * @enum {string}
                              */
-                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                             teamId: null | string;
                             ticketCount: null | number;
                             /** @description true when there are more than ticketCount tickets */
@@ -21010,7 +21031,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId> */
+                    /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin (minutes from whenever the view is read), slaBreached, cf.<fieldId> */
                     filters?: {
                         accountId?: string;
                         /** @description A user id, `none` for unassigned tickets, or `me` for the caller */
@@ -21039,6 +21060,15 @@ export interface operations {
                          * @description Any case
                          */
                         requestorEmail?: string;
+                        /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                        slaBreached?: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                         */
+                        slaDueBefore?: string;
+                        /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                        slaDueWithin?: number;
                         /** @description ULID (26 characters) */
                         statusId?: string;
                         /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -21065,7 +21095,7 @@ export interface operations {
                      * @description The sort of GET /v1/tickets; default -createdAt
                      * @enum {string}
                      */
-                    sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                    sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                     teamId?: null | string;
                 };
             };
@@ -21080,7 +21110,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             createdAt: null | string;
-                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId> */
+                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin (minutes from whenever the view is read), slaBreached, cf.<fieldId> */
                             filters: {
                                 accountId?: string;
                                 /** @description A user id, `none` for unassigned tickets, or `me` for the caller */
@@ -21109,6 +21139,15 @@ export interface operations {
                                  * @description Any case
                                  */
                                 requestorEmail?: string;
+                                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                                slaBreached?: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                                 */
+                                slaDueBefore?: string;
+                                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                                slaDueWithin?: number;
                                 /** @description ULID (26 characters) */
                                 statusId?: string;
                                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -21139,7 +21178,7 @@ export interface operations {
                              * @description The sort of GET /v1/tickets: a field, descending with a leading -
                              * @enum {string}
                              */
-                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                             teamId: null | string;
                             ticketCount: null | number;
                             /** @description true when there are more than ticketCount tickets */
@@ -21225,7 +21264,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated */
+                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated, builtin:breaching-soon */
                 viewId: string;
             };
             cookie?: never;
@@ -21241,7 +21280,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             createdAt: null | string;
-                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId> */
+                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin (minutes from whenever the view is read), slaBreached, cf.<fieldId> */
                             filters: {
                                 accountId?: string;
                                 /** @description A user id, `none` for unassigned tickets, or `me` for the caller */
@@ -21270,6 +21309,15 @@ export interface operations {
                                  * @description Any case
                                  */
                                 requestorEmail?: string;
+                                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                                slaBreached?: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                                 */
+                                slaDueBefore?: string;
+                                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                                slaDueWithin?: number;
                                 /** @description ULID (26 characters) */
                                 statusId?: string;
                                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -21300,7 +21348,7 @@ export interface operations {
                              * @description The sort of GET /v1/tickets: a field, descending with a leading -
                              * @enum {string}
                              */
-                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                             teamId: null | string;
                             ticketCount: null | number;
                             /** @description true when there are more than ticketCount tickets */
@@ -21373,7 +21421,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated */
+                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated, builtin:breaching-soon */
                 viewId: string;
             };
             cookie?: never;
@@ -21389,7 +21437,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             createdAt: null | string;
-                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId> */
+                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin (minutes from whenever the view is read), slaBreached, cf.<fieldId> */
                             filters: {
                                 accountId?: string;
                                 /** @description A user id, `none` for unassigned tickets, or `me` for the caller */
@@ -21418,6 +21466,15 @@ export interface operations {
                                  * @description Any case
                                  */
                                 requestorEmail?: string;
+                                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                                slaBreached?: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                                 */
+                                slaDueBefore?: string;
+                                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                                slaDueWithin?: number;
                                 /** @description ULID (26 characters) */
                                 statusId?: string;
                                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -21448,7 +21505,7 @@ export interface operations {
                              * @description The sort of GET /v1/tickets: a field, descending with a leading -
                              * @enum {string}
                              */
-                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                             teamId: null | string;
                             ticketCount: null | number;
                             /** @description true when there are more than ticketCount tickets */
@@ -21534,7 +21591,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated */
+                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated, builtin:breaching-soon */
                 viewId: string;
             };
             cookie?: never;
@@ -21571,6 +21628,15 @@ export interface operations {
                          * @description Any case
                          */
                         requestorEmail?: string;
+                        /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                        slaBreached?: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                         */
+                        slaDueBefore?: string;
+                        /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                        slaDueWithin?: number;
                         /** @description ULID (26 characters) */
                         statusId?: string;
                         /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -21597,7 +21663,7 @@ export interface operations {
                      * @description The sort of GET /v1/tickets: a field, descending with a leading -
                      * @enum {string}
                      */
-                    sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                    sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                     teamId?: null | string;
                 };
             };
@@ -21612,7 +21678,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             createdAt: null | string;
-                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId> */
+                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin (minutes from whenever the view is read), slaBreached, cf.<fieldId> */
                             filters: {
                                 accountId?: string;
                                 /** @description A user id, `none` for unassigned tickets, or `me` for the caller */
@@ -21641,6 +21707,15 @@ export interface operations {
                                  * @description Any case
                                  */
                                 requestorEmail?: string;
+                                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                                slaBreached?: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                                 */
+                                slaDueBefore?: string;
+                                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                                slaDueWithin?: number;
                                 /** @description ULID (26 characters) */
                                 statusId?: string;
                                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -21671,7 +21746,7 @@ export interface operations {
                              * @description The sort of GET /v1/tickets: a field, descending with a leading -
                              * @enum {string}
                              */
-                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                             teamId: null | string;
                             ticketCount: null | number;
                             /** @description true when there are more than ticketCount tickets */
@@ -21761,7 +21836,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated */
+                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated, builtin:breaching-soon */
                 viewId: string;
             };
             cookie?: never;
