@@ -51,6 +51,7 @@ import * as createSlaPolicies from './2026-11-29T1400_create_sla_policies.js';
 import * as statusPausesSla from './2026-11-29T1410_status_pauses_sla.js';
 import * as createTicketSla from './2026-11-29T1420_create_ticket_sla.js';
 import * as createSatisfaction from './2026-11-29T1500_create_satisfaction.js';
+import * as ticketSlaListIndexes from './2026-11-29T1710_ticket_sla_list_indexes.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -109,4 +110,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T1410_status_pauses_sla': statusPausesSla,
   '2026-11-29T1420_create_ticket_sla': createTicketSla,
   '2026-11-29T1500_create_satisfaction': createSatisfaction,
+  '2026-11-29T1710_ticket_sla_list_indexes': ticketSlaListIndexes,
 };

@@ -83,8 +83,8 @@ export function applyTicketFilters<QB extends SelectQueryBuilder<DB, any, any>>(
 }
 
 /**
- * The SLA filters, each one subquery over `ticket_sla_targets` (read by its unique `(ticket_id,
- * metric)`), added only when asked. A running target has `running_since`; a breached one still
+ * The SLA filters, each one subquery over `ticket_sla_targets` (an organization's running targets
+ * by due time, `ticket_sla_targets_running_due`), added only when asked. A running target has `running_since`; a breached one still
  * running keeps its past `due_at`. Breached at `slaNow` is what the ticket's answer shows: marked
  * breached, or running and past due before the worker marks it.
  */
@@ -104,16 +104,23 @@ function applySlaFilters(query: SelectQueryBuilder<DB, 'tickets', any>, filters:
   }
   const now = filters.slaNow;
   if (filters.slaBreached !== undefined && now !== undefined) {
+    // Two index ranges (`ticket_sla_targets_breached`, `ticket_sla_targets_running_due`): the
+    // targets marked breached, and the active ones past due that the worker has not marked yet.
+    // The status is written into the SQL: a partial index serves a literal, not a bound value.
     const breached = (eb: ExpressionBuilder<DB, 'tickets'>) =>
       eb
         .selectFrom('ticket_sla_targets as breached_target')
         .select('breached_target.ticket_id')
         .where('breached_target.organization_id', '=', filters.organizationId)
-        .where((target) =>
-          target.or([
-            target('breached_target.status', '=', 'breached'),
-            target.and([target('breached_target.status', '=', 'active'), target('breached_target.due_at', '<', now)]),
-          ]),
+        .where(sql<SqlBool>`${sql.ref('breached_target.status')} = ${sql.lit('breached')}`)
+        .unionAll(
+          eb
+            .selectFrom('ticket_sla_targets as overdue_target')
+            .select('overdue_target.ticket_id')
+            .where('overdue_target.organization_id', '=', filters.organizationId)
+            .where('overdue_target.running_since', 'is not', null)
+            .where('overdue_target.due_at', '<', now)
+            .where(sql<SqlBool>`${sql.ref('overdue_target.status')} = ${sql.lit('active')}`),
         );
     q = q.where('tickets.id', filters.slaBreached ? 'in' : 'not in', breached);
   }
