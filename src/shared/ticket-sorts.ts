@@ -12,6 +12,8 @@ export const TICKET_SORTS = [
   'priority',
   '-status',
   'status',
+  // The ticket's earliest running SLA target first; tickets without one last. Ascending only.
+  'slaDueAt',
 ] as const;
 export type TicketSortName = (typeof TICKET_SORTS)[number];
 

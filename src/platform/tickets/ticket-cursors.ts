@@ -11,8 +11,11 @@ import type { ResolvedTicketQuery, TicketSort } from './ticket-filters.js';
 export function ticketCursorKeys(
   sort: TicketSort,
   fingerprint: string,
-  row: { id: string; created_at: string; updated_at: string; status_id: string; priority_id: string },
+  row: { id: string; created_at: string; updated_at: string; status_id: string; priority_id: string; sla_sort_key?: string },
 ): CursorKey[] {
+  if (sort.field === 'slaDueAt') {
+    return [row.sla_sort_key ?? null, row.id, fingerprint];
+  }
   if (sort.field === 'createdAt' || sort.field === 'updatedAt') {
     return [sort.field === 'createdAt' ? row.created_at : row.updated_at, row.id, fingerprint];
   }
@@ -35,7 +38,8 @@ export function readTicketCursor(
   if (query.page) {
     throw AppError.invalid('cursor and page cannot be combined', { location: 'query', path: ['cursor'], rule: 'exclusive' });
   }
-  const timeSort = resolved.sort.field === 'createdAt' || resolved.sort.field === 'updatedAt';
+  // A time sort's keys: the time (or the earliest SLA due time) and the id.
+  const timeSort = ['createdAt', 'updatedAt', 'slaDueAt'].includes(resolved.sort.field);
   const keys = decodeCursor(query.cursor, timeSort ? 3 : 4);
   const wellFormed =
     keys !== null &&

@@ -190,6 +190,44 @@ describe.each(DIALECTS)('ticket filter query plans (%s)', (dialect) => {
         )
         .execute();
     }
+    // Every other ticket has a running first-reply target, due in the order of the tickets after
+    // the last one is created; every 100th's was breached and met late.
+    const targets = rows.flatMap((row, index) => {
+      if (index % 2 !== 0) {
+        return [];
+      }
+      const late = index % 100 === 0;
+      return [
+        {
+          id: `T${id25(index).slice(1)}`,
+          organization_id: acme.organizationId,
+          ticket_id: row.id,
+          policy_id: 'policy',
+          metric: 'firstReply' as const,
+          status: late ? ('breached' as const) : ('active' as const),
+          target_minutes: 60,
+          business_hours: false,
+          ai_replies_count: false,
+          warning_share: 0.75,
+          started_at: row.created_at,
+          due_at: at(ROWS + index),
+          consumed_minutes: 0,
+          running_since: late ? null : row.created_at,
+          met_at: late ? at(ROWS + index + 5) : null,
+          breached_at: late ? at(ROWS + index) : null,
+          warn_at: null,
+          warned_at: null,
+          breach_notified_at: null,
+          updated_at: row.created_at,
+        },
+      ];
+    });
+    for (let start = 0; start < targets.length; start += 200) {
+      await harness.db
+        .insertInto('ticket_sla_targets')
+        .values(targets.slice(start, start + 200))
+        .execute();
+    }
     await sql.raw(dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(harness.db);
   }, 120_000);
 
@@ -317,6 +355,27 @@ describe.each(DIALECTS)('ticket filter query plans (%s)', (dialect) => {
       plan.indexes.some((index) => index.startsWith('ticket_tags')),
       plan.text,
     ).toBe(true);
+  });
+
+  it('the SLA filters read the running targets by due time, and the breached ones, from their indexes', async () => {
+    const slaDueAt: TicketSort = { name: 'slaDueAt', field: 'slaDueAt', direction: 'asc' };
+    const cases: [Partial<TicketFilters>, string[]][] = [
+      [{ slaDueBefore: at(ROWS + 100) }, ['ticket_sla_targets_running_due']],
+      [{ slaBreached: true, slaNow: at(ROWS + 40) }, ['ticket_sla_targets_breached', 'ticket_sla_targets_running_due']],
+    ];
+    for (const [filters, indexes] of cases) {
+      for (const more of [{ sort: NEWEST }, { sort: slaDueAt }, { sort: slaDueAt, after: [at(ROWS + 10), id25(10)] }]) {
+        const compiled = visibleTicketIds(harness.db, acme.organizationId, base(filters, more)).compile();
+        const plan = await explain(compiled);
+        expect(plan.scansTickets, plan.text).toBe(false);
+        for (const index of indexes) {
+          expect(plan.indexes, `${compiled.sql}\n${plan.text}`).toContain(index);
+        }
+      }
+    }
+    // Absent, they add nothing to the statement.
+    const plain = visibleTicketIds(harness.db, acme.organizationId, base({}, { sort: NEWEST })).compile();
+    expect(plain.sql).not.toContain('ticket_sla_targets');
   });
 
   it('lookup by identifier reads its index', async () => {

@@ -79,6 +79,25 @@ export const TicketFilterProperties = {
         'A ticket tag id, or a ticket tag name in any case (that name in every team); repeat for tickets with any of them',
     }),
   ),
+  slaDueBefore: Type.Optional(
+    DateTime('Tickets with a running SLA target due before this instant (running targets already past due included)'),
+  ),
+  slaDueWithin: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 525_600,
+      description:
+        "Tickets with a running SLA target due within this many minutes of the request's time (past due included): " +
+        'the relative form of slaDueBefore, for saved views',
+    }),
+  ),
+  slaBreached: Type.Optional(
+    Type.Boolean({
+      description:
+        "true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); " +
+        'false: tickets with none',
+    }),
+  ),
 };
 
 export const TicketSortProperties = {
@@ -89,7 +108,8 @@ export const TicketSortProperties = {
         default: DEFAULT_TICKET_SORT,
         description:
           'Order of the list: a field, descending with a leading `-` (default `-createdAt`, newest first). ' +
-          "`priority` and `status` follow the order of the team's options (low to urgent, open to closed), then the creation time",
+          "`priority` and `status` follow the order of the team's options (low to urgent, open to closed), then the creation time. " +
+          "`slaDueAt`: the ticket's earliest running SLA target first, tickets without one last",
       },
     ),
   ),
@@ -143,9 +163,15 @@ export interface TicketFilters {
   customFields?: { fieldId: string; valueKey: string }[];
   /** Tickets with any of these tags. */
   tagIds?: string[];
+  /** Tickets with a running SLA target due before this instant (from slaDueBefore and slaDueWithin). */
+  slaDueBefore?: string;
+  /** Tickets with (true) or without (false) a breached SLA target at `slaNow`. */
+  slaBreached?: boolean;
+  /** The request's time, which `slaBreached` reads running targets at (not part of a cursor's fingerprint). */
+  slaNow?: string;
 }
 
-export type TicketSortField = 'createdAt' | 'updatedAt' | 'priority' | 'status';
+export type TicketSortField = 'createdAt' | 'updatedAt' | 'priority' | 'status' | 'slaDueAt';
 
 export interface TicketSort {
   name: TicketSortName;
@@ -172,13 +198,14 @@ const invalid = (field: string, message: string, rule = 'reference') =>
  * Checks a list's filters and sort against the caller's organization. Another organization's team,
  * user, contact, account, status, priority or custom field is a 404, as a missing one; an unknown
  * status or priority name, or a value a custom field cannot hold, is a 400 naming the parameter.
- * With `teamsCheckedByCaller`, the teams are the caller's to check (`requireTeams`).
+ * With `teamsCheckedByCaller`, the teams are the caller's to check (`requireTeams`). `now` is the
+ * request's time, which the SLA filters read (`slaDueWithin`, `slaBreached`).
  */
 export async function resolveTicketQuery(
   db: Db,
   principal: Principal,
   query: TicketFilterQuery,
-  checks: { teamsCheckedByCaller?: boolean } = {},
+  checks: { teamsCheckedByCaller?: boolean; now?: Date } = {},
 ): Promise<ResolvedTicketQuery> {
   const organizationId = principal.organizationId;
   const filters: TicketFilters = { organizationId };
@@ -232,8 +259,34 @@ export async function resolveTicketQuery(
   filters.isPrivate = query.isPrivate;
   filters.customFields = await customFieldFilters(db, organizationId, query);
   filters.tagIds = query.tag?.length ? await tagFilter(db, organizationId, query.tag) : undefined;
+  const sla = slaFilters(query, checks.now ?? new Date());
+  Object.assign(filters, sla.filters);
   const sort = resolveSort(query.sort ?? DEFAULT_TICKET_SORT, options, filters);
-  return { filters, sort, fingerprint: fingerprintOf(sort.name, filters) };
+  return { filters, sort, fingerprint: fingerprintOf(sort.name, { ...filters, ...sla.fingerprinted }) };
+}
+
+/**
+ * The SLA filters at `now`: `slaDueBefore` and `slaDueWithin` (the earlier of the two instants),
+ * `slaBreached`. A cursor's fingerprint carries them as sent, not the instants they make at each
+ * request: the pages of `slaDueWithin=60` belong to one list, read at each page's time.
+ */
+function slaFilters(query: TicketFilterQuery, now: Date) {
+  const filters: Pick<TicketFilters, 'slaDueBefore' | 'slaBreached' | 'slaNow'> = {};
+  const before = query.slaDueBefore === undefined ? undefined : instant('slaDueBefore', query.slaDueBefore);
+  const within =
+    query.slaDueWithin === undefined ? undefined : new Date(now.getTime() + query.slaDueWithin * 60_000).toISOString();
+  const instants = [before, within].filter((value) => value !== undefined).sort();
+  filters.slaDueBefore = instants[0];
+  if (query.slaBreached !== undefined) {
+    filters.slaBreached = query.slaBreached;
+    filters.slaNow = now.toISOString();
+  }
+  const fingerprinted = {
+    slaDueBefore: before,
+    slaDueWithin: query.slaDueWithin,
+    slaNow: undefined,
+  };
+  return { filters, fingerprinted };
 }
 
 /**
@@ -358,7 +411,7 @@ function resolveSort(name: TicketSortName, options: { status: OptionRow[]; prior
  * What a cursor carries of the list it was made for: the sort and the filters (not the
  * organization: another organization's cursor only reads that organization's tickets after it).
  */
-function fingerprintOf(sort: TicketSortName, filters: TicketFilters): string {
+function fingerprintOf(sort: TicketSortName, filters: TicketFilters & { slaDueWithin?: number }): string {
   const canonical = JSON.stringify([
     sort,
     Object.entries(filters)

@@ -1,4 +1,4 @@
-import { type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { afterKeys } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
@@ -79,8 +79,64 @@ export function applyTicketFilters<QB extends SelectQueryBuilder<DB, any, any>>(
       eb.selectFrom('ticket_tags').select('ticket_tags.ticket_id').where('ticket_tags.tag_id', 'in', tagIds),
     );
   }
-  return q as unknown as QB;
+  return applySlaFilters(q, filters) as unknown as QB;
 }
+
+/**
+ * The SLA filters, each one subquery over `ticket_sla_targets` (an organization's running targets
+ * by due time, `ticket_sla_targets_running_due`), added only when asked. A running target has `running_since`; a breached one still
+ * running keeps its past `due_at`. Breached at `slaNow` is what the ticket's answer shows: marked
+ * breached, or running and past due before the worker marks it.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the conditions name `tickets` columns only
+function applySlaFilters(query: SelectQueryBuilder<DB, 'tickets', any>, filters: TicketFilters) {
+  let q = query;
+  const slaDueBefore = filters.slaDueBefore;
+  if (slaDueBefore !== undefined) {
+    q = q.where('tickets.id', 'in', (eb) =>
+      eb
+        .selectFrom('ticket_sla_targets as due_target')
+        .select('due_target.ticket_id')
+        .where('due_target.organization_id', '=', filters.organizationId)
+        .where('due_target.running_since', 'is not', null)
+        .where('due_target.due_at', '<', slaDueBefore),
+    );
+  }
+  const now = filters.slaNow;
+  if (filters.slaBreached !== undefined && now !== undefined) {
+    // Two index ranges (`ticket_sla_targets_breached`, `ticket_sla_targets_running_due`): the
+    // targets marked breached, and the active ones past due that the worker has not marked yet.
+    // The status is written into the SQL: a partial index serves a literal, not a bound value.
+    const breached = (eb: ExpressionBuilder<DB, 'tickets'>) =>
+      eb
+        .selectFrom('ticket_sla_targets as breached_target')
+        .select('breached_target.ticket_id')
+        .where('breached_target.organization_id', '=', filters.organizationId)
+        .where(sql<SqlBool>`${sql.ref('breached_target.status')} = ${sql.lit('breached')}`)
+        .unionAll(
+          eb
+            .selectFrom('ticket_sla_targets as overdue_target')
+            .select('overdue_target.ticket_id')
+            .where('overdue_target.organization_id', '=', filters.organizationId)
+            .where('overdue_target.running_since', 'is not', null)
+            .where('overdue_target.due_at', '<', now)
+            .where(sql<SqlBool>`${sql.ref('overdue_target.status')} = ${sql.lit('active')}`),
+        );
+    q = q.where('tickets.id', filters.slaBreached ? 'in' : 'not in', breached);
+  }
+  return q;
+}
+
+/** A ticket's earliest running SLA due time; `NO_SLA_DUE` (after every instant) for a ticket without one. */
+function slaDueKey() {
+  return sql<string>`coalesce((select min(${sql.ref('sla_due.due_at')}) from ${sql.table('ticket_sla_targets')} as ${sql.id('sla_due')} where ${sql.ref('sla_due.ticket_id')} = ${sql.ref('tickets.id')} and ${sql.ref('sla_due.running_since')} is not null), ${NO_SLA_DUE})`;
+}
+
+/**
+ * The sort key of a ticket without a running SLA target: later than any due time, so those
+ * tickets come last, by id, and keyset pages compare one non-null row value.
+ */
+export const NO_SLA_DUE = '9999-12-31T23:59:59.999Z';
 
 /** More ranges than this are not merged (SQLite allows 500 members in a UNION); see `ticketPageIds`. */
 const MAX_MERGED_RANGES = 100;
@@ -119,6 +175,17 @@ export function ticketPageIds(
 ) {
   const direction = sort.direction;
   const offset = page.offset ?? 0;
+  if (sort.field === 'slaDueAt') {
+    // Computed per ticket (no index holds it): one subquery, only for this sort.
+    const key = slaDueKey();
+    let query = base.select('tickets.id').select(key.as('sort_time')).select(sql<number | null>`null`.as('sort_rank'));
+    if (page.after) {
+      const [due, id] = page.after;
+      query = query.where(sql<SqlBool>`(${key}, ${sql.ref('tickets.id')}) > (${due}, ${id})`);
+    }
+    query = query.orderBy(key, 'asc').orderBy('tickets.id', 'asc').limit(sql.lit(page.limit));
+    return offset ? query.offset(offset) : query;
+  }
   const ranges = rangesOf(sort, filters, page.after);
   if (ranges === null && sort.ranks) {
     // Too many ranks to merge: the rank as a CASE over the options, sorted by the database.

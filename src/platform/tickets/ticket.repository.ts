@@ -359,6 +359,9 @@ function markTicketPage(
           valueKey: slot(`customFields.${index}.valueKey`, entry.valueKey),
         })),
         tagIds: ids('tagIds', filters.tagIds),
+        slaDueBefore: one('slaDueBefore', filters.slaDueBefore),
+        slaBreached: filters.slaBreached,
+        slaNow: one('slaNow', filters.slaNow),
       } satisfies Record<keyof TicketFilters, unknown>),
     sort: sort.ranks
       ? {
@@ -390,6 +393,13 @@ const ticketPageStatement = prepareQueryOfInput(markTicketPage, (db, { organizat
   const query = selectTickets(db as Db, visibleTicketIds(db as Db, organizationId, filter)).select((eb) =>
     jsonArrayOf(db, tagsOfEnclosingTicket(eb)).as('tags_json'),
   );
+  if (sort.field === 'slaDueAt') {
+    // The page's sort key comes along: the cursor of the page's last ticket carries it.
+    return query
+      .select(sql<string>`${sql.ref('page.sort_time')}`.as('sla_sort_key'))
+      .orderBy(sql.ref('page.sort_time'), 'asc')
+      .orderBy('tickets.id', 'asc');
+  }
   const ordered =
     sort.field === 'createdAt' || sort.field === 'updatedAt'
       ? query.orderBy(sort.field === 'createdAt' ? 'tickets.created_at' : 'tickets.updated_at', sort.direction)
@@ -397,7 +407,12 @@ const ticketPageStatement = prepareQueryOfInput(markTicketPage, (db, { organizat
   return ordered.orderBy('tickets.id', sort.direction);
 });
 
-export async function listTickets(db: Db, organizationId: string, filter: TicketListFilter): Promise<TicketRow[]> {
+/** With `sla_sort_key` (the earliest running SLA due time, or `NO_SLA_DUE`) on a `slaDueAt` page. */
+export async function listTickets(
+  db: Db,
+  organizationId: string,
+  filter: TicketListFilter,
+): Promise<(TicketRow & { sla_sort_key?: string })[]> {
   return (await ticketPageStatement.execute(db, { organizationId, filter })).rows;
 }
 

@@ -226,7 +226,7 @@ export async function listVisibleTickets(
   query: TicketFilterQuery & { page?: number; limit?: number; cursor?: string },
   now?: Date,
 ): Promise<{ items: Ticket[]; nextCursor: string | null }> {
-  const resolved = await resolveTicketQuery(db, principal, query, { teamsCheckedByCaller: true });
+  const resolved = await resolveTicketQuery(db, principal, query, { teamsCheckedByCaller: true, now });
   const after = readTicketCursor(query, resolved);
   const limit = query.limit ?? 10;
   const rows = await listTickets(db, principal.organizationId, {

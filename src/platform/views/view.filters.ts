@@ -29,7 +29,8 @@ export const ViewFiltersSchema = Type.Object(TicketFilterProperties, {
   description:
     'The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, ' +
     'priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, ' +
-    'customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId>',
+    'customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin ' +
+    '(minutes from whenever the view is read), slaBreached, cf.<fieldId>',
 });
 
 export type ViewFilters = TicketFilterQuery;
@@ -41,8 +42,8 @@ export const ViewSortSchema = StringEnum(TICKET_SORTS, {
 export type ViewSort = TicketSortName;
 
 /** A view's filters checked against the caller's organization (another one's ids are a 404). */
-export async function resolveViewQuery(db: Db, principal: Principal, filters: ViewFilters, sort: ViewSort) {
-  return resolveTicketQuery(db, principal, { ...filters, sort });
+export async function resolveViewQuery(db: Db, principal: Principal, filters: ViewFilters, sort: ViewSort, now?: Date) {
+  return resolveTicketQuery(db, principal, { ...filters, sort }, { now });
 }
 
 /**
@@ -76,8 +77,9 @@ export async function countViewTickets(
   filters: ViewFilters,
   sort: ViewSort,
   cap: number,
+  now: Date,
 ): Promise<number> {
-  const resolved = await resolveViewQuery(db, principal, filters, sort);
+  const resolved = await resolveViewQuery(db, principal, filters, sort, now);
   return countVisibleTicketsUpTo(db, principal, resolved.filters, cap);
 }
 
@@ -88,6 +90,7 @@ export async function pageViewTickets(
   filters: ViewFilters,
   sort: ViewSort,
   page: { cursor?: string; limit?: number },
+  now: Date,
 ) {
-  return listVisibleTickets(db, principal, { ...filters, sort, cursor: page.cursor, limit: page.limit });
+  return listVisibleTickets(db, principal, { ...filters, sort, cursor: page.cursor, limit: page.limit }, now);
 }

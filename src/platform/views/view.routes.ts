@@ -51,7 +51,7 @@ export function viewRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const page = await listVisibleViews(deps.db, request.principal, request.query);
+        const page = await listVisibleViews(deps.db, request.principal, request.query, deps.clock.now());
         return platformListEnvelope(deps.clock, page.items, page.nextCursor);
       },
     );
@@ -67,7 +67,7 @@ export function viewRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: PlatformEnvelopeSchema(ViewSchema), ...platformErrorResponses([400, 404]) },
         },
       },
-      async (request) => ok(await getView(deps.db, request.principal, request.params.viewId)),
+      async (request) => ok(await getView(deps.db, request.principal, request.params.viewId, deps.clock.now())),
     );
 
     app.get(
@@ -88,7 +88,7 @@ export function viewRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const page = await listViewTickets(deps.db, request.principal, request.params.viewId, request.query);
+        const page = await listViewTickets(deps.db, request.principal, request.params.viewId, request.query, deps.clock.now());
         return platformListEnvelope(deps.clock, page.items, page.nextCursor);
       },
     );

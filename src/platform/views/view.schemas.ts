@@ -9,7 +9,7 @@ const NameSchema = Type.String({ minLength: 1, maxLength: 100 });
 const ViewIdSchema = Type.String({
   pattern: '^([0-9A-HJKMNP-TV-Z]{26}|builtin:[a-z-]{1,40})$',
   description:
-    'A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated',
+    'A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated, builtin:breaching-soon',
 });
 
 export const ViewSchema = Type.Object(

@@ -83,6 +83,9 @@ async function builtInViews(db: Db, principal: Principal): Promise<ViewDefinitio
     },
     builtIn('all-open', 'All open', { isClosed: false }, '-createdAt'),
     builtIn('recently-updated', 'Recently updated', {}, '-updatedAt'),
+    // Open tickets whose SLA clock is due within the hour or already breached (a breached
+    // target keeps its past due time while its clock runs), the most urgent first.
+    builtIn('breaching-soon', 'Breaching soon', { isClosed: false, slaDueWithin: 60 }, 'slaDueAt'),
   ];
 }
 
@@ -101,12 +104,12 @@ function fromRow(row: ViewRow): ViewDefinition {
 }
 
 /** The view in the API shape, with how many tickets it selects for the caller. */
-async function withCount(db: Db, principal: Principal, view: ViewDefinition) {
+async function withCount(db: Db, principal: Principal, view: ViewDefinition, now: Date) {
   const { empty: _empty, ...shown } = view;
   let count: number | null = 0;
   if (!view.empty) {
     try {
-      count = await countViewTickets(db, principal, view.filters, view.sort, VIEW_COUNT_CAP);
+      count = await countViewTickets(db, principal, view.filters, view.sort, VIEW_COUNT_CAP, now);
     } catch (error) {
       if (!(error instanceof AppError) || (error.code !== 'NOT_FOUND' && error.code !== 'VALIDATION')) {
         throw error;
@@ -157,15 +160,21 @@ async function requireManageableView(trx: Transaction<DB>, principal: Principal,
   return fromRow(row);
 }
 
-export async function getView(db: Kysely<DB>, principal: Principal, viewId: string) {
-  return withCount(db, principal, await requireVisibleView(db, principal, viewId));
+/** `now`: the time a view's SLA filters are read at. */
+export async function getView(db: Kysely<DB>, principal: Principal, viewId: string, now: Date) {
+  return withCount(db, principal, await requireVisibleView(db, principal, viewId), now);
 }
 
 /**
  * The built-in views (on the first page), then the caller's own and those shared with their teams
  * (every shared one for admins), by name, each with its count.
  */
-export async function listVisibleViews(db: Kysely<DB>, principal: Principal, query: { cursor?: string; limit?: number }) {
+export async function listVisibleViews(
+  db: Kysely<DB>,
+  principal: Principal,
+  query: { cursor?: string; limit?: number },
+  now: Date,
+) {
   const after = readCursor(query.cursor, VIEW_LIST_ORDER.length);
   const limit = query.limit ?? 20;
   const rows = await listViews(db, principal.organizationId, {
@@ -178,7 +187,7 @@ export async function listVisibleViews(db: Kysely<DB>, principal: Principal, que
   const views = [...(after ? [] : await builtInViews(db, principal)), ...page.items.map(fromRow)];
   const items = [];
   for (const view of views) {
-    items.push(await withCount(db, principal, view));
+    items.push(await withCount(db, principal, view, now));
   }
   return { items, nextCursor: page.nextCursor };
 }
@@ -198,13 +207,14 @@ export async function listViewTickets(
   principal: Principal,
   viewId: string,
   page: { cursor?: string; limit?: number },
+  now: Date,
 ) {
   const view = await requireVisibleView(db, principal, viewId);
   if (view.empty) {
     return { items: [], nextCursor: null };
   }
   try {
-    return await pageViewTickets(db, principal, view.filters, view.sort, page);
+    return await pageViewTickets(db, principal, view.filters, view.sort, page, now);
   } catch (error) {
     const stale =
       error instanceof AppError &&
@@ -257,7 +267,7 @@ export async function createView(deps: Deps, principal: Principal, input: Create
       updated_at: at,
     });
   });
-  return getView(deps.db, principal, id);
+  return getView(deps.db, principal, id, deps.clock.now());
 }
 
 /** Changes the fields sent (`filters` as a whole); moving a view to another scope needs the right to manage both. */
@@ -281,13 +291,13 @@ export async function changeView(deps: Deps, principal: Principal, viewId: strin
     }
     await updateView(trx, view.id, changes);
   });
-  return getView(deps.db, principal, viewId);
+  return getView(deps.db, principal, viewId, deps.clock.now());
 }
 
 export async function removeView(deps: Deps, principal: Principal, viewId: string) {
   return inTransaction(deps.db, async (trx) => {
     const view = await requireManageableView(trx, principal, viewId);
-    const shown = await withCount(trx, principal, view);
+    const shown = await withCount(trx, principal, view, deps.clock.now());
     await deleteView(trx, view.id);
     return shown;
   });

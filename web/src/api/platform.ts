@@ -6230,7 +6230,7 @@ export interface operations {
                                  * @description The sort of GET /v1/tickets: a field, descending with a leading -
                                  * @enum {string}
                                  */
-                                sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                                sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                                 /** @description The name of the team the view is shared with */
                                 team: string;
                             }[];
@@ -6616,7 +6616,7 @@ export interface operations {
                          * @description The sort of GET /v1/tickets: a field, descending with a leading -
                          * @enum {string}
                          */
-                        sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                        sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                         /** @description The name of the team the view is shared with */
                         team: string;
                     }[];
@@ -14999,8 +14999,14 @@ export interface operations {
                 priorityName?: string;
                 /** @description Any case */
                 requestorEmail?: string;
-                /** @description Order of the list: a field, descending with a leading `-` (default `-createdAt`, newest first). `priority` and `status` follow the order of the team's options (low to urgent, open to closed), then the creation time */
-                sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                slaBreached?: boolean;
+                /** @description Tickets with a running SLA target due before this instant (running targets already past due included) */
+                slaDueBefore?: string;
+                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                slaDueWithin?: number;
+                /** @description Order of the list: a field, descending with a leading `-` (default `-createdAt`, newest first). `priority` and `status` follow the order of the team's options (low to urgent, open to closed), then the creation time. `slaDueAt`: the ticket's earliest running SLA target first, tickets without one last */
+                sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                 /** @description ULID (26 characters) */
                 statusId?: string;
                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -19024,6 +19030,12 @@ export interface operations {
                 q: string;
                 /** @description Any case */
                 requestorEmail?: string;
+                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                slaBreached?: boolean;
+                /** @description Tickets with a running SLA target due before this instant (running targets already past due included) */
+                slaDueBefore?: string;
+                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                slaDueWithin?: number;
                 /** @description ULID (26 characters) */
                 statusId?: string;
                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -21421,7 +21433,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             createdAt: null | string;
-                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId> */
+                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin (minutes from whenever the view is read), slaBreached, cf.<fieldId> */
                             filters: {
                                 accountId?: string;
                                 /** @description A user id, `none` for unassigned tickets, or `me` for the caller */
@@ -21450,6 +21462,15 @@ export interface operations {
                                  * @description Any case
                                  */
                                 requestorEmail?: string;
+                                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                                slaBreached?: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                                 */
+                                slaDueBefore?: string;
+                                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                                slaDueWithin?: number;
                                 /** @description ULID (26 characters) */
                                 statusId?: string;
                                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -21480,7 +21501,7 @@ export interface operations {
                              * @description The sort of GET /v1/tickets: a field, descending with a leading -
                              * @enum {string}
                              */
-                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                             teamId: null | string;
                             ticketCount: null | number;
                             /** @description true when there are more than ticketCount tickets */
@@ -21546,7 +21567,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId> */
+                    /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin (minutes from whenever the view is read), slaBreached, cf.<fieldId> */
                     filters?: {
                         accountId?: string;
                         /** @description A user id, `none` for unassigned tickets, or `me` for the caller */
@@ -21575,6 +21596,15 @@ export interface operations {
                          * @description Any case
                          */
                         requestorEmail?: string;
+                        /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                        slaBreached?: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                         */
+                        slaDueBefore?: string;
+                        /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                        slaDueWithin?: number;
                         /** @description ULID (26 characters) */
                         statusId?: string;
                         /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -21601,7 +21631,7 @@ export interface operations {
                      * @description The sort of GET /v1/tickets; default -createdAt
                      * @enum {string}
                      */
-                    sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                    sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                     teamId?: null | string;
                 };
             };
@@ -21616,7 +21646,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             createdAt: null | string;
-                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId> */
+                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin (minutes from whenever the view is read), slaBreached, cf.<fieldId> */
                             filters: {
                                 accountId?: string;
                                 /** @description A user id, `none` for unassigned tickets, or `me` for the caller */
@@ -21645,6 +21675,15 @@ export interface operations {
                                  * @description Any case
                                  */
                                 requestorEmail?: string;
+                                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                                slaBreached?: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                                 */
+                                slaDueBefore?: string;
+                                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                                slaDueWithin?: number;
                                 /** @description ULID (26 characters) */
                                 statusId?: string;
                                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -21675,7 +21714,7 @@ export interface operations {
                              * @description The sort of GET /v1/tickets: a field, descending with a leading -
                              * @enum {string}
                              */
-                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                             teamId: null | string;
                             ticketCount: null | number;
                             /** @description true when there are more than ticketCount tickets */
@@ -21761,7 +21800,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated */
+                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated, builtin:breaching-soon */
                 viewId: string;
             };
             cookie?: never;
@@ -21777,7 +21816,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             createdAt: null | string;
-                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId> */
+                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin (minutes from whenever the view is read), slaBreached, cf.<fieldId> */
                             filters: {
                                 accountId?: string;
                                 /** @description A user id, `none` for unassigned tickets, or `me` for the caller */
@@ -21806,6 +21845,15 @@ export interface operations {
                                  * @description Any case
                                  */
                                 requestorEmail?: string;
+                                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                                slaBreached?: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                                 */
+                                slaDueBefore?: string;
+                                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                                slaDueWithin?: number;
                                 /** @description ULID (26 characters) */
                                 statusId?: string;
                                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -21836,7 +21884,7 @@ export interface operations {
                              * @description The sort of GET /v1/tickets: a field, descending with a leading -
                              * @enum {string}
                              */
-                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                             teamId: null | string;
                             ticketCount: null | number;
                             /** @description true when there are more than ticketCount tickets */
@@ -21909,7 +21957,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated */
+                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated, builtin:breaching-soon */
                 viewId: string;
             };
             cookie?: never;
@@ -21925,7 +21973,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             createdAt: null | string;
-                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId> */
+                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin (minutes from whenever the view is read), slaBreached, cf.<fieldId> */
                             filters: {
                                 accountId?: string;
                                 /** @description A user id, `none` for unassigned tickets, or `me` for the caller */
@@ -21954,6 +22002,15 @@ export interface operations {
                                  * @description Any case
                                  */
                                 requestorEmail?: string;
+                                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                                slaBreached?: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                                 */
+                                slaDueBefore?: string;
+                                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                                slaDueWithin?: number;
                                 /** @description ULID (26 characters) */
                                 statusId?: string;
                                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -21984,7 +22041,7 @@ export interface operations {
                              * @description The sort of GET /v1/tickets: a field, descending with a leading -
                              * @enum {string}
                              */
-                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                             teamId: null | string;
                             ticketCount: null | number;
                             /** @description true when there are more than ticketCount tickets */
@@ -22070,7 +22127,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated */
+                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated, builtin:breaching-soon */
                 viewId: string;
             };
             cookie?: never;
@@ -22107,6 +22164,15 @@ export interface operations {
                          * @description Any case
                          */
                         requestorEmail?: string;
+                        /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                        slaBreached?: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                         */
+                        slaDueBefore?: string;
+                        /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                        slaDueWithin?: number;
                         /** @description ULID (26 characters) */
                         statusId?: string;
                         /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -22133,7 +22199,7 @@ export interface operations {
                      * @description The sort of GET /v1/tickets: a field, descending with a leading -
                      * @enum {string}
                      */
-                    sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                    sort?: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                     teamId?: null | string;
                 };
             };
@@ -22148,7 +22214,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             createdAt: null | string;
-                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, cf.<fieldId> */
+                            /** @description The filter parameters of GET /v1/tickets, combined with AND: teamId (an array), statusId, statusName, priorityId, priorityName, isClosed, assignedAgentId (a user id, none or me: whoever looks at the view), requestorEmail, customerContactId, accountId, createdAfter/Before, updatedAfter/Before, isPrivate, tag, slaDueBefore, slaDueWithin (minutes from whenever the view is read), slaBreached, cf.<fieldId> */
                             filters: {
                                 accountId?: string;
                                 /** @description A user id, `none` for unassigned tickets, or `me` for the caller */
@@ -22177,6 +22243,15 @@ export interface operations {
                                  * @description Any case
                                  */
                                 requestorEmail?: string;
+                                /** @description true: tickets with a breached SLA target (marked breached, or running and past due at the request's time); false: tickets with none */
+                                slaBreached?: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description Tickets with a running SLA target due before this instant (running targets already past due included)
+                                 */
+                                slaDueBefore?: string;
+                                /** @description Tickets with a running SLA target due within this many minutes of the request's time (past due included): the relative form of slaDueBefore, for saved views */
+                                slaDueWithin?: number;
                                 /** @description ULID (26 characters) */
                                 statusId?: string;
                                 /** @description A status's key or display name, any case (`open`, `In progress`): that status in every team */
@@ -22207,7 +22282,7 @@ export interface operations {
                              * @description The sort of GET /v1/tickets: a field, descending with a leading -
                              * @enum {string}
                              */
-                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status";
+                            sort: "-createdAt" | "createdAt" | "-updatedAt" | "updatedAt" | "-priority" | "priority" | "-status" | "status" | "slaDueAt";
                             teamId: null | string;
                             ticketCount: null | number;
                             /** @description true when there are more than ticketCount tickets */
@@ -22297,7 +22372,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated */
+                /** @description A ULID, or the id of a built-in view: builtin:my-open, builtin:unassigned, builtin:all-open, builtin:recently-updated, builtin:breaching-soon */
                 viewId: string;
             };
             cookie?: never;

@@ -1,5 +1,6 @@
 import { isChatTicket } from '../api/ticket-source';
 import { ChatMark } from '../ui/ChatMark';
+import { SlaDueBadge } from './SlaDueBadge';
 import type { RowProps } from './TicketRow';
 import { SelectBox, StatusBadge, TicketLink, Updated } from './TicketRow';
 import { requestorName } from './ticket-format';
@@ -36,6 +37,7 @@ export function TicketCard({ ticket, offset, focused, selected, onToggle, onFocu
         <div className="flex min-w-0 items-center gap-2 text-xs text-zinc-600 dark:text-zinc-300">
           <StatusBadge ticket={ticket} />
           <span>{ticket.priority}</span>
+          <SlaDueBadge ticket={ticket} />
           <span className="truncate">· {requestorName(ticket)}</span>
           <span className="ml-auto shrink-0 truncate">{ticket.assignedAgent ?? 'Unassigned'}</span>
         </div>

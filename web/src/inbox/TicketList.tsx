@@ -12,7 +12,7 @@ const PREFETCH_ROWS = 30;
 const HEADER_HEIGHT = 36;
 const LOADER = 'absolute inset-x-0 top-0 block px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400';
 
-const COLUMN_NAMES = ['Identifier', 'Title', 'Requestor', 'Status', 'Priority', 'Assignee', 'Team', 'Tags', 'Updated'];
+const COLUMN_NAMES = ['Identifier', 'Title', 'Requestor', 'Status', 'Priority', 'Due', 'Assignee', 'Team', 'Tags', 'Updated'];
 
 /**
  * The tickets of the open view, virtualised: only the rows in sight (and a few around) are in the
@@ -114,7 +114,7 @@ export function TicketList({
   }
   return (
     <div ref={scroller} className="h-full overflow-auto">
-      <table aria-label={label} aria-rowcount={hasMore ? -1 : tickets.length + 1} className="block min-w-[58rem]">
+      <table aria-label={label} aria-rowcount={hasMore ? -1 : tickets.length + 1} className="block min-w-[64rem]">
         <thead className="sticky top-0 z-10 block bg-white dark:bg-zinc-950">
           <tr
             aria-rowindex={1}

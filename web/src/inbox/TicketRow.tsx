@@ -2,11 +2,12 @@ import { Link } from '@tanstack/react-router';
 import { isChatTicket } from '../api/ticket-source';
 import type { Ticket } from '../api/types';
 import { ChatMark } from '../ui/ChatMark';
+import { SlaDueBadge } from './SlaDueBadge';
 import { requestorName, timeAgo } from './ticket-format';
 
 /** The columns of the wide list, shared by the header and every row. */
 export const TICKET_COLUMNS =
-  'grid grid-cols-[2rem_4.5rem_minmax(12rem,1fr)_8rem_6rem_4.5rem_7rem_6rem_6rem_3rem] items-center gap-x-2';
+  'grid grid-cols-[2rem_4.5rem_minmax(12rem,1fr)_8rem_6rem_4.5rem_8.5rem_7rem_6rem_6rem_3rem] items-center gap-x-2';
 
 export const ROW_HEIGHT = 40;
 
@@ -49,6 +50,9 @@ export function TicketRow({ ticket, index, offset, focused, selected, onToggle, 
         <StatusBadge ticket={ticket} />
       </td>
       <td className="truncate text-zinc-600 dark:text-zinc-300">{ticket.priority}</td>
+      <td className="truncate text-xs tabular-nums">
+        <SlaDueBadge ticket={ticket} />
+      </td>
       <td className="truncate text-zinc-600 dark:text-zinc-300">
         {ticket.assignedAgent ?? <span className="text-zinc-400 dark:text-zinc-500">Unassigned</span>}
       </td>

@@ -74,6 +74,8 @@ describe('matchesQuery', () => {
     const inProgress = ticket('1', { status: 'In progress' });
     expect(matchesQuery(inProgress, { statusName: 'in_progress' }, ME)).toBeUndefined();
     expect(matchesQuery(inProgress, { 'cf.01J0000000000000000000000C': 'gold' }, ME)).toBeUndefined();
+    expect(matchesQuery(inProgress, { slaDueWithin: 60 }, ME)).toBeUndefined();
+    expect(matchesQuery(inProgress, { slaBreached: false }, ME)).toBeUndefined();
     expect(matchesQuery(inProgress, { statusName: 'in_progress', isClosed: true }, ME)).toBe(false);
     expect(matchesQuery(ticket('2', { deletedAt: at(3) }), {}, ME)).toBe(false);
   });
@@ -93,6 +95,7 @@ describe('insertionIndex', () => {
   it('breaks ties on the id and leaves the sorts by team options to the server', () => {
     expect(insertionIndex(items, ticket('bb', { createdAt: at(20) }), '-createdAt', false)).toBe(1);
     expect(insertionIndex(items, ticket('d'), '-priority', false)).toBeUndefined();
+    expect(insertionIndex(items, ticket('d'), 'slaDueAt', false)).toBeUndefined();
   });
 });
 

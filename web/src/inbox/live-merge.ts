@@ -23,7 +23,7 @@ function all(results: Match[]): Match {
 /**
  * The filters of `GET /v1/tickets` checked in the browser against a ticket as an event carries it.
  * Names are matched against the ticket's display names; a status or priority named by its key
- * (`in_progress`) or a custom-field filter cannot be told here and answers `undefined`.
+ * (`in_progress`), a custom-field filter or an SLA filter cannot be told here and answers `undefined`.
  */
 export function matchesQuery(ticket: Ticket, query: TicketQuery, meId: string): Match {
   if (ticket.deletedAt) {
@@ -54,7 +54,9 @@ export function matchesQuery(ticket: Ticket, query: TicketQuery, meId: string): 
   check(query.updatedAfter, () => Date.parse(ticket.updatedAt) >= Date.parse(query.updatedAfter ?? ''));
   check(query.updatedBefore, () => Date.parse(ticket.updatedAt) < Date.parse(query.updatedBefore ?? ''));
   check(query.tag, () => ticket.tags.some((tag) => query.tag?.some((wanted) => wanted === tag.id || same(wanted, tag.name))));
-  if (Object.keys(query).some((key) => key.startsWith('cf.'))) {
+  // The SLA filters read the targets at the server's clock: only the server can tell.
+  const sla = [query.slaDueBefore, query.slaDueWithin, query.slaBreached].some((value) => value !== undefined);
+  if (sla || Object.keys(query).some((key) => key.startsWith('cf.'))) {
     results.push(undefined);
   }
   return all(results);

@@ -10,4 +10,5 @@ export const TICKET_SORT_LABELS: Record<TicketSortName, string> = {
   priority: 'Priority, lowest first',
   '-status': 'Status, last first',
   status: 'Status, first first',
+  slaDueAt: 'SLA due soonest',
 };

@@ -1,0 +1,76 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../src/lib/clock.js';
+import { type Agent, inviteAgent, openSignedIn } from './agent-session.js';
+import { launchChromium } from './browser.js';
+import { type ConsoleServer, startConsoleServer } from './console-server.js';
+import { createTeamWith, createTicket, pageFailures } from './inbox-session.js';
+
+const CREATED = '2026-01-15T09:00:00.000Z';
+
+/** The row (wide list) of a ticket, found by its identifier cell. */
+const row = (page: Page, identifier: string) =>
+  page.getByRole('row').filter({ has: page.getByRole('cell', { name: identifier, exact: true }) });
+
+/**
+ * The inbox's Due column counts down to a ticket's first reply from the browser's clock, and turns
+ * to breached once that clock passes the due time, without refetching; the built-in view
+ * "Breaching soon" holds the ticket. The server runs on a fixed clock, the page on Playwright's.
+ */
+describe("the inbox's SLA countdown (Chromium, SQLite, a fixed clock)", () => {
+  const clock = fixedClock(CREATED);
+  let server: ConsoleServer;
+  let browser: Browser;
+  let agent: Agent;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startConsoleServer({}, { clock }), launchChromium()]);
+    agent = await inviteAgent(server, { name: 'Dana Due', email: 'dana@acme.test' });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows "in 42 min" for a ticket due soon, then "Breached 5 min ago" once the clock passes it', {
+    timeout: 60_000,
+  }, async () => {
+    const team = await createTeamWith(server, 'Care', 'CARE', agent);
+    await server.call('POST', '/v1/sla-policies', {
+      name: 'Fast first reply',
+      businessHours: false,
+      targets: { high: { firstReply: 45 } },
+    });
+    const urgent = await createTicket(server, team.id, { title: 'Checkout is down', priorityName: 'High' });
+    const calm = await createTicket(server, team.id, { title: 'Change my invoice address', priorityName: 'Low' });
+    clock.set('2026-01-15T09:03:00.000Z');
+
+    const session = await openSignedIn(browser, server, agent);
+    const { page } = session;
+    await page.clock.install({ time: new Date('2026-01-15T09:03:00.000Z') });
+    await page.goto('/app/');
+    const breaching = page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: /^Breaching soon/ });
+    await expect.poll(async () => /(\d+)\s*tickets$/.exec((await breaching.textContent()) ?? '')?.[1]).toBe('1');
+    await breaching.click();
+    await row(page, urgent.ticketIdentifier).waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Due' }).count()).toBe(1);
+    expect(await row(page, calm.ticketIdentifier).count()).toBe(0);
+    const due = row(page, urgent.ticketIdentifier).locator('time[datetime="2026-01-15T09:45:00.000Z"]');
+    await expect.poll(() => due.textContent()).toBe('in 42 min');
+
+    // The browser's clock passes the due time: the column turns from it alone (the server's clock
+    // still reads 09:03, so no answer of the server says breached).
+    await page.clock.fastForward('47:00');
+    await expect.poll(() => due.textContent()).toBe('Breached 5 min ago');
+
+    // A ticket without SLA shows nothing in the column.
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('link', { name: /^All open/ })
+      .click();
+    await row(page, calm.ticketIdentifier).waitFor();
+    expect(await row(page, calm.ticketIdentifier).locator('time[datetime^="2026"]').count()).toBe(1); // Updated only
+    expect(pageFailures(session)).toEqual([]);
+    await session.context.close();
+  });
+});
