@@ -13,6 +13,7 @@ import { SignInPage } from './auth/SignInPage';
 import { sessionQuery } from './auth/session';
 import { InboxPage } from './inbox/InboxPage';
 import { parseInboxSearch } from './inbox/inbox-search';
+import { parseReportSearch } from './reports/report-search';
 import { settingsRoutes } from './settings/settings-routes';
 import { AppShell } from './shell/AppShell';
 import { RouteError } from './shell/RouteError';
@@ -89,12 +90,20 @@ const ticketRoute = createRoute({
   component: lazyRouteComponent(() => import('./ticket/TicketPage'), 'TicketPage'),
 });
 
+const reportsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/reports',
+  validateSearch: parseReportSearch,
+  // The reports, and uPlot with them, load when first opened.
+  component: lazyRouteComponent(() => import('./reports/ReportsPage'), 'ReportsPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   acceptInviteRoute,
   resetPasswordRoute,
   forgotPasswordRoute,
-  signedInRoute.addChildren([inboxRoute, ticketRoute, settingsRoutes(signedInRoute)]),
+  signedInRoute.addChildren([inboxRoute, ticketRoute, reportsRoute, settingsRoutes(signedInRoute)]),
 ]);
 
 export function createConsoleRouter(queryClient: QueryClient) {

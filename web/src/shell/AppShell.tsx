@@ -1,7 +1,7 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useMatchRoute, useNavigate } from '@tanstack/react-router';
-import { LogOut, Menu, Radio, Search, Settings } from 'lucide-react';
+import { ChartNoAxesColumn, LogOut, Menu, Radio, Search, Settings } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { sessionQuery } from '../auth/session';
@@ -17,8 +17,9 @@ export function AppShell() {
   const me = useQuery(sessionQuery).data;
   const [railOpen, setRailOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
-  // The settings area has a rail of its own in place of the views.
-  const inSettings = Boolean(useMatchRoute()({ to: '/settings', fuzzy: true }));
+  // The settings area has a rail of its own in place of the views, and the reports need the width.
+  const matchRoute = useMatchRoute();
+  const withoutViews = Boolean(matchRoute({ to: '/settings', fuzzy: true }) || matchRoute({ to: '/reports' }));
   // `/` or Ctrl-K opens the command bar from every page of the console.
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -38,7 +39,7 @@ export function AppShell() {
       <header className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-200 px-3 dark:border-zinc-800">
         <button
           type="button"
-          className={`rounded p-1 hover:bg-zinc-100 md:hidden dark:hover:bg-zinc-800 ${inSettings ? 'hidden' : ''}`}
+          className={`rounded p-1 hover:bg-zinc-100 md:hidden dark:hover:bg-zinc-800 ${withoutViews ? 'hidden' : ''}`}
           aria-label="Show views"
           aria-expanded={railOpen}
           onClick={() => setRailOpen((open) => !open)}
@@ -61,13 +62,14 @@ export function AppShell() {
           <kbd className="ml-auto hidden rounded border border-zinc-200 px-1 text-xs sm:inline dark:border-zinc-700">/</kbd>
         </button>
         <div className="flex items-center gap-3">
+          <ReportsLink />
           {me.user.userType === 'ORG_ADMIN' ? <SettingsLink /> : null}
           <LiveIndicator />
           <UserMenu name={me.user.name} email={me.user.email} />
         </div>
       </header>
       <div className="flex min-h-0 flex-1">
-        {inSettings ? null : (
+        {withoutViews ? null : (
           <nav
             aria-label="Views"
             className={`${railOpen ? 'block' : 'hidden'} absolute inset-y-12 left-0 z-20 w-64 overflow-y-auto border-r border-zinc-200 bg-white md:static md:block md:w-56 md:shrink-0 dark:border-zinc-800 dark:bg-zinc-950`}
@@ -83,6 +85,20 @@ export function AppShell() {
       </div>
       <CommandBar open={searchOpen} onOpenChange={setSearchOpen} />
     </div>
+  );
+}
+
+/** Everyone's way to the reports (every user may read them, as they read every team's tickets). */
+function ReportsLink() {
+  return (
+    <Link
+      to="/reports"
+      className="flex items-center gap-1 rounded-md px-2 py-1 text-sm text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
+      activeProps={{ className: 'bg-zinc-100 dark:bg-zinc-800', 'aria-current': 'page' }}
+    >
+      <ChartNoAxesColumn size={16} aria-hidden />
+      <span className="sr-only sm:not-sr-only">Reports</span>
+    </Link>
   );
 }
 

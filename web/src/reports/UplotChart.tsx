@@ -1,0 +1,68 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { type ChartColumns, seriesColor } from './chart-data';
+import type { ChartSeries } from './report-catalog';
+import { useDarkScheme } from './use-dark-scheme';
+
+export const CHART_HEIGHT = 280;
+
+/** The axes' text and the grid in each theme: zinc-600 / zinc-400 text, zinc-200 / zinc-800 lines. */
+const THEMES = {
+  light: { text: '#52525b', grid: '#e4e4e7' },
+  dark: { text: '#a1a1aa', grid: '#27272a' },
+};
+
+function optionsOf(series: readonly ChartSeries[], width: number, dark: boolean): uPlot.Options {
+  const theme = dark ? THEMES.dark : THEMES.light;
+  const axis: uPlot.Axis = {
+    stroke: theme.text,
+    grid: { stroke: theme.grid, width: 1 },
+    ticks: { stroke: theme.grid, width: 1 },
+    font: '12px ui-sans-serif, system-ui, sans-serif',
+  };
+  return {
+    width,
+    height: CHART_HEIGHT,
+    legend: { show: false },
+    scales: { x: { time: true } },
+    axes: [axis, { ...axis, size: 56 }],
+    series: [
+      {},
+      ...series.map((one, index) => ({
+        label: one.label,
+        stroke: seriesColor(index, dark),
+        width: 2,
+        points: { show: true, size: 6 },
+      })),
+    ],
+  };
+}
+
+/**
+ * The uPlot canvas, as wide as its container (redrawn at the new width when that changes) and in
+ * the theme of the moment. Loaded with the reports page only: uPlot and its CSS stay out of the
+ * console's first load.
+ */
+export function UplotChart({ columns, series }: { columns: ChartColumns; series: readonly ChartSeries[] }) {
+  const container = useRef<HTMLDivElement>(null);
+  const dark = useDarkScheme();
+  useEffect(() => {
+    const element = container.current;
+    if (!element) {
+      return;
+    }
+    const chart = new uPlot(optionsOf(series, element.clientWidth, dark), columns as uPlot.AlignedData, element);
+    const observer = new ResizeObserver(() => {
+      if (element.clientWidth > 0 && element.clientWidth !== chart.width) {
+        chart.setSize({ width: element.clientWidth, height: CHART_HEIGHT });
+      }
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      chart.destroy();
+    };
+  }, [columns, series, dark]);
+  return <div ref={container} className="w-full overflow-hidden" style={{ minHeight: CHART_HEIGHT }} />;
+}
