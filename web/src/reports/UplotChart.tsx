@@ -3,6 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { type ChartColumns, seriesColor } from './chart-data';
 import type { ChartSeries } from './report-catalog';
+import { dayOf } from './report-range';
 import { useDarkScheme } from './use-dark-scheme';
 
 export const CHART_HEIGHT = 280;
@@ -13,6 +14,10 @@ const THEMES = {
   dark: { text: '#a1a1aa', grid: '#27272a' },
 };
 
+const LABEL_WIDTH = 90;
+/** Every value is a whole count or whole minutes: no fractional ticks. */
+const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1_000_000];
+
 function optionsOf(series: readonly ChartSeries[], width: number, dark: boolean): uPlot.Options {
   const theme = dark ? THEMES.dark : THEMES.light;
   const axis: uPlot.Axis = {
@@ -21,19 +26,30 @@ function optionsOf(series: readonly ChartSeries[], width: number, dark: boolean)
     ticks: { stroke: theme.grid, width: 1 },
     font: '12px ui-sans-serif, system-ui, sans-serif',
   };
+  const dayAxis: uPlot.Axis = {
+    ...axis,
+    // A tick on a bucket's first day, as many as fit (a label needs about 90 px), named as the API names it.
+    splits: (chart) => {
+      const starts = Array.from(chart.data[0]);
+      const room = Math.max(1, Math.floor(chart.bbox.width / uPlot.pxRatio / LABEL_WIDTH));
+      const every = Math.ceil(starts.length / room);
+      return starts.filter((_start, index) => index % every === 0);
+    },
+    values: (_chart, splits) => splits.map((seconds) => dayOf(new Date(seconds * 1000))),
+  };
   return {
     width,
     height: CHART_HEIGHT,
     legend: { show: false },
     scales: { x: { time: true } },
-    axes: [axis, { ...axis, size: 56 }],
+    axes: [dayAxis, { ...axis, size: 56, incrs: COUNT_STEPS }],
     series: [
       {},
       ...series.map((one, index) => ({
         label: one.label,
         stroke: seriesColor(index, dark),
         width: 2,
-        points: { show: true, size: 6 },
+        points: { size: 6 }, // uPlot hides them where buckets crowd
       })),
     ],
   };
