@@ -37,6 +37,7 @@ describe('the reports page (Chromium, SQLite, a fixed clock)', () => {
     await createTicket(server, care.id, { title: 'Dark mode please' });
     await createTicket(server, care.id, { title: 'Wrong language' });
     clock.set(`2026-01-14T10:00:00.000Z`);
+    await server.call('PATCH', `/v1/tickets/${first.id}`, { assignedAgentId: agent.id });
     await server.call('PATCH', `/v1/tickets/${first.id}`, { statusName: 'Closed' });
   }, 60_000);
   afterAll(async () => {
@@ -93,9 +94,28 @@ describe('the reports page (Chromium, SQLite, a fixed clock)', () => {
     expect(saved).toBe(await apiCsv.text());
     expect(saved.split('\r\n')[0]).toBe('start,created,closed,reopened,backlog');
 
+    // Days before any ticket: nothing to chart. A range ending before it starts: the API's refusal.
+    await page.getByLabel('From', { exact: true }).fill('2025-06-01');
+    await page.getByLabel('To', { exact: true }).fill('2025-06-03');
+    await page.getByText('Nothing to chart in this range.').waitFor();
+    expect(await figure('Backlog at the end')).toBe('0');
+    await page.getByLabel('From', { exact: true }).fill('2025-06-09');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('to must not be before from (400)');
+    await page.getByLabel('From', { exact: true }).fill(FROM);
+    await page.getByLabel('To', { exact: true }).fill(TO);
+
     // Another report from the picker, then the dark theme: still no accessibility problem.
     await page.getByRole('tab', { name: 'Resolution time' }).click();
     await expect.poll(() => figure('Measured')).toBe('1');
+    // The agents' totals, per agent by name, as the API counts them.
+    const agents = await server.call<{ totals: { agents: { agentId: string | null; ticketsHandled: number }[] } }>(
+      'GET',
+      `/v1/reports/agents?${query}`,
+    );
+    expect(agents.totals.agents).toContainEqual(expect.objectContaining({ agentId: agent.id, ticketsHandled: 1 }));
+    await page.getByRole('tab', { name: 'Agents' }).click();
+    const rita = page.getByRole('row', { name: /^Rita Reports/ });
+    await expect.poll(() => rita.getByRole('cell').allTextContents()).toEqual(['1', '0', '—']);
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.getByRole('tab', { name: 'Volume' }).click();
     await expect.poll(() => figure('Created')).toBe('5');
