@@ -1,13 +1,11 @@
 import { lazy, Suspense, useId, useMemo } from 'react';
-import { chartColumns, seriesColor } from './chart-data';
+import { CHART_HEIGHT, chartColumns, seriesColor } from './chart-data';
 import { ReportTable } from './ReportTable';
 import type { ChartRow, ChartSeries } from './report-catalog';
 import { useDarkScheme } from './use-dark-scheme';
 
 // uPlot (about 50 kB) and its CSS load with the first chart drawn, not with the console.
 const UplotChart = lazy(async () => ({ default: (await import('./UplotChart')).UplotChart }));
-
-const HEIGHT = 280;
 
 /**
  * A report's chart: the canvas is named for screen readers, which cannot read it, and the same
@@ -44,7 +42,10 @@ export function ReportChart({
       >
         <Suspense
           fallback={
-            <div style={{ height: HEIGHT }} className="flex items-center justify-center text-sm text-zinc-500 dark:text-zinc-400">
+            <div
+              style={{ height: CHART_HEIGHT }}
+              className="flex items-center justify-center text-sm text-zinc-500 dark:text-zinc-400"
+            >
               Loading chart…
             </div>
           }

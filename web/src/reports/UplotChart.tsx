@@ -1,12 +1,10 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { type ChartColumns, seriesColor } from './chart-data';
+import { CHART_HEIGHT, type ChartColumns, seriesColor } from './chart-data';
 import type { ChartSeries } from './report-catalog';
 import { dayOf } from './report-range';
 import { useDarkScheme } from './use-dark-scheme';
-
-export const CHART_HEIGHT = 280;
 
 /** The axes' text and the grid in each theme: zinc-600 / zinc-400 text, zinc-200 / zinc-800 lines. */
 const THEMES = {

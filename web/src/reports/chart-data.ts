@@ -1,6 +1,9 @@
 import type { ChartRow, ChartSeries } from './report-catalog';
 import { startOfDay } from './report-range';
 
+/** The chart's height in pixels, and its placeholder's while uPlot loads. */
+export const CHART_HEIGHT = 280;
+
 /** uPlot's columns: the x values (seconds), then one column per series, nulls where nothing was measured. */
 export type ChartColumns = [number[], ...(number | null)[][]];
 
