@@ -14,7 +14,7 @@ import { shootWidget } from './screenshots-widget.js';
  * the system Chromium signs in as the demo agent and photographs the sign-in page, the inbox and
  * a ticket (plus the inbox in the dark theme and a ticket on a phone), then, as the demo
  * organization's admin, the main settings pages, the public help center, and last the messenger
- * on a vendor's page, into docs/screenshots/.
+ * on a vendor's page and the reports page, into docs/screenshots/.
  */
 const OUT_DIR = join('docs', 'screenshots');
 const PASSWORD = 'lumen-demo-screens-2026';
@@ -108,6 +108,12 @@ try {
     return page;
   };
   await shootWidget(browser, origin, api, helpCenter, shoot, signIn);
+  // The morning reports: the demo's three weeks of tickets, by day.
+  const reports = await signIn();
+  await reports.getByRole('link', { name: 'Reports' }).click();
+  await reports.getByRole('img', { name: /^Chart of Volume/ }).waitFor();
+  await shoot('reports', reports);
+  await reports.context().close();
 } finally {
   await browser.close();
   server.kill('SIGTERM');
