@@ -6,6 +6,7 @@ import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { checkNamesEachOnce } from '../../lib/permutation.js';
 import type { Principal } from '../../lib/principal.js';
 import { findTeam, lockTeamForUpdate, requireTeam } from '../teams/team.lookup.js';
 import { requireManagedTeam } from '../teams/team.service.js';
@@ -126,9 +127,11 @@ export async function reorderRules(deps: Deps, principal: Principal, teamId: str
     await requireManagedTeam(trx, principal, teamId);
     await lockTeamForUpdate(trx, organizationId, teamId);
     const current = await lockRoutingRuleOrders(trx, organizationId, teamId);
-    checkNamesEveryRuleOnce(
+    checkNamesEachOnce(
       current.map((rule) => rule.id),
       input.ruleIds,
+      'ruleIds',
+      'routing rule of the team',
     );
     const orderOf = new Map(current.map((rule) => [rule.id, rule.evaluationOrder]));
     const moves = input.ruleIds
@@ -156,44 +159,6 @@ async function requireRule(db: Db, organizationId: string, teamId: string, ruleI
     throw AppError.notFound('Routing rule not found!');
   }
   return rule;
-}
-
-/** At most this many ids of each kind are quoted back, so a refusal stays short. */
-const QUOTED_IDS = 20;
-
-/** A 400 naming the team's rules `ruleIds` leaves out, the ids it names that are not the team's, and those it repeats. */
-function checkNamesEveryRuleOnce(teamRuleIds: string[], ruleIds: string[]): void {
-  const teamRules = new Set(teamRuleIds);
-  const named = new Set<string>();
-  const repeated = new Set<string>();
-  const unknown = new Set<string>();
-  for (const id of ruleIds) {
-    if (named.has(id)) {
-      repeated.add(id);
-    } else if (!teamRules.has(id)) {
-      unknown.add(id);
-    }
-    named.add(id);
-  }
-  const problems = {
-    missing: teamRuleIds.filter((id) => !named.has(id)),
-    unknown: [...unknown],
-    repeated: [...repeated],
-  };
-  const parts = Object.entries(problems)
-    .filter(([, ids]) => ids.length > 0)
-    .map(([kind, ids]) => {
-      const more = ids.length > QUOTED_IDS ? ` and ${ids.length - QUOTED_IDS} more` : '';
-      return `${kind}: ${ids.slice(0, QUOTED_IDS).join(', ')}${more}`;
-    });
-  if (parts.length > 0) {
-    const message = `ruleIds must name every routing rule of the team exactly once (${parts.join('; ')})`;
-    throw new AppError({
-      code: 'VALIDATION',
-      message,
-      issues: [{ location: 'body', path: ['ruleIds'], rule: 'permutation', message, params: problems }],
-    });
-  }
 }
 
 /** Every condition must parse; the strings are kept exactly as sent. */

@@ -6,6 +6,7 @@ import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
+import { checkNamesEachOnce } from '../../lib/permutation.js';
 import type { Principal } from '../../lib/principal.js';
 import { SLA_METRICS } from '../../shared/sla.js';
 import { requireOrgAdmin } from '../authorization.js';
@@ -130,9 +131,11 @@ export async function reorderPolicies(deps: Deps, principal: Principal, input: R
   return deps.db.transaction().execute(async (trx) => {
     await lockOrganization(trx, organizationId);
     const current = await lockSlaPolicyPositions(trx, organizationId);
-    checkNamesEveryPolicyOnce(
+    checkNamesEachOnce(
       current.map((policy) => policy.id),
       input.policyIds,
+      'policyIds',
+      'SLA policy of the organization',
     );
     const positionOf = new Map(current.map((policy) => [policy.id, policy.position]));
     const moves = input.policyIds
@@ -159,43 +162,6 @@ async function requirePolicy(db: Db, organizationId: string, id: string): Promis
     throw AppError.notFound('SLA policy not found!');
   }
   return policy;
-}
-
-/** At most this many ids of each kind are quoted back, so a refusal stays short. */
-const QUOTED_IDS = 20;
-
-function checkNamesEveryPolicyOnce(policyIdsOfOrganization: string[], policyIds: string[]): void {
-  const known = new Set(policyIdsOfOrganization);
-  const named = new Set<string>();
-  const repeated = new Set<string>();
-  const unknown = new Set<string>();
-  for (const id of policyIds) {
-    if (named.has(id)) {
-      repeated.add(id);
-    } else if (!known.has(id)) {
-      unknown.add(id);
-    }
-    named.add(id);
-  }
-  const problems = {
-    missing: policyIdsOfOrganization.filter((id) => !named.has(id)),
-    unknown: [...unknown],
-    repeated: [...repeated],
-  };
-  const parts = Object.entries(problems)
-    .filter(([, ids]) => ids.length > 0)
-    .map(([kind, ids]) => {
-      const more = ids.length > QUOTED_IDS ? ` and ${ids.length - QUOTED_IDS} more` : '';
-      return `${kind}: ${ids.slice(0, QUOTED_IDS).join(', ')}${more}`;
-    });
-  if (parts.length > 0) {
-    const message = `policyIds must name every SLA policy of the organization exactly once (${parts.join('; ')})`;
-    throw new AppError({
-      code: 'VALIDATION',
-      message,
-      issues: [{ location: 'body', path: ['policyIds'], rule: 'permutation', message, params: problems }],
-    });
-  }
 }
 
 /** Every condition must parse, on the fields SLA policies match; the strings are kept as sent. */
