@@ -167,7 +167,15 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
       totals: { agents: rows },
     });
     expect((await report('agents', `from=2026-01-12&to=2026-01-12&agentId=${ann.userId}`)).series).toEqual([
-      { start: '2026-01-12', agentId: ann.userId, ticketsHandled: 1, publicReplies: 1, firstReplyMedian: 20, slaAttainment: null, goodShare: null },
+      {
+        start: '2026-01-12',
+        agentId: ann.userId,
+        ticketsHandled: 1,
+        publicReplies: 1,
+        firstReplyMedian: 20,
+        slaAttainment: null,
+        goodShare: null,
+      },
     ]);
   });
 
