@@ -32,6 +32,7 @@ import {
   insertTarget,
   listTicketTargets,
   lockRunningTargetsOfTeam,
+  lockTicketRow,
   lockTicketsWithTargetsInStatus,
   lockTicketTargets,
   type TicketSlaFacts,
@@ -334,9 +335,14 @@ export async function recordSlaAgentReply(
   if ((await listTicketTargets(db, input.ticketId)).length === 0) {
     return;
   }
-  // Its own transaction records no event: the report's counts are written at its end.
+  // Its own transaction records no event: the report's counts are written at its end. The ticket's
+  // row is taken first, as a (bulk) change takes it before the report rows it writes, so that this
+  // transaction never holds targets a change waits for while it waits for that change's report row.
   const writeReports = !db.isTransaction;
   await inTransaction(db as Kysely<DB>, async (trx) => {
+    if (writeReports) {
+      await lockTicketRow(trx, input.ticketId);
+    }
     const rows = (await lockTicketTargets(trx, input.ticketId)).filter((row) => !input.ai || readBoolean(row.ai_replies_count));
     const facts = await findTicketSlaFacts(trx, input.organizationId, input.ticketId);
     if (rows.length === 0 || !facts) {
