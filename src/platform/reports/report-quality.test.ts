@@ -17,17 +17,25 @@ import { createTicketSlaWorker } from '../ticket-sla/ticket-sla.worker.js';
  *   Bob's reply at 11:40 meets nothing; closed 19:00, its resolution (due 18:00) breached by the close.
  * Tuesday 13th: T3 (Ann) created 09:00, replied 09:10 (met), closed 10:00 (resolution met), reopened
  *   11:00 (that met taken back; 420 minutes left, due 18:00), closed 20:00 (breached).
+ *   T5 (Ann, Low, policy "Low touch") created 12:00, replied 12:20 (first reply met).
  * Monday 19th: T4 (Bob) created 09:00; at 10:30 the worker and a change of the ticket race to
  *   mark its first reply breached (on PostgreSQL, from two pools): counted once.
  * Surveys (sent by hand): T1 12th 12:30, rated Good 13:00, changed to Bad on the 13th 08:00 (the
  *   count moves in the 12th); T2 12th 19:30, rated Good on the 13th 08:30 (Bob); T3 13th 20:30, unrated.
  *
- * SLA by day: 12th firstReply 1 met / 1 breached, resolution 1/1; 13th firstReply 1/0,
- * resolution 0/1; 19th firstReply 0/1. Satisfaction: 12th sent 2, responses 1, bad 1; 13th sent 1,
- * responses 1, good 1. Agents: Ann met 3 (T1 ×2, T3 first reply), breached 1 → 0.75, rated Bad → 0;
+ * SLA by day: 12th firstReply 1 met / 1 breached, resolution 1/1; 13th firstReply 2/0 (one of each
+ * policy), resolution 0/1; 19th firstReply 0/1. Satisfaction: 12th sent 2, responses 1, bad 1; 13th
+ * sent 1, responses 1, good 1. Agents: Ann met 4 (T1 ×2, T3 and T5 first replies), breached 1 → 0.8, rated Bad → 0;
  * Bob met 0, breached 3 → 0, rated Good → 1.
  */
 const POLICY = { name: 'Standard', businessHours: false, targets: { high: { firstReply: 60, resolution: 480 } } };
+/** Before it, for Low tickets only. */
+const LOW_POLICY = {
+  name: 'Low touch',
+  businessHours: false,
+  andRules: [JSON.stringify({ field: 'priority', operator: 'equals', value: 'low' })],
+  targets: { low: { firstReply: 30 } },
+};
 const day = (date: string, time: string) => `2026-01-${date}T${time}:00.000Z`;
 
 const sla = (met: number, breached: number) => ({
@@ -57,6 +65,7 @@ describe.each(DIALECTS)('SLA and satisfaction reports on %s', (dialect) => {
   let ann: Awaited<ReturnType<typeof makeUser>>;
   let bob: Awaited<ReturnType<typeof makeUser>>;
   let policyId: string;
+  let lowPolicyId: string;
 
   async function send(method: 'POST' | 'PATCH', url: string, payload?: object, headers: Record<string, string> = acme.headers) {
     const response = await harness.app.inject({ method, url, headers, payload });
@@ -67,12 +76,12 @@ describe.each(DIALECTS)('SLA and satisfaction reports on %s', (dialect) => {
     harness.clock.set(instant);
     return step();
   }
-  const create = (assignedAgentId: string) =>
+  const create = (assignedAgentId: string, priorityName = 'High') =>
     send('POST', '/v1/tickets', {
       title: 'Printer on fire',
       requestorEmail: 'pat@customer.test',
       teamId: desk.teamId,
-      priorityName: 'High',
+      priorityName,
       performRouting: false,
       assignedAgentId,
     });
@@ -130,6 +139,8 @@ describe.each(DIALECTS)('SLA and satisfaction reports on %s', (dialect) => {
     await at(day('13', '09:10'), () => reply(t3.id, ann.headers));
     await at(day('13', '10:00'), () => status(t3.id, 'Closed'));
     await at(day('13', '11:00'), () => status(t3.id, 'Open'));
+    const t5 = await at(day('13', '12:00'), () => create(ann.userId, 'Low'));
+    await at(day('13', '12:20'), () => reply(t5.id, ann.headers));
     await at(day('13', '20:00'), () => status(t3.id, 'Closed'));
     await at(day('13', '20:30'), () => surveyOf(t3.id));
     const t4 = await at(day('19', '09:00'), () => create(bob.userId));
@@ -155,23 +166,19 @@ describe.each(DIALECTS)('SLA and satisfaction reports on %s', (dialect) => {
     for (const user of [ann, bob]) {
       await send('POST', `/v1/teams/${desk.teamId}/members`, { userId: user.userId });
     }
+    lowPolicyId = (await send('POST', '/v1/sla-policies', LOW_POLICY)).id;
     policyId = (await send('POST', '/v1/sla-policies', POLICY)).id;
     await seed();
   });
   afterAll(() => harness.close());
 
-  const policyRow = (values: ReturnType<typeof slaValues>) => ({ policyId, name: 'Standard', ...values });
-  const slaBucket = (start: string, values: ReturnType<typeof slaValues>) => ({
-    start,
-    ...values,
-    byPolicy: values.breaches + values.firstReply.met + values.resolution.met > 0 || start === 'total' ? [policyRow(values)] : [],
-  });
+  const standard = (values: ReturnType<typeof slaValues>) => ({ policyId, name: 'Standard', ...values });
+  const lowTouch = () => ({ policyId: lowPolicyId, name: 'Low touch', ...slaValues([1, 0], [0, 0]) });
 
   it('answers SLA attainment per day, per metric and per policy, each breach counted once', async () => {
     const monday = slaValues([1, 1], [1, 1]);
-    const tuesday = slaValues([1, 0], [0, 1]);
     const nextMonday = slaValues([0, 1], [0, 0]);
-    const totals = slaValues([2, 2], [1, 2]);
+    const totals = slaValues([3, 2], [1, 2]);
     const answer = await report('sla', 'from=2026-01-12&to=2026-01-19');
     const quiet = ['14', '15', '16', '17', '18'].map((date) => ({
       start: `2026-01-${date}`,
@@ -179,13 +186,13 @@ describe.each(DIALECTS)('SLA and satisfaction reports on %s', (dialect) => {
       byPolicy: [],
     }));
     expect(answer.series).toEqual([
-      { start: '2026-01-12', ...monday, byPolicy: [policyRow(monday)] },
-      { start: '2026-01-13', ...tuesday, byPolicy: [policyRow(tuesday)] },
+      { start: '2026-01-12', ...monday, byPolicy: [standard(monday)] },
+      { start: '2026-01-13', ...slaValues([2, 0], [0, 1]), byPolicy: [lowTouch(), standard(slaValues([1, 0], [0, 1]))] },
       ...quiet,
-      { start: '2026-01-19', ...nextMonday, byPolicy: [policyRow(nextMonday)] },
+      { start: '2026-01-19', ...nextMonday, byPolicy: [standard(nextMonday)] },
     ]);
-    expect(answer.totals).toEqual({ ...totals, byPolicy: [policyRow(totals)] });
-    expect(totals.attainment).toBeCloseTo(3 / 7);
+    expect(answer.totals).toEqual({ ...totals, byPolicy: [lowTouch(), standard(slaValues([2, 2], [1, 2]))] });
+    expect(totals.attainment).toBe(0.5);
     expect(totals.resolution.attainment).toBeCloseTo(1 / 3);
     const breaches = await harness.db
       .selectFrom('ticket_sla_events')
@@ -199,11 +206,11 @@ describe.each(DIALECTS)('SLA and satisfaction reports on %s', (dialect) => {
   it('answers SLA per week, for one agent, and nothing for another organization', async () => {
     const weeks = await report('sla', 'from=2026-01-12&to=2026-01-19&interval=week');
     expect(weeks.series).toEqual([
-      slaBucket('2026-01-12', slaValues([2, 1], [1, 2])),
-      slaBucket('2026-01-19', slaValues([0, 1], [0, 0])),
+      { start: '2026-01-12', ...slaValues([3, 1], [1, 2]), byPolicy: [lowTouch(), standard(slaValues([2, 1], [1, 2]))] },
+      { start: '2026-01-19', ...slaValues([0, 1], [0, 0]), byPolicy: [standard(slaValues([0, 1], [0, 0]))] },
     ]);
     const annOnly = await report('sla', `from=2026-01-12&to=2026-01-19&agentId=${ann.userId}`);
-    expect(annOnly.totals).toEqual({ ...slaValues([2, 0], [1, 1]), byPolicy: [policyRow(slaValues([2, 0], [1, 1]))] });
+    expect(annOnly.totals).toEqual({ ...slaValues([3, 0], [1, 1]), byPolicy: [lowTouch(), standard(slaValues([2, 0], [1, 1]))] });
     const elsewhere = await report('sla', 'from=2026-01-12&to=2026-01-19', globex.headers);
     expect(elsewhere.totals).toEqual({ ...slaValues([0, 0], [0, 0]), byPolicy: [] });
   });
@@ -233,7 +240,7 @@ describe.each(DIALECTS)('SLA and satisfaction reports on %s', (dialect) => {
   it('gives each agent SLA attainment and the share of good ratings', async () => {
     const agents = (await report('agents', 'from=2026-01-12&to=2026-01-19')).totals.agents;
     const byId = new Map(agents.map((agent: { agentId: string }) => [agent.agentId, agent]));
-    expect(byId.get(ann.userId)).toMatchObject({ slaAttainment: 0.75, goodShare: 0 });
+    expect(byId.get(ann.userId)).toMatchObject({ slaAttainment: 0.8, goodShare: 0 });
     expect(byId.get(bob.userId)).toMatchObject({ slaAttainment: 0, goodShare: 1 });
     const monday = (await report('agents', `from=2026-01-12&to=2026-01-12&agentId=${bob.userId}`)).series;
     expect(monday).toEqual([
