@@ -44,7 +44,14 @@ import type { MailboxDomainTable, MailboxVerificationLinkTable } from '../platfo
 import type { AccountNoteAttachmentTable, AccountNoteTable } from '../platform/notes/account-note.table.js';
 import type { UserNotificationPreferenceTable } from '../platform/notifications/notification-preference.table.js';
 import type { OrganizationTable } from '../platform/organizations/organization.table.js';
-import type { ReportDailyCountTable, ReportDurationBinTable, ReportFirstReplyTable } from '../platform/reports/report.table.js';
+import type {
+  ReportDailyCountTable,
+  ReportDurationBinTable,
+  ReportFirstReplyTable,
+  ReportSatisfactionCountTable,
+  ReportSlaCountTable,
+  ReportSurveyResponseTable,
+} from '../platform/reports/report.table.js';
 import type { TicketRoutingDecisionTable } from '../platform/routing/routing.table.js';
 import type { RoutingRuleTable } from '../platform/routing-rules/routing-rule.table.js';
 import type {
@@ -138,6 +145,9 @@ export interface DB {
   report_daily_counts: ReportDailyCountTable;
   report_duration_bins: ReportDurationBinTable;
   report_first_replies: ReportFirstReplyTable;
+  report_sla_counts: ReportSlaCountTable;
+  report_satisfaction_counts: ReportSatisfactionCountTable;
+  report_survey_responses: ReportSurveyResponseTable;
   help_center_sign_in_links: HelpCenterSignInLinkTable;
   help_center_contact_sessions: HelpCenterContactSessionTable;
   messenger_visitors: MessengerVisitorTable;

@@ -14,7 +14,14 @@ import {
   findTicketCreatedAt,
   markFirstReply,
 } from './report.repository.js';
-import type { DurationMetric, ReportDailyCountTable, ReportDurationBinTable } from './report.table.js';
+import type {
+  DurationMetric,
+  ReportDailyCountTable,
+  ReportDurationBinTable,
+  ReportSatisfactionCountTable,
+  ReportSlaCountTable,
+} from './report.table.js';
+import { addSatisfactionCounts, addSlaCounts } from './report-outcomes.repository.js';
 
 /**
  * Keeps the reports' aggregates (see `report.table.ts`) in the transaction of each change: the
@@ -45,10 +52,10 @@ export interface ReportedTicketState {
 type Counts = Pick<ReportDailyCountTable, 'created' | 'closed' | 'reopened' | 'public_replies' | 'backlog_delta'>;
 
 const NO_COUNTS: Counts = { created: 0, closed: 0, reopened: 0, public_replies: 0, backlog_delta: 0 };
-const UTC_CLOSED: Schedule = { timezone: 'UTC', commonDailyConfig: false, commonSlots: [], dailyConfig: {}, holidays: [] };
+export const UTC_CLOSED: Schedule = { timezone: 'UTC', commonDailyConfig: false, commonSlots: [], dailyConfig: {}, holidays: [] };
 
 /** The teams' schedules as the reports read them (a team without a configuration: UTC, never open). */
-async function schedulesOf(trx: Transaction<DB>, teamIds: readonly string[]): Promise<Map<string, Schedule>> {
+export async function schedulesOf(trx: Transaction<DB>, teamIds: readonly string[]): Promise<Map<string, Schedule>> {
   const rows = await findTeamSchedules(trx, teamIds);
   return new Map(
     rows.map((row) => [
@@ -69,10 +76,25 @@ export function localDay(at: Date, timezone: string): string {
   return DateTime.fromJSDate(at, { zone: timezone }).toISODate() ?? at.toISOString().slice(0, 10);
 }
 
+export type ReportKey = { teamId: string; agentId: string | null; day: string };
+type SlaCounts = Pick<ReportSlaCountTable, 'met' | 'breached'>;
+type SatisfactionCounts = Pick<ReportSatisfactionCountTable, 'sent' | 'responses' | 'good' | 'bad'>;
+
+/** Adds `counts` to the row of `id` in `map`, made from `base` if new. */
+function addTo<Row extends object>(map: Map<string, Row>, id: string, base: () => Row, counts: Partial<Row>): void {
+  const row = map.get(id) ?? base();
+  for (const [name, value] of Object.entries(counts) as [keyof Row, number][]) {
+    (row[name] as number) += value;
+  }
+  map.set(id, row);
+}
+
 /** Rows being gathered for one change: summed per key, then written sorted (one lock order for every writer). */
 class PendingCounts {
   private readonly counts = new Map<string, ReportDailyCountTable>();
   private readonly bins = new Map<string, ReportDurationBinTable>();
+  private readonly sla = new Map<string, ReportSlaCountTable>();
+  private readonly satisfaction = new Map<string, ReportSatisfactionCountTable>();
 
   constructor(private readonly organizationId: string) {}
 
@@ -89,6 +111,20 @@ class PendingCounts {
       row[name] += value;
     }
     this.counts.set(id, row);
+  }
+
+  private keyed(key: ReportKey) {
+    return { organization_id: this.organizationId, team_id: key.teamId, agent_id: key.agentId ?? '', day: key.day };
+  }
+
+  addSla(key: ReportKey, policyId: string, metric: ReportSlaCountTable['metric'], counts: Partial<SlaCounts>): void {
+    const id = [key.teamId, key.agentId ?? '', key.day, policyId, metric].join('\u0000');
+    addTo(this.sla, id, () => ({ ...this.keyed(key), policy_id: policyId, metric, met: 0, breached: 0 }), counts);
+  }
+
+  addSatisfaction(key: ReportKey, counts: Partial<SatisfactionCounts>): void {
+    const id = [key.teamId, key.agentId ?? '', key.day].join('\u0000');
+    addTo(this.satisfaction, id, () => ({ ...this.keyed(key), sent: 0, responses: 0, good: 0, bad: 0 }), counts);
   }
 
   addDuration(key: { teamId: string; agentId: string | null; day: string }, metric: DurationMetric, minutes: number): void {
@@ -125,8 +161,15 @@ class PendingCounts {
     const changed = (row: ReportDailyCountTable) => Object.keys(NO_COUNTS).some((name) => row[name as keyof Counts] !== 0);
     await addDailyCounts(trx, sorted(this.counts).filter(changed));
     await addDurationBins(trx, sorted(this.bins));
+    await addSlaCounts(
+      trx,
+      sorted(this.sla).filter((row) => row.met !== 0 || row.breached !== 0),
+    );
+    await addSatisfactionCounts(trx, sorted(this.satisfaction));
     this.counts.clear();
     this.bins.clear();
+    this.sla.clear();
+    this.satisfaction.clear();
   }
 }
 
@@ -139,7 +182,7 @@ interface FirstReply {
 /** Rows a transaction gathered and has not written yet (a macro's reply, see the top). */
 const pendingOfTransactions = new WeakMap<Transaction<DB>, PendingCounts>();
 
-function pendingOf(trx: Transaction<DB>, organizationId: string): PendingCounts {
+export function pendingOf(trx: Transaction<DB>, organizationId: string): PendingCounts {
   const pending = pendingOfTransactions.get(trx) ?? new PendingCounts(organizationId);
   pendingOfTransactions.set(trx, pending);
   return pending;

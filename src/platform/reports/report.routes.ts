@@ -4,16 +4,19 @@ import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { Principal } from '../../lib/principal.js';
 import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform.envelope.js';
-import { agentsCsv, durationCsv, volumeCsv } from './report.presenter.js';
+import { agentsCsv, durationCsv, satisfactionCsv, slaCsv, volumeCsv } from './report.presenter.js';
 import {
   AgentsReportSchema,
   DurationReportSchema,
   type ReportName,
   type ReportQuery,
   ReportQuerySchema,
+  SatisfactionReportSchema,
+  SlaReportSchema,
   VolumeReportSchema,
 } from './report.schemas.js';
 import { agentsReport, durationReport, volumeReport } from './report.service.js';
+import { satisfactionReport, slaReport } from './report-quality.service.js';
 
 const CSV_NOTE =
   ' `from` and `to` are local days of each team (its time zone when the change happened), both included, at most ' +
@@ -51,8 +54,23 @@ const REPORTS = [
     csv: durationCsv,
   } satisfies ReportRoute<Awaited<ReturnType<typeof durationReport>>>,
   {
+    name: 'sla',
+    summary: 'SLA targets met in time and breached, and their attainment (met / (met + breached)), per metric and per policy',
+    schema: SlaReportSchema,
+    read: (deps, principal, query) => slaReport(deps.db, principal, query),
+    csv: slaCsv,
+  } satisfies ReportRoute<Awaited<ReturnType<typeof slaReport>>>,
+  {
+    name: 'satisfaction',
+    summary: 'Satisfaction surveys sent and rated: responses, good and bad, the share of good, the response rate',
+    schema: SatisfactionReportSchema,
+    read: (deps, principal, query) => satisfactionReport(deps.db, principal, query),
+    csv: satisfactionCsv,
+  } satisfies ReportRoute<Awaited<ReturnType<typeof satisfactionReport>>>,
+  {
     name: 'agents',
-    summary: 'Per agent: tickets closed while assigned, public replies, median first reply time',
+    summary:
+      'Per agent: tickets closed while assigned, public replies, median first reply time, SLA attainment, share of good ratings',
     schema: AgentsReportSchema,
     read: (deps, principal, query) => agentsReport(deps.db, principal, query),
     csv: agentsCsv,

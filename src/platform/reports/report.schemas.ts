@@ -54,11 +54,16 @@ export const DurationReportSchema = Type.Object({
 });
 export type DurationReport = Static<typeof DurationReportSchema>;
 
+const share = (description: string) =>
+  Nullable(Type.Number({ minimum: 0, maximum: 1, description: `${description}; null with no data` }));
+
 const AgentValues = {
   agentId: Nullable(Type.String({ description: 'The user; null for tickets without an assignee' })),
   ticketsHandled: Type.Integer({ minimum: 0, description: 'Tickets closed while assigned to the agent' }),
   publicReplies: Type.Integer({ minimum: 0 }),
   firstReplyMedian: minutes('Median first reply time of the first replies the agent wrote, calendar'),
+  slaAttainment: share('SLA targets met / (met + breached), every metric, of tickets assigned to the agent at the time'),
+  goodShare: share('Good ratings / responses, of tickets assigned to the agent when rated'),
 };
 export const AgentsReportSchema = Type.Object({
   series: Type.Array(Type.Object({ start, ...AgentValues }), { description: 'One row per bucket and agent with activity' }),
@@ -66,4 +71,47 @@ export const AgentsReportSchema = Type.Object({
 });
 export type AgentsReport = Static<typeof AgentsReportSchema>;
 
-export type ReportName = 'volume' | 'first-reply-time' | 'resolution-time' | 'agents';
+const SlaValues = {
+  met: Type.Integer({ description: 'Targets met before their due time' }),
+  breached: Type.Integer({ minimum: 0, description: 'Targets that passed their due time (counted on that day)' }),
+  attainment: share('met / (met + breached)'),
+};
+const SlaMetricValues = {
+  firstReply: Type.Object(SlaValues),
+  nextReply: Type.Object(SlaValues),
+  periodicUpdate: Type.Object(SlaValues),
+  resolution: Type.Object(SlaValues),
+  attainment: share('Every metric: met / (met + breached)'),
+  breaches: Type.Integer({ minimum: 0, description: 'Targets breached, every metric' }),
+};
+const SlaPolicyValues = Type.Object({
+  policyId: Type.String(),
+  name: Nullable(Type.String({ description: "The policy's name; null once it is deleted" })),
+  ...SlaMetricValues,
+});
+const SlaReportValues = {
+  ...SlaMetricValues,
+  byPolicy: Type.Array(SlaPolicyValues, { description: 'Per policy with data, by name' }),
+};
+export const SlaReportSchema = Type.Object({
+  series: Type.Array(Type.Object({ start, ...SlaReportValues })),
+  totals: Type.Object(SlaReportValues),
+});
+export type SlaReport = Static<typeof SlaReportSchema>;
+export type SlaMetricCounts = Static<typeof SlaPolicyValues>;
+
+const SatisfactionValues = {
+  sent: Type.Integer({ minimum: 0, description: 'Surveys emailed' }),
+  responses: Type.Integer({ minimum: 0, description: "Surveys rated (each survey's first rating, on its day)" }),
+  good: Type.Integer({ minimum: 0, description: 'Responses whose rating is now Good' }),
+  bad: Type.Integer({ minimum: 0, description: 'Responses whose rating is now Bad' }),
+  goodShare: share('good / responses'),
+  responseRate: share('responses / sent'),
+};
+export const SatisfactionReportSchema = Type.Object({
+  series: Type.Array(Type.Object({ start, ...SatisfactionValues })),
+  totals: Type.Object(SatisfactionValues),
+});
+export type SatisfactionReport = Static<typeof SatisfactionReportSchema>;
+
+export type ReportName = 'volume' | 'first-reply-time' | 'resolution-time' | 'sla' | 'satisfaction' | 'agents';

@@ -1,20 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
-import { findTeam } from '../teams/team.lookup.js';
-import { findLiveUser } from '../users/user.lookup.js';
 import { percentileOfBins } from './report.bins.js';
-import { bucketStart, bucketStarts, daysInRange } from './report.buckets.js';
-import { backlogBefore, type ReportScope, sumDailyCounts, sumDurationBins } from './report.repository.js';
-import {
-  type AgentsReport,
-  type DurationReport,
-  MAX_REPORT_DAYS,
-  type ReportInterval,
-  type ReportQuery,
-  type VolumeReport,
-} from './report.schemas.js';
+import { bucketStart } from './report.buckets.js';
+import { backlogBefore, sumDailyCounts, sumDurationBins } from './report.repository.js';
+import { perBucket, type ReportRequest, requestOf, shareOf } from './report.request.js';
+import type { AgentsReport, DurationReport, ReportQuery, VolumeReport } from './report.schemas.js';
+import { sumSatisfactionCounts, sumSlaCounts } from './report-outcomes.repository.js';
 
 /**
  * The reports, read from the aggregates (`report.table.ts`) of the days asked for: the cost grows
@@ -22,51 +14,6 @@ import {
  * organization may read them (members see the counts of every team, as they see its tickets'
  * list; the counts carry no ticket's content).
  */
-
-interface ReportRequest {
-  scope: ReportScope;
-  from: string;
-  to: string;
-  interval: ReportInterval;
-}
-
-/** Checks the range and the team and agent named (another organization's: 404); nothing is written. */
-async function requestOf(db: Kysely<DB>, principal: Principal, query: ReportQuery): Promise<ReportRequest> {
-  if (query.to < query.from) {
-    throw AppError.invalid('to must not be before from', {
-      location: 'query',
-      path: ['to'],
-      rule: 'range',
-      message: 'must not be before from',
-    });
-  }
-  if (daysInRange(query.from, query.to) > MAX_REPORT_DAYS) {
-    throw AppError.invalid(`The range must be at most ${MAX_REPORT_DAYS} days (two years)`, {
-      location: 'query',
-      path: ['to'],
-      rule: 'range',
-      message: `must be at most ${MAX_REPORT_DAYS} days after from, both included`,
-    });
-  }
-  const organizationId = principal.organizationId;
-  if (query.teamId && !(await findTeam(db, organizationId, query.teamId, { includeArchived: true }))) {
-    throw AppError.notFound('Team not found!');
-  }
-  if (query.agentId && !(await findLiveUser(db, organizationId, query.agentId))) {
-    throw AppError.notFound('User not found!');
-  }
-  return {
-    scope: { organizationId, teamId: query.teamId, agentId: query.agentId },
-    from: query.from,
-    to: query.to,
-    interval: query.interval ?? 'day',
-  };
-}
-
-/** A value per bucket start, every bucket present. */
-function perBucket<T>(request: ReportRequest, empty: () => T): Map<string, T> {
-  return new Map(bucketStarts(request.from, request.to, request.interval).map((start) => [start, empty()]));
-}
 
 export async function volumeReport(db: Kysely<DB>, principal: Principal, query: ReportQuery): Promise<VolumeReport> {
   const request = await requestOf(db, principal, query);
@@ -135,9 +82,21 @@ interface AgentTally {
   ticketsHandled: number;
   publicReplies: number;
   firstReplies: Bins;
+  slaMet: number;
+  slaBreached: number;
+  good: number;
+  bad: number;
 }
 
-const newTally = (): AgentTally => ({ ticketsHandled: 0, publicReplies: 0, firstReplies: new Map() });
+const newTally = (): AgentTally => ({
+  ticketsHandled: 0,
+  publicReplies: 0,
+  firstReplies: new Map(),
+  slaMet: 0,
+  slaBreached: 0,
+  good: 0,
+  bad: 0,
+});
 
 function tallyOf(tallies: Map<string, AgentTally>, agentId: string): AgentTally {
   const tally = tallies.get(agentId) ?? newTally();
@@ -150,37 +109,60 @@ const agentValues = (agentId: string, tally: AgentTally) => ({
   ticketsHandled: tally.ticketsHandled,
   publicReplies: tally.publicReplies,
   firstReplyMedian: percentileOfBins(tally.firstReplies, 0.5),
+  slaAttainment: shareOf(tally.slaMet, tally.slaMet + tally.slaBreached),
+  goodShare: shareOf(tally.good, tally.good + tally.bad),
 });
 
-const active = (tally: AgentTally) => tally.ticketsHandled > 0 || tally.publicReplies > 0 || tally.firstReplies.size > 0;
+const active = (tally: AgentTally) =>
+  tally.ticketsHandled > 0 ||
+  tally.publicReplies > 0 ||
+  tally.firstReplies.size > 0 ||
+  tally.slaMet !== 0 ||
+  tally.slaBreached > 0 ||
+  tally.good + tally.bad > 0;
 const byAgent = ([a]: [string, AgentTally], [b]: [string, AgentTally]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Adds each row to its agent's tally in its bucket and in the totals. */
+function tallyRows<Row extends { day: string; agent_id: string }>(
+  request: ReportRequest,
+  tallies: { buckets: Map<string, Map<string, AgentTally>>; totals: Map<string, AgentTally> },
+  rows: readonly Row[],
+  add: (tally: AgentTally, row: Row) => void,
+): void {
+  for (const row of rows) {
+    const bucket = tallies.buckets.get(bucketStart(row.day, request.interval));
+    for (const tally of bucket ? [tallyOf(bucket, row.agent_id), tallyOf(tallies.totals, row.agent_id)] : []) {
+      add(tally, row);
+    }
+  }
+}
 
 export async function agentsReport(db: Kysely<DB>, principal: Principal, query: ReportQuery): Promise<AgentsReport> {
   const request = await requestOf(db, principal, query);
-  const counts = await sumDailyCounts(db, request.scope, request.from, request.to);
-  const bins = await sumDurationBins(db, request.scope, request.from, request.to, ['first_reply_calendar']);
-  const buckets = perBucket(request, () => new Map<string, AgentTally>());
-  const totals = new Map<string, AgentTally>();
-  for (const row of counts) {
-    const bucket = buckets.get(bucketStart(row.day, request.interval));
-    for (const tally of bucket ? [tallyOf(bucket, row.agent_id), tallyOf(totals, row.agent_id)] : []) {
-      tally.ticketsHandled += Number(row.closed);
-      tally.publicReplies += Number(row.public_replies);
-    }
-  }
-  for (const row of bins) {
-    const bucket = buckets.get(bucketStart(row.day, request.interval));
-    for (const tally of bucket ? [tallyOf(bucket, row.agent_id), tallyOf(totals, row.agent_id)] : []) {
-      addBin(tally.firstReplies, Number(row.bin), Number(row.count));
-    }
-  }
-  const series = [...buckets].flatMap(([start, tallies]) =>
-    [...tallies]
+  const { scope, from, to } = request;
+  const tallies = { buckets: perBucket(request, () => new Map<string, AgentTally>()), totals: new Map<string, AgentTally>() };
+  tallyRows(request, tallies, await sumDailyCounts(db, scope, from, to), (tally, row) => {
+    tally.ticketsHandled += Number(row.closed);
+    tally.publicReplies += Number(row.public_replies);
+  });
+  tallyRows(request, tallies, await sumDurationBins(db, scope, from, to, ['first_reply_calendar']), (tally, row) => {
+    addBin(tally.firstReplies, Number(row.bin), Number(row.count));
+  });
+  tallyRows(request, tallies, await sumSlaCounts(db, scope, from, to), (tally, row) => {
+    tally.slaMet += Number(row.met);
+    tally.slaBreached += Number(row.breached);
+  });
+  tallyRows(request, tallies, await sumSatisfactionCounts(db, scope, from, to), (tally, row) => {
+    tally.good += Number(row.good);
+    tally.bad += Number(row.bad);
+  });
+  const series = [...tallies.buckets].flatMap(([start, bucket]) =>
+    [...bucket]
       .filter(([, tally]) => active(tally))
       .sort(byAgent)
       .map(([agentId, tally]) => ({ start, ...agentValues(agentId, tally) })),
   );
-  const agents = [...totals]
+  const agents = [...tallies.totals]
     .filter(([, tally]) => active(tally))
     .sort(byAgent)
     .map(([agentId, tally]) => agentValues(agentId, tally));

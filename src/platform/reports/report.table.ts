@@ -1,3 +1,5 @@
+import type { SlaMetric } from '../../shared/sla.js';
+
 /**
  * Reports are answered from aggregates kept in the transaction of each change, never from a scan
  * of tickets at report time (`report-aggregates.service.ts` writes them, `report.service.ts` reads).
@@ -56,4 +58,49 @@ export interface ReportFirstReplyTable {
   ticket_id: string;
   organization_id: string;
   replied_at: string;
+}
+
+/**
+ * SLA outcomes (`report-outcomes.service.ts`) per key, policy and metric: `met` counts a target
+ * met before its due time, `breached` a target that passed it, once per run of its clock (the
+ * clock in a ticket change and the SLA worker mark a breach by conditional writes on the target
+ * row, so only one of them counts it). Met at the change that meets it; breached on the day of
+ * its due time. A resolution met and then reopened takes its `met` back (-1) on the day it was
+ * met; the close that follows counts again. The agent is the ticket's assignee at that moment.
+ */
+export interface ReportSlaCountTable {
+  organization_id: string;
+  team_id: string;
+  agent_id: string;
+  day: string;
+  policy_id: string;
+  metric: SlaMetric;
+  met: number;
+  breached: number;
+}
+
+/**
+ * Surveys per key: `sent` when the email is queued, `responses` and `good` or `bad` on a survey's
+ * first rating (its key kept in `report_survey_responses`); a changed rating moves one count from
+ * `good` to `bad` (or back) in the key of the first response.
+ */
+export interface ReportSatisfactionCountTable {
+  organization_id: string;
+  team_id: string;
+  agent_id: string;
+  day: string;
+  sent: number;
+  responses: number;
+  good: number;
+  bad: number;
+}
+
+/** A survey's first response: where its count lies, and the rating counted there now. */
+export interface ReportSurveyResponseTable {
+  survey_id: string;
+  organization_id: string;
+  team_id: string;
+  agent_id: string;
+  day: string;
+  rating: 'good' | 'bad';
 }

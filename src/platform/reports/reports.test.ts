@@ -156,10 +156,10 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
 
   it('answers per agent: tickets closed while assigned, public replies, median first reply', async () => {
     const rows = [
-      { agentId: null, ticketsHandled: 2, publicReplies: 0, firstReplyMedian: null },
+      { agentId: null, ticketsHandled: 2, publicReplies: 0, firstReplyMedian: null, slaAttainment: null, goodShare: null },
       ...[
-        { agentId: ann.userId, ticketsHandled: 1, publicReplies: 2, firstReplyMedian: 5 },
-        { agentId: bob.userId, ticketsHandled: 1, publicReplies: 2, firstReplyMedian: 30 },
+        { agentId: ann.userId, ticketsHandled: 1, publicReplies: 2, firstReplyMedian: 5, slaAttainment: null, goodShare: null },
+        { agentId: bob.userId, ticketsHandled: 1, publicReplies: 2, firstReplyMedian: 30, slaAttainment: null, goodShare: null },
       ].sort((a, b) => (a.agentId < b.agentId ? -1 : 1)),
     ];
     expect(await report('agents', 'from=2026-01-01&to=2026-01-31&interval=month')).toEqual({
@@ -167,7 +167,15 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
       totals: { agents: rows },
     });
     expect((await report('agents', `from=2026-01-12&to=2026-01-12&agentId=${ann.userId}`)).series).toEqual([
-      { start: '2026-01-12', agentId: ann.userId, ticketsHandled: 1, publicReplies: 1, firstReplyMedian: 20 },
+      {
+        start: '2026-01-12',
+        agentId: ann.userId,
+        ticketsHandled: 1,
+        publicReplies: 1,
+        firstReplyMedian: 20,
+        slaAttainment: null,
+        goodShare: null,
+      },
     ]);
   });
 
@@ -216,7 +224,7 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
 
   it("answers 404 for an unknown report, another organization's team or user", async () => {
     for (const url of [
-      '/v1/reports/sla?from=2026-01-01&to=2026-01-02',
+      '/v1/reports/nonsense?from=2026-01-01&to=2026-01-02',
       `/v1/reports/volume?from=2026-01-01&to=2026-01-02&teamId=${globexTeam.teamId}`,
       `/v1/reports/agents?from=2026-01-01&to=2026-01-02&agentId=${globex.userId}`,
     ]) {
@@ -249,6 +257,8 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
       ticketsHandled: 0,
       publicReplies: 2,
       firstReplyMedian: 12,
+      slaAttainment: null,
+      goodShare: null,
     });
   });
 
@@ -309,8 +319,8 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     const range = `from=2026-03-02&to=2026-03-02&teamId=${load.teamId}`;
     expect((await report('volume', range)).totals).toEqual({ created: 8, closed: 8, reopened: 0, backlog: 0 });
     expect((await report('agents', range)).totals.agents).toEqual([
-      { agentId: null, ticketsHandled: 8, publicReplies: 0, firstReplyMedian: null },
-      { agentId: acme.userId, ticketsHandled: 0, publicReplies: 8, firstReplyMedian: 0 },
+      { agentId: null, ticketsHandled: 8, publicReplies: 0, firstReplyMedian: null, slaAttainment: null, goodShare: null },
+      { agentId: acme.userId, ticketsHandled: 0, publicReplies: 8, firstReplyMedian: 0, slaAttainment: null, goodShare: null },
     ]);
   });
 });

@@ -5,6 +5,7 @@ import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { hashSecretToken, looksLikeSecretToken } from '../../lib/secret-token.js';
 import { recordEvents } from '../events/event.recorder.js';
+import { recordRatingForReports } from '../reports/report-outcomes.service.js';
 import type { SurveyPage } from './satisfaction.page.js';
 import { toSatisfactionSurvey } from './satisfaction.presenter.js';
 import { findSurveyByTokenHash, findSurveyedTicket, rateSurvey, type SatisfactionSurveyRow } from './satisfaction.repository.js';
@@ -138,6 +139,13 @@ export async function submitSurveyForm(deps: Deps, form: SurveyForm): Promise<Su
         ticket: ticket ? { id: ticket.id, teamId: ticket.team_id, isPrivate: readBoolean(ticket.is_private) } : null,
       },
     ]);
+    // After the event log's lock, as every report row.
+    await recordRatingForReports(trx, deps, {
+      id: row.id,
+      organizationId: row.organization_id,
+      ticketId: row.ticket_id,
+      rating: rating,
+    });
     return row;
   });
   if (!rated) {

@@ -4,6 +4,7 @@ import type { DB } from '../../db/database.js';
 import { enqueueTicketEmail, type TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
 import { generateSecretToken, hashSecretToken } from '../../lib/secret-token.js';
 import { escapeHtml } from '../mailboxes/mailbox-verification.page.js';
+import { recordSurveySentForReports } from '../reports/report-outcomes.service.js';
 import {
   claimSurvey,
   findCooldownDays,
@@ -103,6 +104,7 @@ export async function sendTakenSurvey(
     subject: `How did we do? ${ticket.title}`,
     ...surveyEmail(deps.config, ticket, survey.token),
   });
+  await recordSurveySentForReports(trx, deps, { organizationId: ticket.organization_id, ticketId: ticket.id });
   return true;
 }
 

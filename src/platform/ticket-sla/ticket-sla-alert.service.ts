@@ -5,6 +5,7 @@ import type { TicketEmailDeps } from '../../delivery/outbound/outbound-email.ser
 import type { Metrics } from '../../lib/metrics.js';
 import { recordEvents } from '../events/event.recorder.js';
 import { notifyTicketChange } from '../notifications/ticket-notification.service.js';
+import { recordSlaOutcomesForReports } from '../reports/report-outcomes.service.js';
 import { insertSlaEvents } from './ticket-sla.repository.js';
 import {
   type AlertedTarget,
@@ -63,7 +64,11 @@ export async function announceDueSlaAlerts(deps: SlaAlertDeps, batchSize: number
 async function announce(deps: SlaAlertDeps, targetId: string, alert: Alert): Promise<void> {
   const breach = await deps.db.transaction().execute(async (trx) => {
     const now = deps.clock.now().toISOString();
-    const target = alert === 'warning' ? await claimWarning(trx, targetId, now) : await claimBreach(trx, deps, targetId, now);
+    const claimed =
+      alert === 'warning'
+        ? { target: await claimWarning(trx, targetId, now), marked: false }
+        : await claimBreach(trx, deps, targetId, now);
+    const target = claimed.target;
     if (!target) {
       return null;
     }
@@ -99,6 +104,16 @@ async function announce(deps: SlaAlertDeps, targetId: string, alert: Alert): Pro
         ticket: { id: context.ticket.id, teamId: context.ticket.team_id, isPrivate: readBoolean(context.ticket.is_private) },
       },
     ]);
+    if (claimed.marked) {
+      // Under the event log's lock, as every report row; a breach a ticket change marked, it counted.
+      const outcome = { policyId: target.policy_id, metric: target.metric, met: 0, breached: 1 };
+      await recordSlaOutcomesForReports(
+        trx,
+        { organizationId: target.organization_id, ticketId: target.ticket_id },
+        [{ ...outcome, at: new Date(target.breached_at ?? now) }],
+        { write: true },
+      );
+    }
     return alert === 'breached' ? { policy: policyName, metric: target.metric } : null;
   });
   if (breach) {
@@ -115,7 +130,7 @@ async function claimBreach(trx: Transaction<DB>, deps: SlaAlertDeps, targetId: s
   if (marked) {
     await insertSlaEvents(trx, [slaEvent(deps, marked, 'breach', `due at ${marked.due_at} passed`, now)]);
   }
-  return claimBreachNotice(trx, targetId, now);
+  return { target: await claimBreachNotice(trx, targetId, now), marked: marked !== undefined };
 }
 
 /** The timeline's entry of a warning or a breach the worker found, by the system. */

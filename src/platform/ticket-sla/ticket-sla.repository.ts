@@ -46,6 +46,11 @@ export async function listTicketTargets(db: Db, ticketId: string) {
 
 export type TicketTargetRow = Awaited<ReturnType<typeof listTicketTargets>>[number];
 
+/** The ticket's row, held until the transaction ends (first, as every change of the ticket takes it). */
+export async function lockTicketRow(trx: Transaction<DB>, ticketId: string): Promise<void> {
+  await forUpdate(trx, trx.selectFrom('tickets').select('id').where('id', '=', ticketId)).execute();
+}
+
 /** The ticket's targets, each row held until the transaction ends. */
 export async function lockTicketTargets(trx: Transaction<DB>, ticketId: string) {
   return forUpdate(

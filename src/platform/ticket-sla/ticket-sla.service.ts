@@ -7,6 +7,8 @@ import type { IdFactory } from '../../lib/ids.js';
 import type { ActorType } from '../../shared/event-types.js';
 import { SLA_METRICS, type SlaMetric } from '../../shared/sla.js';
 import type { Schedule } from '../business-hours/hours.js';
+import { writePendingReports } from '../reports/report-aggregates.service.js';
+import { recordSlaOutcomesForReports, type SlaOutcome } from '../reports/report-outcomes.service.js';
 import { matchesRule, type RoutingTicket } from '../routing-rules/routing-rule.conditions.js';
 import { listMatchablePolicies, type MatchablePolicy } from '../sla-policies/sla-policy.lookup.js';
 import { findTeamSchedule } from '../team-configurations/team-configuration.lookup.js';
@@ -30,6 +32,7 @@ import {
   insertTarget,
   listTicketTargets,
   lockRunningTargetsOfTeam,
+  lockTicketRow,
   lockTicketsWithTargetsInStatus,
   lockTicketTargets,
   type TicketSlaFacts,
@@ -62,6 +65,7 @@ const STARTED_ON_APPLY: readonly SlaMetric[] = ['firstReply', 'resolution'];
 class TicketClock {
   private schedule: Promise<Schedule | null> | undefined;
   private readonly events: Parameters<typeof insertSlaEvents>[1] = [];
+  private readonly outcomes: SlaOutcome[] = [];
   readonly now: Date;
 
   constructor(
@@ -86,12 +90,30 @@ class TicketClock {
     if (!step) {
       return;
     }
+    this.countOutcome(row, step);
     Object.assign(row, step.changes);
     if (Object.keys(step.changes).length > 0) {
       await updateTarget(this.trx, row.id, { ...step.changes, updated_at: this.now.toISOString() });
     }
     if (step.event) {
       this.record(step.event.kind, step.event.reason, { row, dueAt: step.event.dueAt, actor });
+    }
+  }
+
+  /** For the SLA report: a breach marked (on its due day), a target met in time (see `report.table.ts`). */
+  private countOutcome(row: TargetRow, step: Step): void {
+    const outcome = { policyId: row.policy_id, metric: row.metric, met: 0, breached: 0 };
+    if (step.event?.kind === 'breach') {
+      this.outcomes.push({ ...outcome, breached: 1, at: new Date(step.changes.breached_at ?? this.now) });
+    } else if (step.event?.kind === 'met' && step.changes.status === 'met') {
+      this.outcomes.push({ ...outcome, met: 1, at: this.now });
+    }
+  }
+
+  /** A resolution met in time and now reopened: its met is taken back, on the day it was counted. */
+  takeBackMet(row: TargetRow): void {
+    if (row.status === 'met' && row.met_at) {
+      this.outcomes.push({ policyId: row.policy_id, metric: row.metric, met: -1, breached: 0, at: new Date(row.met_at) });
     }
   }
 
@@ -117,8 +139,13 @@ class TicketClock {
     });
   }
 
-  async flush(): Promise<void> {
+  /** Writes the events; the report's counts wait for the change's report rows unless `writeReports`. */
+  async flush(options: { writeReports?: boolean } = {}): Promise<void> {
     await insertSlaEvents(this.trx, this.events.splice(0));
+    const ticket = { organizationId: this.ticket.organizationId, ticketId: this.ticket.ticketId };
+    await recordSlaOutcomesForReports(this.trx as Transaction<DB>, ticket, this.outcomes.splice(0), {
+      write: options.writeReports,
+    });
   }
 }
 
@@ -281,6 +308,7 @@ async function followStatus(clock: TicketClock, rows: TargetRow[], facts: Ticket
     if (row.metric === 'resolution' && closed && isStarted(row)) {
       await clock.apply(row, meet(row, schedule, clock.now, 'ticket closed'));
     } else if (row.metric === 'resolution' && !closed && row.met_at !== null) {
+      clock.takeBackMet(row);
       row.met_at = null;
       const step = paused
         ? { changes: { met_at: null, status: 'paused' as const }, event: null }
@@ -307,7 +335,14 @@ export async function recordSlaAgentReply(
   if ((await listTicketTargets(db, input.ticketId)).length === 0) {
     return;
   }
+  // Its own transaction records no event: the report's counts are written at its end. The ticket's
+  // row is taken first, as a (bulk) change takes it before the report rows it writes, so that this
+  // transaction never holds targets a change waits for while it waits for that change's report row.
+  const writeReports = !db.isTransaction;
   await inTransaction(db as Kysely<DB>, async (trx) => {
+    if (writeReports) {
+      await lockTicketRow(trx, input.ticketId);
+    }
     const rows = (await lockTicketTargets(trx, input.ticketId)).filter((row) => !input.ai || readBoolean(row.ai_replies_count));
     const facts = await findTicketSlaFacts(trx, input.organizationId, input.ticketId);
     if (rows.length === 0 || !facts) {
@@ -326,7 +361,7 @@ export async function recordSlaAgentReply(
         await clock.apply(row, start(row, schedule, clock.now, running, 'public reply'));
       }
     }
-    await clock.flush();
+    await clock.flush({ writeReports });
   });
 }
 
@@ -387,4 +422,6 @@ export async function reconcileTicketsInStatus(
   for (const ticketId of await lockTicketsWithTargetsInStatus(trx, input.organizationId, input.statusId)) {
     await reconcileTicketSla(trx, deps, { organizationId: input.organizationId, ticketId, actor: input.actor });
   }
+  // No event follows: the breaches the clocks marked are counted now.
+  await writePendingReports(trx);
 }

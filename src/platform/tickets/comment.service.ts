@@ -11,7 +11,7 @@ import type { Principal } from '../../lib/principal.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import { flushDeferredEvents, insertRecordingEvent } from '../events/event.recorder.js';
-import { recordPublicReplyForReports } from '../reports/report-aggregates.service.js';
+import { recordPublicReplyForReports, writePendingReports } from '../reports/report-aggregates.service.js';
 import { recordSlaAgentReply } from '../ticket-sla/ticket-sla.service.js';
 import { scheduleChatReplyEmail } from './chat-reply-email.service.js';
 import { commentEvent, recordCommentEvent } from './comment.events.js';
@@ -323,6 +323,9 @@ export async function addCommentInTransaction(
       },
       { later: options.eventLater },
     );
+  } else if (!options.eventLater) {
+    // An AI agent's reply may have met or breached SLA targets: their report rows, likewise.
+    await writePendingReports(trx);
   }
   return { comment: await toCommentOf(trx, principal, comment), created: true };
 }

@@ -783,7 +783,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Per agent: tickets closed while assigned, public replies, median first reply time
+         * Per agent: tickets closed while assigned, public replies, median first reply time, SLA attainment, share of good ratings
          * @description Buckets by `interval` (day, week from Monday, month). `from` and `to` are local days of each team (its time zone when the change happened), both included, at most two years apart. With `Accept: text/csv` the same report is answered as CSV: a header row, one row per bucket, then the totals as rows whose `start` is `total`.
          */
         get: operations["platform.reports.agents"];
@@ -827,6 +827,46 @@ export interface paths {
          * @description Buckets by `interval` (day, week from Monday, month). `from` and `to` are local days of each team (its time zone when the change happened), both included, at most two years apart. With `Accept: text/csv` the same report is answered as CSV: a header row, one row per bucket, then the totals as rows whose `start` is `total`.
          */
         get: operations["platform.reports.resolutiontime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/satisfaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Satisfaction surveys sent and rated: responses, good and bad, the share of good, the response rate
+         * @description Buckets by `interval` (day, week from Monday, month). `from` and `to` are local days of each team (its time zone when the change happened), both included, at most two years apart. With `Accept: text/csv` the same report is answered as CSV: a header row, one row per bucket, then the totals as rows whose `start` is `total`.
+         */
+        get: operations["platform.reports.satisfaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/sla": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SLA targets met in time and breached, and their attainment (met / (met + breached)), per metric and per policy
+         * @description Buckets by `interval` (day, week from Monday, month). `from` and `to` are local days of each team (its time zone when the change happened), both included, at most two years apart. With `Accept: text/csv` the same report is answered as CSV: a header row, one row per bucket, then the totals as rows whose `start` is `total`.
+         */
+        get: operations["platform.reports.sla"];
         put?: never;
         post?: never;
         delete?: never;
@@ -10315,7 +10355,9 @@ export interface operations {
                             series: {
                                 agentId: null | string;
                                 firstReplyMedian: null | number;
+                                goodShare: null | number;
                                 publicReplies: number;
+                                slaAttainment: null | number;
                                 /**
                                  * Format: date
                                  * @description First day of the bucket (it may precede `from`)
@@ -10329,7 +10371,9 @@ export interface operations {
                                 agents: {
                                     agentId: null | string;
                                     firstReplyMedian: null | number;
+                                    goodShare: null | number;
                                     publicReplies: number;
+                                    slaAttainment: null | number;
                                     /** @description Tickets closed while assigned to the agent */
                                     ticketsHandled: number;
                                 }[];
@@ -10555,6 +10599,358 @@ export interface operations {
                                 calendarP90: null | number;
                                 /** @description Durations measured */
                                 count: number;
+                            };
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.reports.satisfaction": {
+        parameters: {
+            query: {
+                /** @description ULID (26 characters) */
+                agentId?: string;
+                /** @description First day of the range, included (YYYY-MM-DD, a local day of each team) */
+                from: string;
+                /** @description Bucket size (default `day`); weeks start on Monday, months on the 1st */
+                interval?: "day" | "week" | "month";
+                /** @description ULID (26 characters) */
+                teamId?: string;
+                /** @description Last day of the range, included (YYYY-MM-DD, a local day of each team) */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            series: {
+                                /** @description Responses whose rating is now Bad */
+                                bad: number;
+                                /** @description Responses whose rating is now Good */
+                                good: number;
+                                goodShare: null | number;
+                                responseRate: null | number;
+                                /** @description Surveys rated (each survey's first rating, on its day) */
+                                responses: number;
+                                /** @description Surveys emailed */
+                                sent: number;
+                                /**
+                                 * Format: date
+                                 * @description First day of the bucket (it may precede `from`)
+                                 */
+                                start: string;
+                            }[];
+                            totals: {
+                                /** @description Responses whose rating is now Bad */
+                                bad: number;
+                                /** @description Responses whose rating is now Good */
+                                good: number;
+                                goodShare: null | number;
+                                responseRate: null | number;
+                                /** @description Surveys rated (each survey's first rating, on its day) */
+                                responses: number;
+                                /** @description Surveys emailed */
+                                sent: number;
+                            };
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.reports.sla": {
+        parameters: {
+            query: {
+                /** @description ULID (26 characters) */
+                agentId?: string;
+                /** @description First day of the range, included (YYYY-MM-DD, a local day of each team) */
+                from: string;
+                /** @description Bucket size (default `day`); weeks start on Monday, months on the 1st */
+                interval?: "day" | "week" | "month";
+                /** @description ULID (26 characters) */
+                teamId?: string;
+                /** @description Last day of the range, included (YYYY-MM-DD, a local day of each team) */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            series: {
+                                attainment: null | number;
+                                /** @description Targets breached, every metric */
+                                breaches: number;
+                                /** @description Per policy with data, by name */
+                                byPolicy: {
+                                    attainment: null | number;
+                                    /** @description Targets breached, every metric */
+                                    breaches: number;
+                                    firstReply: {
+                                        attainment: null | number;
+                                        /** @description Targets that passed their due time (counted on that day) */
+                                        breached: number;
+                                        /** @description Targets met before their due time */
+                                        met: number;
+                                    };
+                                    name: null | string;
+                                    nextReply: {
+                                        attainment: null | number;
+                                        /** @description Targets that passed their due time (counted on that day) */
+                                        breached: number;
+                                        /** @description Targets met before their due time */
+                                        met: number;
+                                    };
+                                    periodicUpdate: {
+                                        attainment: null | number;
+                                        /** @description Targets that passed their due time (counted on that day) */
+                                        breached: number;
+                                        /** @description Targets met before their due time */
+                                        met: number;
+                                    };
+                                    policyId: string;
+                                    resolution: {
+                                        attainment: null | number;
+                                        /** @description Targets that passed their due time (counted on that day) */
+                                        breached: number;
+                                        /** @description Targets met before their due time */
+                                        met: number;
+                                    };
+                                }[];
+                                firstReply: {
+                                    attainment: null | number;
+                                    /** @description Targets that passed their due time (counted on that day) */
+                                    breached: number;
+                                    /** @description Targets met before their due time */
+                                    met: number;
+                                };
+                                nextReply: {
+                                    attainment: null | number;
+                                    /** @description Targets that passed their due time (counted on that day) */
+                                    breached: number;
+                                    /** @description Targets met before their due time */
+                                    met: number;
+                                };
+                                periodicUpdate: {
+                                    attainment: null | number;
+                                    /** @description Targets that passed their due time (counted on that day) */
+                                    breached: number;
+                                    /** @description Targets met before their due time */
+                                    met: number;
+                                };
+                                resolution: {
+                                    attainment: null | number;
+                                    /** @description Targets that passed their due time (counted on that day) */
+                                    breached: number;
+                                    /** @description Targets met before their due time */
+                                    met: number;
+                                };
+                                /**
+                                 * Format: date
+                                 * @description First day of the bucket (it may precede `from`)
+                                 */
+                                start: string;
+                            }[];
+                            totals: {
+                                attainment: null | number;
+                                /** @description Targets breached, every metric */
+                                breaches: number;
+                                /** @description Per policy with data, by name */
+                                byPolicy: {
+                                    attainment: null | number;
+                                    /** @description Targets breached, every metric */
+                                    breaches: number;
+                                    firstReply: {
+                                        attainment: null | number;
+                                        /** @description Targets that passed their due time (counted on that day) */
+                                        breached: number;
+                                        /** @description Targets met before their due time */
+                                        met: number;
+                                    };
+                                    name: null | string;
+                                    nextReply: {
+                                        attainment: null | number;
+                                        /** @description Targets that passed their due time (counted on that day) */
+                                        breached: number;
+                                        /** @description Targets met before their due time */
+                                        met: number;
+                                    };
+                                    periodicUpdate: {
+                                        attainment: null | number;
+                                        /** @description Targets that passed their due time (counted on that day) */
+                                        breached: number;
+                                        /** @description Targets met before their due time */
+                                        met: number;
+                                    };
+                                    policyId: string;
+                                    resolution: {
+                                        attainment: null | number;
+                                        /** @description Targets that passed their due time (counted on that day) */
+                                        breached: number;
+                                        /** @description Targets met before their due time */
+                                        met: number;
+                                    };
+                                }[];
+                                firstReply: {
+                                    attainment: null | number;
+                                    /** @description Targets that passed their due time (counted on that day) */
+                                    breached: number;
+                                    /** @description Targets met before their due time */
+                                    met: number;
+                                };
+                                nextReply: {
+                                    attainment: null | number;
+                                    /** @description Targets that passed their due time (counted on that day) */
+                                    breached: number;
+                                    /** @description Targets met before their due time */
+                                    met: number;
+                                };
+                                periodicUpdate: {
+                                    attainment: null | number;
+                                    /** @description Targets that passed their due time (counted on that day) */
+                                    breached: number;
+                                    /** @description Targets met before their due time */
+                                    met: number;
+                                };
+                                resolution: {
+                                    attainment: null | number;
+                                    /** @description Targets that passed their due time (counted on that day) */
+                                    breached: number;
+                                    /** @description Targets met before their due time */
+                                    met: number;
+                                };
                             };
                         };
                         message: string;
