@@ -115,7 +115,12 @@ describe('the reports page (Chromium, SQLite, a fixed clock)', () => {
     expect(agents.totals.agents).toContainEqual(expect.objectContaining({ agentId: agent.id, ticketsHandled: 1 }));
     await page.getByRole('tab', { name: 'Agents' }).click();
     const rita = page.getByRole('row', { name: /^Rita Reports/ });
-    await expect.poll(() => rita.getByRole('cell').allTextContents()).toEqual(['1', '0', '—']);
+    await expect.poll(() => rita.getByRole('cell').allTextContents()).toEqual(['1', '0', '—', '—', '—']);
+    // The SLA and satisfaction tabs read their reports: no policy and no survey here, so nothing breached or sent.
+    await page.getByRole('tab', { name: 'SLA' }).click();
+    await expect.poll(() => figure('Breaches')).toBe('0');
+    await page.getByRole('tab', { name: 'Satisfaction' }).click();
+    await expect.poll(() => figure('Surveys sent')).toBe('0');
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.getByRole('tab', { name: 'Volume' }).click();
     await expect.poll(() => figure('Created')).toBe('5');

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { usersQuery } from '../api/ticket-options';
+import { percentOf } from './percent';
 import type { AgentTotals } from './report-catalog';
 
 const cell = 'px-3 py-1.5 text-right tabular-nums';
@@ -27,12 +28,18 @@ export function AgentTotalsTable({ agents }: { agents: readonly AgentTotals[] })
             <th scope="col" className={`${cell} font-medium`}>
               Median first reply (min)
             </th>
+            <th scope="col" className={`${cell} font-medium`}>
+              SLA met (%)
+            </th>
+            <th scope="col" className={`${cell} font-medium`}>
+              Good ratings (%)
+            </th>
           </tr>
         </thead>
         <tbody>
           {agents.length === 0 ? (
             <tr>
-              <td colSpan={4} className="px-3 py-3 text-center text-zinc-600 dark:text-zinc-400">
+              <td colSpan={6} className="px-3 py-3 text-center text-zinc-600 dark:text-zinc-400">
                 No agent activity in this range.
               </td>
             </tr>
@@ -45,6 +52,8 @@ export function AgentTotalsTable({ agents }: { agents: readonly AgentTotals[] })
                 <td className={cell}>{agent.ticketsHandled}</td>
                 <td className={cell}>{agent.publicReplies}</td>
                 <td className={cell}>{agent.firstReplyMedian ?? '—'}</td>
+                <td className={cell}>{percentOf(agent.slaAttainment) ?? '—'}</td>
+                <td className={cell}>{percentOf(agent.goodShare) ?? '—'}</td>
               </tr>
             ))
           )}

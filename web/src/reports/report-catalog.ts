@@ -1,10 +1,13 @@
 import { api, unwrap } from '../api/client';
 import type { DataOf, QueryOf } from '../api/types';
+import { percentOf } from './percent';
 
 export type ReportQuery = QueryOf<'/v1/reports/volume', 'get'>;
 type VolumeReport = DataOf<'/v1/reports/volume', 'get'>;
 type DurationReport = DataOf<'/v1/reports/first-reply-time', 'get'>;
 type AgentsReport = DataOf<'/v1/reports/agents', 'get'>;
+type SlaReport = DataOf<'/v1/reports/sla', 'get'>;
+type SatisfactionReport = DataOf<'/v1/reports/satisfaction', 'get'>;
 
 /** One bucket of a chart: its first day and a value per series (null: nothing measured). */
 export interface ChartRow {
@@ -45,6 +48,8 @@ export interface AgentTotals {
   ticketsHandled: number;
   publicReplies: number;
   firstReplyMedian: number | null;
+  slaAttainment: number | null;
+  goodShare: number | null;
 }
 
 /** An entry of the list, whatever its data (each entry's functions take what its own `read` answers). */
@@ -151,11 +156,73 @@ const agents: ReportEntry<AgentsReport> = {
   perAgent: (data) => data.totals.agents,
 };
 
+const SLA_METRICS = [
+  { key: 'firstReply', label: 'First reply' },
+  { key: 'nextReply', label: 'Next reply' },
+  { key: 'periodicUpdate', label: 'Periodic update' },
+  { key: 'resolution', label: 'Resolution' },
+] as const;
+
+const sla: ReportEntry<SlaReport> = {
+  name: 'sla',
+  title: 'SLA',
+  description: 'Targets met in time as a share of those met or breached, per metric, and the breaches',
+  series: [
+    { key: 'attainment', label: 'Attainment, every metric (%)' },
+    ...SLA_METRICS.map(({ key, label }) => ({ key, label: `${label} (%)` })),
+  ],
+  read: async (query) => (await unwrap(api.GET('/v1/reports/sla', { params: { query } }))).data,
+  readCsv: (query) => csvOf(api.GET('/v1/reports/sla', { params: { query }, ...CSV })),
+  rows: (data) =>
+    data.series.map((bucket) => ({
+      start: bucket.start,
+      values: {
+        attainment: percentOf(bucket.attainment),
+        ...Object.fromEntries(SLA_METRICS.map(({ key }) => [key, percentOf(bucket[key].attainment)])),
+      },
+    })),
+  figures: (data) => [
+    { label: 'Attainment', value: percentOf(data.totals.attainment), unit: '%' },
+    { label: 'Breaches', value: data.totals.breaches },
+    ...SLA_METRICS.map(({ key, label }) => ({ label, value: percentOf(data.totals[key].attainment), unit: '%' })),
+  ],
+};
+
+const satisfaction: ReportEntry<SatisfactionReport> = {
+  name: 'satisfaction',
+  title: 'Satisfaction',
+  description: 'Surveys sent, the ratings customers gave, and the share of them that were Good',
+  series: [
+    { key: 'goodShare', label: 'Good (%)' },
+    { key: 'responseRate', label: 'Response rate (%)' },
+  ],
+  read: async (query) => (await unwrap(api.GET('/v1/reports/satisfaction', { params: { query } }))).data,
+  readCsv: (query) => csvOf(api.GET('/v1/reports/satisfaction', { params: { query }, ...CSV })),
+  rows: (data) =>
+    data.series.map((bucket) => ({
+      start: bucket.start,
+      values: { goodShare: percentOf(bucket.goodShare), responseRate: percentOf(bucket.responseRate) },
+    })),
+  figures: (data) => [
+    { label: 'Good', value: percentOf(data.totals.goodShare), unit: '%' },
+    { label: 'Responses', value: data.totals.responses },
+    { label: 'Surveys sent', value: data.totals.sent },
+    { label: 'Response rate', value: percentOf(data.totals.responseRate), unit: '%' },
+  ],
+};
+
 /**
  * The reports the page offers, in the picker's order. A new report is one entry: its endpoint,
  * the series to draw and the totals to show.
  */
-export const REPORTS: readonly ReportEntry[] = [report(volume), report(firstReplyTime), report(resolutionTime), report(agents)];
+export const REPORTS: readonly ReportEntry[] = [
+  report(volume),
+  report(firstReplyTime),
+  report(resolutionTime),
+  report(sla),
+  report(satisfaction),
+  report(agents),
+];
 
 export function reportNamed(name: string | undefined): ReportEntry {
   return REPORTS.find((report) => report.name === name) ?? (REPORTS[0] as ReportEntry);
