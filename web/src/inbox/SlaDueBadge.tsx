@@ -1,6 +1,6 @@
 import type { Ticket } from '../api/types';
+import { useMinuteClock } from '../ui/use-minute-clock';
 import { slaDueOf } from './sla-due';
-import { useMinuteClock } from './use-minute-clock';
 
 /** The Due column: the earliest running SLA target's countdown, a breach in the danger style, or Paused. */
 export function SlaDueBadge({ ticket }: { ticket: Ticket }) {

@@ -11,6 +11,8 @@ import { Conversation } from './Conversation';
 import { upsertComment } from './conversation';
 import { RequestorPanel } from './RequestorPanel';
 import { RoutingHistory } from './RoutingHistory';
+import { slaEventsKey } from './SlaHistory';
+import { SlaPanel } from './SlaPanel';
 import { TicketHeader } from './TicketHeader';
 import { useTicketChange } from './ticket-mutations';
 import { activitiesQuery, commentsQuery, emailsQuery, satisfactionQuery, ticketQuery } from './ticket-queries';
@@ -117,6 +119,7 @@ export function TicketPage() {
         queryClient.setQueryData(ticketQuery(ticketId).queryKey, changed);
       }
       void queryClient.invalidateQueries({ queryKey: activitiesQuery(ticketId).queryKey });
+      void queryClient.invalidateQueries({ queryKey: slaEventsKey(ticketId) });
       warn(event, null);
     },
     () => void queryClient.invalidateQueries({ queryKey: ['tickets', ticketId] }),
@@ -175,6 +178,7 @@ export function TicketPage() {
       </div>
       <div className="border-t border-zinc-200 lg:h-full lg:overflow-y-auto lg:border-t-0 lg:border-l dark:border-zinc-800">
         <RequestorPanel ticket={data} chatVisitor={chatVisitor} />
+        <SlaPanel ticket={data} ticketKey={ticketId} />
         <RoutingHistory ticketId={data.id} />
       </div>
     </div>

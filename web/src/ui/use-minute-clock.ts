@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** How often the inbox's countdowns read the clock again: often enough for "in 42 min". */
+/** How often the console's SLA countdowns read the clock again: often enough for "in 42 min". */
 const TICK_MS = 30_000;
 
 let now = Date.now();
@@ -29,7 +29,7 @@ function subscribe(listener: () => void) {
 
 /**
  * The client's time, read again every 30 s by one timer that every row shares (not one per row):
- * the Due column counts down and turns to breached without refetching the list.
+ * the inbox's Due column and the ticket's SLA section count down and turn to breached without refetching.
  */
 export function useMinuteClock(): number {
   return useSyncExternalStore(subscribe, () => now);

@@ -1,0 +1,85 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../src/lib/clock.js';
+import { type Agent, inviteAgent, openSignedIn } from './agent-session.js';
+import { accessibilityProblems } from './axe.js';
+import { launchChromium } from './browser.js';
+import { type ConsoleServer, startConsoleServer } from './console-server.js';
+import { createTeamWith, createTicket, pageFailures } from './inbox-session.js';
+
+const CREATED = '2026-01-15T09:00:00.000Z';
+
+/** The SLA section of the ticket page's side panel. */
+const slaSection = (page: Page) => page.getByRole('region', { name: 'SLA', exact: true });
+
+/** The line of one target in the section, by its metric's name. */
+const targetLine = (page: Page, metric: string) => slaSection(page).getByRole('listitem').filter({ hasText: metric }).first();
+
+/**
+ * The ticket page's SLA section counts down each target by the browser's clock and, once an agent
+ * puts the ticket On hold, shows it paused; its history names who paused it and why. The server
+ * runs on a fixed clock, the page on Playwright's.
+ */
+describe("the ticket page's SLA clock (Chromium, SQLite, a fixed clock)", () => {
+  const clock = fixedClock(CREATED);
+  let server: ConsoleServer;
+  let browser: Browser;
+  let agent: Agent;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startConsoleServer({}, { clock }), launchChromium()]);
+    agent = await inviteAgent(server, { name: 'Dana Due', email: 'dana@acme.test' });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows "Due in …" per target, then Paused and the pause in the history once On hold', {
+    timeout: 60_000,
+  }, async () => {
+    const team = await createTeamWith(server, 'Care', 'CARE', agent);
+    await server.call('POST', '/v1/sla-policies', {
+      name: 'Fast first reply',
+      businessHours: false,
+      targets: { high: { firstReply: 45, resolution: 240 } },
+    });
+    const ticket = await createTicket(server, team.id, { title: 'Checkout is down', priorityName: 'High' });
+    const unbound = await createTicket(server, team.id, { title: 'Change my invoice address', priorityName: 'Low' });
+    clock.set('2026-01-15T09:03:00.000Z');
+
+    const session = await openSignedIn(browser, server, agent, { viewport: { width: 1400, height: 900 } });
+    const { page } = session;
+    await page.clock.install({ time: new Date('2026-01-15T09:03:00.000Z') });
+    await page.goto(`/app/tickets/${ticket.ticketIdentifier}`);
+    await slaSection(page).waitFor();
+    await expect.poll(() => targetLine(page, 'First reply').textContent()).toBe('First replyDue in 42 min');
+    await expect.poll(() => targetLine(page, 'Resolution').textContent()).toBe('ResolutionDue in 3 h');
+    expect(await slaSection(page).getByRole('heading', { name: 'SLA', exact: true }).count()).toBe(1);
+
+    // The browser's clock alone moves the countdown, into the breach (worded, not only coloured).
+    await page.clock.fastForward('47:00');
+    await expect.poll(() => targetLine(page, 'First reply').textContent()).toBe('First replyBreached 5 min ago');
+    expect(await accessibilityProblems(page, 'section[aria-labelledby="ticket-sla-heading"]')).toEqual([]);
+
+    clock.set('2026-01-15T09:50:00.000Z');
+    await page.getByLabel('Status').selectOption({ label: 'On hold' });
+    await expect.poll(() => targetLine(page, 'Resolution').textContent()).toBe('ResolutionPaused');
+
+    await slaSection(page).getByRole('button', { name: 'SLA history' }).click();
+    const history = slaSection(page).getByRole('list').last();
+    const pause = history.getByRole('listitem').filter({ hasText: /^Paused · Resolution/ });
+    await pause.waitFor();
+    expect(await pause.textContent()).toContain('Dana Due');
+    expect(await pause.textContent()).toContain('On hold');
+    expect(await history.getByRole('listitem').first().textContent()).toMatch(/^Started/);
+    expect(await accessibilityProblems(page, 'section[aria-labelledby="ticket-sla-heading"]')).toEqual([]);
+
+    // A ticket no policy matches has no SLA section.
+    await page.goto(`/app/tickets/${unbound.ticketIdentifier}`);
+    await page.getByRole('heading', { name: 'Change my invoice address' }).waitFor();
+    expect(await slaSection(page).count()).toBe(0);
+    expect(pageFailures(session)).toEqual([]);
+    await session.context.close();
+  });
+});
