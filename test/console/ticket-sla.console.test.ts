@@ -72,8 +72,14 @@ describe("the ticket page's SLA clock (Chromium, SQLite, a fixed clock)", () => 
     await pause.waitFor();
     expect(await pause.textContent()).toContain('Dana Due');
     expect(await pause.textContent()).toContain('On hold');
-    expect(await history.getByRole('listitem').first().textContent()).toMatch(/^Started/);
+    expect(await history.getByRole('listitem').first().textContent()).toMatch(/^Started · First reply.*Admin/);
     expect(await accessibilityProblems(page, 'section[aria-labelledby="ticket-sla-heading"]')).toEqual([]);
+
+    // The first reply was past due when the status changed: the clock recorded its breach, by the system, before the pause.
+    const breach = history.getByRole('listitem').filter({ hasText: /^Breached · First reply/ });
+    expect(await breach.count()).toBe(1);
+    expect(await breach.textContent()).toContain('System');
+    expect(await history.getByRole('listitem').last().textContent()).toMatch(/^Paused/); // newest last
 
     // A ticket no policy matches has no SLA section.
     await page.goto(`/app/tickets/${unbound.ticketIdentifier}`);

@@ -1,41 +1,14 @@
 import { TriangleAlert } from 'lucide-react';
 import type { Ticket } from '../api/types';
-import { SLA_METRIC_LABELS, slaCountdown } from '../ui/sla-countdown';
+import { SLA_METRIC_LABELS } from '../ui/sla-countdown';
 import { useMinuteClock } from '../ui/use-minute-clock';
 import { SlaHistory } from './SlaHistory';
-
-type Target = NonNullable<Ticket['sla']>['targets'][number];
-
-/** One target's state at `now`: a countdown, a breach (danger), met with its time, or paused. */
-type TargetState =
-  | { kind: 'due' | 'breached'; text: string; at: string }
-  | { kind: 'met'; at: string }
-  | { kind: 'paused' }
-  | { kind: 'waiting' };
-
-function stateOf(target: Target, now: number): TargetState {
-  if (target.status === 'met' && target.metAt) {
-    return { kind: 'met', at: target.metAt };
-  }
-  if (target.status === 'paused') {
-    return { kind: 'paused' };
-  }
-  const at = target.status === 'breached' ? (target.breachedAt ?? target.dueAt) : target.dueAt;
-  if (!at) {
-    return { kind: 'waiting' };
-  }
-  const countdown = slaCountdown(at, now);
-  // The server's word wins: a target it marked breached stays so even if the client's clock lags.
-  if (target.status === 'breached' && countdown.kind === 'due') {
-    return { kind: 'breached', text: 'Breached', at };
-  }
-  return { ...countdown, text: countdown.kind === 'due' ? `Due ${countdown.text}` : countdown.text, at };
-}
+import { type SlaTarget, slaTargetState } from './sla-target-state';
 
 const formatted = (at: string) => new Date(at).toLocaleString();
 
-function TargetLine({ target, now }: { target: Target; now: number }) {
-  const state = stateOf(target, now);
+function TargetLine({ target, now }: { target: SlaTarget; now: number }) {
+  const state = slaTargetState(target, now);
   return (
     <li className="flex items-baseline justify-between gap-2">
       <span className="font-medium">{SLA_METRIC_LABELS[target.metric]}</span>

@@ -101,6 +101,13 @@ export function TicketPage() {
         }
         return;
       }
+      if (event.type === 'sla.warning' || event.type === 'sla.breached') {
+        // The worker marked a target: the ticket's `sla` and its SLA history both changed.
+        if ((event.data as { ticketId?: string } | null)?.ticketId === shown.id) {
+          void queryClient.invalidateQueries({ queryKey: ['tickets', ticketId] });
+        }
+        return;
+      }
       if (!event.type.startsWith('ticket.')) {
         return;
       }
