@@ -1,5 +1,7 @@
+import { SLA_METRICS } from '../../../src/shared/sla';
 import { api, unwrap } from '../api/client';
 import type { DataOf, QueryOf } from '../api/types';
+import { SLA_METRIC_LABELS } from '../ui/sla-countdown';
 import { percentOf } from './percent';
 
 export type ReportQuery = QueryOf<'/v1/reports/volume', 'get'>;
@@ -156,12 +158,8 @@ const agents: ReportEntry<AgentsReport> = {
   perAgent: (data) => data.totals.agents,
 };
 
-const SLA_METRICS = [
-  { key: 'firstReply', label: 'First reply' },
-  { key: 'nextReply', label: 'Next reply' },
-  { key: 'periodicUpdate', label: 'Periodic update' },
-  { key: 'resolution', label: 'Resolution' },
-] as const;
+/** The SLA report's metrics in the API's order, named as the inbox and the ticket page name them. */
+const SLA_REPORT_METRICS = SLA_METRICS.map((key) => ({ key, label: SLA_METRIC_LABELS[key] }));
 
 const sla: ReportEntry<SlaReport> = {
   name: 'sla',
@@ -169,7 +167,7 @@ const sla: ReportEntry<SlaReport> = {
   description: 'Targets met in time as a share of those met or breached, per metric, and the breaches',
   series: [
     { key: 'attainment', label: 'Attainment, every metric (%)' },
-    ...SLA_METRICS.map(({ key, label }) => ({ key, label: `${label} (%)` })),
+    ...SLA_REPORT_METRICS.map(({ key, label }) => ({ key, label: `${label} (%)` })),
   ],
   read: async (query) => (await unwrap(api.GET('/v1/reports/sla', { params: { query } }))).data,
   readCsv: (query) => csvOf(api.GET('/v1/reports/sla', { params: { query }, ...CSV })),
@@ -178,13 +176,13 @@ const sla: ReportEntry<SlaReport> = {
       start: bucket.start,
       values: {
         attainment: percentOf(bucket.attainment),
-        ...Object.fromEntries(SLA_METRICS.map(({ key }) => [key, percentOf(bucket[key].attainment)])),
+        ...Object.fromEntries(SLA_REPORT_METRICS.map(({ key }) => [key, percentOf(bucket[key].attainment)])),
       },
     })),
   figures: (data) => [
     { label: 'Attainment', value: percentOf(data.totals.attainment), unit: '%' },
     { label: 'Breaches', value: data.totals.breaches },
-    ...SLA_METRICS.map(({ key, label }) => ({ label, value: percentOf(data.totals[key].attainment), unit: '%' })),
+    ...SLA_REPORT_METRICS.map(({ key, label }) => ({ label, value: percentOf(data.totals[key].attainment), unit: '%' })),
   ],
 };
 
