@@ -4,9 +4,8 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { type Agent, inviteAgent, openSignedIn } from './agent-session.js';
 import { launchChromium } from './browser.js';
 import { type ConsoleServer, startConsoleServer } from './console-server.js';
-import { createTeamWith, createTicket, pageFailures } from './inbox-session.js';
-
-const CREATED = '2026-01-15T09:00:00.000Z';
+import { pageFailures } from './inbox-session.js';
+import { SLA_DESK_CREATED, SLA_DESK_NOW, seedSlaDesk } from './sla-desk.js';
 
 /** The row (wide list) of a ticket, found by its identifier cell. */
 const row = (page: Page, identifier: string) =>
@@ -18,7 +17,7 @@ const row = (page: Page, identifier: string) =>
  * "Breaching soon" holds the ticket. The server runs on a fixed clock, the page on Playwright's.
  */
 describe("the inbox's SLA countdown (Chromium, SQLite, a fixed clock)", () => {
-  const clock = fixedClock(CREATED);
+  const clock = fixedClock(SLA_DESK_CREATED);
   let server: ConsoleServer;
   let browser: Browser;
   let agent: Agent;
@@ -35,19 +34,11 @@ describe("the inbox's SLA countdown (Chromium, SQLite, a fixed clock)", () => {
   it('shows "in 42 min" for a ticket due soon, then "Breached 5 min ago" once the clock passes it', {
     timeout: 60_000,
   }, async () => {
-    const team = await createTeamWith(server, 'Care', 'CARE', agent);
-    await server.call('POST', '/v1/sla-policies', {
-      name: 'Fast first reply',
-      businessHours: false,
-      targets: { high: { firstReply: 45 } },
-    });
-    const urgent = await createTicket(server, team.id, { title: 'Checkout is down', priorityName: 'High' });
-    const calm = await createTicket(server, team.id, { title: 'Change my invoice address', priorityName: 'Low' });
-    clock.set('2026-01-15T09:03:00.000Z');
+    const { bound: urgent, unbound: calm } = await seedSlaDesk(server, agent, clock, { firstReply: 45 });
 
     const session = await openSignedIn(browser, server, agent);
     const { page } = session;
-    await page.clock.install({ time: new Date('2026-01-15T09:03:00.000Z') });
+    await page.clock.install({ time: new Date(SLA_DESK_NOW) });
     await page.goto('/app/');
     const breaching = page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: /^Breaching soon/ });
     await expect.poll(async () => /(\d+)\s*tickets$/.exec((await breaching.textContent()) ?? '')?.[1]).toBe('1');

@@ -5,9 +5,8 @@ import { type Agent, inviteAgent, openSignedIn } from './agent-session.js';
 import { accessibilityProblems } from './axe.js';
 import { launchChromium } from './browser.js';
 import { type ConsoleServer, startConsoleServer } from './console-server.js';
-import { createTeamWith, createTicket, pageFailures } from './inbox-session.js';
-
-const CREATED = '2026-01-15T09:00:00.000Z';
+import { pageFailures } from './inbox-session.js';
+import { SLA_DESK_CREATED, SLA_DESK_NOW, seedSlaDesk } from './sla-desk.js';
 
 /** The SLA section of the ticket page's side panel. */
 const slaSection = (page: Page) => page.getByRole('region', { name: 'SLA', exact: true });
@@ -21,7 +20,7 @@ const targetLine = (page: Page, metric: string) => slaSection(page).getByRole('l
  * runs on a fixed clock, the page on Playwright's.
  */
 describe("the ticket page's SLA clock (Chromium, SQLite, a fixed clock)", () => {
-  const clock = fixedClock(CREATED);
+  const clock = fixedClock(SLA_DESK_CREATED);
   let server: ConsoleServer;
   let browser: Browser;
   let agent: Agent;
@@ -38,19 +37,11 @@ describe("the ticket page's SLA clock (Chromium, SQLite, a fixed clock)", () => 
   it('shows "Due in …" per target, then Paused and the pause in the history once On hold', {
     timeout: 60_000,
   }, async () => {
-    const team = await createTeamWith(server, 'Care', 'CARE', agent);
-    await server.call('POST', '/v1/sla-policies', {
-      name: 'Fast first reply',
-      businessHours: false,
-      targets: { high: { firstReply: 45, resolution: 240 } },
-    });
-    const ticket = await createTicket(server, team.id, { title: 'Checkout is down', priorityName: 'High' });
-    const unbound = await createTicket(server, team.id, { title: 'Change my invoice address', priorityName: 'Low' });
-    clock.set('2026-01-15T09:03:00.000Z');
+    const { bound: ticket, unbound } = await seedSlaDesk(server, agent, clock, { firstReply: 45, resolution: 240 });
 
     const session = await openSignedIn(browser, server, agent, { viewport: { width: 1400, height: 900 } });
     const { page } = session;
-    await page.clock.install({ time: new Date('2026-01-15T09:03:00.000Z') });
+    await page.clock.install({ time: new Date(SLA_DESK_NOW) });
     await page.goto(`/app/tickets/${ticket.ticketIdentifier}`);
     await slaSection(page).waitFor();
     await expect.poll(() => targetLine(page, 'First reply').textContent()).toBe('First replyDue in 42 min');

@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { weekdaySchedule } from '../../../test/schedules.js';
 import { addBusinessMinutes, businessMinutesBetween } from './business-time.js';
 import type { Schedule } from './hours.js';
-import type { DailyConfig, Slot } from './hours.schemas.js';
 
-const NINE_TO_FIVE: Slot[] = [{ start: '09:00', end: '17:00' }];
-const WEEKDAY = { isActive: true, slots: NINE_TO_FIVE };
-const CLOSED = { isActive: false, slots: [] };
-const WEEKDAYS_ONLY: DailyConfig = {
-  monday: WEEKDAY,
-  tuesday: WEEKDAY,
-  wednesday: WEEKDAY,
-  thursday: WEEKDAY,
-  friday: WEEKDAY,
-  saturday: CLOSED,
-  sunday: CLOSED,
-};
-
-function schedule(overrides: Partial<Schedule> = {}): Schedule {
-  return { timezone: 'UTC', commonDailyConfig: false, commonSlots: [], dailyConfig: WEEKDAYS_ONLY, holidays: [], ...overrides };
-}
+const schedule = weekdaySchedule;
 
 /** Adds, then checks that the minutes between the two instants give the same count back. */
 function due(hours: Schedule | null, from: string, minutes: number): string {

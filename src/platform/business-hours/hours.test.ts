@@ -1,32 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { NINE_TO_FIVE, WEEKDAY, WEEKDAYS_ONLY, weekdaySchedule } from '../../../test/schedules.js';
 import { AppError } from '../../lib/errors.js';
 import { businessHoursStatus, type HoursInput, isWithinHours, type Schedule, validateHours } from './hours.js';
 import type { DailyConfig, Slot } from './hours.schemas.js';
 
 const TEST_AT = '2026-01-15T09:00:00.000Z';
-const NINE_TO_FIVE: Slot[] = [{ start: '09:00', end: '17:00' }];
-const WEEKDAY = { isActive: true, slots: NINE_TO_FIVE };
-const CLOSED = { isActive: false, slots: [] };
-const WEEKDAYS_ONLY: DailyConfig = {
-  monday: WEEKDAY,
-  tuesday: WEEKDAY,
-  wednesday: WEEKDAY,
-  thursday: WEEKDAY,
-  friday: WEEKDAY,
-  saturday: CLOSED,
-  sunday: CLOSED,
-};
-
-function schedule(overrides: Partial<Schedule> = {}): Schedule {
-  return {
-    timezone: 'UTC',
-    commonDailyConfig: false,
-    commonSlots: NINE_TO_FIVE,
-    dailyConfig: WEEKDAYS_ONLY,
-    holidays: [],
-    ...overrides,
-  };
-}
+const schedule = weekdaySchedule;
 
 function status(hours: Schedule, at: string) {
   const result = businessHoursStatus(hours, new Date(at));

@@ -77,7 +77,7 @@ export async function changeSurveyResponse(trx: Transaction<DB>, surveyId: strin
 
 /** The SLA counts per day, agent, policy and metric of the days from `from` through `to`. */
 export async function sumSlaCounts(db: Db, scope: ReportScope, from: string, to: string) {
-  let query = db
+  return db
     .selectFrom('report_sla_counts')
     .select((eb) => [
       'day',
@@ -90,19 +90,15 @@ export async function sumSlaCounts(db: Db, scope: ReportScope, from: string, to:
     .where('organization_id', '=', scope.organizationId)
     .where('day', '>=', from)
     .where('day', '<=', to)
-    .groupBy(['day', 'agent_id', 'policy_id', 'metric']);
-  if (scope.teamId !== undefined) {
-    query = query.where('team_id', '=', scope.teamId);
-  }
-  if (scope.agentId !== undefined) {
-    query = query.where('agent_id', '=', scope.agentId);
-  }
-  return query.execute();
+    .groupBy(['day', 'agent_id', 'policy_id', 'metric'])
+    .$if(scope.teamId !== undefined, (query) => query.where('team_id', '=', scope.teamId as string))
+    .$if(scope.agentId !== undefined, (query) => query.where('agent_id', '=', scope.agentId as string))
+    .execute();
 }
 
 /** The survey counts per day and agent of the days from `from` through `to`. */
 export async function sumSatisfactionCounts(db: Db, scope: ReportScope, from: string, to: string) {
-  let query = db
+  return db
     .selectFrom('report_satisfaction_counts')
     .select((eb) => [
       'day',
@@ -115,14 +111,10 @@ export async function sumSatisfactionCounts(db: Db, scope: ReportScope, from: st
     .where('organization_id', '=', scope.organizationId)
     .where('day', '>=', from)
     .where('day', '<=', to)
-    .groupBy(['day', 'agent_id']);
-  if (scope.teamId !== undefined) {
-    query = query.where('team_id', '=', scope.teamId);
-  }
-  if (scope.agentId !== undefined) {
-    query = query.where('agent_id', '=', scope.agentId);
-  }
-  return query.execute();
+    .groupBy(['day', 'agent_id'])
+    .$if(scope.teamId !== undefined, (query) => query.where('team_id', '=', scope.teamId as string))
+    .$if(scope.agentId !== undefined, (query) => query.where('agent_id', '=', scope.agentId as string))
+    .execute();
 }
 
 /** The names of the organization's policies (a deleted one has none). */

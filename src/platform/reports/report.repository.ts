@@ -87,7 +87,7 @@ export interface ReportScope {
 
 /** The counts per day (and agent) of the days from `from` through `to`. */
 export async function sumDailyCounts(db: Db, scope: ReportScope, from: string, to: string) {
-  let query = db
+  return db
     .selectFrom('report_daily_counts')
     .select((eb) => [
       'day',
@@ -101,48 +101,36 @@ export async function sumDailyCounts(db: Db, scope: ReportScope, from: string, t
     .where('organization_id', '=', scope.organizationId)
     .where('day', '>=', from)
     .where('day', '<=', to)
-    .groupBy(['day', 'agent_id']);
-  if (scope.teamId !== undefined) {
-    query = query.where('team_id', '=', scope.teamId);
-  }
-  if (scope.agentId !== undefined) {
-    query = query.where('agent_id', '=', scope.agentId);
-  }
-  return query.execute();
+    .groupBy(['day', 'agent_id'])
+    .$if(scope.teamId !== undefined, (query) => query.where('team_id', '=', scope.teamId as string))
+    .$if(scope.agentId !== undefined, (query) => query.where('agent_id', '=', scope.agentId as string))
+    .execute();
 }
 
 /** The backlog at the start of `day`: the sum of every delta before it. */
 export async function backlogBefore(db: Db, scope: ReportScope, day: string): Promise<number> {
-  let query = db
+  const row = await db
     .selectFrom('report_daily_counts')
     .select((eb) => eb.fn.sum<number>('backlog_delta').as('backlog'))
     .where('organization_id', '=', scope.organizationId)
-    .where('day', '<', day);
-  if (scope.teamId !== undefined) {
-    query = query.where('team_id', '=', scope.teamId);
-  }
-  if (scope.agentId !== undefined) {
-    query = query.where('agent_id', '=', scope.agentId);
-  }
-  const row = await query.executeTakeFirst();
+    .where('day', '<', day)
+    .$if(scope.teamId !== undefined, (query) => query.where('team_id', '=', scope.teamId as string))
+    .$if(scope.agentId !== undefined, (query) => query.where('agent_id', '=', scope.agentId as string))
+    .executeTakeFirst();
   return Number(row?.backlog ?? 0);
 }
 
 /** The bin counts per day, metric and bin (and agent) of the days from `from` through `to`. */
 export async function sumDurationBins(db: Db, scope: ReportScope, from: string, to: string, metrics: readonly DurationMetric[]) {
-  let query = db
+  return db
     .selectFrom('report_duration_bins')
     .select((eb) => ['day', 'agent_id', 'metric', 'bin', eb.fn.sum<number>('count').as('count')])
     .where('organization_id', '=', scope.organizationId)
     .where('day', '>=', from)
     .where('day', '<=', to)
     .where('metric', 'in', [...metrics])
-    .groupBy(['day', 'agent_id', 'metric', 'bin']);
-  if (scope.teamId !== undefined) {
-    query = query.where('team_id', '=', scope.teamId);
-  }
-  if (scope.agentId !== undefined) {
-    query = query.where('agent_id', '=', scope.agentId);
-  }
-  return query.execute();
+    .groupBy(['day', 'agent_id', 'metric', 'bin'])
+    .$if(scope.teamId !== undefined, (query) => query.where('team_id', '=', scope.teamId as string))
+    .$if(scope.agentId !== undefined, (query) => query.where('agent_id', '=', scope.agentId as string))
+    .execute();
 }
