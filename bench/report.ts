@@ -1,6 +1,7 @@
 import type { BenchDialect } from './datasets.js';
 import { helpCenterSection } from './help-center-report.js';
 import { LIST_LABELS, LIST_NAMES, type ListVariant } from './probes.js';
+import { reportsSection } from './reports.js';
 import { median, type PairResult, type RunResults, type Summary, summarize } from './results.js';
 
 /** The run as Markdown: ratio tables per dialect, the targets met or not, the machine, the profile. */
@@ -58,6 +59,11 @@ export function renderReport(results: RunResults): string {
   targets.push(...helpCenter.targets);
   if (helpCenter.lines.length > 0) {
     sections.push('## Public help center', '', ...helpCenter.lines);
+  }
+  const reports = reportsSection(results.reports ?? []);
+  targets.push(...reports.targets);
+  if (reports.lines.length > 0) {
+    sections.push('## Reports at a million tickets', '', ...reports.lines, '');
   }
   const profile = results.profiles.flatMap((p) => [
     `## CPU profile: ${p.path ?? 'comment create'} on ${dialectName(p.dialect)}, ${p.server === 'raw' ? 'raw baseline' : 'Switchboard'}`,

@@ -2,6 +2,7 @@ import type { BenchDialect, SizeName } from './datasets.js';
 import type { HelpCenterResult } from './help-center.js';
 import { FEW_ANSWERS, type Measurement } from './load.js';
 import type { ListName, ListVariant } from './probes.js';
+import type { ReportsResult } from './reports.js';
 import type { ServerKind } from './servers.js';
 
 /** Everything one run measured, each measurement once per round (Switchboard and raw alternated). */
@@ -81,6 +82,8 @@ export interface RunResults {
   profiles: ProfileResult[];
   /** The public help center's pages (absent in results saved before it was measured). */
   helpCenter?: HelpCenterResult[];
+  /** The reports at a million tickets (absent in results saved before they were measured). */
+  reports?: ReportsResult[];
   notes: string[];
 }
 

@@ -37,6 +37,8 @@ import {
 } from './probes.js';
 import { choosePinning, installCleanup, type Pinning, pinSelf, sleep, statusMiB } from './processes.js';
 import { renderReport } from './report.js';
+import { runReports } from './reports.js';
+import { ensureReportsDataset, type ReportsMeta } from './reports-seed.js';
 import type { PairResult, RunResults, RunSettings } from './results.js';
 import { ensureDataset } from './seed-data.js';
 import { openPostgresSeedDb, openSqliteSeedDb } from './seed-db.js';
@@ -56,7 +58,7 @@ import {
  * seeded databases, alternating, with autocannon; prints a table of ratios and writes it to
  * bench/RESULTS.md (quick or partial runs write bench/.data/last-results.md instead).
  */
-const SCENARIOS = ['headline', 'lists', 'collections', 'helpcenter', 'start', 'rss', 'scale', 'profile'] as const;
+const SCENARIOS = ['headline', 'lists', 'collections', 'helpcenter', 'reports', 'start', 'rss', 'scale', 'profile'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -70,7 +72,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --connections N                  autocannon connections (default 10)
   --start-repeats N                starts timed per server (default 5; quick 3)
   --log-level L                    LOG_LEVEL of both servers (default info, as in production)
-  --rows-1m N                      rows per list of the "1m" dataset (default 1000000)
+  --rows-1m N                      rows per list of the "1m" dataset, and tickets of the reports dataset (default 1000000)
   --reseed                         seed the datasets again
   --no-build                       skip npm run build (dist/ must be current)
   --out FILE                       where to write the Markdown (default bench/RESULTS.md for full runs)
@@ -142,6 +144,7 @@ async function main(): Promise<void> {
     scale: [],
     profiles: [],
     helpCenter: [],
+    reports: [],
     notes: [],
   };
   if (!values['no-build']) {
@@ -149,8 +152,9 @@ async function main(): Promise<void> {
   }
   const datasets = new Map<BenchDialect, Map<SizeName, { location: DatasetLocation; meta: DatasetMeta }>>();
   const helpCenters = new Map<BenchDialect, HelpCenterDatasets>();
-  // The help center has datasets of its own: the ticket datasets are seeded only for the other scenarios.
-  const ticketScenarios = scenarios.filter((scenario) => scenario !== 'helpcenter');
+  const reportsDatasets = new Map<BenchDialect, { location: DatasetLocation; meta: ReportsMeta }>();
+  // The help center and the reports have datasets of their own: the ticket datasets are seeded only for the other scenarios.
+  const ticketScenarios = scenarios.filter((scenario) => scenario !== 'helpcenter' && scenario !== 'reports');
   for (const dialect of target.dialects) {
     const sizes = new Map<SizeName, { location: DatasetLocation; meta: DatasetMeta }>();
     for (const size of ticketScenarios.length > 0 ? SIZE_NAMES : []) {
@@ -163,6 +167,10 @@ async function main(): Promise<void> {
     datasets.set(dialect, sizes);
     if (scenarios.includes('helpcenter')) {
       helpCenters.set(dialect, await ensureHelpCenterDatasets(dialect, { ...target, force: values.reseed, log }));
+    }
+    if (scenarios.includes('reports')) {
+      const options = { ...target, tickets: target.rowsOf1m, force: values.reseed, log };
+      reportsDatasets.set(dialect, await ensureReportsDataset(dialect, options));
     }
   }
   results.machine = describeMachine(target);
@@ -177,6 +185,11 @@ async function main(): Promise<void> {
       const helpCenter = helpCenters.get(dialect);
       if (helpCenter) {
         await bench.helpCenter(dialect, helpCenter);
+      }
+      const reports = reportsDatasets.get(dialect);
+      if (reports) {
+        const reportsBench = { serverOptions: (label: string) => bench.serverOptions(label), quick, log };
+        results.reports?.push(await runReports(reportsBench, dialect, reports));
       }
     }
   } finally {
@@ -306,7 +319,7 @@ class Bench {
     this.results.helpCenter?.push(result);
   }
 
-  private serverOptions(label: string, cpus: string | null = this.pinning.server): ServerOptions {
+  serverOptions(label: string, cpus: string | null = this.pinning.server): ServerOptions {
     return { cpus, logLevel: this.settings.logLevel, label };
   }
 

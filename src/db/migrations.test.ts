@@ -123,6 +123,70 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
     expect(await tableNames(db)).toEqual(expect.arrayContaining(TENANCY_TABLES));
   });
 
+  it("adds the reports' rollups of the rows counted before them (2026-11-29T1900), and takes them away down", async () => {
+    const { db } = (await emptyDatabase()).connect();
+    const rollups = '2026-11-29T1900_report_rollups';
+    for (const name of MIGRATION_NAMES.slice(0, MIGRATION_NAMES.indexOf(rollups))) {
+      await migrations[name]?.up(db);
+    }
+    const now = new Date().toISOString();
+    await db.insertInto('organizations').values({ id: 'org', name: 'Acme', created_at: now, updated_at: now }).execute();
+    const counts = (team: string, agent: string, day: string, created: number, backlog: number) => ({
+      organization_id: 'org',
+      ...{ team_id: team, agent_id: agent, day, created, closed: 0, reopened: 0, public_replies: 0, backlog_delta: backlog },
+    });
+    await db
+      .insertInto('report_daily_counts')
+      .values([
+        counts('t1', 'a1', '2026-01-12', 2, 2),
+        counts('t1', '', '2026-01-12', 1, 1),
+        counts('t2', 'a1', '2026-01-12', 4, -1),
+      ])
+      .execute();
+    const bin = (team: string, agent: string, count: number) => ({
+      ...{
+        organization_id: 'org',
+        team_id: team,
+        agent_id: agent,
+        day: '2026-01-12',
+        metric: 'first_reply_calendar',
+        bin: 7,
+        count,
+      },
+    });
+    await db
+      .insertInto('report_duration_bins')
+      .values([bin('t1', 'a1', 3), bin('t2', 'a2', 5)])
+      .execute();
+    await migrations[rollups]?.up(db);
+
+    const rollupRows = await db
+      .selectFrom('report_daily_counts')
+      .select(['team_id', 'created', 'backlog_delta'])
+      .where('agent_id', '=', '*')
+      .orderBy('team_id')
+      .execute();
+    expect(rollupRows.map((row) => [row.team_id, Number(row.created), Number(row.backlog_delta)])).toEqual([
+      ['*', 7, 2],
+      ['t1', 3, 3],
+      ['t2', 4, -1],
+    ]);
+    const bins = await db
+      .selectFrom('report_duration_bins')
+      .select(['team_id', 'count'])
+      .where('agent_id', '=', '*')
+      .orderBy('team_id')
+      .execute();
+    expect(bins.map((row) => [row.team_id, Number(row.count)])).toEqual([
+      ['*', 8],
+      ['t1', 3],
+      ['t2', 5],
+    ]);
+    await migrations[rollups]?.down?.(db);
+    expect(await db.selectFrom('report_daily_counts').select('agent_id').where('agent_id', '=', '*').execute()).toEqual([]);
+    expect(await db.selectFrom('report_daily_counts').select('agent_id').execute()).toHaveLength(3);
+  });
+
   describe('each migration on its own', () => {
     // One database walks up through the migrations, each test round-tripping the next one on top of
     // the earlier ones, instead of a fresh database replaying every earlier migration per test

@@ -55,6 +55,7 @@ import * as createReportAggregates from './2026-11-29T1600_create_report_aggrega
 import * as slaWorker from './2026-11-29T1700_sla_worker.js';
 import * as ticketSlaListIndexes from './2026-11-29T1710_ticket_sla_list_indexes.js';
 import * as createReportSlaSatisfaction from './2026-11-29T1800_create_report_sla_satisfaction.js';
+import * as reportRollups from './2026-11-29T1900_report_rollups.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -117,4 +118,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T1700_sla_worker': slaWorker,
   '2026-11-29T1710_ticket_sla_list_indexes': ticketSlaListIndexes,
   '2026-11-29T1800_create_report_sla_satisfaction': createReportSlaSatisfaction,
+  '2026-11-29T1900_report_rollups': reportRollups,
 };

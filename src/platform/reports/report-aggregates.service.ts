@@ -14,12 +14,13 @@ import {
   findTicketCreatedAt,
   markFirstReply,
 } from './report.repository.js';
-import type {
-  DurationMetric,
-  ReportDailyCountTable,
-  ReportDurationBinTable,
-  ReportSatisfactionCountTable,
-  ReportSlaCountTable,
+import {
+  type DurationMetric,
+  EVERY,
+  type ReportDailyCountTable,
+  type ReportDurationBinTable,
+  type ReportSatisfactionCountTable,
+  type ReportSlaCountTable,
 } from './report.table.js';
 import { addSatisfactionCounts, addSlaCounts } from './report-outcomes.repository.js';
 
@@ -89,6 +90,13 @@ function addTo<Row extends object>(map: Map<string, Row>, id: string, base: () =
   map.set(id, row);
 }
 
+/** A fact's key and the rollups it adds to: its team's, with every agent, and the organization's (`report.table.ts`). */
+function levelsOf(key: ReportKey): ReportKey[] {
+  return [key, { teamId: key.teamId, agentId: EVERY, day: key.day }, { teamId: EVERY, agentId: EVERY, day: key.day }];
+}
+
+const idOf = (key: ReportKey, ...rest: string[]) => [key.teamId, key.agentId ?? '', key.day, ...rest].join('\u0000');
+
 /** Rows being gathered for one change: summed per key, then written sorted (one lock order for every writer). */
 class PendingCounts {
   private readonly counts = new Map<string, ReportDailyCountTable>();
@@ -98,19 +106,10 @@ class PendingCounts {
 
   constructor(private readonly organizationId: string) {}
 
-  add(key: { teamId: string; agentId: string | null; day: string }, counts: Partial<Counts>): void {
-    const id = [key.teamId, key.agentId ?? '', key.day].join('\u0000');
-    const row = this.counts.get(id) ?? {
-      organization_id: this.organizationId,
-      team_id: key.teamId,
-      agent_id: key.agentId ?? '',
-      day: key.day,
-      ...NO_COUNTS,
-    };
-    for (const [name, value] of Object.entries(counts) as [keyof Counts, number][]) {
-      row[name] += value;
+  add(key: ReportKey, counts: Partial<Counts>): void {
+    for (const level of levelsOf(key)) {
+      addTo(this.counts, idOf(level), () => ({ ...this.keyed(level), ...NO_COUNTS }), counts);
     }
-    this.counts.set(id, row);
   }
 
   private keyed(key: ReportKey) {
@@ -118,29 +117,24 @@ class PendingCounts {
   }
 
   addSla(key: ReportKey, policyId: string, metric: ReportSlaCountTable['metric'], counts: Partial<SlaCounts>): void {
-    const id = [key.teamId, key.agentId ?? '', key.day, policyId, metric].join('\u0000');
-    addTo(this.sla, id, () => ({ ...this.keyed(key), policy_id: policyId, metric, met: 0, breached: 0 }), counts);
+    for (const level of levelsOf(key)) {
+      const id = idOf(level, policyId, metric);
+      addTo(this.sla, id, () => ({ ...this.keyed(level), policy_id: policyId, metric, met: 0, breached: 0 }), counts);
+    }
   }
 
   addSatisfaction(key: ReportKey, counts: Partial<SatisfactionCounts>): void {
-    const id = [key.teamId, key.agentId ?? '', key.day].join('\u0000');
-    addTo(this.satisfaction, id, () => ({ ...this.keyed(key), sent: 0, responses: 0, good: 0, bad: 0 }), counts);
+    for (const level of levelsOf(key)) {
+      addTo(this.satisfaction, idOf(level), () => ({ ...this.keyed(level), sent: 0, responses: 0, good: 0, bad: 0 }), counts);
+    }
   }
 
-  addDuration(key: { teamId: string; agentId: string | null; day: string }, metric: DurationMetric, minutes: number): void {
+  addDuration(key: ReportKey, metric: DurationMetric, minutes: number): void {
     const bin = binOf(minutes);
-    const id = [key.teamId, key.agentId ?? '', key.day, metric, String(bin).padStart(6, '0')].join('\u0000');
-    const row = this.bins.get(id) ?? {
-      organization_id: this.organizationId,
-      team_id: key.teamId,
-      agent_id: key.agentId ?? '',
-      day: key.day,
-      metric,
-      bin,
-      count: 0,
-    };
-    row.count += 1;
-    this.bins.set(id, row);
+    for (const level of levelsOf(key)) {
+      const id = idOf(level, metric, String(bin).padStart(6, '0'));
+      addTo(this.bins, id, () => ({ ...this.keyed(level), metric, bin, count: 0 }), { count: 1 });
+    }
   }
 
   private readonly firstReplies: FirstReply[] = [];

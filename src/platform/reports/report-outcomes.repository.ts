@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import type { ReportScope } from './report.repository.js';
+import { type ReportScope, rowsOfScope, type SumOptions } from './report.levels.js';
 import type { ReportSatisfactionCountTable, ReportSlaCountTable, ReportSurveyResponseTable } from './report.table.js';
 
 /** The SLA and satisfaction aggregates' statements (see `report.table.ts`). */
@@ -76,7 +76,7 @@ export async function changeSurveyResponse(trx: Transaction<DB>, surveyId: strin
 }
 
 /** The SLA counts per day, agent, policy and metric of the days from `from` through `to`. */
-export async function sumSlaCounts(db: Db, scope: ReportScope, from: string, to: string) {
+export async function sumSlaCounts(db: Db, scope: ReportScope, from: string, to: string, options: SumOptions = {}) {
   return db
     .selectFrom('report_sla_counts')
     .select((eb) => [
@@ -91,13 +91,12 @@ export async function sumSlaCounts(db: Db, scope: ReportScope, from: string, to:
     .where('day', '>=', from)
     .where('day', '<=', to)
     .groupBy(['day', 'agent_id', 'policy_id', 'metric'])
-    .$if(scope.teamId !== undefined, (query) => query.where('team_id', '=', scope.teamId as string))
-    .$if(scope.agentId !== undefined, (query) => query.where('agent_id', '=', scope.agentId as string))
+    .where(rowsOfScope(scope, options))
     .execute();
 }
 
 /** The survey counts per day and agent of the days from `from` through `to`. */
-export async function sumSatisfactionCounts(db: Db, scope: ReportScope, from: string, to: string) {
+export async function sumSatisfactionCounts(db: Db, scope: ReportScope, from: string, to: string, options: SumOptions = {}) {
   return db
     .selectFrom('report_satisfaction_counts')
     .select((eb) => [
@@ -112,8 +111,7 @@ export async function sumSatisfactionCounts(db: Db, scope: ReportScope, from: st
     .where('day', '>=', from)
     .where('day', '<=', to)
     .groupBy(['day', 'agent_id'])
-    .$if(scope.teamId !== undefined, (query) => query.where('team_id', '=', scope.teamId as string))
-    .$if(scope.agentId !== undefined, (query) => query.where('agent_id', '=', scope.agentId as string))
+    .where(rowsOfScope(scope, options))
     .execute();
 }
 

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database.js';
 import type { Principal } from '../../lib/principal.js';
 import { SLA_METRICS, type SlaMetric } from '../../shared/sla.js';
-import { bucketStart } from './report.buckets.js';
 import { perBucket, requestOf, shareOf } from './report.request.js';
 import type { ReportQuery, SatisfactionReport, SlaMetricCounts, SlaReport } from './report.schemas.js';
 import { findPolicyNames, sumSatisfactionCounts, sumSlaCounts } from './report-outcomes.repository.js';
@@ -65,7 +64,7 @@ export async function slaReport(db: Kysely<DB>, principal: Principal, query: Rep
   const buckets = perBucket(request, () => new SlaTally());
   const totals = new SlaTally();
   for (const row of rows) {
-    const bucket = buckets.get(bucketStart(row.day, request.interval));
+    const bucket = buckets.get(request.bucketOf(row.day));
     for (const tally of bucket ? [bucket, totals] : []) {
       tally.add(row.policy_id, row.metric, Number(row.met), Number(row.breached));
     }
@@ -97,7 +96,7 @@ export async function satisfactionReport(db: Kysely<DB>, principal: Principal, q
   const buckets = perBucket(request, empty);
   const totals = empty();
   for (const row of rows) {
-    const bucket = buckets.get(bucketStart(row.day, request.interval));
+    const bucket = buckets.get(request.bucketOf(row.day));
     for (const tally of bucket ? [bucket, totals] : []) {
       tally.sent += Number(row.sent);
       tally.responses += Number(row.responses);

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { type ReportScope, rowsOfScope, type SumOptions } from './report.levels.js';
 import type { DurationMetric, ReportDailyCountTable, ReportDurationBinTable } from './report.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -79,14 +80,8 @@ export async function findTicketCreatedAt(db: Db, ticketId: string): Promise<str
   return row?.created_at;
 }
 
-export interface ReportScope {
-  organizationId: string;
-  teamId?: string;
-  agentId?: string;
-}
-
 /** The counts per day (and agent) of the days from `from` through `to`. */
-export async function sumDailyCounts(db: Db, scope: ReportScope, from: string, to: string) {
+export async function sumDailyCounts(db: Db, scope: ReportScope, from: string, to: string, options: SumOptions = {}) {
   return db
     .selectFrom('report_daily_counts')
     .select((eb) => [
@@ -102,8 +97,7 @@ export async function sumDailyCounts(db: Db, scope: ReportScope, from: string, t
     .where('day', '>=', from)
     .where('day', '<=', to)
     .groupBy(['day', 'agent_id'])
-    .$if(scope.teamId !== undefined, (query) => query.where('team_id', '=', scope.teamId as string))
-    .$if(scope.agentId !== undefined, (query) => query.where('agent_id', '=', scope.agentId as string))
+    .where(rowsOfScope(scope, options))
     .execute();
 }
 
@@ -114,8 +108,7 @@ export async function backlogBefore(db: Db, scope: ReportScope, day: string): Pr
     .select((eb) => eb.fn.sum<number>('backlog_delta').as('backlog'))
     .where('organization_id', '=', scope.organizationId)
     .where('day', '<', day)
-    .$if(scope.teamId !== undefined, (query) => query.where('team_id', '=', scope.teamId as string))
-    .$if(scope.agentId !== undefined, (query) => query.where('agent_id', '=', scope.agentId as string))
+    .where(rowsOfScope(scope))
     .executeTakeFirst();
   return Number(row?.backlog ?? 0);
 }
@@ -130,7 +123,20 @@ export async function sumDurationBins(db: Db, scope: ReportScope, from: string, 
     .where('day', '<=', to)
     .where('metric', 'in', [...metrics])
     .groupBy(['day', 'agent_id', 'metric', 'bin'])
-    .$if(scope.teamId !== undefined, (query) => query.where('team_id', '=', scope.teamId as string))
-    .$if(scope.agentId !== undefined, (query) => query.where('agent_id', '=', scope.agentId as string))
+    .where(rowsOfScope(scope))
+    .execute();
+}
+
+/** The bin counts of one metric per agent and bin over the days from `from` through `to` (the agents report's totals). */
+export async function sumDurationBinsPerAgent(db: Db, scope: ReportScope, from: string, to: string, metric: DurationMetric) {
+  return db
+    .selectFrom('report_duration_bins')
+    .select((eb) => ['agent_id', 'bin', eb.fn.sum<number>('count').as('count')])
+    .where('organization_id', '=', scope.organizationId)
+    .where('metric', '=', metric)
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .where(rowsOfScope(scope, { perAgent: true }))
+    .groupBy(['agent_id', 'bin'])
     .execute();
 }

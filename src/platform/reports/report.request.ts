@@ -4,8 +4,8 @@ import { AppError } from '../../lib/errors.js';
 import type { Principal } from '../../lib/principal.js';
 import { findTeam } from '../teams/team.lookup.js';
 import { findLiveUser } from '../users/user.lookup.js';
-import { bucketStarts, daysInRange } from './report.buckets.js';
-import type { ReportScope } from './report.repository.js';
+import { bucketStarter, bucketStarts, daysInRange } from './report.buckets.js';
+import type { ReportScope } from './report.levels.js';
 import { MAX_REPORT_DAYS, type ReportInterval, type ReportQuery } from './report.schemas.js';
 
 /** A report's query checked: what every report reads. */
@@ -14,6 +14,8 @@ export interface ReportRequest {
   from: string;
   to: string;
   interval: ReportInterval;
+  /** The start of the bucket a day falls in. */
+  bucketOf: (day: string) => string;
 }
 
 /** Checks the range and the team and agent named (another organization's: 404); nothing is written. */
@@ -46,6 +48,7 @@ export async function requestOf(db: Kysely<DB>, principal: Principal, query: Rep
     from: query.from,
     to: query.to,
     interval: query.interval ?? 'day',
+    bucketOf: bucketStarter(query.interval ?? 'day'),
   };
 }
 

@@ -65,8 +65,13 @@ const AgentValues = {
   slaAttainment: share('SLA targets met / (met + breached), every metric, of tickets assigned to the agent at the time'),
   goodShare: share('Good ratings / responses, of tickets assigned to the agent when rated'),
 };
+const { firstReplyMedian: _median, ...AgentBucketValues } = AgentValues;
 export const AgentsReportSchema = Type.Object({
-  series: Type.Array(Type.Object({ start, ...AgentValues }), { description: 'One row per bucket and agent with activity' }),
+  series: Type.Array(Type.Object({ start, ...AgentBucketValues }), {
+    description:
+      'One row per bucket and agent with activity. The median first reply is in the totals only: per agent and ' +
+      'day it would stand on a handful of replies.',
+  }),
   totals: Type.Object({ agents: Type.Array(Type.Object(AgentValues), { description: 'Per agent, over the range' }) }),
 });
 export type AgentsReport = Static<typeof AgentsReportSchema>;

@@ -10351,10 +10351,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description One row per bucket and agent with activity */
+                            /** @description One row per bucket and agent with activity. The median first reply is in the totals only: per agent and day it would stand on a handful of replies. */
                             series: {
                                 agentId: null | string;
-                                firstReplyMedian: null | number;
                                 goodShare: null | number;
                                 publicReplies: number;
                                 slaAttainment: null | number;
