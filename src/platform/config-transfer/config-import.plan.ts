@@ -56,7 +56,6 @@ interface SectionRules<S extends ConfigSection> {
 }
 
 const lower = (text: string) => text.toLowerCase();
-
 const ofTeam = (entry: { team: string; name: string }) => `${entry.team} / ${entry.name}`;
 
 const RULES: { [S in ConfigSection]: SectionRules<S> } = {
