@@ -25,7 +25,7 @@ export const WEBHOOK_URL = 'http://127.0.0.1:9/hooks/config';
 /** The environment the apps of these tests need: the webhook's loopback address allowed. */
 export const CONFIG_TEST_ENV = { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' };
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** The `data` of a call that must succeed. */
 export async function succeed(

@@ -24,6 +24,7 @@ import {
   type TeamOptionReference,
   type ViewEntry,
 } from './config.schemas.js';
+import { readServiceLevels } from './config-export.service-levels.js';
 import { type DocumentNames, macroActionsForDocument, swapConditionField, viewFiltersForDocument } from './config-references.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -58,7 +59,10 @@ export function documentOf(held: HeldConfiguration): Required<ConfigDocument> {
     teams: entries('teams'),
     teamTags: entries('teamTags'),
     teamConfigurations: entries('teamConfigurations'),
+    ticketStatuses: entries('ticketStatuses'),
+    satisfactionSettings: entries('satisfactionSettings'),
     routingRules: entries('routingRules'),
+    slaPolicies: entries('slaPolicies'),
     customFields: entries('customFields'),
     macros: entries('macros'),
     views: entries('views'),
@@ -88,8 +92,8 @@ const byKey =
 
 /**
  * Reads the organization's set-up through each feature's service, as the caller (an admin) sees
- * it: active teams and what is theirs, shared macros and views of active teams, custom fields,
- * mailboxes and webhooks. In `db`'s transaction when it is one (an import reads it under its lock).
+ * it: active teams and what is theirs (statuses and survey settings too), shared macros and views
+ * of active teams, custom fields, SLA policies, mailboxes and webhooks. In `db`'s transaction when it is one (an import reads it under its lock).
  */
 export async function readConfiguration(db: Db, principal: Principal): Promise<HeldConfiguration> {
   const teams = await readTeams(db, principal);
@@ -121,6 +125,7 @@ export async function readConfiguration(db: Db, principal: Principal): Promise<H
     customFields,
     macros: shared.macros.map((macro) => namedMacro(macro, names)).sort(byKey((macro) => [macro.team, macro.name])),
     views: shared.views.map((view) => namedView(view, names)).sort(byKey((view) => [view.team, view.name])),
+    ...(await readServiceLevels(db, principal, teams, names)),
     ...(await readChannels(db, principal, names)),
   };
 }

@@ -8,6 +8,12 @@ import { updateTeamConfiguration } from '../team-configurations/team-configurati
 import { createTag, deleteTag, updateTag } from '../team-tags/team-tag.service.js';
 import { archiveTeam, createTeam, updateTeamDetails } from '../teams/team.service.js';
 import type { EntryOf, HeldConfiguration } from './config-export.service.js';
+import {
+  applySatisfactionSettings,
+  applySlaPolicy,
+  applyTicketStatus,
+  parkRepositionedPolicies,
+} from './config-import.apply-service-levels.js';
 import { applySharedStep } from './config-import.apply-shared.js';
 import { type ApplyDeps, ImportedIds, written } from './config-import.context.js';
 import type { PlannedStep } from './config-import.plan.js';
@@ -16,8 +22,8 @@ import { isIdKey, swapConditionField } from './config-references.js';
 /**
  * Applies the steps in order, each through its feature's service in the import's transaction, as
  * the caller: what a service refuses is reported with the document path of the entry, and stops
- * the import (the transaction rolls back). Routing rules whose order changes are parked at free
- * orders first, so that rules may swap places.
+ * the import (the transaction rolls back). Routing rules whose order changes, and SLA policies whose
+ * position changes, are parked at free ones first, so that they may swap places.
  */
 export async function applyPlan(
   deps: ApplyDeps,
@@ -26,12 +32,17 @@ export async function applyPlan(
   context: { ids: ImportedIds; held: HeldConfiguration },
 ): Promise<void> {
   const { ids, held } = context;
-  let parked = false;
+  const parked = new Set<string>();
   for (const step of steps) {
-    if (step.section === 'routingRules' && step.action !== 'delete' && !parked) {
-      parked = true;
+    const firstWrite = step.action !== 'delete' && !parked.has(step.section);
+    if (step.section === 'routingRules' && firstWrite) {
+      parked.add(step.section);
       const heldOrders = held.routingRules.map((rule) => rule.entry.evaluationOrder);
       await asImportProblem(step, () => parkReorderedRules(deps, principal, steps, { ids, heldOrders }));
+    }
+    if (step.section === 'slaPolicies' && firstWrite) {
+      parked.add(step.section);
+      await asImportProblem(step, () => parkRepositionedPolicies(deps, principal, steps, held));
     }
     await asImportProblem(step, () => applyStep(deps, principal, step, ids));
   }
@@ -67,6 +78,12 @@ async function applyStep(deps: ApplyDeps, principal: Principal, step: PlannedSte
       return applyTeamTag(deps, principal, step as PlannedStep<'teamTags'>, ids);
     case 'routingRules':
       return applyRoutingRule(deps, principal, step as PlannedStep<'routingRules'>, ids);
+    case 'ticketStatuses':
+      return applyTicketStatus(deps, principal, step as PlannedStep<'ticketStatuses'>, ids);
+    case 'satisfactionSettings':
+      return applySatisfactionSettings(deps, principal, step as PlannedStep<'satisfactionSettings'>, ids);
+    case 'slaPolicies':
+      return applySlaPolicy(deps, principal, step as PlannedStep<'slaPolicies'>, ids);
     default:
       return applySharedStep(deps, principal, step, ids);
   }

@@ -6,6 +6,12 @@ import { parseCondition } from '../routing-rules/routing-rule.conditions.js';
 import type { ConfigDocument, ConfigSection, TeamOptionReference } from './config.schemas.js';
 import type { EntryOf, HeldConfiguration } from './config-export.service.js';
 import type { ImportPlan, PlannedStep } from './config-import.plan.js';
+import {
+  serviceLevelCheckers,
+  slaPolicyRuleProblems,
+  tagKey,
+  teamOfSettingsProblems,
+} from './config-import.service-level-checks.js';
 import { customFieldKeyOfCondition, isIdKey, teamsOfViewFilters } from './config-references.js';
 
 // The checks an import makes before it writes anything, each reported with the document path of
@@ -49,8 +55,6 @@ interface Outcome {
   userEmails: Set<string>;
 }
 
-const tagKey = (team: string, name: string) => `${team}\u0000${name.toLowerCase()}`;
-
 function outcomeOf(held: HeldConfiguration, document: ConfigDocument, plan: ImportPlan, userEmails: Set<string>): Outcome {
   const deleted = new Set(plan.steps.filter((step) => step.action === 'delete').map((step) => step.held));
   const kept = <S extends ConfigSection>(section: S) =>
@@ -76,7 +80,11 @@ export function referenceProblems(
   userEmails: Set<string>,
 ): string[] {
   const outcome = outcomeOf(held, document, plan, userEmails);
-  return [...orphanProblems(document, outcome), ...plan.steps.flatMap((step) => (step.entry ? referencesOf(step, outcome) : []))];
+  return [
+    ...orphanProblems(document, outcome),
+    ...teamOfSettingsProblems(document, outcome),
+    ...plan.steps.flatMap((step) => (step.entry ? referencesOf(step, outcome) : [])),
+  ];
 }
 
 /** Sub-teams whose parent the organization will not have: unknown, or archived by prune (the document keeps it otherwise). */
@@ -120,6 +128,7 @@ interface CheckContext {
 }
 
 const checkers: { [S in ConfigSection]?: (entry: EntryOf<S>, context: CheckContext) => void } = {
+  ...serviceLevelCheckers,
   teams: (entry, { path, changed, outcome, problems }) => {
     if (!changed('parent') || !entry.parent) {
       return;
@@ -210,7 +219,7 @@ export function userEmailsOf(document: ConfigDocument): string[] {
 
 /**
  * The features' rules that need no database, on every entry: business hours (slots, holidays,
- * time zone), routing conditions, webhook URLs and event types; and the document's own
+ * time zone), routing and SLA policy conditions, webhook URLs and event types; and the document's own
  * consistency (one default mailbox, one rule per evaluation order of a team).
  */
 export function ruleProblems(
@@ -271,7 +280,7 @@ export function ruleProblems(
       `${defaults.slice(1).join(', ')}: isDefault is true for ${defaults[0]} already; one mailbox at most is the default`,
     );
   }
-  return [...problems, ...orderProblems(held, document, plan)];
+  return [...problems, ...slaPolicyRuleProblems(held, document, plan), ...orderProblems(held, document, plan)];
 }
 
 /**

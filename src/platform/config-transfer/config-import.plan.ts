@@ -6,6 +6,7 @@ import {
   type ConfigSection,
 } from './config.schemas.js';
 import type { EntryOf, Held, HeldConfiguration } from './config-export.service.js';
+import { defaultSettingsEntry, defaultStatusEntry, TEAM_STATUS_KEYS } from './config-export.service-levels.js';
 
 // What an import changes: the document's entries matched with what the organization holds (by
 // name, team and name, source and slug, address or URL), compared field by field, in the order
@@ -43,6 +44,15 @@ interface SectionRules<S extends ConfigSection> {
   partial?: string[];
   /** The entry as the service stores it, where that differs only in case (so that an import converges). */
   normalize?(entry: EntryOf<S>): EntryOf<S>;
+  /** False for what exists as long as its team does (never deleted, even with prune). */
+  prunable?: false;
+  /**
+   * What an entry matches when nothing held does, for what every team has from its start (the
+   * statuses, survey settings that are off): compared with it rather than created. Undefined: it
+   * names what no team has, a problem `unknown` words.
+   */
+  implicit?(entry: EntryOf<S>): EntryOf<S> | undefined;
+  unknown?(entry: EntryOf<S>, path: string): string;
 }
 
 const lower = (text: string) => text.toLowerCase();
@@ -61,6 +71,7 @@ const RULES: { [S in ConfigSection]: SectionRules<S> } = {
     key: (configuration) => configuration.team,
     label: (configuration) => configuration.team,
     partial: ['dailyConfig'],
+    prunable: false,
   },
   customFields: {
     kind: 'customField',
@@ -68,6 +79,30 @@ const RULES: { [S in ConfigSection]: SectionRules<S> } = {
     label: (field) => `${field.source} / ${field.slug}`,
     fixed: ['fieldType', 'team', 'metadata', 'lookup'],
   },
+  ticketStatuses: {
+    kind: 'ticketStatus',
+    key: (status) => `${status.team}\u0000${status.name}`,
+    label: ofTeam,
+    normalize: (status) => ({
+      ...status,
+      name: lower(status.name),
+      ...(status.displayName !== undefined && { displayName: status.displayName.trim() }),
+    }),
+    prunable: false,
+    implicit: (status) => defaultStatusEntry(status.team, status.name),
+    unknown: (status, path) =>
+      `${path}.name names no status of ${status.team}: "${status.name}" is none of ${TEAM_STATUS_KEYS.join(', ')}, ` +
+      'the statuses every team has',
+  },
+  satisfactionSettings: {
+    kind: 'satisfactionSettings',
+    key: (settings) => settings.team,
+    label: (settings) => settings.team,
+    partial: ['skipWhen'],
+    prunable: false,
+    implicit: (settings) => defaultSettingsEntry(settings.team),
+  },
+  slaPolicies: { kind: 'slaPolicy', key: (policy) => policy.name, label: (policy) => policy.name },
   teamTags: { kind: 'teamTag', key: (tag) => `${tag.team}\u0000${lower(tag.name)}`, label: ofTeam },
   routingRules: { kind: 'routingRule', key: (rule) => `${rule.team}\u0000${rule.name}`, label: ofTeam },
   macros: { kind: 'macro', key: (macro) => `${macro.team}\u0000${macro.name}`, label: ofTeam },
@@ -105,24 +140,34 @@ const givenFields = (entry: object) =>
     .filter(([, value]) => value !== undefined)
     .map(([field]) => field);
 
+/** Where deletions start, after every create and update; and what writes to the event log, last of all. */
+const DELETIONS = 200;
+const EVENT_LOG = 300;
+
 /**
  * The order of application. Teams first (top-level ones before sub-teams), then what names them:
- * configurations, custom fields, tags, routing rules (deleted rules first, freeing their orders),
- * macros, views, mailboxes, webhooks; then deletions (sub-teams archived before their parents);
- * last, what writes to the event log (tags leaving tickets), whose lock every writer takes last.
+ * configurations, statuses, custom fields, tags, survey settings, routing rules and SLA policies
+ * (deleted ones first, freeing their orders; updated policies before new ones, which may take the
+ * place after the last), macros, views, mailboxes, webhooks; then deletions (sub-teams archived
+ * before their parents); last, what writes to the event log (tags leaving tickets), whose lock
+ * every writer takes last.
  */
 function phaseOf(step: Omit<PlannedStep, 'phase'>, subTeam: boolean): number {
   const deletions: ConfigSection[] = ['webhooks', 'mailboxes', 'views', 'macros', 'customFields', 'teams'];
   if (step.section === 'teamTags' && (step.action === 'delete' || leavesTickets(step as PlannedStep<'teamTags'>))) {
-    return step.action === 'delete' ? 111 : 110;
+    return step.action === 'delete' ? EVENT_LOG + 1 : EVENT_LOG;
   }
+  const base = 10 * (CONFIG_SECTIONS.indexOf(step.section) + 1);
   if (step.section === 'routingRules') {
-    return step.action === 'delete' ? 50 : 51;
+    return step.action === 'delete' ? base - 1 : base;
+  }
+  if (step.section === 'slaPolicies') {
+    return base - ({ delete: 2, update: 1, create: 0 } as const)[step.action];
   }
   if (step.action === 'delete') {
-    return 100 + deletions.indexOf(step.section) + (step.section === 'teams' && !subTeam ? 1 : 0);
+    return DELETIONS + deletions.indexOf(step.section) + (step.section === 'teams' && !subTeam ? 1 : 0);
   }
-  return 10 * (CONFIG_SECTIONS.indexOf(step.section) + 1) + (step.section === 'teams' && subTeam ? 1 : 0);
+  return base + (step.section === 'teams' && subTeam ? 1 : 0);
 }
 
 /** A tag whose type becomes skills leaves every ticket it was on, and their timelines record it. */
@@ -192,11 +237,17 @@ function planSection<S extends ConfigSection>(
       continue;
     }
     seen.set(key, index);
-    const item = unmatched.get(key);
+    const held = unmatched.get(key);
     unmatched.delete(key);
-    if (item) {
-      matched.add(item);
+    if (held) {
+      matched.add(held);
     }
+    const implicit = held || !rules.implicit ? undefined : rules.implicit(entry);
+    if (!held && rules.implicit && !implicit) {
+      problems.push(rules.unknown?.(entry, path) ?? `${path} names what no team has`);
+      continue;
+    }
+    const item = held ?? (implicit && { id: '', entry: implicit });
     const base = { section, kind: rules.kind, name: rules.label(entry), path, entry };
     if (!item) {
       steps.push({ ...base, action: 'create', fields: givenFields(entry) });
@@ -217,7 +268,7 @@ function planSection<S extends ConfigSection>(
       steps.push({ ...base, action: 'update', fields, held: item });
     }
   }
-  if (options.prune && entries !== undefined && section !== 'teamConfigurations') {
+  if (options.prune && entries !== undefined && rules.prunable !== false) {
     // Held objects repeating a key (the API does not keep names unique) are left out too.
     for (const item of heldItems.filter((held) => !matched.has(held))) {
       const team = (item.entry as { team?: string | null }).team;

@@ -154,3 +154,54 @@ export function teamsOfViewFilters(entry: ViewFiltersEntry): string[] {
     ...tagTeams,
   ];
 }
+
+/** Operators whose value is a whole team or tag (an id or a name), not a piece of text: only theirs are references. */
+const REFERENCE_OPERATORS = ['equals', 'not_equals', 'contains', 'not_contains', 'in'];
+
+/**
+ * The condition with each value of a reference field swapped (a `teamId` or `tags` condition's ids
+ * for names, and back); unchanged, to the byte, when nothing swaps.
+ */
+function swapConditionValues(text: string, swaps: Record<string, (value: string) => string | undefined>): string {
+  const condition = parseObject(text);
+  const swap = typeof condition?.field === 'string' ? swaps[condition.field.toLowerCase()] : undefined;
+  if (!condition || !swap || typeof condition.operator !== 'string') {
+    return text;
+  }
+  if (!REFERENCE_OPERATORS.includes(condition.operator.toLowerCase())) {
+    return text;
+  }
+  const swapOne = (value: unknown) => (typeof value === 'string' ? (swap(value) ?? value) : value);
+  const value = Array.isArray(condition.value) ? condition.value.map(swapOne) : swapOne(condition.value);
+  return canonicalJson(value) === canonicalJson(condition.value) ? text : JSON.stringify({ ...condition, value });
+}
+
+const canonicalJson = (value: unknown) => JSON.stringify(value) ?? '';
+
+/** An SLA policy's condition as the document names it: a custom field by slug, teams and tags by name. */
+export function slaConditionForDocument(text: string, names: DocumentNames): string {
+  const named = swapConditionField(text, (key) => names.ticketFieldSlug(key));
+  return swapConditionValues(named, { teamid: (id) => names.team(id), tags: (id) => names.tag(id)?.name });
+}
+
+/**
+ * A document's SLA condition as the API takes it: custom fields and teams by id. Tags stay names,
+ * which conditions match as they match ids; an id the export could not name passes as it is.
+ */
+export function slaConditionForApi(text: string, ids: DocumentIds): string {
+  const swapped = swapConditionField(text, (key) => (isIdKey(key) ? undefined : ids.ticketFieldId(key)));
+  return swapConditionValues(swapped, { teamid: (name) => (isIdKey(name) ? undefined : ids.team(name)) });
+}
+
+/** The teams and tags a condition names by name (ids left out: they pass as they are), for the import's checks. */
+export function namedReferencesOfCondition(text: string): { teams: string[]; tags: string[] } {
+  const found: { teams: string[]; tags: string[] } = { teams: [], tags: [] };
+  const collect = (into: string[]) => (value: string) => {
+    if (!isIdKey(value)) {
+      into.push(value);
+    }
+    return undefined;
+  };
+  swapConditionValues(text, { teamid: collect(found.teams), tags: collect(found.tags) });
+  return found;
+}

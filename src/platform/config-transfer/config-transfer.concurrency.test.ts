@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_TEST_ENV, configureOrganization } from '../../../test/config-organization.js';
+import { configureServiceLevels } from '../../../test/config-service-levels.js';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, serverProcesses, type TestApp } from '../../../test/harness.js';
@@ -10,7 +11,8 @@ const IMPORTS = 4;
 /**
  * Several imports of one document into one organization at once, spread over two app instances
  * with their own pools on PostgreSQL (two server processes); SQLite has one writer. Imports take
- * turns on the organization's row, so the first creates everything and the others find it made.
+ * turns on the organization's row, so the first creates everything (SLA policies at their positions
+ * among it) and the others find it made.
  */
 describe.each(DIALECTS)('configuration imports under concurrency on %s', (dialect) => {
   let harness: TestApp;
@@ -23,7 +25,8 @@ describe.each(DIALECTS)('configuration imports under concurrency on %s', (dialec
     processes = await serverProcesses(harness);
     const acme = await makeOrganization(harness, { name: 'Acme' });
     const agent = await makeUser(harness, acme.organizationId, { email: 'agent@config.test' });
-    await configureOrganization(harness.app, acme.headers, agent.userId);
+    const configured = await configureOrganization(harness.app, acme.headers, agent.userId);
+    await configureServiceLevels(harness.app, acme.headers, configured);
     document = (await harness.app.inject({ url: '/v1/config/export', headers: acme.headers })).json().data;
     globex = await makeOrganization(harness, { name: 'Globex' });
     await makeUser(harness, globex.organizationId, { email: 'agent@config.test' });

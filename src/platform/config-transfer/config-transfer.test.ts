@@ -47,6 +47,23 @@ const FIELD_DEFAULTS = {
   lookup: null,
 };
 
+/** The statuses every team has from the start, as the document names them. */
+const statusesOf = (team: string) => [
+  { team, name: 'open', displayName: 'Open', pausesSla: false },
+  { team, name: 'in_progress', displayName: 'In progress', pausesSla: false },
+  { team, name: 'on_hold', displayName: 'On hold', pausesSla: true },
+  { team, name: 'closed', displayName: 'Closed', pausesSla: false },
+];
+/** A team's survey settings before any are set: off. */
+const surveysOff = (team: string) => ({
+  team,
+  enabled: false,
+  delayMinutes: 0,
+  samplingShare: 1,
+  cooldownDays: 0,
+  skipWhen: { tags: [], priorities: [] },
+});
+
 /** What `configureOrganization` makes, as the document names it. */
 const EXPECTED_DOCUMENT = {
   version: 1,
@@ -81,6 +98,8 @@ const EXPECTED_DOCUMENT = {
     },
     { team: 'Tier 2', ...DEFAULT_CONFIGURATION },
   ],
+  ticketStatuses: [...statusesOf('Billing'), ...statusesOf('Support'), ...statusesOf('Tier 2')],
+  satisfactionSettings: [surveysOff('Billing'), surveysOff('Support'), surveysOff('Tier 2')],
   routingRules: [
     {
       team: 'Support',
@@ -132,6 +151,7 @@ const EXPECTED_DOCUMENT = {
       mandatoryOnClose: true,
     },
   ],
+  slaPolicies: [],
   macros: [
     {
       team: 'Support',
@@ -277,7 +297,10 @@ describe.each(DIALECTS)('configuration export and import on %s', (dialect) => {
       teams: [],
       teamTags: [],
       teamConfigurations: [],
+      ticketStatuses: [],
+      satisfactionSettings: [],
       routingRules: [],
+      slaPolicies: [],
       customFields: [],
       macros: [],
       views: [],

@@ -12,6 +12,7 @@ import { CreateTeamSchema } from '../teams/team.schemas.js';
 import { TicketFilterProperties } from '../tickets/ticket-filters.js';
 import { ViewSortSchema } from '../views/view.filters.js';
 import { CreateWebhookSchema, UpdateWebhookSchema } from '../webhooks/webhook.schemas.js';
+import { SatisfactionSettingsEntrySchema, SlaPolicyEntrySchema, TicketStatusEntrySchema } from './config-sla.schemas.js';
 
 // The configuration document: an organization's set-up, each object naming the others by name
 // (teams), slug (custom fields) or email (users), never by id, so it moves between instances.
@@ -273,7 +274,13 @@ export const ConfigDocumentSchema = Type.Object(
     teams: section(TeamEntrySchema, 'Active teams, parents before their sub-teams'),
     teamTags: section(TeamTagEntrySchema, 'Tags of the teams'),
     teamConfigurations: section(TeamConfigurationEntrySchema, 'One per team at most'),
+    ticketStatuses: section(TicketStatusEntrySchema, "The teams' statuses: their names and whether they pause SLA clocks"),
+    satisfactionSettings: section(
+      SatisfactionSettingsEntrySchema,
+      "The teams' satisfaction survey settings, one per team at most",
+    ),
     routingRules: section(RoutingRuleEntrySchema, 'Routing rules of the teams'),
+    slaPolicies: section(SlaPolicyEntrySchema, 'SLA policies, in evaluation order'),
     customFields: section(CustomFieldEntrySchema, 'Custom fields of tickets, accounts, contacts and custom objects'),
     macros: section(MacroEntrySchema, 'Macros shared with teams'),
     views: section(ViewEntrySchema, 'Views shared with teams'),
@@ -328,9 +335,12 @@ export type WebhookEntry = Static<typeof WebhookEntrySchema>;
 export const CONFIG_SECTIONS = [
   'teams',
   'teamConfigurations',
+  'ticketStatuses',
   'customFields',
   'teamTags',
+  'satisfactionSettings',
   'routingRules',
+  'slaPolicies',
   'macros',
   'views',
   'mailboxes',
@@ -357,9 +367,12 @@ export const ConfigChangeSchema = Type.Object(
     kind: StringEnum([
       'team',
       'teamConfiguration',
+      'ticketStatus',
       'customField',
       'teamTag',
+      'satisfactionSettings',
       'routingRule',
+      'slaPolicy',
       'macro',
       'view',
       'mailbox',

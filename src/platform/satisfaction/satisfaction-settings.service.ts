@@ -26,6 +26,11 @@ export async function getSatisfactionSettings(
   return toSatisfactionSettings(row ?? defaultSettingsRow(principal.organizationId, teamId));
 }
 
+/** What a team without settings of its own has (surveys off): what a configuration import compares with. */
+export function defaultSatisfactionSettings(organizationId: string, teamId: string): SatisfactionSettings {
+  return toSatisfactionSettings(defaultSettingsRow(organizationId, teamId));
+}
+
 /** Every id must be one of the team's: a tag of another team, or a status passed as a priority, is a 400. */
 function requireKnown(field: string, sent: readonly string[], known: readonly string[]): void {
   const unknown = sent.filter((id) => !known.includes(id));

@@ -6068,6 +6068,54 @@ export interface operations {
                                 /** @description The name of the team whose rule it is */
                                 team: string;
                             }[];
+                            /** @description The teams' satisfaction survey settings, one per team at most */
+                            satisfactionSettings?: {
+                                /** @description No second survey to the same requestor within this many days (0 to 365); checked when sending */
+                                cooldownDays?: number;
+                                /** @description Minutes after the close before the survey is emailed (0 to 43200, 30 days) */
+                                delayMinutes?: number;
+                                /** @description Whether closing a ticket of the team queues a survey */
+                                enabled?: boolean;
+                                /** @description The share of closes surveyed, 0 to 1; decided when the ticket closes */
+                                samplingShare?: number;
+                                skipWhen?: {
+                                    /** @description Keys of the team's priorities (low, medium, high, urgent): a ticket in any of them is not surveyed */
+                                    priorities?: string[];
+                                    /** @description Names of tags of the team: a ticket with any of them is not surveyed */
+                                    tags?: string[];
+                                };
+                                /** @description The name of the team whose settings they are */
+                                team: string;
+                            }[];
+                            /** @description SLA policies, in evaluation order */
+                            slaPolicies?: {
+                                aiRepliesCount?: boolean;
+                                /** @description Conditions that must all hold */
+                                andRules?: string[];
+                                businessHours?: boolean;
+                                description?: null | string;
+                                /** @description Unique among the policies of the document */
+                                name: string;
+                                /** @description When not empty, at least one of these must hold */
+                                orRules?: string[];
+                                /** @description Evaluation order, ascending, unique in the organization; the first matching policy applies */
+                                position?: number;
+                                /** @description Targets per priority name (the team's priority keys: low, medium, high, urgent by default). A reply target may not exceed `resolution`. A ticket whose priority has no entry gets no targets. */
+                                targets?: {
+                                    [key: string]: {
+                                        /** @description Ticket created to the first public agent reply, in minutes */
+                                        firstReply?: number;
+                                        /** @description The oldest unanswered customer comment to the next public agent reply, in minutes */
+                                        nextReply?: number;
+                                        /** @description Between public agent replies, in minutes */
+                                        periodicUpdate?: number;
+                                        /** @description Ticket created to closed, reopened time counted, in minutes */
+                                        resolution?: number;
+                                    };
+                                };
+                                /** @description Share of a target after which the SLA warning is due (0 < x < 1) */
+                                warningShare?: number;
+                            }[];
                             /** @description One per team at most */
                             teamConfigurations?: {
                                 /** @description When true, commonSlots apply to every day of the week, Saturday and Sunday included, and dailyConfig is set aside: responses show each day isActive with commonSlots, as the business-hours status computes it. The per-day hours are kept (and may still be changed) and apply again once this is false. */
@@ -6192,6 +6240,16 @@ export interface operations {
                                 team: string;
                                 /** @enum {string} */
                                 type?: "ticket" | "skills";
+                            }[];
+                            /** @description The teams' statuses: their names and whether they pause SLA clocks */
+                            ticketStatuses?: {
+                                displayName?: string;
+                                /** @description The status's key: open, in_progress, on_hold or closed */
+                                name: string;
+                                /** @description Whether SLA clocks stop while a ticket is in this status */
+                                pausesSla?: boolean;
+                                /** @description The name of the team whose status it is */
+                                team: string;
                             }[];
                             /**
                              * @description The version of the document format
@@ -6454,6 +6512,54 @@ export interface operations {
                         /** @description The name of the team whose rule it is */
                         team: string;
                     }[];
+                    /** @description The teams' satisfaction survey settings, one per team at most */
+                    satisfactionSettings?: {
+                        /** @description No second survey to the same requestor within this many days (0 to 365); checked when sending */
+                        cooldownDays?: number;
+                        /** @description Minutes after the close before the survey is emailed (0 to 43200, 30 days) */
+                        delayMinutes?: number;
+                        /** @description Whether closing a ticket of the team queues a survey */
+                        enabled?: boolean;
+                        /** @description The share of closes surveyed, 0 to 1; decided when the ticket closes */
+                        samplingShare?: number;
+                        skipWhen?: {
+                            /** @description Keys of the team's priorities (low, medium, high, urgent): a ticket in any of them is not surveyed */
+                            priorities?: string[];
+                            /** @description Names of tags of the team: a ticket with any of them is not surveyed */
+                            tags?: string[];
+                        };
+                        /** @description The name of the team whose settings they are */
+                        team: string;
+                    }[];
+                    /** @description SLA policies, in evaluation order */
+                    slaPolicies?: {
+                        aiRepliesCount?: boolean;
+                        /** @description Conditions that must all hold */
+                        andRules?: string[];
+                        businessHours?: boolean;
+                        description?: null | string;
+                        /** @description Unique among the policies of the document */
+                        name: string;
+                        /** @description When not empty, at least one of these must hold */
+                        orRules?: string[];
+                        /** @description Evaluation order, ascending, unique in the organization; the first matching policy applies */
+                        position?: number;
+                        /** @description Targets per priority name (the team's priority keys: low, medium, high, urgent by default). A reply target may not exceed `resolution`. A ticket whose priority has no entry gets no targets. */
+                        targets?: {
+                            [key: string]: {
+                                /** @description Ticket created to the first public agent reply, in minutes */
+                                firstReply?: number;
+                                /** @description The oldest unanswered customer comment to the next public agent reply, in minutes */
+                                nextReply?: number;
+                                /** @description Between public agent replies, in minutes */
+                                periodicUpdate?: number;
+                                /** @description Ticket created to closed, reopened time counted, in minutes */
+                                resolution?: number;
+                            };
+                        };
+                        /** @description Share of a target after which the SLA warning is due (0 < x < 1) */
+                        warningShare?: number;
+                    }[];
                     /** @description One per team at most */
                     teamConfigurations?: {
                         /** @description When true, commonSlots apply to every day of the week, Saturday and Sunday included, and dailyConfig is set aside: responses show each day isActive with commonSlots, as the business-hours status computes it. The per-day hours are kept (and may still be changed) and apply again once this is false. */
@@ -6579,6 +6685,16 @@ export interface operations {
                         /** @enum {string} */
                         type?: "ticket" | "skills";
                     }[];
+                    /** @description The teams' statuses: their names and whether they pause SLA clocks */
+                    ticketStatuses?: {
+                        displayName?: string;
+                        /** @description The status's key: open, in_progress, on_hold or closed */
+                        name: string;
+                        /** @description Whether SLA clocks stop while a ticket is in this status */
+                        pausesSla?: boolean;
+                        /** @description The name of the team whose status it is */
+                        team: string;
+                    }[];
                     /**
                      * @description The version of the document format
                      * @enum {number}
@@ -6694,7 +6810,7 @@ export interface operations {
                                 /** @description The fields of the entry that change (all it sets, on create) */
                                 fields: string[];
                                 /** @enum {string} */
-                                kind: "team" | "teamConfiguration" | "customField" | "teamTag" | "routingRule" | "macro" | "view" | "mailbox" | "webhook";
+                                kind: "team" | "teamConfiguration" | "ticketStatus" | "customField" | "teamTag" | "satisfactionSettings" | "routingRule" | "slaPolicy" | "macro" | "view" | "mailbox" | "webhook";
                                 /** @description What it is matched by: a name, team / name, source / slug, an address or a URL */
                                 name: string;
                             }[];

@@ -16,7 +16,7 @@ function countLabel(view: View): string {
   return view.ticketCountIsCapped ? `${view.ticketCount}+` : String(view.ticketCount);
 }
 
-/** Reloads the views (and their counts) after ticket events, at most once per interval, the last event always included. */
+/** Reloads the views (and their counts) after ticket and SLA events, at most once per interval, the last event always included. */
 function useCountRefresh() {
   const queryClient = useQueryClient();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -26,7 +26,9 @@ function useCountRefresh() {
     void queryClient.invalidateQueries({ queryKey: viewsQuery.queryKey });
   };
   useLiveEvents((event) => {
-    if (!event.type.startsWith('ticket.') || timer.current) {
+    // An SLA warning or breach moves tickets in and out of the SLA views (Breaching soon).
+    const counted = event.type.startsWith('ticket.') || event.type.startsWith('sla.');
+    if (!counted || timer.current) {
       return;
     }
     const wait = Math.max(0, lastRun.current + COUNT_REFRESH_MS - Date.now());

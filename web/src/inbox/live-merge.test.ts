@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlatformEvent, Ticket } from '../api/types';
-import { insertionIndex, matchesQuery, mergeTicketEvent, type TicketPage } from './live-merge';
+import { insertionIndex, matchesQuery, mergeTicketEvent, type TicketPage, ticketOfSlaEvent } from './live-merge';
 
 const ME = '01J00000000000000000000ME0';
 const TEAM = '01J0000000000000000000TEAM';
@@ -165,5 +165,24 @@ describe('mergeTicketEvent', () => {
       expect(merged).toEqual({ pages, refetch: false });
       expect(merged.pages).toBe(pages);
     }
+  });
+});
+
+describe('ticketOfSlaEvent', () => {
+  const pages: TicketPage[] = [{ items: [ticket('1'), ticket('2')], nextCursor: null }];
+  const sla = (type: PlatformEvent['type'], ticketId: unknown) =>
+    ({ type, data: { ticketId, metric: 'firstReply', dueAt: at(0), breachedAt: at(0) } }) as unknown as PlatformEvent;
+
+  it('names a ticket the list shows on a warning or a breach, to read anew', () => {
+    expect(ticketOfSlaEvent(pages, sla('sla.breached', '2'), {})).toBe('2');
+    expect(ticketOfSlaEvent(pages, sla('sla.warning', '1'), { isClosed: false })).toBe('1');
+  });
+
+  it('names any ticket when the list filters on SLA state, which may now hold it, and none otherwise', () => {
+    expect(ticketOfSlaEvent(pages, sla('sla.breached', '9'), {})).toBeUndefined();
+    expect(ticketOfSlaEvent(pages, sla('sla.breached', '9'), { slaBreached: true })).toBe('9');
+    expect(ticketOfSlaEvent(pages, sla('sla.warning', '9'), { slaDueWithin: 60 })).toBe('9');
+    expect(ticketOfSlaEvent(pages, event('ticket.updated', ticket('1')), {})).toBeUndefined();
+    expect(ticketOfSlaEvent(pages, sla('sla.breached', null), { slaBreached: true })).toBeUndefined();
   });
 });

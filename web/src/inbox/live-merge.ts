@@ -55,8 +55,7 @@ export function matchesQuery(ticket: Ticket, query: TicketQuery, meId: string): 
   check(query.updatedBefore, () => Date.parse(ticket.updatedAt) < Date.parse(query.updatedBefore ?? ''));
   check(query.tag, () => ticket.tags.some((tag) => query.tag?.some((wanted) => wanted === tag.id || same(wanted, tag.name))));
   // The SLA filters read the targets at the server's clock: only the server can tell.
-  const sla = [query.slaDueBefore, query.slaDueWithin, query.slaBreached].some((value) => value !== undefined);
-  if (sla || Object.keys(query).some((key) => key.startsWith('cf.'))) {
+  if (filtersOnSla(query) || Object.keys(query).some((key) => key.startsWith('cf.'))) {
     results.push(undefined);
   }
   return all(results);
@@ -147,4 +146,27 @@ function insertTicket(pages: readonly TicketPage[], ticket: Ticket, sort: Ticket
   }
   // Sorts after everything loaded: the next page brings it when the list scrolls there.
   return { pages: pages as TicketPage[], refetch: false };
+}
+
+/** Whether the list filters on SLA state, which only the server can tell (`matchesQuery` answers `undefined`). */
+function filtersOnSla(query: TicketQuery): boolean {
+  return [query.slaDueBefore, query.slaDueWithin, query.slaBreached].some((value) => value !== undefined);
+}
+
+/**
+ * The ticket an SLA warning or breach changed, when the list must show it anew: the event carries
+ * only its id, so the caller reads the ticket and merges it as a change. A ticket the list shows
+ * (its Due column, and whether it still belongs), or any ticket when the list filters on SLA state
+ * (it may belong now); else none, for events of tickets this list has nothing to do with.
+ */
+export function ticketOfSlaEvent(pages: readonly TicketPage[], event: PlatformEvent, query: TicketQuery): string | undefined {
+  if (event.type !== 'sla.warning' && event.type !== 'sla.breached') {
+    return undefined;
+  }
+  const ticketId = (event.data as { ticketId?: unknown } | null)?.ticketId;
+  if (typeof ticketId !== 'string') {
+    return undefined;
+  }
+  const shown = pages.some((page) => page.items.some((item) => item.id === ticketId));
+  return shown || filtersOnSla(query) ? ticketId : undefined;
 }

@@ -34,6 +34,9 @@ describe('the Due column', () => {
     expect(slaDueOf(sla(target({ dueAt: '2026-01-15T09:59:30.000Z' })), NOW)?.text).toBe('Breached just now');
     const marked = target({ status: 'breached', dueAt: '2026-01-15T07:00:00.000Z', breachedAt: '2026-01-15T07:00:00.000Z' });
     expect(slaDueOf(sla(marked), NOW)?.text).toBe('Breached 3 h ago');
+    // Marked by the server while the client's clock is still behind the breach: breached all the same.
+    const ahead = target({ status: 'breached', dueAt: '2026-01-15T10:02:00.000Z', breachedAt: '2026-01-15T10:03:00.000Z' });
+    expect(slaDueOf(sla(ahead), NOW)).toEqual({ kind: 'breached', at: '2026-01-15T10:03:00.000Z', text: 'Breached just now' });
     // Met late: nothing left to count.
     expect(slaDueOf(sla({ ...marked, metAt: '2026-01-15T08:00:00.000Z' }), NOW)).toBeNull();
   });

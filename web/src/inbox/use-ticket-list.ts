@@ -4,7 +4,7 @@ import { api, unwrap } from '../api/client';
 import type { PlatformEvent, Ticket } from '../api/types';
 import { useMe } from '../auth/session';
 import { useLiveEvents } from '../live/events';
-import { mergeTicketEvent, type TicketPage } from './live-merge';
+import { mergeTicketEvent, type TicketPage, ticketOfSlaEvent } from './live-merge';
 import { type TicketQuery, ticketQueryKey } from './ticket-query';
 
 /** Rows per request: the API's maximum, so scrolling through thousands takes few round trips. */
@@ -16,7 +16,8 @@ export type TicketListData = InfiniteData<TicketPage, string | undefined>;
 
 /**
  * The open list, page by page (`cursor`/`nextCursor`), kept current by the live stream: events are
- * merged into the loaded pages (`live-merge.ts`); what cannot be placed reloads the first page.
+ * merged into the loaded pages (`live-merge.ts`), an SLA warning's or breach's ticket read anew
+ * first (its Due column); what cannot be placed reloads the first page.
  */
 export function useTicketList(query: TicketQuery | null) {
   const queryClient = useQueryClient();
@@ -78,12 +79,34 @@ export function useTicketList(query: TicketQuery | null) {
     [queryClient, key, query, me.user.id, reloadFirstPage],
   );
 
-  useLiveEvents(
-    (event) => {
-      if (!event.type.startsWith('ticket.')) {
+  /** An SLA warning or breach carries the ticket's id only: read the ticket, and merge it as a change. */
+  const refreshSlaTicket = useCallback(
+    async (event: PlatformEvent) => {
+      const pages = queryClient.getQueryData<TicketListData>(key)?.pages ?? [];
+      const ticketId = query && ticketOfSlaEvent(pages, event, query);
+      if (!ticketId) {
         return;
       }
-      applyTickets([event]);
+      const { data } = await api.GET('/v1/tickets/{id}', { params: { path: { id: ticketId } } });
+      // Gone, or no longer visible: the next ticket event or refetch settles the row.
+      if (data) {
+        applyTickets([{ ...event, type: 'ticket.updated', data: data.data } as PlatformEvent]);
+      }
+    },
+    [queryClient, key, query, applyTickets],
+  );
+
+  useLiveEvents(
+    (event) => {
+      const sla = event.type.startsWith('sla.');
+      if (!event.type.startsWith('ticket.') && !sla) {
+        return;
+      }
+      if (sla) {
+        void refreshSlaTicket(event);
+      } else {
+        applyTickets([event]);
+      }
       // Lists of other views and filters are reloaded when opened again.
       void queryClient.invalidateQueries({
         queryKey: ['tickets', 'list'],

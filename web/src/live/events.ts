@@ -10,13 +10,15 @@ const CHAT_VISITOR_TYPES: readonly PlatformEventType[] = ['chat.visitor_presence
 
 /**
  * Every type the console reacts to, taken from the API's list so a type can only be one the
- * stream sends: what happens to tickets and their comments, new contacts and notes, and a chat
- * visitor's presence, a requestor's satisfaction rating. The stream sends each as its SSE event name.
+ * stream sends: what happens to tickets and their comments, their SLA warnings and breaches, new
+ * contacts and notes, and a chat visitor's presence, a requestor's satisfaction rating. The stream
+ * sends each as its SSE event name.
  */
 const WATCHED_TYPES: readonly PlatformEventType[] = EVENT_TYPES.filter(
   (type) =>
     type.startsWith('ticket.') ||
     type.startsWith('comment.') ||
+    type.startsWith('sla.') ||
     type === 'contact.created' ||
     type === 'note.created' ||
     type === 'satisfaction.rated' ||
