@@ -124,7 +124,9 @@ describe('SLA policies, survey and status settings (Chromium, SQLite)', () => {
     expect(pageFailures(session)).toEqual([]);
   });
 
-  it('reorders two policies by keyboard, one request with the whole order', { timeout: 30_000 }, async () => {
+  it('reorders two policies by keyboard, one request with the whole order, and deletes one after asking', {
+    timeout: 30_000,
+  }, async () => {
     await server.call('POST', '/v1/sla-policies', { name: 'Everyone else', targets: { low: { resolution: 2880 } } });
     const { page } = session;
     await openPolicies(page);
@@ -154,6 +156,12 @@ describe('SLA policies, survey and status settings (Chromium, SQLite)', () => {
     expect(writes).toEqual(['POST /v1/sla-policies/reorder']);
     expect((await policies()).map((policy) => policy.position)).toEqual([0, 1]);
     expect(await accessibilityProblems(page)).toEqual([]);
+
+    // Deleting asks first, and names what goes.
+    await page.getByRole('button', { name: 'Delete Everyone else' }).click();
+    await page.getByRole('dialog', { name: 'Delete Everyone else?' }).getByRole('button', { name: 'Delete policy' }).click();
+    await page.getByRole('listitem', { name: '1. Support desk' }).waitFor();
+    expect((await policies()).map((policy) => policy.name)).toEqual(['Support desk']);
     expect(pageFailures(session)).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SlaPolicy } from './sla-policy-api';
-import { SlaPolicyFormSchema, slaPolicyFormValues, slaPolicyInput } from './sla-policy-form';
+import { priorityKey, SlaPolicyFormSchema, slaPolicyFormValues, slaPolicyInput } from './sla-policy-form';
 
 const policy = {
   id: '01J0000000000000000000000A',
@@ -47,5 +47,10 @@ describe('SLA policy form', () => {
     const bad = { ...values, name: 'x', warningPercent: '100', targets: { high: { firstReply: 'soon' } } };
     const issues = SlaPolicyFormSchema.safeParse(bad).error?.issues.map((issue) => issue.path.join('.'));
     expect(issues).toEqual(['targets.high.firstReply', 'warningPercent']);
+  });
+
+  it("keys targets by the priority's key, which the defaults' display names give", () => {
+    expect(['Low', 'Medium', 'High', 'Urgent'].map(priorityKey)).toEqual(['low', 'medium', 'high', 'urgent']);
+    expect(priorityKey(' Very high! ')).toBe('very_high');
   });
 });

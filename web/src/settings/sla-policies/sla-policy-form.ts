@@ -28,6 +28,18 @@ export const SlaPolicyFormSchema = z.object({
 
 export type SlaPolicyFormValues = z.infer<typeof SlaPolicyFormSchema>;
 
+/**
+ * The key a policy's targets are stored under for a priority: its name as the team was given it
+ * (`low`, `urgent`). The API answers options by display name only, and the defaults' keys are
+ * their display names in snake case; a priority renamed since would need the API to answer its key.
+ */
+export function priorityKey(displayName: string): string {
+  return displayName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
 /** The form of `policy` (or of a new one), with a row for each priority the teams have or the policy names. */
 export function slaPolicyFormValues(policy: SlaPolicy | undefined, priorities: readonly string[]): SlaPolicyFormValues {
   const names = [...new Set([...priorities, ...Object.keys(policy?.targets ?? {})])];

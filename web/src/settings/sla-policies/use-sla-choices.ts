@@ -12,6 +12,7 @@ import {
 } from '../../ui/conditions/condition-catalog';
 import { REQUESTOR_DOMAIN } from '../../ui/conditions/conditions';
 import { allTicketFieldsQuery } from './sla-policy-api';
+import { priorityKey } from './sla-policy-form';
 
 export interface SlaChoices {
   /** What a policy's conditions can test, across the organization's teams. */
@@ -33,18 +34,6 @@ function byName(lists: readonly (readonly { name: string; displayName: string }[
     }
   }
   return [...seen.values()];
-}
-
-/**
- * The key a policy's targets are stored under for a priority: its name as the team was given it
- * (`low`, `urgent`). The API answers options by display name only, and the defaults' keys are
- * their display names in snake case; a priority renamed since would need the API to answer its key.
- */
-export function priorityKey(displayName: string): string {
-  return displayName
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
 }
 
 /**
