@@ -10,6 +10,7 @@ import { pageFailures } from './inbox-session.js';
 const RAIL = [
   'Teams',
   'Routing',
+  'SLA policies',
   'Custom fields',
   'Accounts',
   'Contacts',

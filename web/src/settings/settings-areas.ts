@@ -5,6 +5,7 @@
 export const SETTINGS_AREAS = [
   { label: 'Teams', to: '/settings/teams' },
   { label: 'Routing', to: '/settings/routing' },
+  { label: 'SLA policies', to: '/settings/sla-policies' },
   { label: 'Custom fields', to: '/settings/custom-fields' },
   { label: 'Accounts', to: '/settings/accounts' },
   { label: 'Contacts', to: '/settings/contacts' },

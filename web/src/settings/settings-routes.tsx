@@ -26,7 +26,7 @@ export function settingsRoutes<Parent extends AnyRoute>(parent: Parent) {
   ]);
 }
 
-/** The helpdesk's shape: teams, their routing, and the fields tickets carry. */
+/** The helpdesk's shape: teams, their routing, the SLA policies, and the fields tickets carry. */
 function teamAndRoutingRoutes<Settings extends AnyRoute>(settings: Settings) {
   const teams = createRoute({
     getParentRoute: () => settings,
@@ -50,6 +50,14 @@ function teamAndRoutingRoutes<Settings extends AnyRoute>(settings: Settings) {
     }),
     component: lazyRouteComponent(() => import('./routing/RoutingPage'), 'RoutingPage'),
   });
+  const slaPolicies = createRoute({
+    getParentRoute: () => settings,
+    path: 'sla-policies',
+    // The policy open in the form, so that it can be linked.
+    validateSearch: (search: Record<string, unknown>): { policy?: string } =>
+      typeof search.policy === 'string' ? { policy: search.policy } : {},
+    component: lazyRouteComponent(() => import('./sla-policies/SlaPoliciesPage'), 'SlaPoliciesPage'),
+  });
   const customFields = createRoute({
     getParentRoute: () => settings,
     path: 'custom-fields',
@@ -65,7 +73,7 @@ function teamAndRoutingRoutes<Settings extends AnyRoute>(settings: Settings) {
     path: 'custom-fields/$fieldId',
     component: lazyRouteComponent(() => import('./custom-fields/CustomFieldPage'), 'CustomFieldPage'),
   });
-  return [teams, team, routing, customFields, newCustomField, customField] as const;
+  return [teams, team, routing, slaPolicies, customFields, newCustomField, customField] as const;
 }
 
 /** Who the helpdesk serves and who works in it: accounts, contacts, users, their keys and notifications. */

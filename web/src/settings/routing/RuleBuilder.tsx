@@ -2,13 +2,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Button } from '../../ui/Button';
+import { ConditionGroup } from '../../ui/conditions/ConditionGroup';
+import { conditionProblemNames } from '../../ui/conditions/conditions';
 import { InputField, SelectField, TextareaField } from '../../ui/FormField';
 import { FormProblems } from '../../ui/FormProblems';
 import { showApiError } from '../../ui/use-api-form';
 import { useUnsavedChanges } from '../../ui/use-unsaved-changes';
-import { ConditionGroup } from './ConditionGroup';
 import { createRule, type RoutingRule, type RoutingTeam, rulesQuery, updateRule } from './routing-api';
-import { conditionProblemNames } from './routing-conditions';
 import { RuleFormSchema, type RuleFormValues, ruleFormValues, ruleInput } from './rule-form';
 import { useConditionCatalog } from './use-condition-catalog';
 

@@ -1,8 +1,8 @@
 import { Check, X } from 'lucide-react';
 import { Badge } from '../../ui/Badge';
+import type { ConditionCatalog } from '../../ui/conditions/condition-catalog';
+import { conditionDraft } from '../../ui/conditions/conditions';
 import type { Simulation } from './routing-api';
-import { conditionDraft } from './routing-conditions';
-import type { ConditionCatalog } from './use-condition-catalog';
 
 type Evaluation = Simulation['ruleEvaluations'][number];
 type Outcome = Evaluation['conditions'][number];

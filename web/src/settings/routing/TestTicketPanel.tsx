@@ -1,12 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Button } from '../../ui/Button';
+import type { ConditionCatalog } from '../../ui/conditions/condition-catalog';
 import { CheckboxField, InputField, SelectField, TextareaField } from '../../ui/FormField';
 import { FormProblems } from '../../ui/FormProblems';
 import { showApiError } from '../../ui/use-api-form';
 import { prioritiesQuery, type SimulationInput, simulate, statusesQuery, ticketFieldsQuery } from './routing-api';
 import { SimulationResult } from './SimulationResult';
-import type { ConditionCatalog } from './use-condition-catalog';
 
 interface SampleTicket {
   title: string;

@@ -14,9 +14,7 @@ export type RuleInput = BodyOf<'/v1/teams/{teamId}/routing', 'post'>;
 export type Simulation = DataOf<'/v1/teams/{teamId}/routing/simulate', 'post'>;
 export type SimulationInput = BodyOf<'/v1/teams/{teamId}/routing/simulate', 'post'>;
 export type TicketOptionChoice = DataOf<'/v1/tickets/priorities', 'get'>[number];
-export type TicketField = DataOf<'/v1/custom-field', 'get'>[number];
 export type TeamTagChoice = DataOf<'/v1/teams/{teamUuid}/tags', 'get'>['items'][number];
-export type AccountChoice = DataOf<'/v1/accounts', 'get'>[number];
 
 const withCursor = (cursor: string | undefined) => (cursor ? { cursor } : {});
 
@@ -71,13 +69,6 @@ export const ticketFieldsQuery = (teamId: string) =>
       ).filter((field) => field.isActive),
     staleTime: 60_000,
   });
-
-/** A page of accounts: the API answers the list and puts the next page's cursor in a header. */
-export async function accountsPage(cursor: string | undefined) {
-  const call = api.GET('/v1/accounts', { params: { query: { limit: 100, ...withCursor(cursor) } } });
-  const data = await unwrap(call);
-  return { data, nextCursor: (await call).response.headers.get('x-next-cursor') };
-}
 
 export async function createRule(teamId: string, body: RuleInput) {
   return (await unwrap(api.POST('/v1/teams/{teamId}/routing', { params: { path: { teamId } }, body }))).data;

@@ -9,6 +9,8 @@ import { useUnsavedChanges } from '../../ui/use-unsaved-changes';
 import { BusinessHoursPanel } from './BusinessHoursPanel';
 import { MembersPanel } from './MembersPanel';
 import { RoutingPanel } from './RoutingPanel';
+import { SatisfactionPanel } from './SatisfactionPanel';
+import { StatusesPanel } from './StatusesPanel';
 import { TagsPanel } from './TagsPanel';
 import { teamQuery } from './team-queries';
 import { type ConfigurationForm, useConfigurationForm } from './use-configuration-form';
@@ -18,14 +20,16 @@ const TABS = [
   { value: 'tags', label: 'Tags' },
   { value: 'hours', label: 'Business hours' },
   { value: 'routing', label: 'Routing' },
+  { value: 'statuses', label: 'Statuses' },
+  { value: 'satisfaction', label: 'Satisfaction survey' },
 ] as const;
 type Tab = (typeof TABS)[number]['value'];
 
 const tabOf = (value: unknown): Tab => TABS.find((tab) => tab.value === value)?.value ?? 'members';
 
 /**
- * One team: its members, tags, business hours and routing, each a tab with its own address
- * (`?tab=hours`). Hours and routing are one configuration, kept across the two tabs and saved
+ * One team: its members, tags, business hours, routing, ticket statuses and satisfaction survey,
+ * each a tab with its own address (`?tab=hours`). Hours and routing are one configuration, kept across the two tabs and saved
  * by one PATCH; leaving with it unsaved asks first.
  */
 export function TeamPage() {
@@ -50,7 +54,9 @@ export function TeamPage() {
       <PageHeader
         title={name}
         description={
-          team.data?.parentTeamName ? `Sub-team of ${team.data.parentTeamName}` : 'Members, tags, business hours and routing'
+          team.data?.parentTeamName
+            ? `Sub-team of ${team.data.parentTeamName}`
+            : 'Members, tags, hours, routing, statuses and survey'
         }
         actions={team.data ? <Badge>{team.data.identifier}</Badge> : null}
       />
@@ -87,6 +93,12 @@ function TabPanel({
   }
   if (tab === 'tags') {
     return <TagsPanel teamId={teamId} />;
+  }
+  if (tab === 'statuses') {
+    return <StatusesPanel teamId={teamId} />;
+  }
+  if (tab === 'satisfaction') {
+    return <SatisfactionPanel teamId={teamId} />;
   }
   if (configuration.error) {
     return <ErrorNotice error={configuration.error} />;

@@ -80,3 +80,35 @@ export const hoursStatusQuery = (teamId: string) =>
       (await unwrap(api.GET('/v1/teams/{teamId}/business-hours/status', { params: { path: { teamId } } }))).data,
     refetchInterval: 60_000,
   });
+
+export type TicketStatus = DataOf<'/v1/tickets/statuses', 'get'>[number];
+export type TicketStatusUpdate = BodyOf<'/v1/tickets/statuses/{id}', 'patch'>;
+export type SatisfactionSettings = DataOf<'/v1/teams/{teamId}/satisfaction-settings', 'get'>;
+export type SatisfactionSettingsInput = BodyOf<'/v1/teams/{teamId}/satisfaction-settings', 'put'>;
+
+export const statusesQuery = (teamId: string) =>
+  queryOptions({
+    queryKey: ['teams', teamId, 'statuses'] as const,
+    queryFn: async () => (await unwrap(api.GET('/v1/tickets/statuses', { params: { query: { teamId } } }))).data,
+  });
+
+export const prioritiesQuery = (teamId: string) =>
+  queryOptions({
+    queryKey: ['teams', teamId, 'priorities'] as const,
+    queryFn: async () => (await unwrap(api.GET('/v1/tickets/priorities', { params: { query: { teamId } } }))).data,
+  });
+
+export const satisfactionQuery = (teamId: string) =>
+  queryOptions({
+    queryKey: ['teams', teamId, 'satisfaction-settings'] as const,
+    queryFn: async () =>
+      (await unwrap(api.GET('/v1/teams/{teamId}/satisfaction-settings', { params: { path: { teamId } } }))).data,
+  });
+
+export async function updateStatus(id: string, body: TicketStatusUpdate) {
+  return (await unwrap(api.PATCH('/v1/tickets/statuses/{id}', { params: { path: { id } }, body }))).data;
+}
+
+export async function putSatisfaction(teamId: string, body: SatisfactionSettingsInput) {
+  return (await unwrap(api.PUT('/v1/teams/{teamId}/satisfaction-settings', { params: { path: { teamId } }, body }))).data;
+}

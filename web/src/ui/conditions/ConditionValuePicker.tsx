@@ -1,6 +1,6 @@
 import { Controller, useFormContext } from 'react-hook-form';
-import type { RuleFormValues } from './rule-form';
-import type { Choice, ConditionCatalog, FieldChoice } from './use-condition-catalog';
+import type { Choice, ConditionCatalog, FieldChoice } from './condition-catalog';
+import type { ConditionFormValues } from './condition-form';
 
 const CONTROL =
   'min-w-0 rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm aria-[invalid=true]:border-red-500 dark:border-zinc-700 dark:bg-zinc-900';
@@ -21,7 +21,7 @@ export function ConditionValuePicker({
   invalid: boolean;
   describedBy: string | undefined;
 }) {
-  const { register, control, watch } = useFormContext<RuleFormValues>();
+  const { register, control, watch } = useFormContext<ConditionFormValues>();
   const operator = watch(`${path}.operator`);
   const value = watch(`${path}.value`);
   const a11y = { 'aria-invalid': invalid, 'aria-describedby': describedBy };

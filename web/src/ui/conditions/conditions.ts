@@ -1,7 +1,8 @@
 /**
- * The rule builder's conditions, both ways: what the API stores (`andRules` / `orRules`, each a
- * JSON object in a string, `{"field","operator","value"}`) and what the form edits (a field, an
- * operator and a value picked from lists). The user never sees the JSON. Pure, so tested beside.
+ * Conditions of routing rules and SLA policies, both ways: what the API stores (`andRules` /
+ * `orRules`, each a JSON object in a string, `{"field","operator","value"}`) and what the form
+ * edits (a field, an operator and a value picked from lists). The user never sees the JSON. Pure,
+ * so tested beside.
  */
 
 /** How a field's value is picked, which decides its operators and its value control. */
@@ -96,7 +97,18 @@ export function conditionDraft(text: string): ConditionDraft {
   };
 }
 
-const TICKET_FIELDS = ['title', 'description', 'priority', 'status', 'source', 'requestorEmail', 'accountId', 'type', 'tags'];
+const TICKET_FIELDS = [
+  'title',
+  'description',
+  'priority',
+  'status',
+  'source',
+  'requestorEmail',
+  'accountId',
+  'type',
+  'tags',
+  'teamId',
+];
 
 /** The API reads field names in any case; the form's lists use their canonical spelling. */
 function canonicalField(field: string): string {

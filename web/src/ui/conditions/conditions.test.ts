@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionDraft, conditionProblemNames, conditionText, REQUESTOR_DOMAIN } from './routing-conditions';
+import { conditionDraft, conditionProblemNames, conditionText, REQUESTOR_DOMAIN } from './conditions';
 
 describe('rule conditions', () => {
   it('writes the JSON the API stores and reads it back', () => {

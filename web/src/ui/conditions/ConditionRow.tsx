@@ -2,9 +2,9 @@ import { Trash2 } from 'lucide-react';
 import { useId } from 'react';
 import { useFormContext } from 'react-hook-form';
 import { ConditionValuePicker } from './ConditionValuePicker';
-import { emptyCondition } from './routing-conditions';
-import type { RuleFormValues } from './rule-form';
-import { type ConditionCatalog, operatorsOf } from './use-condition-catalog';
+import { type ConditionCatalog, operatorsOf } from './condition-catalog';
+import type { ConditionFormValues } from './condition-form';
+import { emptyCondition } from './conditions';
 
 const CONTROL = 'min-w-0 rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900';
 
@@ -20,7 +20,7 @@ export function ConditionRow({
   catalog: ConditionCatalog;
   onRemove: () => void;
 }) {
-  const { register, watch, setValue, formState } = useFormContext<RuleFormValues>();
+  const { register, watch, setValue, formState } = useFormContext<ConditionFormValues>();
   const path = `${group}.${index}` as const;
   const errorId = useId();
   const choice = catalog.fieldOf(watch(`${path}.field`));

@@ -1,10 +1,10 @@
 import { Plus } from 'lucide-react';
 import { useFieldArray, useFormContext } from 'react-hook-form';
-import { Button } from '../../ui/Button';
+import { Button } from '../Button';
 import { ConditionRow } from './ConditionRow';
-import { emptyCondition } from './routing-conditions';
-import type { RuleFormValues } from './rule-form';
-import type { ConditionCatalog } from './use-condition-catalog';
+import type { ConditionCatalog } from './condition-catalog';
+import type { ConditionFormValues } from './condition-form';
+import { emptyCondition } from './conditions';
 
 const GROUPS = {
   andRules: { legend: 'All of these conditions', hint: 'Every one must hold.', add: 'Add a condition to all' },
@@ -15,9 +15,9 @@ const GROUPS = {
   },
 } as const;
 
-/** The rule's AND or OR list of conditions. */
+/** The AND or the OR list of conditions of a routing rule or an SLA policy. */
 export function ConditionGroup({ group, catalog }: { group: 'andRules' | 'orRules'; catalog: ConditionCatalog }) {
-  const { control } = useFormContext<RuleFormValues>();
+  const { control } = useFormContext<ConditionFormValues>();
   const { fields, append, remove } = useFieldArray({ control, name: group });
   const text = GROUPS[group];
   return (
