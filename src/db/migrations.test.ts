@@ -149,7 +149,7 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
         team_id: team,
         agent_id: agent,
         day: '2026-01-12',
-        metric: 'first_reply_calendar',
+        metric: 'first_reply_calendar' as const,
         bin: 7,
         count,
       },
