@@ -9,8 +9,8 @@ import type {
 } from './report.schemas.js';
 
 /**
- * Reports as CSV (`Accept: text/csv`): a header row, one row per bucket (per bucket and agent for
- * `agents`), then the totals as rows whose `start` is `total` (one per agent for `agents`; the
+ * Reports as CSV (`Accept: text/csv`): a header row, one row per bucket (for `agents`, the agents
+ * together, `agentId` empty), then the totals as rows whose `start` is `total` (one per agent for `agents`; the
  * volume's `backlog` there is the backlog at the end of the range). Empty cells are nulls.
  */
 

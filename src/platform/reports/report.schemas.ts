@@ -65,12 +65,12 @@ const AgentValues = {
   slaAttainment: share('SLA targets met / (met + breached), every metric, of tickets assigned to the agent at the time'),
   goodShare: share('Good ratings / responses, of tickets assigned to the agent when rated'),
 };
-const { firstReplyMedian: _median, ...AgentBucketValues } = AgentValues;
+const { agentId: _agent, firstReplyMedian: _median, ...BucketValues } = AgentValues;
 export const AgentsReportSchema = Type.Object({
-  series: Type.Array(Type.Object({ start, ...AgentBucketValues }), {
+  series: Type.Array(Type.Object({ start, ...BucketValues }), {
     description:
-      'One row per bucket and agent with activity. The median first reply is in the totals only: per agent and ' +
-      'day it would stand on a handful of replies.',
+      "One row per bucket: the agents of the report's scope together (every agent, a team's, or the one asked " +
+      'for). Each agent is in the totals, over the whole range, with the median first reply.',
   }),
   totals: Type.Object({ agents: Type.Array(Type.Object(AgentValues), { description: 'Per agent, over the range' }) }),
 });

@@ -10467,9 +10467,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description One row per bucket and agent with activity. The median first reply is in the totals only: per agent and day it would stand on a handful of replies. */
+                            /** @description One row per bucket: the agents of the report's scope together (every agent, a team's, or the one asked for). Each agent is in the totals, over the whole range, with the median first reply. */
                             series: {
-                                agentId: null | string;
                                 goodShare: null | number;
                                 publicReplies: number;
                                 slaAttainment: null | number;
