@@ -1,4 +1,5 @@
 import { slugify } from '../src/help-center/help-centers/help-center.slug.js';
+import { seededRandom } from './random.js';
 
 /**
  * The articles of the help-center datasets: each one made from its number alone (the same number
@@ -93,18 +94,6 @@ export const SEARCH_TERMS = [
   'receipt download',
 ] as const;
 
-/** A small, fast pseudo-random generator (mulberry32), seeded by the article's number. */
-function randomOf(seed: number): () => number {
-  let state = (seed * 2654435761) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
 export interface GeneratedArticle {
@@ -131,7 +120,7 @@ function sentences(random: () => number, subject: string, other: string): string
 
 /** The article numbered `index` (0-based) of a dataset. */
 export function generatedArticle(index: number): GeneratedArticle {
-  const random = randomOf(index + 1);
+  const random = seededRandom(index + 1);
   const subject = SUBJECTS[index % SUBJECTS.length] as string;
   const others = [pick(random, SUBJECTS), pick(random, SUBJECTS), pick(random, SUBJECTS)];
   const title = `${pick(random, ACTIONS)} ${subject}${pick(random, CONTEXTS)}`;

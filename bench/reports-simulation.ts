@@ -1,6 +1,7 @@
 import { binOf } from '../src/platform/reports/report.bins.js';
 import { type DurationMetric, EVERY } from '../src/platform/reports/report.table.js';
 import { localDay } from '../src/platform/reports/report-aggregates.service.js';
+import { seededRandom } from './random.js';
 
 /**
  * A year of a support desk's tickets, simulated ticket by ticket, and the report aggregates they
@@ -47,25 +48,13 @@ export interface SimulatedTicket {
 
 const MINUTE = 60_000;
 
-/** mulberry32: a small, fast generator; one per ticket, seeded with its number. */
-function generator(seed: number): () => number {
-  let state = (seed * 0x9e3779b1) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function logNormal(random: () => number, medianMinutes: number, sigma: number): number {
   const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   return medianMinutes * Math.exp(sigma * normal);
 }
 
 export function simulateTicket(shape: DeskShape, index: number): SimulatedTicket {
-  const random = generator(index + 1);
+  const random = seededRandom(index + 1);
   const team = index % shape.teams.length;
   const { agentIds } = shape.teams[team] as DeskShape['teams'][number];
   const span = shape.days * 24 * 60 * MINUTE;
