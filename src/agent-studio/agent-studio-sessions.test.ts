@@ -46,7 +46,11 @@ describe.each(DIALECTS)('the agent studio with a console session on %s', (dialec
 
     const refused = await asBrowser(harness.app, member, { method: 'POST', url: '/api/v1/agents', payload: { name: 'Mine' } });
     expect(refused.statusCode).toBe(403);
-    const foreign = await harness.app.inject({ method: 'GET', url: `/api/v1/agents/${created.json().id}`, headers: globex.headers });
+    const foreign = await harness.app.inject({
+      method: 'GET',
+      url: `/api/v1/agents/${created.json().id}`,
+      headers: globex.headers,
+    });
     expect(foreign.statusCode).toBe(404);
     expect(await agentNames(acme.organizationId)).toEqual(['Triage']);
   });
