@@ -65,6 +65,7 @@ describe('AI agents: model providers and agents (Chromium, SQLite, a loopback mo
     await page.getByRole('button', { name: 'Create provider' }).click();
     await page.getByRole('heading', { name: 'Loopback', level: 1 }).waitFor();
     expect(model.requests.map((request) => request.headers.authorization)).toEqual(['Bearer sk-good-key']);
+    expect(model.requests[0]?.body.model).toBe('small-1');
     const [loopback] = await providers();
     expect(loopback).toMatchObject({ name: 'Loopback', base_url: model.baseUrl, default_model: 'small-1', has_api_key: true });
     expect(await providers()).toHaveLength(1);
@@ -80,6 +81,13 @@ describe('AI agents: model providers and agents (Chromium, SQLite, a loopback mo
       .getByRole('status')
       .filter({ hasText: /^Test passed: small-1 answered in \d+ ms“Hello from loopback”$/ })
       .waitFor();
+
+    // Saved with the key left empty: the stored key stays, and nothing is tried.
+    await page.getByLabel('Default model').fill('small-3');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await expect.poll(async () => (await providers())[0]?.default_model).toBe('small-3');
+    expect((await providers())[0]?.has_api_key).toBe(true);
+    expect(model.requests).toHaveLength(2);
 
     // A key the provider refuses: saved only when the lead confirms.
     await page.getByRole('link', { name: '← AI agents' }).click();
@@ -104,9 +112,12 @@ describe('AI agents: model providers and agents (Chromium, SQLite, a loopback mo
       ['Loopback', true],
       ['Refused', true],
     ]);
+    await page.getByRole('button', { name: 'Delete provider' }).click();
+    await page.getByRole('dialog', { name: 'Delete Refused?' }).getByRole('button', { name: 'Delete provider' }).click();
+    await page.getByRole('heading', { name: 'AI agents', level: 1 }).waitFor();
+    expect((await providers()).map((provider) => provider.name)).toEqual(['Loopback']);
 
     // An agent: a value the API refuses is shown beside its field in its words, and nothing is written.
-    await page.getByRole('link', { name: '← AI agents' }).click();
     await page.getByRole('link', { name: 'New agent' }).click();
     await page.getByLabel('Name').fill('Triage bot');
     await page.getByLabel('Model provider').selectOption({ label: 'Loopback' });
