@@ -162,5 +162,13 @@ describe('AI agents: model providers and agents (Chromium, SQLite, a loopback mo
     expect(await accessibilityProblems(page)).toEqual([]);
     expect(session.foreignRequests).toEqual([]);
     expect(pageFailures(session)).toEqual([]);
+
+    // A member reads the agents and providers with their own session, and is offered no way to make one.
+    const member = await inviteAgent(server, { name: 'Mo Member', email: 'mo@acme.test' });
+    const memberSession = await openSignedIn(browser, server, member);
+    await memberSession.page.getByRole('link', { name: 'AI agents', exact: true }).click();
+    await memberSession.page.getByRole('list', { name: 'Model providers' }).getByRole('link', { name: 'Loopback' }).waitFor();
+    await memberSession.page.getByRole('list', { name: 'Agents' }).getByRole('link', { name: 'Triage bot' }).waitFor();
+    expect(await memberSession.page.getByRole('link', { name: /^New / }).count()).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Bot, KeyRound, Plus } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useMe } from '../auth/session';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { PageHeader } from '../ui/PageHeader';
 import { agentsQuery, providersQuery } from './studio-queries';
@@ -12,6 +13,8 @@ const ROW = 'flex flex-wrap items-baseline justify-between gap-2 px-3 py-2 hover
 
 /** The AI agents area: the organization's agents, and the model providers they run on. */
 export function AgentsPage() {
+  // Everyone may read them; making and changing them is the admins' (the API answers others 403).
+  const isAdmin = useMe().user.userType === 'ORG_ADMIN';
   const agents = useQuery(agentsQuery);
   const providers = useQuery(providersQuery);
   const providerNames = new Map((providers.data ?? []).map((provider) => [provider.id, provider.name]));
@@ -21,9 +24,11 @@ export function AgentsPage() {
         title="AI agents"
         description="Agents that answer customers and help your team, and the language models they run on."
         actions={
-          <Link to="/agents/new" className={ACTION}>
-            <Plus size={14} aria-hidden /> New agent
-          </Link>
+          isAdmin ? (
+            <Link to="/agents/new" className={ACTION}>
+              <Plus size={14} aria-hidden /> New agent
+            </Link>
+          ) : null
         }
       />
       <div className="mx-auto flex max-w-4xl flex-col gap-8 p-4">
@@ -60,9 +65,11 @@ export function AgentsPage() {
           title="Model providers"
           icon={<KeyRound size={16} aria-hidden />}
           action={
-            <Link to="/agents/providers/new" className="text-sm text-blue-700 hover:underline dark:text-blue-400">
-              New model provider
-            </Link>
+            isAdmin ? (
+              <Link to="/agents/providers/new" className="text-sm text-blue-700 hover:underline dark:text-blue-400">
+                New model provider
+              </Link>
+            ) : null
           }
         >
           <ErrorNotice error={providers.error} />
