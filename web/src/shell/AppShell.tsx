@@ -63,7 +63,7 @@ export function AppShell() {
           <span className="hidden sm:inline">Search…</span>
           <kbd className="ml-auto hidden rounded border border-zinc-200 px-1 text-xs sm:inline dark:border-zinc-700">/</kbd>
         </button>
-        <div className="flex items-center gap-3">
+        <div className="flex items-center gap-1 sm:gap-3">
           <ReportsLink />
           <AgentsLink />
           {me.user.userType === 'ORG_ADMIN' ? <SettingsLink /> : null}
