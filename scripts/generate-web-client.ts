@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { generateWebClientTypes, WEB_CLIENT_TYPES_FILE } from './web-client-types.js';
+import { generateWebClientTypes, WEB_CLIENTS } from './web-client-types.js';
 
-writeFileSync(WEB_CLIENT_TYPES_FILE, await generateWebClientTypes());
-console.log(`wrote ${WEB_CLIENT_TYPES_FILE}`);
+for (const { document, file } of WEB_CLIENTS) {
+  writeFileSync(file, await generateWebClientTypes(document));
+  console.log(`wrote ${file}`);
+}

@@ -91,6 +91,8 @@ export function documentsOf(areas: readonly AreaName[]): ApiDocumentName[] {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** The areas the console calls, which take its session cookie as well as an API key. */
+const SESSION_AREAS = new Set<AreaName>(['platform', 'agentStudio']);
 
 const DEPS_OF_APP = new WeakMap<FastifyInstance, AppDeps>();
 
@@ -135,9 +137,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         throw new Error('a request arrived before the app was built');
       }
       const { authenticate, authenticateWithSession } = deps;
-      // The platform's hook also accepts session cookies, as the area itself does.
+      // The platform's and the agent studio's hooks also accept session cookies, as the areas themselves do.
       return {
-        authenticate: (area: AreaName) => (area === 'platform' ? authenticateWithSession : authenticate),
+        authenticate: (area: AreaName) => (SESSION_AREAS.has(area) ? authenticateWithSession : authenticate),
         renderers: errorRenderers,
       };
     }),

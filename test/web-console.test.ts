@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateWebClientTypes, WEB_CLIENT_TYPES_FILE } from '../scripts/web-client-types.js';
+import { generateWebClientTypes, WEB_CLIENTS } from '../scripts/web-client-types.js';
 import { CONSOLE_BUILD_DIR } from '../src/web-console/console.plugin.js';
 import { buildTestApp, type TestApp } from './harness.js';
 
@@ -74,7 +74,10 @@ describe('the web console at /app/', () => {
 });
 
 describe("the console's typed API client", () => {
-  it('is generated from the committed platform document (npm run web:types after npm run openapi:export)', async () => {
-    expect(readFileSync(WEB_CLIENT_TYPES_FILE, 'utf8')).toBe(await generateWebClientTypes());
-  });
+  it.each(WEB_CLIENTS)(
+    '$file is generated from the committed $document (npm run web:types after npm run openapi:export)',
+    async ({ document, file }) => {
+      expect(readFileSync(file, 'utf8')).toBe(await generateWebClientTypes(document));
+    },
+  );
 });

@@ -28,6 +28,8 @@ export function agentStudioPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
         { name: 'model providers', description: 'The language models agents run on: OpenAI-compatible endpoints and Anthropic.' },
       ],
       renderError: renderAgentStudioError,
+      // The console's AI agents pages call it with the signed-in session, its CSRF and Origin checks as the platform's.
+      acceptsSessions: true,
     });
     await app.register(agentRoutes(deps));
     await app.register(agentToolRoutes(deps));

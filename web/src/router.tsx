@@ -7,6 +7,7 @@ import {
   Outlet,
   redirect,
 } from '@tanstack/react-router';
+import { agentsRoutes } from './agents/agents-routes';
 import { ForgotPasswordPage } from './auth/ForgotPasswordPage';
 import { SetPasswordPage } from './auth/SetPasswordPage';
 import { SignInPage } from './auth/SignInPage';
@@ -103,7 +104,13 @@ const routeTree = rootRoute.addChildren([
   acceptInviteRoute,
   resetPasswordRoute,
   forgotPasswordRoute,
-  signedInRoute.addChildren([inboxRoute, ticketRoute, reportsRoute, settingsRoutes(signedInRoute)]),
+  signedInRoute.addChildren([
+    inboxRoute,
+    ticketRoute,
+    reportsRoute,
+    ...agentsRoutes(signedInRoute),
+    settingsRoutes(signedInRoute),
+  ]),
 ]);
 
 export function createConsoleRouter(queryClient: QueryClient) {

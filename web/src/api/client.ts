@@ -36,7 +36,8 @@ export function onSignedOut(listener: SignedOutListener): () => void {
   return () => signedOutListeners.delete(listener);
 }
 
-const sessionMiddleware: Middleware = {
+/** The session's CSRF header on writes, and a 401 sent back to sign-in: every API the console calls uses it. */
+export const sessionMiddleware: Middleware = {
   onRequest({ request }) {
     if (WRITES.has(request.method)) {
       const token = csrfToken();

@@ -1,7 +1,7 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useMatchRoute, useNavigate } from '@tanstack/react-router';
-import { ChartNoAxesColumn, LogOut, Menu, Radio, Search, Settings } from 'lucide-react';
+import { Bot, ChartNoAxesColumn, LogOut, Menu, Radio, Search, Settings } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { sessionQuery } from '../auth/session';
@@ -17,9 +17,11 @@ export function AppShell() {
   const me = useQuery(sessionQuery).data;
   const [railOpen, setRailOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
-  // The settings area has a rail of its own in place of the views, and the reports need the width.
+  // The settings area has a rail of its own in place of the views; the reports and AI agents need the width.
   const matchRoute = useMatchRoute();
-  const withoutViews = Boolean(matchRoute({ to: '/settings', fuzzy: true }) || matchRoute({ to: '/reports' }));
+  const withoutViews = Boolean(
+    matchRoute({ to: '/settings', fuzzy: true }) || matchRoute({ to: '/reports' }) || matchRoute({ to: '/agents', fuzzy: true }),
+  );
   // `/` or Ctrl-K opens the command bar from every page of the console.
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -61,8 +63,9 @@ export function AppShell() {
           <span className="hidden sm:inline">Search…</span>
           <kbd className="ml-auto hidden rounded border border-zinc-200 px-1 text-xs sm:inline dark:border-zinc-700">/</kbd>
         </button>
-        <div className="flex items-center gap-3">
+        <div className="flex items-center gap-1 sm:gap-3">
           <ReportsLink />
+          <AgentsLink />
           {me.user.userType === 'ORG_ADMIN' ? <SettingsLink /> : null}
           <LiveIndicator />
           <UserMenu name={me.user.name} email={me.user.email} />
@@ -98,6 +101,20 @@ function ReportsLink() {
     >
       <ChartNoAxesColumn size={16} aria-hidden />
       <span className="sr-only sm:not-sr-only">Reports</span>
+    </Link>
+  );
+}
+
+/** The AI agents area: everyone may read the agents and providers; changing them is the admins'. */
+function AgentsLink() {
+  return (
+    <Link
+      to="/agents"
+      className="flex items-center gap-1 rounded-md px-2 py-1 text-sm text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
+      activeProps={{ className: 'bg-zinc-100 dark:bg-zinc-800', 'aria-current': 'page' }}
+    >
+      <Bot size={16} aria-hidden />
+      <span className="sr-only sm:not-sr-only">AI agents</span>
     </Link>
   );
 }

@@ -1,0 +1,91 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { DeleteAction } from '../ui/DeleteAction';
+import { ErrorNotice } from '../ui/ErrorNotice';
+import { PageHeader } from '../ui/PageHeader';
+import { AgentForm } from './AgentForm';
+import { agentBody } from './agent-form';
+import { AGENTS_KEY, agentQuery, createAgent, deleteAgent, updateAgent } from './studio-queries';
+
+const BACK = (
+  <Link to="/agents" className="mb-3 inline-block text-sm text-blue-700 hover:underline dark:text-blue-400">
+    ← AI agents
+  </Link>
+);
+
+/** A new AI agent; once saved, its page opens. */
+export function NewAgentPage() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [createdId, setCreatedId] = useState<string | null>(null);
+  // After the form has shown itself saved (so leaving it asks nothing), open the new agent.
+  useEffect(() => {
+    if (createdId) {
+      void navigate({ to: '/agents/$agentId', params: { agentId: createdId } });
+    }
+  }, [createdId, navigate]);
+  return (
+    <div className="h-full overflow-y-auto">
+      <PageHeader title="New agent" description="An AI agent: the model it runs on, what it is told, and its limits." />
+      <div className="mx-auto max-w-3xl p-4">
+        {BACK}
+        <AgentForm
+          submitLabel="Create agent"
+          onSave={async (values) => {
+            const agent = await createAgent(agentBody(values));
+            queryClient.setQueryData(agentQuery(agent.id).queryKey, agent);
+            void queryClient.invalidateQueries({ queryKey: [...AGENTS_KEY, 'list'] });
+            setCreatedId(agent.id);
+            return agent;
+          }}
+        />
+      </div>
+    </div>
+  );
+}
+
+/** A saved agent: its settings, and deleting it. */
+export function AgentPage() {
+  const { agentId } = useParams({ from: '/signed-in/agents/$agentId' });
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const agent = useQuery(agentQuery(agentId));
+  return (
+    <div className="h-full overflow-y-auto">
+      <PageHeader title={agent.data?.name ?? 'Agent'} description="How the agent runs, its limits and its monthly budget." />
+      <div className="mx-auto flex max-w-3xl flex-col gap-6 p-4">
+        <div>{BACK}</div>
+        <ErrorNotice error={agent.error} />
+        {agent.data ? (
+          <>
+            <AgentForm
+              key={agent.data.id}
+              agent={agent.data}
+              submitLabel="Save agent"
+              onSave={async (values) => {
+                const saved = await updateAgent(agentId, agentBody(values, agent.data));
+                queryClient.setQueryData(agentQuery(agentId).queryKey, saved);
+                void queryClient.invalidateQueries({ queryKey: [...AGENTS_KEY, 'list'] });
+                return saved;
+              }}
+            />
+            <div className="flex flex-wrap gap-2">
+              <DeleteAction
+                label="Delete agent"
+                title={`Delete ${agent.data.name}?`}
+                description="The agent stops answering, and it and its runs and chats are no longer listed. This cannot be undone."
+                remove={() => deleteAgent(agentId)}
+                onDeleted={async () => {
+                  queryClient.removeQueries({ queryKey: [...AGENTS_KEY, agentId] });
+                  await queryClient.invalidateQueries({ queryKey: [...AGENTS_KEY, 'list'] });
+                  await navigate({ to: '/agents' });
+                }}
+              />
+            </div>
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}

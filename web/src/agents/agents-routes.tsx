@@ -1,0 +1,34 @@
+import { type AnyRoute, createRoute, lazyRouteComponent } from '@tanstack/react-router';
+
+/**
+ * The AI agents area below /app/agents, loaded when first opened: the agents and model providers
+ * of the agent studio's API (`/api/v1`), a page per item.
+ */
+export function agentsRoutes<Parent extends AnyRoute>(parent: Parent) {
+  const agents = createRoute({
+    getParentRoute: () => parent,
+    path: 'agents',
+    component: lazyRouteComponent(() => import('./AgentsPage'), 'AgentsPage'),
+  });
+  const newAgent = createRoute({
+    getParentRoute: () => parent,
+    path: 'agents/new',
+    component: lazyRouteComponent(() => import('./AgentPage'), 'NewAgentPage'),
+  });
+  const agent = createRoute({
+    getParentRoute: () => parent,
+    path: 'agents/$agentId',
+    component: lazyRouteComponent(() => import('./AgentPage'), 'AgentPage'),
+  });
+  const newProvider = createRoute({
+    getParentRoute: () => parent,
+    path: 'agents/providers/new',
+    component: lazyRouteComponent(() => import('./ProviderPage'), 'NewProviderPage'),
+  });
+  const provider = createRoute({
+    getParentRoute: () => parent,
+    path: 'agents/providers/$providerId',
+    component: lazyRouteComponent(() => import('./ProviderPage'), 'ProviderPage'),
+  });
+  return [agents, newAgent, agent, newProvider, provider] as const;
+}
