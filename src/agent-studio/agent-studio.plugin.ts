@@ -4,6 +4,7 @@ import { setUpArea } from '../http/area.js';
 import { AgentStudioErrorSchema, AgentStudioValidationErrorSchema, renderAgentStudioError } from './agent-studio.errors.js';
 import { agentRoutes } from './agents/agent.routes.js';
 import { chatRoutes } from './chats/chat.routes.js';
+import { knowledgeGapRoutes } from './knowledge-gaps/knowledge-gap.routes.js';
 import { mcpServerRoutes } from './mcp-servers/mcp-server.routes.js';
 import { modelAccessOf } from './model-providers/model-client.js';
 import { modelProviderRoutes } from './model-providers/model-provider.routes.js';
@@ -37,6 +38,7 @@ export function agentStudioPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(mcpServerRoutes(deps));
     await app.register(modelProviderRoutes(deps));
     await app.register(agentRunRoutes(deps));
+    await app.register(knowledgeGapRoutes(deps));
     app.addHook('onClose', async () => {
       // Runs first: they end failed ("the server stopped") while their pools and the database are still open.
       await closeAgentRuntime(deps);

@@ -8,7 +8,7 @@ import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.j
 import { canManageAgent, requireAgent } from '../agents/agent.lookup.js';
 import { findThreadMessage } from '../chats/chat.service.js';
 import { type FinishedRun, toRun } from './agent-run.presenter.js';
-import { findRun, findRunOfAgent, listRunsOfAgent } from './agent-run.repository.js';
+import { findRun, findRunOfAgent, listRunsOfAgent, listTicketHandoffsOfAgent } from './agent-run.repository.js';
 import type { ListRunsQuerySchema } from './agent-run.schemas.js';
 
 export const RUN_NOT_FOUND = 'Run not found';
@@ -59,4 +59,14 @@ export async function resultMessageOf(db: Kysely<DB>, run: FinishedRun) {
     return null;
   }
   return (await findThreadMessage(db, run.thread_id, run.result_message_id)) ?? null;
+}
+
+/** The agent's runs on tickets handed to a person for one of `filter.reasons`, newest first (the knowledge gaps read them). */
+export async function listTicketHandoffs(
+  db: Kysely<DB>,
+  organizationId: string,
+  agentId: string,
+  filter: { reasons: readonly string[]; since: string; limit: number },
+) {
+  return listTicketHandoffsOfAgent(db, organizationId, agentId, filter);
 }

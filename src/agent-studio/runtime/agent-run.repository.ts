@@ -123,3 +123,27 @@ export async function listAbandonedRuns(db: Db, now: string, limit: number): Pro
     .limit(limit)
     .execute();
 }
+
+/**
+ * The agent's runs on tickets handed to a person for one of `reasons`, created from `since`,
+ * newest first, at most `limit`: a range of the `(agent_id, created_at)` index.
+ */
+export async function listTicketHandoffsOfAgent(
+  db: Db,
+  organizationId: string,
+  agentId: string,
+  filter: { reasons: readonly string[]; since: string; limit: number },
+) {
+  return db
+    .selectFrom('agent_runs')
+    .select(['id', 'ticket_id', 'input', 'created_at'])
+    .where('agent_id', '=', agentId)
+    .where('organization_id', '=', organizationId)
+    .where('created_at', '>=', filter.since)
+    .where('trigger', '=', 'ticket')
+    .where('handoff_reason', 'in', [...filter.reasons])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.limit)
+    .execute();
+}

@@ -17,6 +17,7 @@ import type { ToolCallContext } from '../runtime/runtime-tool.js';
 import { replyReachProblem } from './reply-reach.js';
 import { findEvent, type TicketAgentJobRow } from './ticket-agent.repository.js';
 import { TicketAgentInterrupted, type TicketAgentOutcome } from './ticket-agent.worker.js';
+import { inputOf, NO_ARTICLE_REASONS } from './ticket-question.js';
 
 /** What the agent answers when it has no answer: the job then hands the ticket off (auto) or says so (draft). */
 const NO_ANSWER = 'HANDOFF';
@@ -32,16 +33,6 @@ const INSTRUCTIONS = {
     `of the articles you used. If the articles do not answer the question, answer with exactly ${NO_ANSWER} and nothing else: ` +
     'a person will take over.',
 };
-
-/** The customer's words the agent answers: the new ticket, or the reply. */
-function inputOf(type: string, data: Record<string, unknown> | null, ticket: { ticketIdentifier: string; title: string }) {
-  if (type === 'ticket.created') {
-    const description = typeof data?.description === 'string' ? data.description : '';
-    return `A customer opened ticket ${ticket.ticketIdentifier}: "${ticket.title}".\n\n${description}`.trim();
-  }
-  const content = typeof data?.content === 'string' ? data.content : '';
-  return `The customer replied on ticket ${ticket.ticketIdentifier} ("${ticket.title}"):\n\n${content}`.trim();
-}
 
 /** Writes to the ticket through the built-in tool of that name, as the agent (AI_AGENT author, routing for handoffs). */
 async function act(tool: 'add_internal_note' | 'reply_to_customer' | 'handoff_to_human', args: object, context: ToolCallContext) {
@@ -151,8 +142,8 @@ async function actOnRun(
     (run.status === 'failed'
       ? `The agent could not answer: ${run.error ?? 'its run failed'}`
       : hasAnswer
-        ? 'The agent’s answer did not rest on any published article, so it was not sent.'
-        : 'The knowledge base does not answer this question.');
+        ? NO_ARTICLE_REASONS.ungrounded
+        : NO_ARTICLE_REASONS.noAnswer);
   await recordRunHandoff(context.deps, run.id, reason);
   await act('handoff_to_human', { reason }, context);
   return { action: 'handed_off', reason };
