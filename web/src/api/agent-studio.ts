@@ -38,6 +38,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{agent_id}/knowledge-gaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customer questions the agent handed off on tickets because no published article answered them (admins)
+         * @description Read from the agent’s runs on tickets of the last `days` days that ended in a hand-off because the knowledge base had no answer, or the answer rested on no published article (not failed runs). Questions are grouped by their significant terms; groups come most asked first, then most recently asked.
+         */
+        get: operations["agentStudio.knowledgeGaps.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{agent_id}/runs": {
         parameters: {
             query?: never;
@@ -924,6 +944,119 @@ export interface operations {
                         /** @enum {string} */
                         status: "success";
                     };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "agentStudio.knowledgeGaps.list": {
+        parameters: {
+            query?: {
+                /** @description The x-next-cursor header of the previous page; omit for the first page */
+                cursor?: string;
+                /** @description How many days back to read hand-offs, up to now */
+                days?: number;
+                /** @description Items per page */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Most asked first */
+            200: {
+                headers: {
+                    /** @description Pass as `cursor` for the next page; absent on the last page */
+                    "x-next-cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Questions of the group handed off in the range */
+                        count: number;
+                        /** @description The group’s newest question: its run and its ticket */
+                        newest: {
+                            /** Format: date-time */
+                            handed_off_at: string;
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            run_id: string;
+                            ticket: {
+                                id: string;
+                                identifier: null | string;
+                                title: null | string;
+                            };
+                        };
+                        /** @description The wording of the group asked most often (the newest on a tie), shortened to 300 characters */
+                        question: string;
+                        /** @description The significant terms its questions were grouped by */
+                        terms: string[];
+                    }[];
                 };
             };
             /** @description Default Response */
