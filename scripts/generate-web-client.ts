@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { generateWebClientTypes, WEB_CLIENT_TYPES_FILE } from './web-client-types.js';
+import { generateWebClientTypes, WEB_CLIENTS } from './web-client-types.js';
 
-writeFileSync(WEB_CLIENT_TYPES_FILE, await generateWebClientTypes());
-console.log(`wrote ${WEB_CLIENT_TYPES_FILE}`);
+for (const client of WEB_CLIENTS) {
+  writeFileSync(client.file, await generateWebClientTypes(client));
+  console.log(`wrote ${client.file}`);
+}

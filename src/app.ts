@@ -106,6 +106,9 @@ export function depsOfApp(app: FastifyInstance): AppDeps {
   return deps;
 }
 
+/** The areas the console calls with its session cookie (their `setUpArea` says `acceptsSessions`). */
+const SESSION_AREAS: ReadonlySet<AreaName> = new Set<AreaName>(['platform', 'helpCenter']);
+
 /** Builds the HTTP application; never listens (see `server.ts`). */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db, clock } = options;
@@ -135,9 +138,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         throw new Error('a request arrived before the app was built');
       }
       const { authenticate, authenticateWithSession } = deps;
-      // The platform's hook also accepts session cookies, as the area itself does.
+      // The platform's and the help center's hooks also accept session cookies, as the areas themselves do.
       return {
-        authenticate: (area: AreaName) => (area === 'platform' ? authenticateWithSession : authenticate),
+        authenticate: (area: AreaName) => (SESSION_AREAS.has(area) ? authenticateWithSession : authenticate),
         renderers: errorRenderers,
       };
     }),

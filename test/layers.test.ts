@@ -145,13 +145,16 @@ describe('the layer check', () => {
   });
 });
 
-/** Hand-written sources: not tests, not the generated API client, not migrations (frozen once landed). */
+/** The generated API clients' types. */
+const GENERATED = new Set(['web/src/api/platform.ts', 'web/src/api/help-center.ts']);
+
+/** Hand-written sources: not tests, not the generated API clients, not migrations (frozen once landed). */
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(join(root, dir), { withFileTypes: true, recursive: true });
   return entries
     .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
     .map((entry) => relative(root, join(entry.parentPath, entry.name)))
-    .filter((file) => !file.startsWith('src/db/migrations/') && file !== 'web/src/api/platform.ts');
+    .filter((file) => !file.startsWith('src/db/migrations/') && !GENERATED.has(file));
 }
 
 describe('source sizes', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateWebClientTypes, WEB_CLIENT_TYPES_FILE } from '../scripts/web-client-types.js';
+import { generateWebClientTypes, WEB_CLIENTS } from '../scripts/web-client-types.js';
 import { CONSOLE_BUILD_DIR } from '../src/web-console/console.plugin.js';
 import { buildTestApp, type TestApp } from './harness.js';
 
@@ -74,7 +74,7 @@ describe('the web console at /app/', () => {
 });
 
 describe("the console's typed API client", () => {
-  it('is generated from the committed platform document (npm run web:types after npm run openapi:export)', async () => {
-    expect(readFileSync(WEB_CLIENT_TYPES_FILE, 'utf8')).toBe(await generateWebClientTypes());
+  it.each(WEB_CLIENTS)('$file is generated from $document (npm run web:types after npm run openapi:export)', async (client) => {
+    expect(readFileSync(client.file, 'utf8')).toBe(await generateWebClientTypes(client));
   });
 });

@@ -98,12 +98,32 @@ const reportsRoute = createRoute({
   component: lazyRouteComponent(() => import('./reports/ReportsPage'), 'ReportsPage'),
 });
 
+const knowledgeRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/knowledge',
+  // The Knowledge area loads when first opened.
+  component: lazyRouteComponent(() => import('./knowledge/KnowledgePage'), 'KnowledgePage'),
+});
+
+const helpCenterRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/knowledge/$helpCenterId',
+  component: lazyRouteComponent(() => import('./knowledge/HelpCenterPage'), 'HelpCenterPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   acceptInviteRoute,
   resetPasswordRoute,
   forgotPasswordRoute,
-  signedInRoute.addChildren([inboxRoute, ticketRoute, reportsRoute, settingsRoutes(signedInRoute)]),
+  signedInRoute.addChildren([
+    inboxRoute,
+    ticketRoute,
+    reportsRoute,
+    knowledgeRoute,
+    helpCenterRoute,
+    settingsRoutes(signedInRoute),
+  ]),
 ]);
 
 export function createConsoleRouter(queryClient: QueryClient) {

@@ -1,7 +1,7 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useMatchRoute, useNavigate } from '@tanstack/react-router';
-import { ChartNoAxesColumn, LogOut, Menu, Radio, Search, Settings } from 'lucide-react';
+import { ChartNoAxesColumn, LibraryBig, LogOut, Menu, Radio, Search, Settings } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { sessionQuery } from '../auth/session';
@@ -17,9 +17,13 @@ export function AppShell() {
   const me = useQuery(sessionQuery).data;
   const [railOpen, setRailOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
-  // The settings area has a rail of its own in place of the views, and the reports need the width.
+  // The settings area has a rail of its own in place of the views; the reports and the knowledge pages need the width.
   const matchRoute = useMatchRoute();
-  const withoutViews = Boolean(matchRoute({ to: '/settings', fuzzy: true }) || matchRoute({ to: '/reports' }));
+  const withoutViews = Boolean(
+    matchRoute({ to: '/settings', fuzzy: true }) ||
+      matchRoute({ to: '/reports' }) ||
+      matchRoute({ to: '/knowledge', fuzzy: true }),
+  );
   // `/` or Ctrl-K opens the command bar from every page of the console.
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -63,6 +67,7 @@ export function AppShell() {
         </button>
         <div className="flex items-center gap-3">
           <ReportsLink />
+          <KnowledgeLink />
           {me.user.userType === 'ORG_ADMIN' ? <SettingsLink /> : null}
           <LiveIndicator />
           <UserMenu name={me.user.name} email={me.user.email} />
@@ -98,6 +103,20 @@ function ReportsLink() {
     >
       <ChartNoAxesColumn size={16} aria-hidden />
       <span className="sr-only sm:not-sr-only">Reports</span>
+    </Link>
+  );
+}
+
+/** Everyone's way to the help centers: admins arrange them, everyone writes their articles. */
+function KnowledgeLink() {
+  return (
+    <Link
+      to="/knowledge"
+      className="flex items-center gap-1 rounded-md px-2 py-1 text-sm text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
+      activeProps={{ className: 'bg-zinc-100 dark:bg-zinc-800', 'aria-current': 'page' }}
+    >
+      <LibraryBig size={16} aria-hidden />
+      <span className="sr-only sm:not-sr-only">Knowledge</span>
     </Link>
   );
 }
