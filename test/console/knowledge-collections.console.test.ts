@@ -128,6 +128,24 @@ describe('the Knowledge area: help centers and the collections tree (Chromium, S
         meta: { title: 'Start here', description: null, image: 'https://cdn.acme.test/start.png' },
       }),
     ]);
+
+    // Edited with a bad image address: the API's words beside the field, the dialog keeps what was typed, nothing written.
+    await page.getByRole('button', { name: 'Edit Getting started' }).click();
+    const edit = page.getByRole('form', { name: 'Edit collection Getting started' });
+    expect(await edit.getByRole('textbox', { name: 'Meta title' }).inputValue()).toBe('Start here');
+    expect(await edit.getByRole('radio', { name: 'Rocket' }).isChecked()).toBe(true);
+    await edit.getByRole('textbox', { name: 'Name' }).fill('First steps');
+    const image = edit.getByRole('textbox', { name: 'Meta image URL' });
+    await image.fill('javascript:alert(1)');
+    await edit.getByRole('button', { name: 'Save collection' }).click();
+    await until(async () => ((await image.getAttribute('aria-invalid')) === 'true' ? true : undefined), 'the image refused');
+    const problem = await page.locator(`[id="${await image.getAttribute('id')}-error"]`).textContent();
+    expect(problem).toMatch(/^meta\.image /);
+    expect(await edit.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('First steps');
+    expect((await collections()).map((collection) => [collection.name, collection.meta.image])).toEqual([
+      ['Getting started', 'https://cdn.acme.test/start.png'],
+    ]);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
     expect(pageFailures(session)).toEqual([]);
   });
 
@@ -243,6 +261,21 @@ describe('the Knowledge area: help centers and the collections tree (Chromium, S
     expect(phone.foreignRequests).toEqual([]);
     expect(pageFailures(phone).filter((error) => !error.includes('404'))).toEqual([]);
     await phone.context.close();
+  });
+
+  it('a member reads the tree, without the means to change it', { timeout: 30_000 }, async () => {
+    const max = await inviteAgent(server, { name: 'Max Member', email: 'max@acme.test' });
+    const member = await openSignedIn(browser, server, max);
+    const { page } = member;
+    await page.getByRole('link', { name: 'Knowledge' }).click();
+    await page.getByRole('link', { name: 'Acme Help' }).click();
+    await page.getByRole('listitem', { name: 'Invoices' }).waitFor();
+    for (const name of ['New collection', 'Reorder Invoices', 'Move Invoices up', 'Edit Invoices', 'Delete Invoices']) {
+      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    }
+    expect(await page.getByRole('form', { name: 'Help center settings' }).count()).toBe(0);
+    expect(pageFailures(member)).toEqual([]);
+    await member.context.close();
   });
 
   it("a bad slug shows the API's message beside it and writes nothing; a good one saves", { timeout: 30_000 }, async () => {

@@ -72,7 +72,8 @@ export function CollectionsPanel({ helpCenterId, canEdit }: { helpCenterId: stri
         <SortableTree
           nodes={nodes}
           label="Collections"
-          busy={!canEdit || move.isPending}
+          busy={move.isPending}
+          readOnly={!canEdit}
           onMove={(change) => move.mutate(change)}
         >
           {(collection) => (

@@ -37,12 +37,15 @@ export function SortableTree<Node extends TreeNode>({
   nodes,
   label,
   busy,
+  readOnly = false,
   onMove,
   children,
 }: {
   nodes: readonly Node[];
   label: string;
   busy: boolean;
+  /** For those who may not rearrange it: the tree as it is, without handles or move buttons. */
+  readOnly?: boolean;
   onMove: (move: TreeMove) => void;
   children: (node: Node, flat: FlatNode<Node>) => ReactNode;
 }) {
@@ -90,6 +93,7 @@ export function SortableTree<Node extends TreeNode>({
               key={entry.node.id}
               entry={entry}
               busy={busy}
+              readOnly={readOnly}
               into={previousSibling(flat, entry.node.id)?.name}
               outOf={entry.node.parentId ? nameOf(entry.node.parentId) : undefined}
               canMoveUp={Boolean(moveAmongSiblings(flat, entry.node.id, -1))}
@@ -111,6 +115,7 @@ export function SortableTree<Node extends TreeNode>({
 function TreeRow<Node extends TreeNode>({
   entry,
   busy,
+  readOnly,
   into,
   outOf,
   canMoveUp,
@@ -123,6 +128,7 @@ function TreeRow<Node extends TreeNode>({
 }: {
   entry: FlatNode<Node>;
   busy: boolean;
+  readOnly: boolean;
   into: string | undefined;
   outOf: string | undefined;
   canMoveUp: boolean;
@@ -134,7 +140,7 @@ function TreeRow<Node extends TreeNode>({
   children: ReactNode;
 }) {
   const { node, depth } = entry;
-  const sortable = useSortable({ id: node.id, disabled: busy });
+  const sortable = useSortable({ id: node.id, disabled: busy || readOnly });
   const style = {
     transform: CSS.Translate.toString(sortable.transform),
     transition: sortable.transition,
@@ -149,6 +155,7 @@ function TreeRow<Node extends TreeNode>({
     >
       <button
         type="button"
+        hidden={readOnly}
         ref={sortable.setActivatorNodeRef}
         aria-label={`Reorder ${node.name}`}
         className="cursor-grab touch-none self-start rounded p-1 text-zinc-500 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800"
@@ -161,7 +168,7 @@ function TreeRow<Node extends TreeNode>({
         <span className="sr-only">Level {depth + 1}</span>
         {children}
       </div>
-      <div className="flex shrink-0 flex-wrap items-start justify-end gap-0.5">
+      <div className={`flex shrink-0 flex-wrap items-start justify-end gap-0.5 ${readOnly ? 'hidden' : ''}`}>
         <MoveButton label={`Move ${node.name} up`} disabled={busy || !canMoveUp} onClick={onMoveUp}>
           <ArrowUp size={16} aria-hidden />
         </MoveButton>
