@@ -55,6 +55,12 @@ async function rowOffset(page: Page, name: string, target: string) {
   return to.y + to.height / 2 - (from.y + from.height / 2);
 }
 
+/** A 1×1 PNG, for the logo. */
+const PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 /** The page's own scrolling box (in the shell's main column) is no wider than the screen. */
 const PAGE_BOX_FITS = `(() => {
   const box = document.querySelector('main > div');
@@ -300,6 +306,18 @@ describe('the Knowledge area: help centers and the collections tree (Chromium, S
       theme: { primaryColor: '#0f766e' },
     });
     await page.getByRole('heading', { name: 'Acme Support', level: 1 }).waitFor();
+
+    // The logo: an image uploaded as an attachment, then saved as the help center's.
+    await settings.getByLabel('Logo').setInputFiles({ name: 'acme-logo.png', mimeType: 'image/png', buffer: PIXEL_PNG });
+    await settings.getByText('New logo: acme-logo.png').waitFor();
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('Settings saved').waitFor();
+    const saved = await server.call<{ theme: { logoAttachmentId: string | null } }>('GET', `/help-centers/${helpCenterId}`);
+    const logo = await server.call<{ fileName: string; contentType: string }>(
+      'GET',
+      `/v1/attachments/${saved.theme.logoAttachmentId}/metadata`,
+    );
+    expect(logo).toMatchObject({ fileName: 'acme-logo.png', contentType: 'image/png' });
     expect(await accessibilityProblems(page)).toEqual([]);
     expect(pageFailures(session)).toEqual([]);
   });
