@@ -31,13 +31,17 @@ const valuesOf = (collection: Collection | undefined): CollectionValues => ({
 /** What both writes send: an emptied text clears its value. */
 export type CollectionBody = CollectionUpdate & { name: string; description: string | null };
 
-function bodyOf(values: CollectionValues): CollectionBody {
+/**
+ * `protectionChanged`: the API answers a collection's protection as read (true under a protected
+ * parent), so an edit sends it only when the box was changed, never copying the parent's onto it.
+ */
+function bodyOf(values: CollectionValues, protectionChanged: boolean): CollectionBody {
   const orNull = (text: string) => (text.trim() === '' ? null : text);
   return {
     name: values.name,
     description: orNull(values.description),
     icon: values.icon,
-    isProtected: values.isProtected,
+    ...(protectionChanged ? { isProtected: values.isProtected } : {}),
     meta: { title: orNull(values.meta.title), description: orNull(values.meta.description), image: orNull(values.meta.image) },
   };
 }
@@ -65,7 +69,7 @@ export function CollectionDialog({
   const { register, handleSubmit, formState, control } = form;
   const submit = handleSubmit(async (values) => {
     try {
-      await save(bodyOf(values));
+      await save(bodyOf(values, !collection || Boolean(formState.dirtyFields.isProtected)));
       form.reset();
       onOpenChange(false);
     } catch (error) {
