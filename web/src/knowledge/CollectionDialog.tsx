@@ -4,7 +4,7 @@ import { Dialog } from '../ui/Dialog';
 import { CheckboxField, InputField, TextareaField } from '../ui/FormField';
 import { FormProblems } from '../ui/FormProblems';
 import { showApiError } from '../ui/use-api-form';
-import { IconPicker } from './collection-icons';
+import { IconPicker } from './IconPicker';
 import type { Collection, CollectionUpdate } from './knowledge-api';
 
 /** Named as the API names them, so that a refused value's message lands beside its field. */

@@ -40,7 +40,7 @@ export function AppShell() {
   }
   return (
     <div className="flex h-full flex-col">
-      <header className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-200 px-3 dark:border-zinc-800">
+      <header className="flex h-12 shrink-0 items-center gap-2 border-b border-zinc-200 px-3 sm:gap-3 dark:border-zinc-800">
         <button
           type="button"
           className={`rounded p-1 hover:bg-zinc-100 md:hidden dark:hover:bg-zinc-800 ${withoutViews ? 'hidden' : ''}`}
@@ -65,7 +65,8 @@ export function AppShell() {
           <span className="hidden sm:inline">Search…</span>
           <kbd className="ml-auto hidden rounded border border-zinc-200 px-1 text-xs sm:inline dark:border-zinc-700">/</kbd>
         </button>
-        <div className="flex items-center gap-3">
+        {/* Tighter on a phone: the top bar holds every link at 390 px without scrolling sideways. */}
+        <div className="flex items-center gap-1 sm:gap-3">
           <ReportsLink />
           <KnowledgeLink />
           {me.user.userType === 'ORG_ADMIN' ? <SettingsLink /> : null}
