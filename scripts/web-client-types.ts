@@ -6,6 +6,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 export const WEB_CLIENTS = [
   { document: join('openapi', 'platform.json'), file: join('web', 'src', 'api', 'platform.ts') },
   { document: join('openapi', 'agent-studio.json'), file: join('web', 'src', 'api', 'agent-studio.ts') },
+  { document: join('openapi', 'help-center.json'), file: join('web', 'src', 'api', 'help-center.ts') },
 ] as const;
 
 /** The TypeScript types of one API's document, as `web:types` writes them. */

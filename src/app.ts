@@ -91,8 +91,6 @@ export function documentsOf(areas: readonly AreaName[]): ApiDocumentName[] {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
-/** The areas the console calls, which take its session cookie as well as an API key. */
-const SESSION_AREAS = new Set<AreaName>(['platform', 'agentStudio']);
 
 const DEPS_OF_APP = new WeakMap<FastifyInstance, AppDeps>();
 
@@ -107,6 +105,9 @@ export function depsOfApp(app: FastifyInstance): AppDeps {
   }
   return deps;
 }
+
+/** The areas the console calls with its session cookie (their `setUpArea` says `acceptsSessions`). */
+const SESSION_AREAS: ReadonlySet<AreaName> = new Set<AreaName>(['platform', 'agentStudio', 'helpCenter']);
 
 /** Builds the HTTP application; never listens (see `server.ts`). */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -137,7 +138,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         throw new Error('a request arrived before the app was built');
       }
       const { authenticate, authenticateWithSession } = deps;
-      // The platform's and the agent studio's hooks also accept session cookies, as the areas themselves do.
+      // The console's areas (the platform, the agent studio, the help center) also accept session cookies, as the areas themselves do.
       return {
         authenticate: (area: AreaName) => (SESSION_AREAS.has(area) ? authenticateWithSession : authenticate),
         renderers: errorRenderers,

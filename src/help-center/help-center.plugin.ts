@@ -16,6 +16,8 @@ export function helpCenterPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
       title: 'Switchboard help center',
       description: 'Help centers, nested collections of articles, and tags.',
       errorSchemas: { HelpCenterError: HelpCenterErrorSchema },
+      // The console's Knowledge pages call this API with the signed-in person's session cookie.
+      acceptsSessions: true,
       tags: [
         { name: 'help-centers', description: 'Public knowledge bases: name, protection and page metadata.' },
         { name: 'collections', description: 'Nested collections that organise the articles of a help center.' },

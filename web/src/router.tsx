@@ -99,6 +99,19 @@ const reportsRoute = createRoute({
   component: lazyRouteComponent(() => import('./reports/ReportsPage'), 'ReportsPage'),
 });
 
+const knowledgeRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/knowledge',
+  // The Knowledge area loads when first opened.
+  component: lazyRouteComponent(() => import('./knowledge/KnowledgePage'), 'KnowledgePage'),
+});
+
+const helpCenterRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/knowledge/$helpCenterId',
+  component: lazyRouteComponent(() => import('./knowledge/HelpCenterPage'), 'HelpCenterPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   acceptInviteRoute,
@@ -109,6 +122,8 @@ const routeTree = rootRoute.addChildren([
     ticketRoute,
     reportsRoute,
     ...agentsRoutes(signedInRoute),
+    knowledgeRoute,
+    helpCenterRoute,
     settingsRoutes(signedInRoute),
   ]),
 ]);

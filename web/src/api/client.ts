@@ -1,4 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths as HelpCenterPaths } from './help-center';
 import type { paths } from './platform';
 
 /** What a failed request shows: the API's own message, and its status for callers that branch on it. */
@@ -60,6 +61,10 @@ export const sessionMiddleware: Middleware = {
 
 export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
 api.use(sessionMiddleware);
+
+/** The help-center API (help centers, collections, articles, tags), served at the root beside the platform. */
+export const helpCenterApi = createClient<HelpCenterPaths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
+helpCenterApi.use(sessionMiddleware);
 
 /** The message of an error body in either of the platform's shapes, or the status line. */
 export function messageOf(body: unknown, response: Response): string {

@@ -1,7 +1,7 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useMatchRoute, useNavigate } from '@tanstack/react-router';
-import { Bot, ChartNoAxesColumn, LogOut, Menu, Radio, Search, Settings } from 'lucide-react';
+import { Bot, ChartNoAxesColumn, LibraryBig, LogOut, Menu, Radio, Search, Settings } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { sessionQuery } from '../auth/session';
@@ -17,10 +17,13 @@ export function AppShell() {
   const me = useQuery(sessionQuery).data;
   const [railOpen, setRailOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
-  // The settings area has a rail of its own in place of the views; the reports and AI agents need the width.
+  // The settings area has a rail of its own in place of the views; the reports, knowledge and AI agents pages need the width.
   const matchRoute = useMatchRoute();
   const withoutViews = Boolean(
-    matchRoute({ to: '/settings', fuzzy: true }) || matchRoute({ to: '/reports' }) || matchRoute({ to: '/agents', fuzzy: true }),
+    matchRoute({ to: '/settings', fuzzy: true }) ||
+      matchRoute({ to: '/reports' }) ||
+      matchRoute({ to: '/knowledge', fuzzy: true }) ||
+      matchRoute({ to: '/agents', fuzzy: true }),
   );
   // `/` or Ctrl-K opens the command bar from every page of the console.
   useEffect(() => {
@@ -38,7 +41,7 @@ export function AppShell() {
   }
   return (
     <div className="flex h-full flex-col">
-      <header className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-200 px-3 dark:border-zinc-800">
+      <header className="flex h-12 shrink-0 items-center gap-2 border-b border-zinc-200 px-3 sm:gap-3 dark:border-zinc-800">
         <button
           type="button"
           className={`rounded p-1 hover:bg-zinc-100 md:hidden dark:hover:bg-zinc-800 ${withoutViews ? 'hidden' : ''}`}
@@ -63,8 +66,10 @@ export function AppShell() {
           <span className="hidden sm:inline">Search…</span>
           <kbd className="ml-auto hidden rounded border border-zinc-200 px-1 text-xs sm:inline dark:border-zinc-700">/</kbd>
         </button>
+        {/* Tighter on a phone: the top bar holds every link at 390 px without scrolling sideways. */}
         <div className="flex items-center gap-1 sm:gap-3">
           <ReportsLink />
+          <KnowledgeLink />
           <AgentsLink />
           {me.user.userType === 'ORG_ADMIN' ? <SettingsLink /> : null}
           <LiveIndicator />
@@ -115,6 +120,20 @@ function AgentsLink() {
     >
       <Bot size={16} aria-hidden />
       <span className="sr-only sm:not-sr-only">AI agents</span>
+    </Link>
+  );
+}
+
+/** Everyone's way to the help centers: admins arrange them, everyone writes their articles. */
+function KnowledgeLink() {
+  return (
+    <Link
+      to="/knowledge"
+      className="flex items-center gap-1 rounded-md px-2 py-1 text-sm text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
+      activeProps={{ className: 'bg-zinc-100 dark:bg-zinc-800', 'aria-current': 'page' }}
+    >
+      <LibraryBig size={16} aria-hidden />
+      <span className="sr-only sm:not-sr-only">Knowledge</span>
     </Link>
   );
 }
