@@ -150,29 +150,7 @@ async function main(): Promise<void> {
   if (!values['no-build']) {
     buildSwitchboard(log);
   }
-  const datasets = new Map<BenchDialect, Map<SizeName, { location: DatasetLocation; meta: DatasetMeta }>>();
-  const helpCenters = new Map<BenchDialect, HelpCenterDatasets>();
-  const reportsDatasets = new Map<BenchDialect, { location: DatasetLocation; meta: ReportsMeta }>();
-  // The help center and the reports have datasets of their own: the ticket datasets are seeded only for the other scenarios.
-  const ticketScenarios = scenarios.filter((scenario) => scenario !== 'helpcenter' && scenario !== 'reports');
-  for (const dialect of target.dialects) {
-    const sizes = new Map<SizeName, { location: DatasetLocation; meta: DatasetMeta }>();
-    for (const size of ticketScenarios.length > 0 ? SIZE_NAMES : []) {
-      const location = datasetLocation(dialect, size, target.adminUrl);
-      const meta = await ensureDataset(location, { ...target, force: values.reseed, log });
-      log(`${dialect} ${size}: migrating (pending migrations of the working tree)`);
-      await switchboardCli(location, ['migrate']);
-      sizes.set(size, { location, meta });
-    }
-    datasets.set(dialect, sizes);
-    if (scenarios.includes('helpcenter')) {
-      helpCenters.set(dialect, await ensureHelpCenterDatasets(dialect, { ...target, force: values.reseed, log }));
-    }
-    if (scenarios.includes('reports')) {
-      const options = { ...target, tickets: target.rowsOf1m, force: values.reseed, log };
-      reportsDatasets.set(dialect, await ensureReportsDataset(dialect, options));
-    }
-  }
+  const { datasets, helpCenters, reportsDatasets, ticketScenarios } = await prepareDatasets(target, scenarios, values.reseed);
   results.machine = describeMachine(target);
   // Seeding done: from here this process is the load generator, on its own CPU.
   pinSelf(pinning.load);
@@ -196,14 +174,51 @@ async function main(): Promise<void> {
     await bench.close();
   }
   results.finishedAt = new Date().toISOString();
-  const markdown = renderReport(results);
   const full = !quick && scenarios.length === SCENARIOS.length && target.dialects.length === 2;
-  const out = values.out ?? join(full ? BENCH_DIR : DATA_DIR, full ? 'RESULTS.md' : 'last-results.md');
+  writeResults(results, values.out ?? join(full ? BENCH_DIR : DATA_DIR, full ? 'RESULTS.md' : 'last-results.md'));
+}
+
+/** The tables to `out` and the standard output, and the whole run as JSON beside the datasets (for `--render`). */
+function writeResults(results: RunResults, out: string): void {
+  const markdown = renderReport(results);
   mkdirSync(DATA_DIR, { recursive: true });
   writeFileSync(out, `${markdown}\n`);
   writeFileSync(join(DATA_DIR, `results-${results.startedAt.replaceAll(':', '-')}.json`), JSON.stringify(results, null, 2));
   console.log(markdown);
   log(`written to ${relative(REPO_DIR, out)}`);
+}
+
+/**
+ * Every dataset the scenarios read, seeded when missing and migrated to the working tree's schema.
+ * The help center and the reports have datasets of their own: the ticket datasets are seeded only
+ * for the other scenarios.
+ */
+async function prepareDatasets(target: Target, scenarios: Scenario[], reseed: boolean) {
+  const datasets = new Map<BenchDialect, Datasets>();
+  const helpCenters = new Map<BenchDialect, HelpCenterDatasets>();
+  const reportsDatasets = new Map<BenchDialect, { location: DatasetLocation; meta: ReportsMeta }>();
+  const ticketScenarios = scenarios.filter((scenario) => scenario !== 'helpcenter' && scenario !== 'reports');
+  for (const dialect of target.dialects) {
+    const sizes: Datasets = new Map();
+    for (const size of ticketScenarios.length > 0 ? SIZE_NAMES : []) {
+      const location = datasetLocation(dialect, size, target.adminUrl);
+      const meta = await ensureDataset(location, { ...target, force: reseed, log });
+      log(`${dialect} ${size}: migrating (pending migrations of the working tree)`);
+      await switchboardCli(location, ['migrate']);
+      sizes.set(size, { location, meta });
+    }
+    datasets.set(dialect, sizes);
+    if (scenarios.includes('helpcenter')) {
+      helpCenters.set(dialect, await ensureHelpCenterDatasets(dialect, { ...target, force: reseed, log }));
+    }
+    if (scenarios.includes('reports')) {
+      reportsDatasets.set(
+        dialect,
+        await ensureReportsDataset(dialect, { ...target, tickets: target.rowsOf1m, force: reseed, log }),
+      );
+    }
+  }
+  return { datasets, helpCenters, reportsDatasets, ticketScenarios };
 }
 
 /** The arguments as they would be typed, the `--note` text left out (it is shown on its own). */
