@@ -1,6 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forUpdate } from '../../db/dialect.js';
+import { renumberList } from '../../db/renumber.js';
 import type { RoutingRuleTable } from './routing-rule.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -85,43 +86,16 @@ export async function lockRoutingRuleOrders(trx: Transaction<DB>, organizationId
   return rows.map((row) => ({ id: row.id, evaluationOrder: Number(row.evaluation_order) }));
 }
 
-/**
- * Gives each rule of `moves` its new order, in two statements because `(team_id, evaluation_order)`
- * is unique and checked row by row: first every moved rule to a negative order of its own (no rule
- * has one), then each to its place. Orders are the server's own integers, written as literals.
- */
-export async function renumberRoutingRules(
+/** Gives each moved rule its new evaluation order (`db/renumber.ts`: orders are unique in the team). */
+export function renumberRoutingRules(
   trx: Transaction<DB>,
   teamId: string,
-  moves: { id: string; evaluationOrder: number }[],
+  moves: readonly { id: string; evaluationOrder: number }[],
   updatedAt: string,
 ): Promise<void> {
-  const [first, ...rest] = moves;
-  if (!first) {
-    return;
-  }
-  const ids = moves.map((move) => move.id);
-  await trx
-    .updateTable('routing_rules')
-    .set((eb) => ({ evaluation_order: eb(eb.lit<number>(-1), '-', eb.ref('evaluation_order')) }))
-    .where('team_id', '=', teamId)
-    .where('id', 'in', ids)
-    .execute();
-  await trx
-    .updateTable('routing_rules')
-    .set((eb) => ({
-      evaluation_order: rest
-        .reduce(
-          (cases, move) => cases.when('id', '=', move.id).then(eb.lit(move.evaluationOrder)),
-          eb.case().when('id', '=', first.id).then(eb.lit(first.evaluationOrder)),
-        )
-        .else(eb.ref('evaluation_order'))
-        .end(),
-      updated_at: updatedAt,
-    }))
-    .where('team_id', '=', teamId)
-    .where('id', 'in', ids)
-    .execute();
+  const list = { table: 'routing_rules', position: 'evaluation_order', scope: { column: 'team_id', value: teamId } } as const;
+  const positions = moves.map((move) => ({ id: move.id, position: move.evaluationOrder }));
+  return renumberList(trx, list, positions, updatedAt);
 }
 
 export async function deleteRoutingRule(db: Db, ruleId: string): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { forUpdate } from '../../db/dialect.js';
+import { renumberList } from '../../db/renumber.js';
 import type { SlaPolicyTable } from './sla-policy.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -77,42 +78,19 @@ export async function lockSlaPolicyPositions(trx: Transaction<DB>, organizationI
   return rows.map((row) => ({ id: row.id, position: Number(row.position) }));
 }
 
-/**
- * Gives each moved policy its new position in two statements, since `(organization_id, position)`
- * is unique and checked row by row: first each to a negative position of its own, then to its place.
- */
-export async function renumberSlaPolicies(
+/** Gives each moved policy its new position (`db/renumber.ts`: positions are unique in the organization). */
+export function renumberSlaPolicies(
   trx: Transaction<DB>,
   organizationId: string,
-  moves: { id: string; position: number }[],
+  moves: readonly { id: string; position: number }[],
   updatedAt: string,
 ): Promise<void> {
-  const [first, ...rest] = moves;
-  if (!first) {
-    return;
-  }
-  const ids = moves.map((move) => move.id);
-  await trx
-    .updateTable('sla_policies')
-    .set((eb) => ({ position: eb(eb.lit<number>(-1), '-', eb.ref('position')) }))
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', ids)
-    .execute();
-  await trx
-    .updateTable('sla_policies')
-    .set((eb) => ({
-      position: rest
-        .reduce(
-          (cases, move) => cases.when('id', '=', move.id).then(eb.lit(move.position)),
-          eb.case().when('id', '=', first.id).then(eb.lit(first.position)),
-        )
-        .else(eb.ref('position'))
-        .end(),
-      updated_at: updatedAt,
-    }))
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', ids)
-    .execute();
+  const list = {
+    table: 'sla_policies',
+    position: 'position',
+    scope: { column: 'organization_id', value: organizationId },
+  } as const;
+  return renumberList(trx, list, moves, updatedAt);
 }
 
 export async function deleteSlaPolicy(db: Db, id: string): Promise<void> {
