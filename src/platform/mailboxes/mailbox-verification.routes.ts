@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
+import { PLAIN_PAGE_HEADERS } from '../../lib/plain-page.js';
 import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from '../platform.envelope.js';
 import {
   ConfirmVerificationBodySchema,
@@ -12,7 +13,7 @@ import {
 } from './mailbox.schemas.js';
 import { getMailbox } from './mailbox.service.js';
 import { createTxtLookup, type TxtLookup } from './mailbox-dns.js';
-import { renderVerificationPage, VERIFICATION_PAGE_HEADERS, type VerificationPage } from './mailbox-verification.page.js';
+import { renderVerificationPage, type VerificationPage } from './mailbox-verification.page.js';
 import {
   checkDomainRecord,
   confirmVerificationLink,
@@ -30,7 +31,7 @@ const pageResponses = {
 };
 
 function sendPage(reply: FastifyReply, page: VerificationPage) {
-  return reply.code(page.status).headers(VERIFICATION_PAGE_HEADERS).send(renderVerificationPage(page));
+  return reply.code(page.status).headers(PLAIN_PAGE_HEADERS).send(renderVerificationPage(page));
 }
 
 /**

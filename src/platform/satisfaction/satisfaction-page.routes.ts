@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
-import { VERIFICATION_PAGE_HEADERS } from '../mailboxes/mailbox-verification.page.js';
+import { PLAIN_PAGE_HEADERS } from '../../lib/plain-page.js';
 import { platformErrorResponses } from '../platform.envelope.js';
 import { renderSurveyPage, type SurveyPage } from './satisfaction.page.js';
 import { SurveyFormSchema, SurveyPageQuerySchema, SurveyPageSchema } from './satisfaction.schemas.js';
@@ -17,7 +17,7 @@ const pageResponses = { content: { 'text/html': { schema: SurveyPageSchema } } }
 const pages = { 200: pageResponses, 404: pageResponses, 410: pageResponses };
 
 function sendPage(reply: FastifyReply, page: SurveyPage) {
-  return reply.code(page.status).headers(VERIFICATION_PAGE_HEADERS).send(renderSurveyPage(page));
+  return reply.code(page.status).headers(PLAIN_PAGE_HEADERS).send(renderSurveyPage(page));
 }
 
 /** The page a survey's Good and Bad links open, and its form: public, the link's token authenticates. */

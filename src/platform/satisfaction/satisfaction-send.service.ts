@@ -2,8 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 import { type Config, publicBaseUrl } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import { enqueueTicketEmail, type TicketEmailDeps } from '../../delivery/outbound/outbound-email.service.js';
+import { escapeHtml } from '../../lib/plain-page.js';
 import { generateSecretToken, hashSecretToken } from '../../lib/secret-token.js';
-import { escapeHtml } from '../mailboxes/mailbox-verification.page.js';
 import { recordSurveySentForReports } from '../reports/report-outcomes.service.js';
 import {
   claimSurvey,

@@ -1,11 +1,11 @@
-import { escapeHtml } from '../mailboxes/mailbox-verification.page.js';
+import { escapeHtml, renderPlainPage } from '../../lib/plain-page.js';
 import type { SurveyRating } from './satisfaction.table.js';
 
 /**
  * The pages a survey link opens, for a customer in a mail client: the question with a one-press
  * form (Good or Bad, and a comment), a thank-you, or why the link cannot be used. Plain HTML from
  * the server, no script; every value escaped. Served with the verification page's headers
- * (`VERIFICATION_PAGE_HEADERS`: no-store, a CSP allowing only inline style and same-origin forms).
+ * (`PLAIN_PAGE_HEADERS`: no-store, a CSP allowing only inline style and same-origin forms).
  */
 
 export interface SurveyPage {
@@ -37,20 +37,12 @@ function renderForm(form: NonNullable<SurveyPage['form']>): string {
 }
 
 export function renderSurveyPage(page: SurveyPage): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="robots" content="noindex">',
-    `<title>${escapeHtml(page.title)} · Switchboard</title>`,
-    '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1f2933}',
-    'h1{font-size:1.4rem}fieldset{border:0;padding:0;margin:0 0 1rem}.choice{display:block;margin:.3rem 0}',
-    'textarea{display:block;width:100%;font:inherit;margin:.3rem 0 1rem}',
-    'button{font:inherit;padding:.5rem 1rem;border-radius:.4rem;border:1px solid #1d4ed8;',
-    'background:#2563eb;color:#fff;cursor:pointer}</style>',
-    `</head><body><main><h1>${escapeHtml(page.title)}</h1>`,
-    ...page.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
-    page.form ? renderForm(page.form) : '',
-    '</main></body></html>',
-  ].join('\n');
+  return renderPlainPage({
+    title: page.title,
+    paragraphs: page.paragraphs,
+    after: page.form ? renderForm(page.form) : '',
+    style:
+      'fieldset{border:0;padding:0;margin:0 0 1rem}.choice{display:block;margin:.3rem 0}\n' +
+      'textarea{display:block;width:100%;font:inherit;margin:.3rem 0 1rem}',
+  });
 }
