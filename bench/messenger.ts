@@ -32,6 +32,9 @@ import { api, type BenchServer, startSwitchboard, waitUntilAnswering } from './s
  *   with several tabs open). A person's public reply (`POST /v1/tickets/{id}/comment`) is timed
  *   until every panel of that visitor has its `message` event, `--samples` times over different
  *   conversations; the server's resident memory is read before, with all panels open, and after.
+ * - On PostgreSQL, each layout again with the replies written by a second process on the same
+ *   database (several processes behind a load balancer): the panels' process hears of them from
+ *   the writer's notification, not from its own write.
  *
  * The streams are read by this process, pinned to its own CPU when the machine has two.
  */
@@ -74,8 +77,12 @@ interface Reach {
   missed: number;
 }
 
+/** Which process the replies are POSTed to: the one holding the panels, or another on the same database. */
+type Writer = 'same' | 'another';
+
 interface LayoutResult {
   tabs: number;
+  writer: Writer;
   conversations: number;
   openSeconds: number;
   reach: Reach[];
@@ -174,18 +181,24 @@ async function benchDialect(
     await recreatePostgresDatabase(adminUrl, databaseName);
   }
   const organization = await createOrganization(location);
-  const server = await startSwitchboard(location, {
+  const serverOptions = (label: string) => ({
     cpus: options.serverCpus,
     logLevel: 'warn',
-    label: `messenger-${dialect}`,
+    label,
     // Every visitor comes from 127.0.0.1 here: the per-address limit on new visitors is off (0).
     env: {
       MESSENGER_VISITORS_PER_ADDRESS: '0',
       ...(options.watchIntervalMs === null ? {} : { EVENT_WATCH_INTERVAL_MS: String(options.watchIntervalMs) }),
     },
   });
+  const server = await startSwitchboard(location, serverOptions(`messenger-${dialect}`));
+  // SQLite is served by one process; PostgreSQL by as many as wanted.
+  const writer = dialect === 'postgres' ? await startSwitchboard(location, serverOptions(`messenger-${dialect}-writer`)) : null;
   try {
     await waitUntilAnswering(server, organization.apiKey);
+    if (writer) {
+      await waitUntilAnswering(writer, organization.apiKey);
+    }
     const pid = server.processes[0]?.pid ?? 0;
     const sizes = await servedSizes(server);
     const messenger = await enableWidget(server, organization);
@@ -199,12 +212,16 @@ async function benchDialect(
     const layouts: LayoutResult[] = [];
     for (const tabs of options.tabs) {
       const used = conversations.slice(0, options.panels / tabs);
-      layouts.push(await benchLayout({ dialect, server, pid, messenger, conversations: used, tabs, samples: options.samples }));
+      const layout = { dialect, server, pid, messenger, conversations: used, tabs, samples: options.samples };
+      layouts.push(await benchLayout({ ...layout, writer: server }));
+      if (writer) {
+        layouts.push(await benchLayout({ ...layout, writer }));
+      }
     }
     const result = { dialect, setupSeconds, rssBeforePanels, rssPeak: statusMiB(pid, 'VmHWM'), layouts };
     return { result, sizes };
   } finally {
-    await server.stop();
+    await Promise.all([server.stop(), writer?.stop()]);
   }
 }
 
@@ -216,11 +233,16 @@ interface Layout {
   conversations: ChatConversation[];
   tabs: number;
   samples: number;
+  /** Where the replies are POSTed: `server` (which holds the panels) or another process. */
+  writer: BenchServer;
 }
 
 async function benchLayout(layout: Layout): Promise<LayoutResult> {
   const { dialect, server, pid, messenger, conversations, tabs } = layout;
-  log(`${dialect}: opening ${conversations.length * tabs} panels, ${tabs} per conversation`);
+  const writer: Writer = layout.writer === server ? 'same' : 'another';
+  log(
+    `${dialect}: opening ${conversations.length * tabs} panels, ${tabs} per conversation; replies from ${writer === 'same' ? 'their' : 'another'} process`,
+  );
   const opening = performance.now();
   const panels = await openPanels(server, messenger.slug, conversations, tabs);
   const openSeconds = (performance.now() - opening) / 1000;
@@ -230,8 +252,8 @@ async function benchLayout(layout: Layout): Promise<LayoutResult> {
     log(`${dialect}: ${layout.samples} replies, each timed to its visitor's ${tabs} panel(s)`);
     // One reply first, untimed: the first comment of a process runs code paths no request has compiled yet (about 1 s).
     const last = conversations.slice(-1);
-    const warmUp = await timeReplies(server, messenger, last, panels, 1);
-    const { reach, conversationOfReply } = await timeReplies(server, messenger, conversations, panels, layout.samples);
+    const warmUp = await timeReplies(layout.writer, messenger, last, panels, 1);
+    const { reach, conversationOfReply } = await timeReplies(layout.writer, messenger, conversations, panels, layout.samples);
     for (const [id, conversationId] of warmUp.conversationOfReply) {
       conversationOfReply.set(id, conversationId);
     }
@@ -247,6 +269,7 @@ async function benchLayout(layout: Layout): Promise<LayoutResult> {
     log(`  reply → all panels: p50 ${percentile(all, 0.5).toFixed(0)} ms, max ${Math.max(...all).toFixed(0)} ms`);
     return {
       tabs,
+      writer,
       conversations: conversations.length,
       openSeconds,
       reach,
@@ -364,7 +387,10 @@ function report({ results, sizes, options, startedAt, machine, command }: Report
   const columns = results.flatMap((result) => result.layouts.map((layout) => ({ result, layout })));
   lines.push(
     `| ${options.panels} open panels on one process | ${columns
-      .map(({ result, layout }) => `${result.dialect}, ${layout.tabs} per conversation`)
+      .map(
+        ({ result, layout }) =>
+          `${result.dialect}, ${layout.tabs} per conversation${layout.writer === 'another' ? ', replies from another process' : ''}`,
+      )
       .join(' | ')} |`,
     `|---|${columns.map(() => '---:').join('|')}|`,
   );

@@ -159,4 +159,41 @@ describe.each(DIALECTS)('event signal on %s', (dialect) => {
     signal.wroteHere(organizationId);
     expect(eager.slice(before.eager)).toEqual([organizationId]);
   });
+
+  it.runIf(dialect === 'postgres')(
+    "tells another process's eager listeners of a write at once, in one notification of the writer's, never twice here",
+    async () => {
+      const { database, organizationId, other } = await setUp();
+      const secondOrganization = (
+        await makeOrganization({ db: database.db, clock: fixedClock(TEST_NOW), ids: createIdFactory(fixedClock(TEST_NOW)) })
+      ).organizationId;
+      // A watch too slow to matter: only the writer's own notification can tell in time.
+      const open = (db: DatabaseHandle['db']) => {
+        const signal = createEventSignal({ db, config: { EVENT_WATCH_INTERVAL_MS: 60_000 }, log: pino({ level: 'silent' }) });
+        cleanups.push(() => signal.close());
+        const eager: (string | null)[] = [];
+        const batched: (string | null)[] = [];
+        signal.subscribe((id) => eager.push(id), { eagerly: true });
+        signal.subscribe((id) => batched.push(id));
+        return { signal, eager, batched, ofOrganizations: (heard: (string | null)[]) => heard.filter((id) => id !== null) };
+      };
+      const writer = open(database.db);
+      const reader = open(other);
+      // Both listen (the "look at everything" of a started session) before the write.
+      await expect.poll(() => writer.eager.length + reader.eager.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      const startedAt = performance.now();
+      writer.signal.wroteHere(organizationId);
+      writer.signal.wroteHere(secondOrganization);
+      writer.signal.wroteHere(organizationId);
+      await expect
+        .poll(() => reader.ofOrganizations(reader.eager).sort(), { timeout: 5_000, interval: 5 })
+        .toEqual([organizationId, secondOrganization].sort());
+      expect(performance.now() - startedAt).toBeLessThan(2_000);
+      // The writer's own listeners heard each write once, at once; nobody's batched listeners heard a thing.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(writer.ofOrganizations(writer.eager)).toEqual([organizationId, secondOrganization, organizationId]);
+      expect(reader.ofOrganizations(reader.eager).sort()).toEqual([organizationId, secondOrganization].sort());
+      expect([...writer.ofOrganizations(writer.batched), ...reader.ofOrganizations(reader.batched)]).toEqual([]);
+    },
+  );
 });
