@@ -1,18 +1,18 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../console/agent-session.js';
-import { type ConsolePage, launchChromium, openConsole } from '../console/browser.js';
-import { type ConsoleServer, startConsoleServer } from '../console/console-server.js';
-import { type ModelRequest, startModelServer, type TestModelServer } from '../model-server.js';
-import { type SiteFixture, seedSite } from '../site/site-fixture.js';
-import { type HostSite, startHostSite } from './host-page.js';
+import type { ConsoleServer } from '../console/console-server.js';
+import type { ModelRequest, TestModelServer } from '../model-server.js';
+import type { SiteFixture } from '../site/site-fixture.js';
+import type { HostSite } from './host-page.js';
 import {
-  closeAll,
   createAnsweringAgent,
   IS_FOCUSED_IN_FOCUSED_FRAME,
+  type MessengerSite,
   openConversation as openPanel,
   panelFrame,
   seriousProblems,
+  startMessengerSite,
   unreadEvents,
 } from './messenger-page.js';
 
@@ -34,36 +34,23 @@ const STREAM_STATE = `(() => ({
 }))()`;
 
 describe('chatting with the help center’s assistant in the messenger (Chromium, SQLite)', () => {
+  let fixture: MessengerSite;
   let server: ConsoleServer;
   let model: TestModelServer;
-  let browser: Browser;
   let host: HostSite;
   let site: SiteFixture;
   let slug: string;
-  const sessions: ConsolePage[] = [];
 
-  const visit = async () => {
-    const session = await openConsole(browser, host.origin);
-    sessions.push(session);
-    return session.page;
-  };
+  const visit = async () => (await fixture.visit()).page;
   const openConversation = (page: Page) => openPanel(page, host.url({ helpCenter: slug }));
 
   beforeAll(async () => {
-    [server, model, browser] = await Promise.all([
-      startConsoleServer({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' }),
-      startModelServer(),
-      launchChromium({ partitionedStorage: true }),
-    ]);
-    host = await startHostSite(server.origin);
-    site = await seedSite(server, 'Lumen Chat');
-    const agentId = await createAnsweringAgent(server, model.baseUrl);
-    const helpCenter = await server.call<{ slug: string }>('PATCH', `/help-centers/${site.helpCenterId}`, {
-      widget: { enabled: true, allowedOrigins: [host.origin], agentId },
-    });
-    slug = helpCenter.slug;
+    fixture = await startMessengerSite({ siteName: 'Lumen Chat', env: { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' }, model: true });
+    ({ server, host, site } = fixture);
+    model = fixture.model as TestModelServer;
+    slug = await fixture.enable({ agentId: await createAnsweringAgent(server, model.baseUrl) });
   }, 60_000);
-  afterAll(() => closeAll(sessions, browser, host, model, server));
+  afterAll(() => fixture?.close());
 
   it('asks, streams the answer in, shows its source, and keeps the conversation across a reload', {
     timeout: 60_000,

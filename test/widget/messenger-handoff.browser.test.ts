@@ -2,19 +2,18 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Agent, inviteAgent, openSignedIn } from '../console/agent-session.js';
-import { type ConsolePage, launchChromium, openConsole } from '../console/browser.js';
-import { type ConsoleServer, startConsoleServer } from '../console/console-server.js';
+import type { ConsoleServer } from '../console/console-server.js';
 import { createTeamWith } from '../console/inbox-session.js';
-import { startModelServer, type TestModelServer } from '../model-server.js';
-import { type SiteFixture, seedSite } from '../site/site-fixture.js';
-import { type HostSite, startHostSite } from './host-page.js';
+import type { TestModelServer } from '../model-server.js';
+import type { HostSite } from './host-page.js';
 import {
-  closeAll,
   createAnsweringAgent,
   panelFrame as frameOf,
   IS_FOCUSED_IN_FOCUSED_FRAME,
+  type MessengerSite,
   openConversation as openPanel,
   seriousProblems,
+  startMessengerSite,
   unreadEvents,
 } from './messenger-page.js';
 
@@ -67,27 +66,26 @@ const COUNT_BEEPS = `(() => {
 })()`;
 
 describe('handing the messenger’s conversation to a person (Chromium, SQLite)', () => {
+  let fixture: MessengerSite;
   let server: ConsoleServer;
   let model: TestModelServer;
   let browser: Browser;
   let host: HostSite;
-  let site: SiteFixture;
   let ada: Agent;
   let teamId: string;
   let slug: string;
-  const sessions: ConsolePage[] = [];
 
   const openConversation = (page: Page) => openPanel(page, host.url({ helpCenter: slug }));
 
   beforeAll(async () => {
-    [server, model, browser] = await Promise.all([
+    fixture = await startMessengerSite({
+      siteName: 'Lumen Handoff',
       // A small attachment limit, so that one file in the flow is refused.
-      startConsoleServer({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', ATTACHMENT_MAX_BYTES: String(ATTACHMENT_LIMIT) }),
-      startModelServer(),
-      launchChromium({ partitionedStorage: true }),
-    ]);
-    host = await startHostSite(server.origin);
-    site = await seedSite(server, 'Lumen Handoff');
+      env: { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', ATTACHMENT_MAX_BYTES: String(ATTACHMENT_LIMIT) },
+      model: true,
+    });
+    ({ server, browser, host } = fixture);
+    model = fixture.model as TestModelServer;
     ada = await inviteAgent(server, { name: 'Ada Agent', email: 'ada@acme.test', userType: 'ORG_ADMIN' });
     const team = await createTeamWith(server, 'Customer Care', 'CARE', ada);
     teamId = team.id;
@@ -97,20 +95,15 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
       commonDailyConfig: true,
       commonSlots: [{ start: '00:00', end: '24:00' }],
     });
-    const agentId = await createAnsweringAgent(server, model.baseUrl);
-    const helpCenter = await server.call<{ slug: string }>('PATCH', `/help-centers/${site.helpCenterId}`, {
-      widget: { enabled: true, allowedOrigins: [host.origin], agentId, handoffTeamId: team.id },
-    });
-    slug = helpCenter.slug;
+    slug = await fixture.enable({ agentId: await createAnsweringAgent(server, model.baseUrl), handoffTeamId: team.id });
   }, 60_000);
-  afterAll(() => closeAll(sessions, browser, host, model, server));
+  afterAll(() => fixture?.close());
 
   it('the visitor asks for a person, an agent answers live from the console, and the conversation is kept across a reload', {
     timeout: 60_000,
   }, async () => {
     // An agent is signed in to the console, on the inbox of every open ticket, before the visitor asks.
-    const agentConsole = await openSignedIn(browser, server, ada);
-    sessions.push(agentConsole);
+    const agentConsole = fixture.keep(await openSignedIn(browser, server, ada));
     const console = agentConsole.page;
     await console
       .getByRole('navigation', { name: 'Views' })
@@ -118,8 +111,7 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
       .click();
     await console.getByText('No tickets here.').waitFor();
 
-    const visitor = await openConsole(browser, host.origin);
-    sessions.push(visitor);
+    const visitor = await fixture.visit();
     const { page } = visitor;
     const panel = await openConversation(page);
     const composer = panel.getByRole('textbox', { name: 'Your question' });
@@ -265,8 +257,7 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
         ]),
       ),
     });
-    const visitor = await openConsole(browser, host.origin, { colorScheme: 'dark' });
-    sessions.push(visitor);
+    const visitor = await fixture.visit({ colorScheme: 'dark' });
     const { page } = visitor;
     const panel = await openConversation(page);
     model.script({ text: ANSWER });
@@ -307,8 +298,7 @@ describe('handing the messenger’s conversation to a person (Chromium, SQLite)'
   });
 
   it('shows the assistant’s own handoff as the notice, and a ticket closed and reopened live', { timeout: 40_000 }, async () => {
-    const visitor = await openConsole(browser, host.origin);
-    sessions.push(visitor);
+    const visitor = await fixture.visit();
     const { page } = visitor;
     const panel = await openConversation(page);
     model.script(

@@ -1,8 +1,11 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Frame, FrameLocator, Page } from 'playwright-core';
 import { until } from '../console/agent-session.js';
-import type { ConsolePage } from '../console/browser.js';
-import type { ConsoleServer } from '../console/console-server.js';
+import { type ConsolePage, launchChromium, openConsole } from '../console/browser.js';
+import { type ConsoleServer, startConsoleServer } from '../console/console-server.js';
+import { startModelServer } from '../model-server.js';
+import { seedSite } from '../site/site-fixture.js';
+import { startHostSite } from './host-page.js';
 
 /**
  * What the messenger's browser flows share: the checks run in the visitor's page, opening the
@@ -65,3 +68,45 @@ export async function closeAll(
     await closable?.close();
   }
 }
+
+/**
+ * A Switchboard console server with a seeded help center (`seedSite`), the system Chromium with
+ * partitioned storage (a panel's storage is the host page's third party), and the host page on a
+ * second loopback origin; the loopback model server too when asked. `enable` turns the messenger
+ * on; `visit` opens a visitor's browser context on the host origin; `close` ends everything.
+ */
+export async function startMessengerSite(options: { siteName: string; env?: Record<string, string>; model?: boolean }) {
+  const [server, browser, model] = await Promise.all([
+    startConsoleServer(options.env ?? {}),
+    launchChromium({ partitionedStorage: true }),
+    options.model ? startModelServer() : undefined,
+  ]);
+  const host = await startHostSite(server.origin);
+  const site = await seedSite(server, options.siteName);
+  const sessions: ConsolePage[] = [];
+  return {
+    server,
+    browser,
+    host,
+    site,
+    model,
+    /** Keeps a browser context (a visitor's or an agent's) to close with the rest. */
+    keep(session: ConsolePage): ConsolePage {
+      sessions.push(session);
+      return session;
+    },
+    async visit(visitOptions: Parameters<typeof openConsole>[2] = {}): Promise<ConsolePage> {
+      return this.keep(await openConsole(browser, host.origin, visitOptions));
+    },
+    /** Turns the help center's messenger on for the host page's origin, with `widget`'s other settings; its slug. */
+    async enable(widget: Record<string, unknown> = {}): Promise<string> {
+      const helpCenter = await server.call<{ slug: string }>('PATCH', `/help-centers/${site.helpCenterId}`, {
+        widget: { enabled: true, allowedOrigins: [host.origin], ...widget },
+      });
+      return helpCenter.slug;
+    },
+    close: () => closeAll(sessions, browser, host, model, server),
+  };
+}
+
+export type MessengerSite = Awaited<ReturnType<typeof startMessengerSite>>;

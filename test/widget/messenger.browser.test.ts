@@ -1,12 +1,17 @@
 import { SignJWT } from 'jose';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../console/agent-session.js';
-import { type ConsolePage, launchChromium, openConsole } from '../console/browser.js';
-import { type ConsoleServer, startConsoleServer } from '../console/console-server.js';
-import { type SiteFixture, seedSite } from '../site/site-fixture.js';
-import { type HostSite, startHostSite } from './host-page.js';
-import { closeAll, IS_FOCUSED_IN_FOCUSED_FRAME, panelFrame, seriousProblems } from './messenger-page.js';
+import type { ConsoleServer } from '../console/console-server.js';
+import type { SiteFixture } from '../site/site-fixture.js';
+import type { HostSite } from './host-page.js';
+import {
+  IS_FOCUSED_IN_FOCUSED_FRAME,
+  type MessengerSite,
+  panelFrame,
+  seriousProblems,
+  startMessengerSite,
+} from './messenger-page.js';
 
 const GREETING = 'Hi! Search our answers, or ask us.';
 
@@ -59,36 +64,25 @@ const storedToken = (frame: Frame, slug: string) =>
   );
 
 describe('the messenger on a customer’s website (Chromium, SQLite)', () => {
+  let fixture: MessengerSite;
   let server: ConsoleServer;
-  let browser: Browser;
   let host: HostSite;
   let site: SiteFixture;
   let slug: string;
-  const sessions: ConsolePage[] = [];
 
-  const visit = async (options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}) => {
-    const session = await openConsole(browser, host.origin, options);
-    sessions.push(session);
-    return session;
-  };
+  const visit = (options: Parameters<MessengerSite['visit']>[0] = {}) => fixture.visit(options);
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startConsoleServer(), launchChromium({ partitionedStorage: true })]);
-    host = await startHostSite(server.origin);
-    site = await seedSite(server, 'Lumen Help');
-    const helpCenter = await server.call<{ slug: string }>('PATCH', `/help-centers/${site.helpCenterId}`, {
-      widget: {
-        enabled: true,
-        allowedOrigins: [host.origin],
-        greeting: GREETING,
-        // A yellow that only black text reads on.
-        launcherColor: '#ffcc00',
-        position: 'right',
-      },
+    fixture = await startMessengerSite({ siteName: 'Lumen Help' });
+    ({ server, host, site } = fixture);
+    slug = await fixture.enable({
+      greeting: GREETING,
+      // A yellow that only black text reads on.
+      launcherColor: '#ffcc00',
+      position: 'right',
     });
-    slug = helpCenter.slug;
   }, 60_000);
-  afterAll(() => closeAll(sessions, browser, host, server));
+  afterAll(() => fixture?.close());
 
   it('leaves the host page as it was, opens by keyboard, finds and reads an article, and closes with Escape', {
     timeout: 60_000,
