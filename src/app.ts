@@ -6,6 +6,7 @@ import { type Kysely, sql } from 'kysely';
 import { agentStudioPlugin } from './agent-studio/agent-studio.plugin.js';
 import { messengerPlugin } from './channels/messenger/messenger.plugin.js';
 import { widgetAssetsPlugin } from './channels/messenger/widget-assets.plugin.js';
+import { slackRoutes } from './channels/slack/slack.routes.js';
 import { AREAS, type AreaName, type Config, trustProxyOption } from './config.js';
 import type { DB } from './db/database.js';
 import { registerDatabaseMetrics } from './db/database-metrics.js';
@@ -191,7 +192,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerDocs(app, deps, areas);
 
   if (areas.includes('platform')) {
-    await app.register(platformPlugin(deps), { prefix: '/v1' });
+    await app.register(platformPlugin(deps, [{ prefix: '/integrations/slack', routes: slackRoutes(deps) }]), { prefix: '/v1' });
     // The console is a client of the platform API, served beside it so its cookie and CSRF checks hold.
     await app.register(consolePlugin(), { prefix: '/app' });
   }

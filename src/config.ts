@@ -1,6 +1,8 @@
-import { createPrivateKey } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { checkDkim } from './config-dkim.js';
+
+export { dkimSigningOf } from './config-dkim.js';
 
 const DNS_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 /** A host name of two labels or more (`acme.test`, `mail.example.com`). */
@@ -179,6 +181,25 @@ export const ConfigSchema = Type.Object({
       description: 'Page the MCP OAuth callback sends the browser to, with ?mcp=connected|error&agent_id=&server_id=',
     }),
   ),
+  SLACK_CLIENT_ID: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: "The Slack app's client ID (its Basic Information page)" }),
+  ),
+  SLACK_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "The Slack app's client secret" })),
+  SLACK_SIGNING_SECRET: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "The Slack app's signing secret, which Slack signs its requests with",
+    }),
+  ),
+  SLACK_API_URL: Type.String({
+    pattern: '^https?://[^\\s]+/$',
+    description: "Base of Slack's Web API, ending in / (another server speaking it, for tests or air-gapped installs)",
+  }),
+  SLACK_AUTHORIZE_URL: Type.String({
+    pattern: '^https?://[^\\s]+$',
+    description: "Slack's OAuth v2 authorize page, where an admin installs the app",
+  }),
   REDIS_URL: Type.Optional(
     Type.String({ pattern: '^rediss?://', description: 'Redis shared by every process for rate-limit counters (optional)' }),
   ),
@@ -294,10 +315,16 @@ const DEFAULTS = {
   MESSENGER_MESSAGES_PER_HELP_CENTER: '1000',
   MESSENGER_MESSAGE_WINDOW_SECONDS: '300',
   MESSENGER_AI_TOKENS_PER_DAY: '1000000',
+  SLACK_API_URL: 'https://slack.com/api/',
+  SLACK_AUTHORIZE_URL: 'https://slack.com/oauth/v2/authorize',
 } satisfies Partial<Record<keyof Config, string>>;
 
 /** Variables whose values may hold credentials: an error names them but never echoes the value. */
-const SECRET_KEYS = new Set('SECRET_KEY DATABASE_URL SMTP_URL REDIS_URL DKIM_PRIVATE_KEY LLM_API_KEY METRICS_TOKEN'.split(' '));
+const SECRET_KEYS = new Set(
+  'SECRET_KEY DATABASE_URL SMTP_URL REDIS_URL DKIM_PRIVATE_KEY LLM_API_KEY METRICS_TOKEN SLACK_CLIENT_SECRET SLACK_SIGNING_SECRET'.split(
+    ' ',
+  ),
+);
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -336,6 +363,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if ((raw.SMTP_INBOUND_TLS_CERT === undefined) !== (raw.SMTP_INBOUND_TLS_KEY === undefined)) {
     problems.set('SMTP_INBOUND_TLS_CERT', 'SMTP_INBOUND_TLS_CERT and SMTP_INBOUND_TLS_KEY go together: set both or neither');
   }
+  const slack = [raw.SLACK_CLIENT_ID, raw.SLACK_CLIENT_SECRET, raw.SLACK_SIGNING_SECRET];
+  if (slack.some((value) => value !== undefined) && slack.some((value) => value === undefined)) {
+    problems.set(
+      'SLACK_CLIENT_ID',
+      'SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_SIGNING_SECRET go together: set all three or none',
+    );
+  }
   if (raw.LLM_MODEL === undefined && raw.LLM_BASE_URL !== undefined) {
     problems.set('LLM_MODEL', 'LLM_BASE_URL needs LLM_MODEL, the model agents use when they name none');
   }
@@ -352,6 +386,8 @@ const EXPECTATIONS: Partial<Record<keyof Config, string>> = {
   DATABASE_URL: 'must be a postgres:// or postgresql:// URL',
   PUBLIC_BASE_URL: URL_EXPECTED,
   MCP_OAUTH_RETURN_URL: URL_EXPECTED,
+  SLACK_API_URL: 'must be an http:// or https:// URL ending in /',
+  SLACK_AUTHORIZE_URL: URL_EXPECTED,
   LLM_BASE_URL: URL_EXPECTED,
   SECRET_KEY: 'must be 32 bytes written as 64 hex digits or base64',
   SMTP_URL: 'must be an smtp:// or smtps:// URL',
@@ -371,65 +407,6 @@ function describeExpectation(key: string): string {
     return `must be a whole number from ${schema.minimum}${max}`;
   }
   return EXPECTATIONS[key as keyof Config] ?? 'must not be empty';
-}
-
-const DKIM_KEYS = ['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY'] as const;
-/** RFC 8301: verifiers may refuse shorter RSA keys. */
-const DKIM_MIN_KEY_BITS = 1024;
-
-/** `DKIM_PRIVATE_KEY` as PEM: a value kept on one line (an env file) writes its line breaks as `\n`. */
-function dkimPem(value: string): string {
-  return value.includes('\\n') ? value.replace(/\\n/g, '\n') : value;
-}
-
-/** What is wrong with a DKIM key (nodemailer signs RSA only, and skips the signature silently when it cannot sign), or null. */
-function dkimKeyProblem(value: string): string | null {
-  let key: ReturnType<typeof createPrivateKey>;
-  try {
-    key = createPrivateKey(dkimPem(value));
-  } catch {
-    return 'DKIM_PRIVATE_KEY must be a PEM private key (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----), unencrypted; it does not parse';
-  }
-  if (key.asymmetricKeyType !== 'rsa') {
-    return `DKIM_PRIVATE_KEY must be an RSA key (nodemailer signs rsa-sha256); got ${key.asymmetricKeyType ?? 'another type'}`;
-  }
-  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-  if (bits < DKIM_MIN_KEY_BITS) {
-    return `DKIM_PRIVATE_KEY must have at least ${DKIM_MIN_KEY_BITS} bits (2048 recommended); got ${bits}`;
-  }
-  return null;
-}
-
-/** DKIM is all three variables or none, with a key that signs. */
-function checkDkim(raw: Record<string, unknown>, problems: Map<string, string>): void {
-  const set = DKIM_KEYS.filter((key) => raw[key] !== undefined);
-  if (set.length > 0 && set.length < DKIM_KEYS.length) {
-    const missing = DKIM_KEYS.filter((key) => raw[key] === undefined);
-    problems.set(
-      missing[0] as string,
-      `DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together: ${set.join(' and ')} set, ${missing.join(' and ')} missing`,
-    );
-  }
-  if (typeof raw.DKIM_PRIVATE_KEY === 'string') {
-    const problem = dkimKeyProblem(raw.DKIM_PRIVATE_KEY);
-    if (problem) {
-      problems.set('DKIM_PRIVATE_KEY', problem);
-    }
-  }
-}
-
-/** nodemailer's `dkim` option when DKIM signing is configured, else null. */
-export function dkimSigningOf(
-  config: Pick<Config, 'DKIM_DOMAIN' | 'DKIM_SELECTOR' | 'DKIM_PRIVATE_KEY'>,
-): { domainName: string; keySelector: string; privateKey: string } | null {
-  if (!config.DKIM_DOMAIN || !config.DKIM_SELECTOR || !config.DKIM_PRIVATE_KEY) {
-    return null;
-  }
-  return {
-    domainName: config.DKIM_DOMAIN.toLowerCase(),
-    keySelector: config.DKIM_SELECTOR,
-    privateKey: dkimPem(config.DKIM_PRIVATE_KEY),
-  };
 }
 
 export type AreaName = 'platform' | 'helpCenter' | 'agentStudio';

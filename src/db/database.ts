@@ -15,6 +15,7 @@ import type { ImapMessageAttemptTable } from '../channels/email/imap-message-att
 import type { MessengerHandoffTable } from '../channels/messenger/messenger-handoff.table.js';
 import type { MessengerTokenUsageTable } from '../channels/messenger/messenger-token-usage.table.js';
 import type { MessengerVisitorTable } from '../channels/messenger/messenger-visitor.table.js';
+import type { SlackEventTable, SlackInstallationTable } from '../channels/slack/slack.table.js';
 import type { EmailMessageTable } from '../delivery/email-messages/email-message.table.js';
 import type { EmailOutboxTable } from '../delivery/outbox/outbox.table.js';
 import type { ArticleFeedbackTable } from '../help-center/article-feedback/article-feedback.table.js';
@@ -172,4 +173,6 @@ export interface DB {
   mailbox_domains: MailboxDomainTable;
   email_messages: EmailMessageTable;
   imap_message_attempts: ImapMessageAttemptTable;
+  slack_installations: SlackInstallationTable;
+  slack_events: SlackEventTable;
 }

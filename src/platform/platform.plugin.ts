@@ -41,8 +41,17 @@ import { userBusinessHoursRoutes } from './users/user-business-hours.routes.js';
 import { viewRoutes } from './views/view.routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
 
+/**
+ * A channel's routes in the platform's API (its keys, sessions, error shape and document), under
+ * `prefix`: the channels sit above the platform, so the app hands them in.
+ */
+export interface ChannelRoutes {
+  prefix: string;
+  routes: FastifyPluginAsyncTypebox;
+}
+
 /** The support platform, mounted under `/v1`. */
-export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
+export function platformPlugin(deps: AppDeps, channels: readonly ChannelRoutes[] = []): FastifyPluginAsyncTypebox {
   return async (app) => {
     await setUpArea(app, deps, {
       name: 'platform',
@@ -116,6 +125,11 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
             'from aggregates kept with every change; as JSON or CSV.',
         },
         {
+          name: 'slack',
+          description:
+            'Slack as a channel: the app installed per organization by OAuth v2, and the Events API URL Slack signs its requests to.',
+        },
+        {
           name: 'webhooks',
           description:
             'Events POSTed to your endpoints as they happen, signed as Standard Webhooks, retried for three days, with ' +
@@ -162,6 +176,9 @@ export function platformPlugin(deps: AppDeps): FastifyPluginAsyncTypebox {
     await app.register(viewRoutes(deps));
     await app.register(eventRoutes(deps));
     await app.register(webhookRoutes(deps));
+    for (const channel of channels) {
+      await app.register(channel.routes, { prefix: channel.prefix });
+    }
     await app.register(mailboxRoutes(deps));
     await app.register(satisfactionRoutes(deps));
     await app.register(satisfactionPageRoutes(deps));

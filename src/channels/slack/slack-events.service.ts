@@ -1,0 +1,72 @@
+import { findSlackInstallationByTeam, insertSlackEventOnce, revokeSlackInstallation } from './slack.repository.js';
+import type { SlackDeps } from './slack-install.service.js';
+
+/** What Slack POSTs to the events URL, as far as the receipt reads it; the rest is kept as sent. */
+export interface SlackEnvelope {
+  type?: unknown;
+  challenge?: unknown;
+  team_id?: unknown;
+  event_id?: unknown;
+  event_time?: unknown;
+  event?: { type?: unknown; channel?: unknown; item?: { channel?: unknown } };
+}
+
+/** What the events URL answers Slack. */
+export type SlackReceipt =
+  | { kind: 'challenge'; challenge: string }
+  | { kind: 'kept' | 'duplicate' | 'ignored' | 'revoked'; reason?: string };
+
+/** Slack stops the app's token for these; nothing else can be done for the workspace until it is installed again. */
+const REVOKING_EVENTS = new Set(['app_uninstalled', 'tokens_revoked']);
+
+/**
+ * A signed request from Slack to the events URL: the URL check's challenge, or an event kept once
+ * by its `event_id` for the worker (so a retry or a replay inside the signature's window is kept
+ * once). An event of a workspace no organization installed, or of an uninstalled one, is ignored
+ * with the reason logged: nothing is written for it.
+ */
+export async function receiveSlackEvent(deps: SlackDeps, envelope: SlackEnvelope, rawBody: string): Promise<SlackReceipt> {
+  if (envelope.type === 'url_verification' && typeof envelope.challenge === 'string') {
+    return { kind: 'challenge', challenge: envelope.challenge };
+  }
+  if (envelope.type !== 'event_callback' || typeof envelope.team_id !== 'string' || typeof envelope.event_id !== 'string') {
+    deps.log.info({ type: envelope.type }, 'Slack request ignored: not an event callback');
+    return { kind: 'ignored', reason: 'not_an_event' };
+  }
+  const installation = await findSlackInstallationByTeam(deps.db, envelope.team_id);
+  if (installation?.status !== 'active') {
+    deps.log.warn(
+      { teamId: envelope.team_id, eventId: envelope.event_id },
+      'Slack event ignored: its workspace is not installed',
+    );
+    return { kind: 'ignored', reason: 'not_installed' };
+  }
+  const eventType = typeof envelope.event?.type === 'string' ? envelope.event.type : 'unknown';
+  const now = deps.clock.now().toISOString();
+  if (REVOKING_EVENTS.has(eventType)) {
+    await revokeSlackInstallation(deps.db, envelope.team_id, eventType, now);
+    deps.log.warn(
+      { teamId: envelope.team_id, organizationId: installation.organization_id },
+      `Slack ${eventType}: installation revoked`,
+    );
+    return { kind: 'revoked', reason: eventType };
+  }
+  const channel = envelope.event?.channel ?? envelope.event?.item?.channel;
+  const eventSeconds = typeof envelope.event_time === 'number' ? envelope.event_time : deps.clock.now().getTime() / 1000;
+  const kept = await insertSlackEventOnce(deps.db, {
+    event_id: envelope.event_id,
+    organization_id: installation.organization_id,
+    team_id: envelope.team_id,
+    event_type: eventType,
+    channel_id: typeof channel === 'string' ? channel : null,
+    payload: rawBody,
+    event_time: new Date(eventSeconds * 1000).toISOString(),
+    status: 'pending',
+    received_at: now,
+  });
+  if (!kept) {
+    deps.log.info({ eventId: envelope.event_id }, 'Slack event already kept (a retry or a replay): ignored');
+    return { kind: 'duplicate' };
+  }
+  return { kind: 'kept' };
+}
