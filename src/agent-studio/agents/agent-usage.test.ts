@@ -33,7 +33,12 @@ describe.each(DIALECTS)("an agent's usage of the month on %s", (dialect) => {
     await model?.close();
   });
 
-  function request(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, headers: Record<string, string> = acme.headers) {
+  function request(
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    payload?: object,
+    headers: Record<string, string> = acme.headers,
+  ) {
     return harness.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
   }
 
