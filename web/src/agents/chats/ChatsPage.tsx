@@ -46,7 +46,7 @@ export function ChatsPage() {
               Conversations you have with an agent, through the API or an integration, are listed here to read again.
             </EmptyNote>
           )
-        ) : (
+        ) : chats.items.length > 0 ? (
           <ul
             aria-label="Chats"
             className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
@@ -55,7 +55,7 @@ export function ChatsPage() {
               <ChatRow key={thread.id} thread={thread} agentName={agentNames.get(thread.agent_id)} />
             ))}
           </ul>
-        )}
+        ) : null}
         <LoadMore hasMore={chats.hasMore} loading={chats.loadingMore} onLoadMore={() => void chats.loadMore()} />
       </div>
     </div>

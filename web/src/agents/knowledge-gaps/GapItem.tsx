@@ -30,11 +30,7 @@ export function GapItem({ gap, helpCenterId }: { gap: KnowledgeGap; helpCenterId
         <span>
           {'Newest: '}
           {ticket.identifier ? (
-            <Link
-              to="/tickets/$ticketId"
-              params={{ ticketId: ticket.id }}
-              className="text-blue-700 hover:underline dark:text-blue-400"
-            >
+            <Link to="/tickets/$ticketId" params={{ ticketId: ticket.id }} className="text-blue-700 underline dark:text-blue-400">
               {`${ticket.identifier}${ticket.title ? ` ${ticket.title}` : ''}`}
             </Link>
           ) : (

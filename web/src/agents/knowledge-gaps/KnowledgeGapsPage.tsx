@@ -67,13 +67,13 @@ export function KnowledgeGapsPage() {
             When the agent, answering tickets for a team, hands a customer’s question to a person because no published article
             answers it, the question is listed here with a button to write that article. Try a longer range.
           </EmptyNote>
-        ) : (
+        ) : gaps.items.length > 0 ? (
           <ul aria-label="Knowledge gaps" className="flex flex-col gap-3">
             {gaps.items.map((gap) => (
               <GapItem key={gap.newest.run_id} gap={gap} helpCenterId={helpCenterId} />
             ))}
           </ul>
-        )}
+        ) : null}
         <LoadMore hasMore={gaps.hasMore} loading={gaps.loadingMore} onLoadMore={() => void gaps.loadMore()} />
       </div>
     </div>

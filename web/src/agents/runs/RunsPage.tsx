@@ -47,7 +47,7 @@ export function RunsPage() {
               ? 'Choose "Every status" to see the other runs.'
               : 'A run starts when someone chats with the agent, or when a team that has it answers a ticket (Settings → Teams).'}
           </EmptyNote>
-        ) : (
+        ) : runs.items.length > 0 ? (
           <ul
             aria-label="Runs"
             className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
@@ -56,7 +56,7 @@ export function RunsPage() {
               <RunRow key={run.id} agentId={agentId} run={run} />
             ))}
           </ul>
-        )}
+        ) : null}
         <LoadMore hasMore={runs.hasMore} loading={runs.loadingMore} onLoadMore={() => void runs.loadMore()} />
       </div>
     </div>
