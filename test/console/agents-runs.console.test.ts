@@ -104,6 +104,7 @@ describe("AI agents: an agent's runs, its usage, and the chat history (Chromium,
     // The agent's page: the month's usage against the budget, and the way to its runs.
     await page.goto(`/app/agents/${agentId}`);
     await page.getByText('750 of 50,000 tokens (1%)').waitFor();
+    await page.getByRole('img', { name: 'Share of the month’s budget used: 750 of 50,000 tokens (1%)' }).waitFor();
     await page.getByRole('heading', { name: /^Usage in .+ \(UTC\)$/ }).waitFor();
     await page.getByRole('navigation', { name: 'Agent activity' }).getByRole('link', { name: 'Runs' }).click();
     const list = page.getByRole('list', { name: 'Runs' });

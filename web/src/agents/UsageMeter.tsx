@@ -19,10 +19,10 @@ export function UsageMeter({ usage }: { usage: StudioAgent['usage'] }) {
           Set a monthly token budget below to cap what the agent may use.
         </p>
       ) : (
-        // A drawn bar rather than <meter>, whose look browsers do not let both themes set; named as a meter.
+        // A drawn bar rather than <meter>, whose look browsers do not let both themes set; its name reads the numbers.
         <div
           role="img"
-          aria-label={`Monthly token budget used: ${usageSummary(usage)}`}
+          aria-label={`Share of the month’s budget used: ${usageSummary(usage)}`}
           className="h-2 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
         >
           <div className={`h-full ${tone}`} style={{ width: `${share * 100}%` }} />
