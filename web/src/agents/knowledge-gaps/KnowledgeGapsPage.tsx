@@ -25,7 +25,8 @@ export function KnowledgeGapsPage() {
   const helpCenters = useQuery(helpCenterChoicesQuery);
   const [chosen, setChosen] = useState<string | null>(null);
   const choices = helpCenters.data ?? [];
-  const helpCenterId = chosen ?? choices[0]?._id ?? null;
+  // The one chosen while it still exists, else the oldest: an organization with one never chooses.
+  const helpCenterId = choices.find((center) => center._id === chosen)?._id ?? choices[0]?._id ?? null;
   return (
     <div className="h-full overflow-y-auto">
       <PageHeader
