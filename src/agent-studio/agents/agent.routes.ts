@@ -44,7 +44,7 @@ export function agentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async (request, reply) => sendPage(reply, await listOrganizationAgents(deps.db, request.principal, request.query)),
+      async (request, reply) => sendPage(reply, await listOrganizationAgents(deps, request.principal, request.query)),
     );
 
     app.get(
@@ -58,7 +58,7 @@ export function agentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: AgentSchema, ...agentStudioErrorResponses([404]) },
         },
       },
-      async (request) => getAgent(deps.db, request.principal, request.params.agent_id),
+      async (request) => getAgent(deps, request.principal, request.params.agent_id),
     );
 
     app.put(

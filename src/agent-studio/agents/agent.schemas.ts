@@ -71,6 +71,16 @@ export const AgentSchema = Type.Object(
     created_by: Type.String({ description: 'Id of the user who created the agent' }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    usage: Type.Object(
+      {
+        month: Type.String({ pattern: '^\\d{4}-\\d{2}$', description: 'The current calendar month, in UTC (2026-11)' }),
+        tokens: Type.Integer({
+          description: "Input plus output tokens the agent's runs used this month; runs in progress count when they end",
+        }),
+        budget: Nullable(Type.Integer({ description: 'configuration.monthly_token_budget; null: unlimited' })),
+      },
+      { additionalProperties: false, description: 'The month’s token usage against the monthly budget' },
+    ),
   },
   { additionalProperties: false, title: 'Agent' },
 );

@@ -9,6 +9,7 @@ import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
 import { DEFAULT_LIST_LIMIT, readListCursor } from '../agent-studio.pagination.js';
 import { modelProviderExists } from '../model-providers/model-provider.service.js';
+import { tokensUsedThisMonth } from '../runtime/token-budget.js';
 import { requireAgent, requireAgentManager, requireManageableAgent } from './agent.lookup.js';
 import { toAgent } from './agent.presenter.js';
 import { insertAgent, listAgents, updateAgent } from './agent.repository.js';
@@ -56,20 +57,34 @@ export async function createAgent(deps: Deps, principal: Principal, input: Stati
     updated_at: at,
     deleted_at: null,
   });
-  return getAgent(deps.db, principal, id);
+  return getAgent(deps, principal, id);
 }
 
 /** Oldest first (created_at, then id): a keyset page. */
-export async function listOrganizationAgents(db: Kysely<DB>, principal: Principal, query: Static<typeof ListAgentsQuerySchema>) {
+export async function listOrganizationAgents(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  principal: Principal,
+  query: Static<typeof ListAgentsQuerySchema>,
+) {
   const limit = query.limit ?? DEFAULT_LIST_LIMIT;
   const after = readListCursor(query, ['instant', 'text']);
-  const rows = await listAgents(db, principal.organizationId, { status: query.status }, { after, limit: limit + 1 });
+  const rows = await listAgents(deps.db, principal.organizationId, { status: query.status }, { after, limit: limit + 1 });
   const page = keysetPage(rows, limit, (row) => [row.created_at, row.id]);
-  return { items: page.items.map(toAgent), nextCursor: page.nextCursor };
+  const usage = await tokensUsedThisMonth(
+    deps,
+    principal.organizationId,
+    page.items.map((row) => row.id),
+  );
+  return {
+    items: page.items.map((row) => toAgent(row, { month: usage.month, tokens: usage.tokens.get(row.id) ?? 0 })),
+    nextCursor: page.nextCursor,
+  };
 }
 
-export async function getAgent(db: Kysely<DB>, principal: Principal, agentId: string) {
-  return toAgent(await requireAgent(db, principal, agentId));
+export async function getAgent(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, agentId: string) {
+  const row = await requireAgent(deps.db, principal, agentId);
+  const usage = await tokensUsedThisMonth(deps, principal.organizationId, [row.id]);
+  return toAgent(row, { month: usage.month, tokens: usage.tokens.get(row.id) ?? 0 });
 }
 
 /** Fields sent replace the stored ones; fields left out stay; `null` clears a nullable field. */
@@ -100,7 +115,7 @@ export async function updateAgentDetails(
     changes.status = input.status;
   }
   await updateAgent(deps.db, principal.organizationId, agent.id, changes);
-  return getAgent(deps.db, principal, agent.id);
+  return getAgent(deps, principal, agent.id);
 }
 
 /**

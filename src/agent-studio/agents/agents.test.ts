@@ -58,6 +58,7 @@ describe.each(DIALECTS)('agents on %s', (dialect) => {
       created_by: acme.userId,
       created_at: TEST_NOW,
       updated_at: TEST_NOW,
+      usage: { month: '2026-01', tokens: 0, budget: null },
     });
     expect((await request('GET', `/agents/${agent.id}`)).json()).toEqual(agent);
   });

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { prepareQuery, prepareQueryByShape } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
-import { inJsonArray } from '../../db/dialect.js';
+import { escapeLike, inJsonArray, likeOperator } from '../../db/dialect.js';
 import { afterKeys, inKeysetOrder } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import { compareText } from '../../lib/order.js';
@@ -124,6 +124,8 @@ interface HistoryParams {
   organizationId: string;
   userId: string;
   agentId?: string;
+  /** `%text%`, its wildcards escaped: threads whose title or a message holds the text. */
+  containing?: string;
   afterTime?: string;
   afterId?: string;
   limit: number;
@@ -148,7 +150,8 @@ const inHistoryOrder = (a: HistoryRow, b: HistoryRow) =>
  * (an agent or all, a cursor or not, the page size, written in).
  */
 const historyStatement = prepareQueryByShape<HistoryParams, HistoryRow>(
-  (params) => [params.agentId !== undefined, params.afterTime !== undefined, params.limit].join(':'),
+  (params) =>
+    [params.agentId !== undefined, params.containing !== undefined, params.afterTime !== undefined, params.limit].join(':'),
   (db, param, shape) => {
     let threads = db
       .selectFrom('chat_threads')
@@ -159,6 +162,22 @@ const historyStatement = prepareQueryByShape<HistoryParams, HistoryRow>(
       .where('agents.deleted_at', 'is', null);
     if (shape.agentId !== undefined) {
       threads = threads.where('chat_threads.agent_id', '=', param('agentId') as string);
+    }
+    if (shape.containing !== undefined) {
+      const like = sql.raw(likeOperator(db));
+      const pattern = param('containing') as string;
+      threads = threads.where((eb) =>
+        eb.or([
+          sql<boolean>`chat_threads.title ${like} ${pattern} escape '\\'`,
+          eb.exists(
+            eb
+              .selectFrom('chat_messages as searched')
+              .select(sql.lit(1).as('one'))
+              .whereRef('searched.thread_id', '=', 'chat_threads.id')
+              .where(sql<boolean>`searched.content ${like} ${pattern} escape '\\'`),
+          ),
+        ]),
+      );
     }
     if (shape.afterTime !== undefined) {
       threads = threads.where(
@@ -183,19 +202,21 @@ const historyStatement = prepareQueryByShape<HistoryParams, HistoryRow>(
 );
 
 /**
- * One page of the owner's threads with live agents, ordered by (last_activity_at, id) descending
+ * One page of the owner's threads with live agents (those whose title or a message holds
+ * `containing`, case-insensitively, when given), ordered by (last_activity_at, id) descending
  * and starting strictly after `after` (a keyset page, so a walk sees each thread once), each with
  * every message of it, oldest first.
  */
 export async function listHistory(
   db: Db,
   owner: ThreadOwner,
-  options: { agentId?: string; after?: { lastActivityAt: string; id: string }; limit: number },
+  options: { agentId?: string; containing?: string; after?: { lastActivityAt: string; id: string }; limit: number },
 ): Promise<{ thread: ChatThreadRow; messages: ChatMessageRow[] }[]> {
   const { rows } = await historyStatement.execute(db, {
     organizationId: owner.organizationId,
     userId: owner.userId,
     agentId: options.agentId || undefined,
+    containing: options.containing ? `%${escapeLike(options.containing)}%` : undefined,
     afterTime: options.after?.lastActivityAt,
     afterId: options.after?.id,
     limit: options.limit,

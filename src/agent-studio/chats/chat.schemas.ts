@@ -114,4 +114,11 @@ export const ChatHistoryQuerySchema = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Threads per page' })),
   cursor: Type.Optional(Type.String({ maxLength: 512, description: 'next_cursor of the previous page' })),
   agent_id: Type.Optional(UuidSchema),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'Only threads whose title or one of whose messages holds this text, case-insensitively (on SQLite, ASCII letters only); blank: all',
+    }),
+  ),
 });

@@ -226,7 +226,12 @@ export function decodeHistoryCursor(cursor: string): { lastActivityAt: string; i
 export async function getChatHistory(db: Kysely<DB>, principal: Principal, query: Static<typeof ChatHistoryQuerySchema>) {
   const limit = query.limit ?? 10;
   const after = query.cursor !== undefined ? decodeHistoryCursor(query.cursor) : undefined;
-  const threads = await listHistory(db, ownerOf(principal), { agentId: query.agent_id, after, limit: limit + 1 });
+  const threads = await listHistory(db, ownerOf(principal), {
+    agentId: query.agent_id,
+    containing: query.q?.trim() || undefined,
+    after,
+    limit: limit + 1,
+  });
   const page = threads.slice(0, limit);
   const last = page.at(-1)?.thread;
   return {

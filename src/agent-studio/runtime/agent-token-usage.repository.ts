@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { inJsonArray } from '../../db/dialect.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -95,4 +96,15 @@ export async function findRunReservation(db: Db, runId: string) {
 
 export async function clearRunReservation(db: Db, runId: string): Promise<void> {
   await db.updateTable('agent_runs').set({ reserved_tokens: 0, reserved_period: null }).where('id', '=', runId).execute();
+}
+
+/** What each of the agents used in the month starting `periodStart` (an agent with no row used nothing). */
+export async function listMonthUsage(db: Db, organizationId: string, agentIds: readonly string[], periodStart: string) {
+  return db
+    .selectFrom('agent_token_usage')
+    .select(['agent_id', 'used_tokens'])
+    .where('organization_id', '=', organizationId)
+    .where('period_start', '=', periodStart)
+    .where(inJsonArray(db, 'agent_id', JSON.stringify(agentIds)))
+    .execute();
 }

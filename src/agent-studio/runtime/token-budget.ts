@@ -7,6 +7,7 @@ import {
   ensureUsageRow,
   findRunReservation,
   findUsage,
+  listMonthUsage,
   reserveIfRoom,
   settleUsage,
   type UsageKey,
@@ -29,6 +30,23 @@ const RESERVE_TRIES = 5;
 
 export function monthStart(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+}
+
+/** `2026-11`: the calendar month (UTC) that `monthStart` begins. */
+export const monthOf = (periodStart: string) => periodStart.slice(0, 7);
+
+/**
+ * The tokens each agent's runs used in the current month (UTC): what finished stretches counted,
+ * without what stretches in progress hold. One statement for any number of agents.
+ */
+export async function tokensUsedThisMonth(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  organizationId: string,
+  agentIds: readonly string[],
+): Promise<{ month: string; tokens: Map<string, number> }> {
+  const periodStart = monthStart(deps.clock.now());
+  const rows = agentIds.length > 0 ? await listMonthUsage(deps.db, organizationId, agentIds, periodStart) : [];
+  return { month: monthOf(periodStart), tokens: new Map(rows.map((row) => [row.agent_id, Number(row.used_tokens)])) };
 }
 
 export interface BudgetedRun {

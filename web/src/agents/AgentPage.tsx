@@ -4,9 +4,11 @@ import { useEffect, useState } from 'react';
 import { DeleteAction } from '../ui/DeleteAction';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { PageHeader } from '../ui/PageHeader';
+import { AgentActivityLinks } from './AgentActivityLinks';
 import { AgentForm } from './AgentForm';
 import { agentBody } from './agent-form';
 import { AGENTS_KEY, agentQuery, createAgent, deleteAgent, updateAgent } from './studio-queries';
+import { UsageMeter } from './UsageMeter';
 
 const BACK = (
   <Link to="/agents" className="mb-3 inline-block text-sm text-blue-700 hover:underline dark:text-blue-400">
@@ -59,6 +61,8 @@ export function AgentPage() {
         <ErrorNotice error={agent.error} />
         {agent.data ? (
           <>
+            <UsageMeter usage={agent.data.usage} />
+            <AgentActivityLinks agentId={agentId} />
             <AgentForm
               key={agent.data.id}
               agent={agent.data}

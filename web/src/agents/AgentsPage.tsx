@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { useMe } from '../auth/session';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { PageHeader } from '../ui/PageHeader';
+import { usageSummary } from './agent-usage';
 import { agentsQuery, providersQuery } from './studio-queries';
 
 const ACTION =
@@ -24,11 +25,16 @@ export function AgentsPage() {
         title="AI agents"
         description="Agents that answer customers and help your team, and the language models they run on."
         actions={
-          isAdmin ? (
-            <Link to="/agents/new" className={ACTION}>
-              <Plus size={14} aria-hidden /> New agent
+          <>
+            <Link to="/agents/chats" className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700">
+              Chat history
             </Link>
-          ) : null
+            {isAdmin ? (
+              <Link to="/agents/new" className={ACTION}>
+                <Plus size={14} aria-hidden /> New agent
+              </Link>
+            ) : null}
+          </>
         }
       />
       <div className="mx-auto flex max-w-4xl flex-col gap-8 p-4">
@@ -53,7 +59,14 @@ export function AgentsPage() {
                       {agent.name}
                     </Link>
                     <span className="text-sm text-zinc-500 dark:text-zinc-400">
-                      {[provider, model, agent.status === 'inactive' ? 'inactive' : null].filter(Boolean).join(' · ')}
+                      {[
+                        provider,
+                        model,
+                        agent.status === 'inactive' ? 'inactive' : null,
+                        `${usageSummary(agent.usage)} this month`,
+                      ]
+                        .filter(Boolean)
+                        .join(' · ')}
                     </span>
                   </li>
                 );

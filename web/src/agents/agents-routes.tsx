@@ -1,4 +1,5 @@
 import { type AnyRoute, createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { agentActivityRoutes } from './agent-activity-routes';
 
 /**
  * The AI agents area below /app/agents, loaded when first opened: the agents and model providers
@@ -30,5 +31,5 @@ export function agentsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'agents/providers/$providerId',
     component: lazyRouteComponent(() => import('./ProviderPage'), 'ProviderPage'),
   });
-  return [agents, newAgent, agent, newProvider, provider] as const;
+  return [agents, newAgent, agent, newProvider, provider, ...agentActivityRoutes(parent)] as const;
 }

@@ -26,6 +26,8 @@ export type StudioAgent = Answer<'agentStudio.agents.get'>;
 export type ModelProviderCreate = Body<'agentStudio.modelProviders.create'>;
 export type ModelProviderUpdate = Body<'agentStudio.modelProviders.update'>;
 export type AgentCreate = Body<'agentStudio.agents.create'>;
+export type AgentRun = Answer<'agentStudio.runs.get'>;
+export type KnowledgeGap = Answer<'agentStudio.knowledgeGaps.list'>[number];
 
 /**
  * The message of an agent-studio error. Each refused value is worded as its path, dotted without

@@ -485,6 +485,14 @@ export interface operations {
                         template_id: null | string;
                         /** Format: date-time */
                         updated_at: string;
+                        /** @description The month’s token usage against the monthly budget */
+                        usage: {
+                            budget: null | number;
+                            /** @description The current calendar month, in UTC (2026-11) */
+                            month: string;
+                            /** @description Input plus output tokens the agent's runs used this month; runs in progress count when they end */
+                            tokens: number;
+                        };
                     }[];
                 };
             };
@@ -611,6 +619,14 @@ export interface operations {
                         template_id: null | string;
                         /** Format: date-time */
                         updated_at: string;
+                        /** @description The month’s token usage against the monthly budget */
+                        usage: {
+                            budget: null | number;
+                            /** @description The current calendar month, in UTC (2026-11) */
+                            month: string;
+                            /** @description Input plus output tokens the agent's runs used this month; runs in progress count when they end */
+                            tokens: number;
+                        };
                     };
                 };
             };
@@ -717,6 +733,14 @@ export interface operations {
                         template_id: null | string;
                         /** Format: date-time */
                         updated_at: string;
+                        /** @description The month’s token usage against the monthly budget */
+                        usage: {
+                            budget: null | number;
+                            /** @description The current calendar month, in UTC (2026-11) */
+                            month: string;
+                            /** @description Input plus output tokens the agent's runs used this month; runs in progress count when they end */
+                            tokens: number;
+                        };
                     };
                 };
             };
@@ -857,6 +881,14 @@ export interface operations {
                         template_id: null | string;
                         /** Format: date-time */
                         updated_at: string;
+                        /** @description The month’s token usage against the monthly budget */
+                        usage: {
+                            budget: null | number;
+                            /** @description The current calendar month, in UTC (2026-11) */
+                            month: string;
+                            /** @description Input plus output tokens the agent's runs used this month; runs in progress count when they end */
+                            tokens: number;
+                        };
                     };
                 };
             };
@@ -2951,6 +2983,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Threads per page */
                 limit?: number;
+                /** @description Only threads whose title or one of whose messages holds this text, case-insensitively (on SQLite, ASCII letters only); blank: all */
+                q?: string;
             };
             header?: never;
             path?: never;
