@@ -26,17 +26,17 @@ export function ToolCallCard({ call }: { call: ToolCallView }) {
         {!call.running && !call.error ? <Badge tone="green">Done</Badge> : null}
         {took ? <span className="text-xs text-zinc-600 dark:text-zinc-400">{`Took ${took}`}</span> : null}
       </div>
-      <div>
-        <p className="text-xs font-medium">Arguments</p>
+      <figure>
+        <figcaption className="text-xs font-medium">Arguments</figcaption>
         <pre className={CODE}>{readableJson(call.arguments ?? {})}</pre>
-      </div>
+      </figure>
       {call.error ? (
         <p className="text-red-800 dark:text-red-300">{call.error}</p>
       ) : call.running ? null : (
-        <div>
-          <p className="text-xs font-medium">Result</p>
+        <figure>
+          <figcaption className="text-xs font-medium">Result</figcaption>
           <pre className={CODE}>{readableJson(call.result)}</pre>
-        </div>
+        </figure>
       )}
     </li>
   );
