@@ -1,6 +1,8 @@
+import { createServer } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../free-port.js';
+import { closeServer, listen } from '../mcp/authorization-server.js';
 import { type ModelRequest, startModelServer, type TestModelServer } from '../model-server.js';
 import { type Agent, inviteAgent, openSignedIn, until } from './agent-session.js';
 import { accessibilityProblems } from './axe.js';
@@ -75,7 +77,7 @@ describe('AI agents: the playground (Chromium, SQLite, a loopback model)', () =>
     await page.getByRole('button', { name: 'Send' }).click();
   };
 
-  it('streams the answer with the knowledge-base call, asks before a tool that needs approval, and Reject declines it', {
+  it('streams the answer with the knowledge-base call, asks before a tool that needs approval: Reject declines it, Approve runs it', {
     timeout: 60_000,
   }, async () => {
     const agentId = await makeAgent('Refund helper', providerId);
@@ -119,6 +121,19 @@ describe('AI agents: the playground (Chromium, SQLite, a loopback model)', () =>
     });
 
     // A tool that needs approval: the run pauses, the page asks, and Reject declines it.
+    const refunds: string[] = [];
+    const refundDesk = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        refunds.push(body);
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ refunded: JSON.parse(body).order }));
+      });
+    });
+    const refundPort = await listen(refundDesk);
     await server.call('POST', `/api/v1/agents/${agentId}/tools`, {
       agent_id: agentId,
       tool_name: 'issue_refund',
@@ -126,7 +141,7 @@ describe('AI agents: the playground (Chromium, SQLite, a loopback model)', () =>
       external_tool_connection_id: '3f1c2b9e-8a4d-4c7e-9b1a-2d3e4f5a6b7c',
       require_approval: true,
       configuration: {
-        url: `http://127.0.0.1:${await freePort()}/refund`,
+        url: `http://127.0.0.1:${refundPort}/refund`,
         parameters: { type: 'object', properties: { order: { type: 'string' } } },
       },
     });
@@ -153,6 +168,21 @@ describe('AI agents: the playground (Chromium, SQLite, a loopback model)', () =>
     expect(refused?.tool_calls).toEqual([
       expect.objectContaining({ tool_name: 'issue_refund', error: 'Rejected: a person declined this call' }),
     ]);
+    expect(refunds).toEqual([]);
+
+    // Approve: the call runs, and its result shows.
+    model.script({ toolCalls: [{ name: 'issue_refund', arguments: { order: 'A-18' } }] }, { text: 'Refund A-18 issued.' });
+    await send(page, 'Refund order A-18');
+    const third = conversation.getByRole('listitem', { name: 'Agent' }).nth(2);
+    await third.getByRole('region', { name: 'Approval needed' }).getByRole('button', { name: 'Approve' }).click();
+    await third.getByText('Refund A-18 issued.').waitFor();
+    await third
+      .getByRole('listitem', { name: 'Tool call issue_refund' })
+      .getByRole('figure', { name: 'Result' })
+      .getByText(/"refunded": "A-18"/)
+      .waitFor();
+    expect(refunds).toEqual(['{"order":"A-18"}']);
+    await closeServer(refundDesk);
 
     // Reset: a new thread for the next message.
     await page.getByRole('button', { name: 'Reset' }).click();
@@ -170,7 +200,9 @@ describe('AI agents: the playground (Chromium, SQLite, a loopback model)', () =>
     await session.context.close();
   });
 
-  it("shows the run's stored error when the provider is down, at phone width", { timeout: 60_000 }, async () => {
+  it("shows the run's stored error when the provider is down, and says when no run starts, at phone width", {
+    timeout: 60_000,
+  }, async () => {
     const down = await server.call<{ id: string }>('POST', '/api/v1/model-providers', {
       name: 'Down',
       kind: 'openai_compatible',
@@ -198,6 +230,21 @@ describe('AI agents: the playground (Chromium, SQLite, a loopback model)', () =>
     expect(await accessibilityProblems(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await accessibilityProblems(page)).toEqual([]);
+
+    // An inactive agent starts no run: the page says so instead of waiting.
+    const idle = await server.call<{ id: string }>('POST', '/api/v1/agents', {
+      name: 'Idle helper',
+      status: 'inactive',
+      configuration: { model_provider_id: providerId },
+    });
+    await page.goto(`/app/agents/${idle.id}/playground`);
+    await page.getByRole('heading', { name: 'Idle helper: playground', level: 1 }).waitFor();
+    await send(page, 'Hello?');
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^No run started: the agent is inactive or has no model/ })
+      .waitFor();
+    expect(await runsOf(idle.id)).toEqual([]);
     expect(pageFailures(session)).toEqual([]);
     await session.context.close();
   });

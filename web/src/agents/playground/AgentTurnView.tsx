@@ -4,6 +4,9 @@ import type { AgentTurn } from './playground-turns';
 import { ToolCallCard } from './ToolCallCard';
 
 function statusOf(turn: AgentTurn): { label: string; tone: BadgeTone } {
+  if (turn.status === 'not_started') {
+    return { label: 'Not answered', tone: 'neutral' };
+  }
   if (turn.status === 'failed') {
     return { label: 'Run failed', tone: 'red' };
   }
@@ -49,6 +52,11 @@ export function AgentTurnView({
         </p>
       ) : null}
       {turn.text ? <p className="whitespace-pre-wrap break-words text-sm">{turn.text}</p> : null}
+      {turn.status === 'not_started' ? (
+        <p role="alert" className="text-sm text-zinc-700 dark:text-zinc-300">
+          No run started: the agent is inactive or has no model. Make it active with a model provider, then send again.
+        </p>
+      ) : null}
       {turn.status === 'failed' ? (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
           {`The run failed: ${turn.error ?? 'no reason was stored'}`}

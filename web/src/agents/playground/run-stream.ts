@@ -65,8 +65,14 @@ async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (event: Run
   }
 }
 
-/** A streamed answer: its events, or the API's refusal as an `ApiError`. */
-async function follow(call: Promise<{ error?: unknown; response: Response }>, onEvent: (event: RunEvent) => void): Promise<void> {
+/**
+ * A streamed answer: its events, or the API's refusal as an `ApiError`. False when the API answered
+ * without a run to stream (a message to an inactive agent, or one without a model, is only stored).
+ */
+async function follow(
+  call: Promise<{ error?: unknown; response: Response }>,
+  onEvent: (event: RunEvent) => void,
+): Promise<boolean> {
   let answer: Awaited<typeof call>;
   try {
     answer = await call;
@@ -76,10 +82,12 @@ async function follow(call: Promise<{ error?: unknown; response: Response }>, on
   if (answer.error !== undefined || !answer.response.ok) {
     throw new ApiError(answer.response.status, studioMessageOf(answer.error, answer.response));
   }
+  const streamed = (answer.response.headers.get('content-type') ?? '').startsWith('text/event-stream');
   // Asked with `parseAs: 'stream'`, the body is left unread for us.
-  if (answer.response.body) {
+  if (streamed && answer.response.body) {
     await readEvents(answer.response.body, onEvent);
   }
+  return streamed;
 }
 
 export const createPlaygroundThread = (agentId: string) =>

@@ -2,7 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import { type AgentTurn, applyRunEvent, newAgentTurn, type Turn } from './playground-turns';
 import { createPlaygroundThread, decideAndStream, type RunEvent, runOf, sendAndStream } from './run-stream';
 
-type Streamer = (onEvent: (event: RunEvent) => void) => Promise<void>;
+type Streamer = (onEvent: (event: RunEvent) => void) => Promise<boolean>;
 
 /**
  * One playground conversation: a thread made on the first message, the turns as they stream in,
@@ -26,7 +26,7 @@ export function usePlayground(agentId: string) {
     async (key: string, streamer: Streamer) => {
       const mine = generation.current;
       let runId: string | null = null;
-      await streamer((event) => {
+      const streamed = await streamer((event) => {
         if (mine !== generation.current) {
           return;
         }
@@ -35,6 +35,9 @@ export function usePlayground(agentId: string) {
         }
         changeTurn(key, (turn) => applyRunEvent(turn, event));
       });
+      if (!streamed && mine === generation.current) {
+        changeTurn(key, (turn) => ({ ...turn, status: 'not_started' }));
+      }
       if (runId && mine === generation.current) {
         const run = await runOf(agentId, runId);
         changeTurn(key, (turn) => ({
