@@ -14,7 +14,13 @@ export function AgentToolRow({ tool, label, description }: { tool: AgentTool; la
   const refresh = () => queryClient.invalidateQueries({ queryKey: toolsKey(tool.agent_id) });
   const toggle = useMutation({
     mutationFn: (enabled: boolean) => updateAgentTool(tool, { is_enabled: enabled }),
-    onSuccess: refresh,
+    // The saved tool in the list at once, so the switch does not flick back while the list reloads.
+    onSuccess: (saved) => {
+      queryClient.setQueryData<AgentTool[]>(toolsKey(tool.agent_id), (list) =>
+        list?.map((item) => (item.id === saved.id ? saved : item)),
+      );
+      return refresh();
+    },
   });
   const remove = useMutation({ mutationFn: () => deleteAgentTool(tool), onSuccess: refresh });
   const url = tool.tool_type === 'external_tool' ? tool.configuration?.url : undefined;
