@@ -178,7 +178,8 @@ export const ConfigSchema = Type.Object({
   MCP_OAUTH_RETURN_URL: Type.Optional(
     Type.String({
       pattern: '^https?://[^\\s]+$',
-      description: 'Page the MCP OAuth callback sends the browser to, with ?mcp=connected|error&agent_id=&server_id=',
+      description:
+        "Page the MCP OAuth callback sends the browser to, with ?mcp=connected|error&agent_id=&server_id=; default: the console's /app/agents/mcp-connected when the console is built",
     }),
   ),
   SLACK_CLIENT_ID: Type.Optional(

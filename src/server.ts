@@ -30,6 +30,7 @@ import { type ChatReplyEmailWorker, createChatReplyEmailWorker } from './platfor
 import { apiKeyLookup } from './platform/users/api-key.service.js';
 import { type CredentialsSignal, createCredentialsSignal } from './platform/users/credentials.signal.js';
 import { createWebhookWorker, type WebhookWorker } from './platform/webhooks/webhook.worker.js';
+import { withConsoleMcpReturn } from './web-console/console.plugin.js';
 
 export const SMTP_URL_MISSING =
   'SMTP_URL is not set: email will not be delivered, and queued messages are marked undeliverable until SMTP_URL is set ' +
@@ -48,12 +49,13 @@ export interface RunningServer {
  * database, and listens: one listener per distinct port of the three areas.
  */
 export async function startServer(
-  config: Config,
+  given: Config,
   log: Logger,
   print: (line: string) => void,
   // A test fixes "now" (business hours open or closed) by passing its own clock.
   options: { clock?: Clock } = {},
 ): Promise<RunningServer> {
+  const config = withConsoleMcpReturn(given);
   // Before anything opens: without a key for PostgreSQL the start stops here, with one line.
   const secretKey = resolveSecretKey(config);
   const handle: DatabaseHandle = createDb(config);

@@ -4,7 +4,8 @@ import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateWebClientTypes, WEB_CLIENTS } from '../scripts/web-client-types.js';
-import { CONSOLE_BUILD_DIR } from '../src/web-console/console.plugin.js';
+import { parseConfig } from '../src/config.js';
+import { CONSOLE_BUILD_DIR, withConsoleMcpReturn } from '../src/web-console/console.plugin.js';
 import { buildTestApp, type TestApp } from './harness.js';
 
 /** The budget for the first load of /app/ on a cold cache. */
@@ -60,6 +61,14 @@ describe('the web console at /app/', () => {
     expect(missing.statusCode).toBe(404);
     const write = await app.inject({ method: 'POST', url: '/app/tickets' });
     expect(write.statusCode).toBe(404);
+  });
+
+  it("sends an MCP authorization back to the console's page by default, when the console is built and no page is set", () => {
+    const config = parseConfig({ PUBLIC_BASE_URL: 'https://desk.example.com/' });
+    expect(withConsoleMcpReturn(config).MCP_OAUTH_RETURN_URL).toBe('https://desk.example.com/app/agents/mcp-connected');
+    const own = { ...config, MCP_OAUTH_RETURN_URL: 'https://intranet.example.com/done' };
+    expect(withConsoleMcpReturn(own).MCP_OAUTH_RETURN_URL).toBe('https://intranet.example.com/done');
+    expect(withConsoleMcpReturn(config, join(CONSOLE_BUILD_DIR, 'no-such-build/')).MCP_OAUTH_RETURN_URL).toBeUndefined();
   });
 
   it('loads under 300 kB of JavaScript gzipped on a cold cache', () => {

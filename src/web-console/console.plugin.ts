@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { type Config, publicBaseUrl } from '../config.js';
 import { PROJECT_ROOT } from '../project-root.js';
 
 /** Where `npm run build:web` writes the console. */
@@ -25,6 +26,21 @@ export const CONSOLE_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/** The console page an MCP authorization popup comes back to: it tells the agent's page, which opened it, and closes. */
+export const CONSOLE_MCP_RETURN_PATH = '/app/agents/mcp-connected';
+
+/**
+ * Where the MCP OAuth callback sends the browser: `MCP_OAUTH_RETURN_URL` when set, else the
+ * console's own page for it when the console is built (and so served at /app/), else nowhere (the
+ * callback answers its result as JSON).
+ */
+export function withConsoleMcpReturn(config: Config, buildDir: string = CONSOLE_BUILD_DIR): Config {
+  if (config.MCP_OAUTH_RETURN_URL || !existsSync(`${buildDir}index.html`)) {
+    return config;
+  }
+  return { ...config, MCP_OAUTH_RETURN_URL: `${publicBaseUrl(config, 'platform')}${CONSOLE_MCP_RETURN_PATH}` };
+}
 
 /** Hashed file names never change content: cache them for a year. Anything else is checked each time. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -8,6 +8,7 @@ import { AgentActivityLinks } from './AgentActivityLinks';
 import { AgentForm } from './AgentForm';
 import { agentBody } from './agent-form';
 import { AGENTS_KEY, agentQuery, createAgent, deleteAgent, updateAgent } from './studio-queries';
+import { AgentToolsPanel } from './tools/AgentToolsPanel';
 import { UsageMeter } from './UsageMeter';
 
 const BACK = (
@@ -55,7 +56,19 @@ export function AgentPage() {
   const agent = useQuery(agentQuery(agentId));
   return (
     <div className="h-full overflow-y-auto">
-      <PageHeader title={agent.data?.name ?? 'Agent'} description="How the agent runs, its limits and its monthly budget." />
+      <PageHeader
+        title={agent.data?.name ?? 'Agent'}
+        description="How the agent runs, its limits and its monthly budget."
+        actions={
+          <Link
+            to="/agents/$agentId/playground"
+            params={{ agentId }}
+            className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+          >
+            Playground
+          </Link>
+        }
+      />
       <div className="mx-auto flex max-w-3xl flex-col gap-6 p-4">
         <div>{BACK}</div>
         <ErrorNotice error={agent.error} />
@@ -74,6 +87,7 @@ export function AgentPage() {
                 return saved;
               }}
             />
+            <AgentToolsPanel agentId={agentId} />
             <div className="flex flex-wrap gap-2">
               <DeleteAction
                 label="Delete agent"

@@ -21,6 +21,17 @@ export function agentsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'agents/$agentId',
     component: lazyRouteComponent(() => import('./AgentPage'), 'AgentPage'),
   });
+  const playground = createRoute({
+    getParentRoute: () => parent,
+    path: 'agents/$agentId/playground',
+    component: lazyRouteComponent(() => import('./playground/PlaygroundPage'), 'PlaygroundPage'),
+  });
+  // Where an MCP server's authorization window comes back to (the server's default MCP_OAUTH_RETURN_URL).
+  const mcpConnected = createRoute({
+    getParentRoute: () => parent,
+    path: 'agents/mcp-connected',
+    component: lazyRouteComponent(() => import('./tools/McpConnectedPage'), 'McpConnectedPage'),
+  });
   const newProvider = createRoute({
     getParentRoute: () => parent,
     path: 'agents/providers/new',
@@ -31,5 +42,5 @@ export function agentsRoutes<Parent extends AnyRoute>(parent: Parent) {
     path: 'agents/providers/$providerId',
     component: lazyRouteComponent(() => import('./ProviderPage'), 'ProviderPage'),
   });
-  return [agents, newAgent, agent, newProvider, provider, ...agentActivityRoutes(parent)] as const;
+  return [agents, newAgent, agent, playground, mcpConnected, newProvider, provider, ...agentActivityRoutes(parent)] as const;
 }

@@ -15,10 +15,10 @@ export const PROVIDERS_KEY = ['agent-studio', 'model-providers'] as const;
 export const AGENTS_KEY = ['agent-studio', 'agents'] as const;
 
 const NEXT_CURSOR = 'x-next-cursor';
-const PAGE = 100;
+export const PAGE = 100;
 
 /** A page of an agent-studio list: the array, and the next page's cursor from its header. */
-async function pageOf<Item>(call: Promise<{ data?: Item[]; error?: unknown; response: Response }>) {
+export async function pageOf<Item>(call: Promise<{ data?: Item[]; error?: unknown; response: Response }>) {
   const pending = call;
   const data = await unwrapStudio(pending);
   return { data, nextCursor: (await pending).response.headers.get(NEXT_CURSOR) };
