@@ -6,6 +6,7 @@ import { launchChromium } from '../test/console/browser.js';
 import { freePort } from '../test/free-port.js';
 import { shootHelpCenter } from './screenshots-help-center.js';
 import { shootSettings } from './screenshots-settings.js';
+import { shootStudio } from './screenshots-studio.js';
 import { shootWidget } from './screenshots-widget.js';
 
 /**
@@ -14,7 +15,8 @@ import { shootWidget } from './screenshots-widget.js';
  * the system Chromium signs in as the demo agent and photographs the sign-in page, the inbox and
  * a ticket (plus the inbox in the dark theme and a ticket on a phone), then, as the demo
  * organization's admin, the main settings pages, the public help center, and last the messenger
- * on a vendor's page and the reports page, into docs/screenshots/.
+ * on a vendor's page, the reports page, and the knowledge and AI studio pages (the article editor,
+ * an agent's playground and its knowledge gaps), into docs/screenshots/.
  */
 const OUT_DIR = join('docs', 'screenshots');
 const PASSWORD = 'lumen-demo-screens-2026';
@@ -114,6 +116,8 @@ try {
   await reports.getByRole('img', { name: /^Chart of Volume/ }).waitFor();
   await shoot('reports', reports);
   await reports.context().close();
+  // Last: its agent hands off tickets of the demo's Support team.
+  await shootStudio(browser, origin, api, helpCenter, shoot, signIn);
 } finally {
   await browser.close();
   server.kill('SIGTERM');
