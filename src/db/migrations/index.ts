@@ -56,6 +56,7 @@ import * as slaWorker from './2026-11-29T1700_sla_worker.js';
 import * as ticketSlaListIndexes from './2026-11-29T1710_ticket_sla_list_indexes.js';
 import * as createReportSlaSatisfaction from './2026-11-29T1800_create_report_sla_satisfaction.js';
 import * as reportRollups from './2026-11-29T1900_report_rollups.js';
+import * as articleRevision from './2026-11-30T0100_article_revision.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -119,4 +120,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T1710_ticket_sla_list_indexes': ticketSlaListIndexes,
   '2026-11-29T1800_create_report_sla_satisfaction': createReportSlaSatisfaction,
   '2026-11-29T1900_report_rollups': reportRollups,
+  '2026-11-30T0100_article_revision': articleRevision,
 };

@@ -83,6 +83,7 @@ describe.each(DIALECTS)('articles on %s', (dialect) => {
       createdBy: acme.userId,
       lastEditedBy: acme.userId,
       lastEditedAt: TEST_NOW,
+      revision: 1,
       createdAt: TEST_NOW,
       updatedAt: TEST_NOW,
     });
