@@ -212,6 +212,15 @@ describe('the Knowledge area: articles, the editor and tags (Chromium, SQLite)',
     const invoices = await server.call<TagShape>('POST', '/tags', { name: 'Invoices' });
     const created = await server.call<ArticleShape>('POST', '/articles', { title: 'Billing basics', collectionId });
     await page.goto(`/app/knowledge/${helpCenterId}/articles/${created._id}`);
+    // A refused save: the API's words beside the title, what was typed kept, nothing written.
+    const title = page.getByRole('textbox', { name: 'Title' });
+    await title.fill('   ');
+    await page.getByText(/^title must not be blank/).waitFor();
+    expect(await title.getAttribute('aria-invalid')).toBe('true');
+    expect(await title.inputValue()).toBe('   ');
+    expect((await article(created._id)).title).toBe('Billing basics');
+    await title.fill('Billing basics');
+    await saved(page);
     await page.getByRole('combobox', { name: 'Add a tag' }).fill('Billing');
     await page.getByRole('button', { name: 'Add tag' }).click();
     await page.getByRole('button', { name: 'Remove tag Billing' }).waitFor();
@@ -262,6 +271,13 @@ describe('the Knowledge area: articles, the editor and tags (Chromium, SQLite)',
     await until(async () => ((await page.getByRole('button', { name: 'Preview' }).isVisible()) ? true : undefined), 'Preview');
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.getByTitle('Preview of the public page').waitFor();
+    // The draft's uploaded image shows in the preview (read with the session).
+    const pixel = page.frameLocator('iframe[title="Preview of the public page"]').getByRole('img', { name: 'A single pixel' });
+    await until(
+      async () =>
+        (await pixel.evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth)) === 1 ? true : undefined,
+      'the image loaded in the preview',
+    );
     expect(phone.foreignRequests).toEqual([]);
     await phone.context.close();
   });

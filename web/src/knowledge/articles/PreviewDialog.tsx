@@ -19,7 +19,7 @@ th p, td p { margin: 0; }
 
 /**
  * The saved draft as readers would see it: the API's sanitised HTML in a sandboxed frame, where
- * nothing runs (no scripts, no forms) and nothing reaches the console's page.
+ * nothing runs (no scripts, no forms, no popups).
  */
 export function PreviewDialog({
   open,
@@ -38,7 +38,8 @@ export function PreviewDialog({
       <div className="p-4 pt-2">
         <iframe
           title="Preview of the public page"
-          sandbox=""
+          // Same origin, so uploaded images load with the session; no scripts, forms or popups.
+          sandbox="allow-same-origin"
           srcDoc={document}
           className="h-[60vh] w-full rounded-md border border-zinc-200 bg-white dark:border-zinc-700"
         />

@@ -67,16 +67,24 @@ export function useArticleDraft(article: Article) {
     [queryClient],
   );
 
-  const save = useCallback(
-    async (revision = saved.current.revision): Promise<boolean> => {
+  /** The save on its way: the next waits for it, so it names the revision that save made, not the one before. */
+  const inFlight = useRef<Promise<boolean> | null>(null);
+
+  const send = useCallback(
+    async (revision: number | undefined): Promise<boolean> => {
       const sent = latest.current;
+      // Saved already by the save this one waited for: nothing left to send.
+      if (revision === undefined && sameDraft(sent, saved.current.draft)) {
+        setState('saved');
+        return true;
+      }
       setState('saving');
       try {
         const updated = await updateArticle(article._id, {
           title: sent.title,
           contentHtml: sent.html,
           tags: sent.tags,
-          ifRevision: revision,
+          ifRevision: revision ?? saved.current.revision,
         });
         accept(updated);
         setProblems({});
@@ -98,13 +106,38 @@ export function useArticleDraft(article: Article) {
     [accept, article._id, queryClient],
   );
 
+  const save = useCallback(
+    async (revision?: number): Promise<boolean> => {
+      const previous = inFlight.current;
+      const next = (async () => {
+        await previous;
+        return send(revision);
+      })();
+      inFlight.current = next;
+      try {
+        return await next;
+      } finally {
+        if (inFlight.current === next) {
+          inFlight.current = null;
+        }
+      }
+    },
+    [send],
+  );
+
   const change = useCallback((next: Partial<Draft>) => {
     setDraft((current) => ({ ...current, ...next }));
     setState((current) => (current === 'conflict' ? current : 'unsaved'));
   }, []);
 
   useEffect(() => {
-    if (state !== 'unsaved' || sameDraft(draft, saved.current.draft)) {
+    if (state !== 'unsaved') {
+      return;
+    }
+    // Changed back to what is saved (a refused title typed again as it was): saved, with no request.
+    if (sameDraft(draft, saved.current.draft)) {
+      setProblems({});
+      setState('saved');
       return;
     }
     const timer = setTimeout(() => void save(), AUTOSAVE_DELAY_MS);
