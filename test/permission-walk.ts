@@ -46,6 +46,9 @@ export async function makeWalkResources(
   // Merging closes the merged ticket: a pair of their own, so the walk's ticket stays open.
   ids.mergeSource = String((await ticket('Merged away')).id);
   ids.mergeTarget = String((await ticket('Merged into')).id);
+  // Merging deletes the merged tag: one of its own, so the walk's tag stays for the routes after.
+  const mergedTag = await create('/tags', { name: 'walk-merged-tag' });
+  ids.mergedHelpTag = String(mergedTag._id ?? mergedTag.id);
   // Assigning a ticket emails its assignee: an outbox message.
   await ticket('Assigned', { assignedAgentId: member.userId });
   ids.outbox = (
@@ -204,6 +207,10 @@ export function walkRequests(ids: ResourceIds, memberId: string): Record<string,
     'PATCH /articles/{id}': json({ title: 'Walked article' }),
     'POST /tags': json({ name: 'walk-help-tag' }),
     'PATCH /tags/{tagId}': json({ name: 'walked-help-tag' }),
+    'POST /tags/{tagId}/merge': {
+      payload: { intoTagId: ids.helpTag },
+      ids: { ...ids, helpTag: ids.mergedHelpTag ?? '' },
+    },
     'POST /api/v1/agents': json({ name: 'Walk agent' }),
     'PUT /api/v1/agents/{agent_id}': json({ description: 'Walked' }),
     'POST /api/v1/agents/{agent_id}/tools': json({

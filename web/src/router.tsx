@@ -14,6 +14,7 @@ import { SignInPage } from './auth/SignInPage';
 import { sessionQuery } from './auth/session';
 import { InboxPage } from './inbox/InboxPage';
 import { parseInboxSearch } from './inbox/inbox-search';
+import { parseArticleListSearch, parseNewArticleSearch } from './knowledge/articles/article-search';
 import { parseReportSearch } from './reports/report-search';
 import { settingsRoutes } from './settings/settings-routes';
 import { AppShell } from './shell/AppShell';
@@ -112,6 +113,27 @@ const helpCenterRoute = createRoute({
   component: lazyRouteComponent(() => import('./knowledge/HelpCenterPage'), 'HelpCenterPage'),
 });
 
+const articlesRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/knowledge/$helpCenterId/articles',
+  validateSearch: parseArticleListSearch,
+  component: lazyRouteComponent(() => import('./knowledge/articles/ArticlesPage'), 'ArticlesPage'),
+});
+
+const newArticleRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/knowledge/$helpCenterId/articles/new',
+  validateSearch: parseNewArticleSearch,
+  component: lazyRouteComponent(() => import('./knowledge/articles/NewArticlePage'), 'NewArticlePage'),
+});
+
+const articleRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/knowledge/$helpCenterId/articles/$articleId',
+  // The editor, and TipTap with it, loads when an article is first opened.
+  component: lazyRouteComponent(() => import('./knowledge/articles/ArticleEditorPage'), 'ArticleEditorPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   acceptInviteRoute,
@@ -124,6 +146,9 @@ const routeTree = rootRoute.addChildren([
     ...agentsRoutes(signedInRoute),
     knowledgeRoute,
     helpCenterRoute,
+    articlesRoute,
+    newArticleRoute,
+    articleRoute,
     settingsRoutes(signedInRoute),
   ]),
 ]);

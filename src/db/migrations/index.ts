@@ -57,6 +57,7 @@ import * as ticketSlaListIndexes from './2026-11-29T1710_ticket_sla_list_indexes
 import * as createReportSlaSatisfaction from './2026-11-29T1800_create_report_sla_satisfaction.js';
 import * as reportRollups from './2026-11-29T1900_report_rollups.js';
 import * as createSlack from './2026-11-30T0000_create_slack.js';
+import * as articleRevision from './2026-11-30T0100_article_revision.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -121,4 +122,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T1800_create_report_sla_satisfaction': createReportSlaSatisfaction,
   '2026-11-29T1900_report_rollups': reportRollups,
   '2026-11-30T0000_create_slack': createSlack,
+  '2026-11-30T0100_article_revision': articleRevision,
 };

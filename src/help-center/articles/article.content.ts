@@ -34,13 +34,13 @@ export async function deriveArticleContent(input: {
   }
   if (input.contentHtml !== undefined) {
     const converters = await loadHtmlConverters();
-    const html = converters.sanitize(input.contentHtml);
+    const html = converters.sanitizeArticle(input.contentHtml);
     return { html, markdown: converters.toMarkdown(html) };
   }
   if (input.contentMarkdown !== undefined) {
     const [converters, marked] = await Promise.all([loadHtmlConverters(), loadMarked()]);
     const rendered = marked.parse(input.contentMarkdown, { async: false, gfm: true });
-    return { html: converters.sanitize(rendered), markdown: input.contentMarkdown };
+    return { html: converters.sanitizeArticle(rendered), markdown: input.contentMarkdown };
   }
   return undefined;
 }

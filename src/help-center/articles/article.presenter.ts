@@ -48,6 +48,7 @@ export function toArticle(row: ArticleRow, placement: Placement | undefined, fee
     createdBy: row.created_by,
     lastEditedBy: row.last_edited_by,
     lastEditedAt: row.last_edited_at,
+    revision: row.revision,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -1,7 +1,7 @@
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
-import { inJsonArray } from '../../db/dialect.js';
+import { escapeLike, inJsonArray, likeOperator } from '../../db/dialect.js';
 import { inKeysetOrder } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { ArticleCollectionTable, ArticleTable } from './article.table.js';
@@ -28,6 +28,7 @@ const ARTICLE_COLUMNS = [
   'help_center_articles.created_by',
   'help_center_articles.last_edited_by',
   'help_center_articles.last_edited_at',
+  'help_center_articles.revision',
   'help_center_articles.created_at',
   'help_center_articles.updated_at',
   'help_center_articles.deleted_at',
@@ -40,6 +41,8 @@ export interface ArticleFilter {
   helpCenterId?: string;
   state?: ArticleTable['state'];
   tagId?: string;
+  /** Words the draft's title or body contains, case-insensitively (drafts are not in the search index). */
+  text?: string;
 }
 
 export async function insertArticle(db: Db, row: ArticleTable): Promise<void> {
@@ -84,6 +87,13 @@ export async function listArticles(
     .where('help_center_articles.deleted_at', 'is', null);
   if (filter.state) {
     query = query.where('help_center_articles.state', '=', filter.state);
+  }
+  if (filter.text) {
+    const pattern = `%${escapeLike(filter.text)}%`;
+    const like = sql.raw(likeOperator(db));
+    query = query.where(
+      sql<boolean>`(help_center_articles.title ${like} ${pattern} escape '\\' or help_center_articles.content_markdown ${like} ${pattern} escape '\\')`,
+    );
   }
   const { collectionId, helpCenterId, tagId } = filter;
   if (collectionId) {
@@ -154,6 +164,30 @@ export async function updateArticle(
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * Changes the draft and counts one more revision, in one conditional statement: with
+ * `expectedRevision`, only if no other save came first. Whether it changed the row.
+ */
+export async function updateArticleDraftRow(
+  db: Db,
+  organizationId: string,
+  id: string,
+  changes: Updateable<ArticleTable>,
+  expectedRevision: number | undefined,
+): Promise<boolean> {
+  let query = db
+    .updateTable('help_center_articles')
+    .set({ ...changes, revision: sql`revision + 1` })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null);
+  if (expectedRevision !== undefined) {
+    query = query.where('revision', '=', expectedRevision);
+  }
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function insertArticleCollections(db: Db, rows: ArticleCollectionTable[]): Promise<void> {
@@ -240,6 +274,21 @@ export async function replaceArticleTags(
       .values(tagIds.map((tagId) => ({ article_id: articleId, tag_id: tagId, organization_id: organizationId })))
       .execute();
   }
+}
+
+/** Gives the articles tagged `fromTagId` the tag `toTagId` too (those that have it already are left as they are). */
+export async function copyArticleTags(db: Db, fromTagId: string, toTagId: string): Promise<void> {
+  await db
+    .insertInto('help_center_article_tags')
+    .columns(['article_id', 'tag_id', 'organization_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('help_center_article_tags as tagging')
+        .select(['tagging.article_id', eb.val(toTagId).as('tag_id'), 'tagging.organization_id'])
+        .where('tagging.tag_id', '=', fromTagId),
+    )
+    .onConflict((conflict) => conflict.columns(['article_id', 'tag_id']).doNothing())
+    .execute();
 }
 
 export async function deleteArticleTagsOfTag(db: Db, tagId: string): Promise<void> {

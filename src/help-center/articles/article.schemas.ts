@@ -44,6 +44,10 @@ export const ArticleSchema = Type.Object(
     createdBy: Type.String(),
     lastEditedBy: Type.String(),
     lastEditedAt: TimestampSchema,
+    revision: Type.Integer({
+      minimum: 1,
+      description: 'Counts the changes of the draft; send it back as ifRevision so a save cannot overwrite one it never saw',
+    }),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   },
@@ -80,6 +84,12 @@ export const UpdateArticleSchema = Type.Object(
     addToCollections: Type.Optional(CollectionIdsSchema),
     removeFromCollections: Type.Optional(CollectionIdsSchema),
     meta: Type.Optional(MetaInputSchema),
+    ifRevision: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'The revision this edit was made on; another save since then is a 409 naming who made it',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -90,6 +100,13 @@ export const ListArticlesQuerySchema = Type.Object(
     helpCenterId: Type.Optional(ObjectIdSchema),
     state: Type.Optional(ArticleStateSchema),
     tag: Type.Optional(ObjectIdSchema),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "Text the draft's title or body contains, case-insensitively; drafts included, unlike /articles/search",
+      }),
+    ),
     ...listPageFields(),
   },
   { additionalProperties: false },

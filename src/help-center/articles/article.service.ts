@@ -32,6 +32,7 @@ import {
   publishedArticleIds,
   replaceArticleTags,
   updateArticle,
+  updateArticleDraftRow,
 } from './article.repository.js';
 import type {
   CreateArticleSchema,
@@ -40,6 +41,7 @@ import type {
   UpdateArticleSchema,
 } from './article.schemas.js';
 import type { ArticleTable } from './article.table.js';
+import { staleRevisionError } from './article-conflict.js';
 
 interface Deps {
   db: Kysely<DB>;
@@ -125,6 +127,7 @@ export async function createArticle(deps: Deps, principal: Principal, input: Sta
       created_by: principal.userId,
       last_edited_by: principal.userId,
       last_edited_at: at,
+      revision: 1,
       created_at: at,
       updated_at: at,
       deleted_at: null,
@@ -155,7 +158,13 @@ export async function listOrganizationArticles(
   }
   const limit = query.limit ?? DEFAULT_LIST_LIMIT;
   const after = readTypedCursor(query.cursor, ['integer', 'text']);
-  const filter = { collectionId: query.collectionId, helpCenterId: query.helpCenterId, state: query.state, tagId: query.tag };
+  const filter = {
+    collectionId: query.collectionId,
+    helpCenterId: query.helpCenterId,
+    state: query.state,
+    tagId: query.tag,
+    text: query.q?.trim() || undefined,
+  };
   const rows = await listArticles(db, organizationId, filter, { after, limit: limit + 1 });
   const page = keysetPage(rows, limit, (row) => [row.uid, row.id]);
   return { items: await present(db, page.items), nextCursor: page.nextCursor };
@@ -230,7 +239,10 @@ export async function updateArticleDraft(
       input.tags !== undefined ||
       input.meta !== undefined);
   return deps.db.transaction().execute(async (trx) => {
-    await updateArticle(trx, organizationId, id, changes);
+    // First, so a save on a replaced revision writes nothing (and two saves on one revision cannot both win).
+    if (!(await updateArticleDraftRow(trx, organizationId, id, changes, input.ifRevision))) {
+      throw await staleRevisionError(trx, organizationId, id, ARTICLE_NOT_FOUND);
+    }
     await deleteArticleCollections(trx, id, toRemove);
     await insertArticleCollections(
       trx,

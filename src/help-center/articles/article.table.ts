@@ -22,6 +22,8 @@ export interface ArticleTable {
   published_at: string | null;
   created_by: string;
   last_edited_by: string;
+  /** 1, then one more on every change of the draft: what a save names to refuse overwriting another's. */
+  revision: number;
   last_edited_at: string;
   created_at: string;
   updated_at: string;

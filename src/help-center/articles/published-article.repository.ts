@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { escapeLike } from '../../db/dialect.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -245,4 +246,37 @@ export async function listPublishedArticleAddresses(
   }
   query = query.orderBy('article.uid').limit(run.limit);
   return (run.offset ? query.offset(run.offset) : query).execute();
+}
+
+/**
+ * Whether a live article published in one of the collections shows `src` (an exact `src="…"`
+ * attribute of its published HTML): what makes an uploaded image public.
+ */
+export async function publishedHtmlShows(
+  db: Db,
+  organizationId: string,
+  collectionIds: readonly string[],
+  src: string,
+): Promise<boolean> {
+  if (collectionIds.length === 0) {
+    return false;
+  }
+  const row = await db
+    .selectFrom('help_center_articles as article')
+    .select('article.id')
+    .where('article.organization_id', '=', organizationId)
+    .where('article.state', '=', 'published')
+    .where('article.deleted_at', 'is', null)
+    .where(sql<boolean>`article.published_html like ${`%src="${escapeLike(src)}"%`} escape '\\'`)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('help_center_article_collections as membership')
+          .select('membership.article_id')
+          .whereRef('membership.article_id', '=', 'article.id')
+          .where('membership.collection_id', 'in', collectionIds),
+      ),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

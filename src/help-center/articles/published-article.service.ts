@@ -15,6 +15,7 @@ import {
   listRelatedArticleIds,
   listTagIdsOfArticle,
   type PublishedSummaryRow,
+  publishedHtmlShows,
 } from './published-article.repository.js';
 
 /**
@@ -199,4 +200,20 @@ export async function* visibleArticleAddresses(
     left -= rows.length;
     afterUid = rows.at(-1)?.uid;
   }
+}
+
+/** The `src` the console's editor gives an uploaded image: the attachment's own address, read with a session. */
+export const editorImageSrc = (attachmentId: string) => `/v1/attachments/${attachmentId}`;
+
+/**
+ * Whether an uploaded image shows in an article a reader may see: published, live, in one of the
+ * collections they may read. A draft's image, or one of another help center, is not public.
+ */
+export async function isImageOfVisibleArticle(
+  db: Kysely<DB>,
+  organizationId: string,
+  attachmentId: string,
+  collectionIds: readonly string[],
+): Promise<boolean> {
+  return publishedHtmlShows(db, organizationId, collectionIds, editorImageSrc(attachmentId));
 }

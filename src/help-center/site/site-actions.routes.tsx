@@ -10,6 +10,7 @@ import { type SiteDeps, sendNotFound, siteContextOf } from './site.routes.js';
 import { mayRead } from './site.service.js';
 import { numberOfSegment, sitePaths } from './site-address.js';
 import { isCrossSite, type SiteFormConfig } from './site-forms.js';
+import { sendArticleImage } from './site-images.js';
 import { renderSitePage, type SiteContext, sendPage } from './site-page.js';
 import { MessageView } from './views/message.js';
 
@@ -128,7 +129,7 @@ async function sendLogo(deps: SiteDeps, request: FastifyRequest, reply: FastifyR
     .send(logo.body);
 }
 
-/** What the site's pages post (votes) and the help center's logo. */
+/** What the site's pages post (votes), the help center's logo and its articles' images. */
 export function registerSiteActionRoutes(app: FastifyInstance, deps: SiteDeps, config: SiteFormConfig): void {
   app.post('/:helpCenterSlug/articles/:segment/feedback', async (request, reply) => {
     try {
@@ -142,4 +143,5 @@ export function registerSiteActionRoutes(app: FastifyInstance, deps: SiteDeps, c
     }
   });
   app.get('/:helpCenterSlug/logo', (request, reply) => sendLogo(deps, request, reply));
+  app.get('/:helpCenterSlug/images/:attachmentId', (request, reply) => sendArticleImage(deps, request, reply));
 }

@@ -49,6 +49,7 @@ export const sitePaths = {
   feedback: (address: SiteAddress, article: { slug: string }) =>
     `${address.base}/articles/${encodeURIComponent(article.slug)}/feedback`,
   logo: (address: SiteAddress) => `${address.base}/logo`,
+  image: (address: SiteAddress, attachmentId: string) => `${address.base}/images/${attachmentId}`,
   absolute: (address: SiteAddress, path: string) => `${address.origin}${path}`,
 };
 
@@ -59,4 +60,12 @@ export const collectionSegment = (collection: { uid: number; slug: string }) => 
 export function numberOfSegment(segment: string): number | undefined {
   const match = /^([1-9][0-9]{0,14})(?:-[\p{Ll}\p{Lo}\p{N}]+)*$/u.exec(segment);
   return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * The article body as the site shows it: an image the editor uploaded (`/v1/attachments/{id}`,
+ * which needs a session) is read from the site's own address for it instead.
+ */
+export function withSiteImages(html: string, address: SiteAddress): string {
+  return html.replace(/src="\/v1\/attachments\/([0-9A-Z]{26})"/g, (_, id: string) => `src="${sitePaths.image(address, id)}"`);
 }

@@ -21,7 +21,7 @@ import {
   type SiteViewer,
   searchPage,
 } from './site.service.js';
-import { type SiteAddress, sitePaths } from './site-address.js';
+import { type SiteAddress, sitePaths, withSiteImages } from './site-address.js';
 import { servePage } from './site-cache.js';
 import { articleHead, collectionHead, homeHead, searchHead } from './site-heads.js';
 import { renderSitePage, type SiteContext, sendPage } from './site-page.js';
@@ -219,7 +219,7 @@ export function registerSitePageRoutes(app: FastifyInstance, deps: SiteDeps): vo
           : reply.redirect(sitePaths.article(context.address, found.to), 301));
         return null;
       }
-      const { html, outline } = outlineArticle(found.page.article.html);
+      const { html, outline } = outlineArticle(withSiteImages(found.page.article.html, context.address));
       const body = (
         <ArticleView
           helpCenter={context.helpCenter}

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../db/database.js';
+import { forUpdate } from '../../db/dialect.js';
 import { afterKeys } from '../../db/keyset.js';
 import type { CursorKey } from '../../lib/cursors.js';
 import type { TagTable } from './tag.table.js';
@@ -69,4 +70,17 @@ export async function updateTag(db: Db, organizationId: string, id: string, chan
 
 export async function deleteTag(db: Db, organizationId: string, id: string): Promise<void> {
   await db.deleteFrom('help_center_tags').where('organization_id', '=', organizationId).where('id', '=', id).execute();
+}
+
+/** Locks the organization's tags among `ids`, in id order (so two merges of one pair cannot deadlock); those still there. */
+export async function lockTagsByIds(db: Db, organizationId: string, ids: readonly string[]): Promise<TagRow[]> {
+  return forUpdate(
+    db,
+    db
+      .selectFrom('help_center_tags')
+      .select(TAG_COLUMNS)
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', ids)
+      .orderBy('id'),
+  ).execute();
 }

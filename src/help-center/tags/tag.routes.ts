@@ -7,8 +7,15 @@ import {
   helpCenterErrorResponses,
   helpCenterListEnvelope,
 } from '../help-center.envelope.js';
-import { CreateTagSchema, ListTagsQuerySchema, TagIdParamsSchema, TagSchema, UpdateTagSchema } from './tag.schemas.js';
-import { createTag, listOrganizationTags, removeTag, renameTag } from './tag.service.js';
+import {
+  CreateTagSchema,
+  ListTagsQuerySchema,
+  MergeTagSchema,
+  TagIdParamsSchema,
+  TagSchema,
+  UpdateTagSchema,
+} from './tag.schemas.js';
+import { createTag, listOrganizationTags, mergeTag, removeTag, renameTag } from './tag.service.js';
 
 const tags = ['tags'];
 
@@ -75,6 +82,22 @@ export function tagRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => helpCenterEnvelope(await removeTag(deps, request.principal, request.params.tagId), 'Tag deleted'),
+    );
+
+    app.post(
+      '/tags/:tagId/merge',
+      {
+        schema: {
+          operationId: 'helpCenter.tags.merge',
+          tags,
+          summary: 'Merge a tag into another: its articles get the other tag, and it is deleted, in one transaction',
+          params: TagIdParamsSchema,
+          body: MergeTagSchema,
+          response: { 200: HelpCenterEnvelopeSchema(TagSchema), ...helpCenterErrorResponses([400, 404]) },
+        },
+      },
+      async (request) =>
+        helpCenterEnvelope(await mergeTag(deps, request.principal, request.params.tagId, request.body), 'Tags merged'),
     );
   };
 }

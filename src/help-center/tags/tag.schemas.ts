@@ -24,3 +24,8 @@ export const UpdateTagSchema = Type.Object({ name: TagNameSchema }, { additional
 export const ListTagsQuerySchema = Type.Object(listPageFields(), { additionalProperties: false });
 
 export const TagIdParamsSchema = Type.Object({ tagId: ObjectIdSchema }, { additionalProperties: false });
+
+export const MergeTagSchema = Type.Object(
+  { intoTagId: { ...ObjectIdSchema, description: 'The tag that stays; the merged tag is deleted' } },
+  { additionalProperties: false },
+);

@@ -7,7 +7,7 @@ import { keysetPage, readTypedCursor } from '../../lib/cursors.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
 import type { Principal } from '../../lib/principal.js';
-import { dropTagFromArticles } from '../articles/article-membership.js';
+import { dropTagFromArticles, moveTagOnArticles } from '../articles/article-membership.js';
 import { DEFAULT_LIST_LIMIT } from '../help-center.pagination.js';
 import { nonBlank } from '../help-centers/help-center.input.js';
 import { toTag } from './tag.presenter.js';
@@ -18,10 +18,11 @@ import {
   findTagsByIds,
   insertTag,
   listTags,
+  lockTagsByIds,
   type TagRow,
   updateTag,
 } from './tag.repository.js';
-import type { CreateTagSchema, ListTagsQuerySchema, UpdateTagSchema } from './tag.schemas.js';
+import type { CreateTagSchema, ListTagsQuerySchema, MergeTagSchema, UpdateTagSchema } from './tag.schemas.js';
 
 interface Deps {
   db: Kysely<DB>;
@@ -107,4 +108,28 @@ export async function removeTag(deps: Deps, principal: Principal, tagId: string)
     await deleteTag(trx, principal.organizationId, tag.id);
   });
   return toTag(tag);
+}
+
+/**
+ * Merges a tag into another in one transaction: the articles tagged with it get the other tag, and
+ * it is deleted. Both tags are locked first, so a concurrent merge, rename or delete of either
+ * waits, and then finds what this one left (a merged tag is gone: 404).
+ */
+export async function mergeTag(deps: Deps, principal: Principal, tagId: string, input: Static<typeof MergeTagSchema>) {
+  const organizationId = principal.organizationId;
+  if (input.intoTagId === tagId) {
+    throw AppError.invalid('A tag cannot be merged into itself', { location: 'body', path: ['intoTagId'], rule: 'not' });
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    const locked = await lockTagsByIds(trx, organizationId, [tagId, input.intoTagId]);
+    const target = locked.find((row) => row.id === input.intoTagId);
+    if (locked.length !== 2 || !target) {
+      throw AppError.notFound(TAG_NOT_FOUND);
+    }
+    await moveTagOnArticles(trx, tagId, target.id);
+    await deleteTag(trx, organizationId, tagId);
+    const at = deps.clock.now().toISOString();
+    await updateTag(trx, organizationId, target.id, { updated_at: at });
+    return toTag({ ...target, updated_at: at });
+  });
 }

@@ -8,6 +8,7 @@ import { PlatformEnvelopeSchema, platformEnvelope, platformErrorResponses } from
 import {
   AttachmentFileSchema,
   AttachmentIdParamsSchema,
+  AttachmentLimitsSchema,
   AttachmentMetadataSchema,
   AttachmentSchema,
   UploadAttachmentBodySchema,
@@ -51,6 +52,19 @@ export function attachmentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         validatorCompiler: () => () => true,
       },
       async (request, reply) => reply.code(201).send(ok(await receiveUpload(service, request))),
+    );
+
+    app.get(
+      '/attachments/limits',
+      {
+        schema: {
+          operationId: 'platform.attachments.limits',
+          tags,
+          summary: 'The largest file an upload takes, so a client can refuse a larger one before sending it',
+          response: { 200: PlatformEnvelopeSchema(AttachmentLimitsSchema), ...platformErrorResponses([]) },
+        },
+      },
+      async () => ok({ maxBytes: deps.config.ATTACHMENT_MAX_BYTES }),
     );
 
     app.get(

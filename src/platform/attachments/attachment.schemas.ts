@@ -24,6 +24,12 @@ export const AttachmentMetadataSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** What an upload may be, so a client can refuse a file before sending it. */
+export const AttachmentLimitsSchema = Type.Object(
+  { maxBytes: Type.Integer({ minimum: 1, description: 'The largest file an upload takes (ATTACHMENT_MAX_BYTES)' }) },
+  { additionalProperties: false },
+);
+
 export const AttachmentIdParamsSchema = Type.Object({ id: UlidSchema });
 
 /** Documentation of the multipart body; the handler reads it as a stream (see the route). */

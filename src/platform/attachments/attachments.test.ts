@@ -240,6 +240,13 @@ describe.each(STORAGES)('attachments on %s, kept on %s', (dialect, storage) => {
     expect(rows).toEqual([]);
   });
 
+  it('tells a client the limit (ATTACHMENT_MAX_BYTES) to refuse a larger file before sending it; 401 without a key', async () => {
+    const response = await get('/v1/attachments/limits', member.headers);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ data: { maxBytes: LIMIT } });
+    expect((await get('/v1/attachments/limits', {})).statusCode).toBe(401);
+  });
+
   it('keeps nothing of an upload whose body breaks off mid-file (400)', async () => {
     const before = await keptBytes();
     const body = multipart([{ name: 'file', filename: 'cut.bin', content: randomBytes(4 * CHUNK_BYTES) }], {

@@ -17,6 +17,12 @@ export interface CommentContent {
 export interface HtmlConverters {
   /** Drops scripts, event handlers, `javascript:` and other unsafe URLs; keeps formatting. */
   sanitize(html: string): string;
+  /**
+   * As `sanitize`, for a help-center article: images only from the organization's uploads
+   * (`/v1/attachments/{id}`, which the public site serves for published articles), never from
+   * another site that would learn who reads the page.
+   */
+  sanitizeArticle(html: string): string;
   /** Markdown of sanitised HTML; see `createTurndown` for why it is safe to render. */
   toMarkdown(html: string): string;
   /** Escapes text as turndown escapes the text of HTML. */
@@ -35,14 +41,22 @@ export const loadHtmlConverters = loadOnce(async (): Promise<HtmlConverters> => 
     import('html-to-text'),
   ]);
   const options = sanitizeOptions(sanitize);
+  const articleOptions: sanitizeHtml.IOptions = {
+    ...options,
+    exclusiveFilter: (frame) => frame.tag === 'img' && !UPLOADED_IMAGE.test(frame.attribs.src ?? ''),
+  };
   const turndown = createTurndown(Turndown);
   return {
     sanitize: (html) => sanitize(html, options),
+    sanitizeArticle: (html) => sanitize(html, articleOptions),
     toMarkdown: (html) => turndown.turndown(html),
     escapeMarkdown: (text) => turndown.escape(text),
     toText,
   };
 });
+
+/** An image uploaded as an attachment, by the address the console's editor gives it. */
+const UPLOADED_IMAGE = /^\/v1\/attachments\/[0-9A-HJKMNP-TV-Z]{26}$/;
 
 function sanitizeOptions(sanitize: typeof sanitizeHtml): sanitizeHtml.IOptions {
   return {

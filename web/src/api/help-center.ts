@@ -235,6 +235,23 @@ export interface paths {
         patch: operations["helpCenter.tags.update"];
         trace?: never;
     };
+    "/tags/{tagId}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Merge a tag into another: its articles get the other tag, and it is deleted, in one transaction */
+        post: operations["helpCenter.tags.merge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -264,6 +281,8 @@ export interface operations {
                 helpCenterId?: string;
                 /** @description Items per page */
                 limit?: number;
+                /** @description Text the draft's title or body contains, case-insensitively; drafts included, unlike /articles/search */
+                q?: string;
                 state?: "draft" | "published";
                 /** @description Object identifier (24 hex digits) */
                 tag?: string;
@@ -322,6 +341,8 @@ export interface operations {
                                 /** @description 1 for the first publication, then 2, 3… */
                                 version: number;
                             };
+                            /** @description Counts the changes of the draft; send it back as ifRevision so a save cannot overwrite one it never saw */
+                            revision: number;
                             /** @description `<uid>-<kebab-title>` */
                             slug: string;
                             /** @enum {string} */
@@ -465,6 +486,8 @@ export interface operations {
                                 /** @description 1 for the first publication, then 2, 3… */
                                 version: number;
                             };
+                            /** @description Counts the changes of the draft; send it back as ifRevision so a save cannot overwrite one it never saw */
+                            revision: number;
                             /** @description `<uid>-<kebab-title>` */
                             slug: string;
                             /** @enum {string} */
@@ -681,6 +704,8 @@ export interface operations {
                                 /** @description 1 for the first publication, then 2, 3… */
                                 version: number;
                             };
+                            /** @description Counts the changes of the draft; send it back as ifRevision so a save cannot overwrite one it never saw */
+                            revision: number;
                             /** @description `<uid>-<kebab-title>` */
                             slug: string;
                             /** @enum {string} */
@@ -805,6 +830,8 @@ export interface operations {
                                 /** @description 1 for the first publication, then 2, 3… */
                                 version: number;
                             };
+                            /** @description Counts the changes of the draft; send it back as ifRevision so a save cannot overwrite one it never saw */
+                            revision: number;
                             /** @description `<uid>-<kebab-title>` */
                             slug: string;
                             /** @enum {string} */
@@ -889,6 +916,8 @@ export interface operations {
                     /** @description Body as markdown; rendered and sanitised */
                     contentMarkdown?: string;
                     description?: null | string;
+                    /** @description The revision this edit was made on; another save since then is a 409 naming who made it */
+                    ifRevision?: number;
                     meta?: {
                         description?: null | string;
                         image?: null | string;
@@ -949,6 +978,8 @@ export interface operations {
                                 /** @description 1 for the first publication, then 2, 3… */
                                 version: number;
                             };
+                            /** @description Counts the changes of the draft; send it back as ifRevision so a save cannot overwrite one it never saw */
+                            revision: number;
                             /** @description `<uid>-<kebab-title>` */
                             slug: string;
                             /** @enum {string} */
@@ -1073,6 +1104,8 @@ export interface operations {
                                 /** @description 1 for the first publication, then 2, 3… */
                                 version: number;
                             };
+                            /** @description Counts the changes of the draft; send it back as ifRevision so a save cannot overwrite one it never saw */
+                            revision: number;
                             /** @description `<uid>-<kebab-title>` */
                             slug: string;
                             /** @enum {string} */
@@ -1197,6 +1230,8 @@ export interface operations {
                                 /** @description 1 for the first publication, then 2, 3… */
                                 version: number;
                             };
+                            /** @description Counts the changes of the draft; send it back as ifRevision so a save cannot overwrite one it never saw */
+                            revision: number;
                             /** @description `<uid>-<kebab-title>` */
                             slug: string;
                             /** @enum {string} */
@@ -2939,6 +2974,99 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "helpCenter.tags.merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Object identifier (24 hex digits) */
+                tagId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The tag that stays; the merged tag is deleted */
+                    intoTagId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Object identifier (24 hex digits) */
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string;
+                            /** @description The name in lower case; unique in the organization */
+                            lowerName: string;
+                            name: string;
+                            orgId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

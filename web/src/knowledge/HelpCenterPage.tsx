@@ -8,7 +8,7 @@ import { CollectionsPanel } from './CollectionsPanel';
 import { HelpCenterSettingsForm } from './HelpCenterSettingsForm';
 import { helpCenterQuery } from './knowledge-api';
 
-/** One help center: its collections tree, its articles (to come) and its settings. */
+/** One help center: its collections tree, the way to its articles, and its settings. */
 export function HelpCenterPage() {
   const { helpCenterId } = useParams({ from: '/signed-in/knowledge/$helpCenterId' });
   const helpCenter = useQuery(helpCenterQuery(helpCenterId));
@@ -43,7 +43,7 @@ export function HelpCenterPage() {
         {helpCenter.data ? (
           <>
             <CollectionsPanel helpCenterId={helpCenterId} canEdit={isAdmin} />
-            <ArticlesPlaceholder />
+            <ArticlesLink helpCenterId={helpCenterId} />
             {isAdmin ? <HelpCenterSettingsForm helpCenter={helpCenter.data} /> : null}
           </>
         ) : null}
@@ -52,19 +52,29 @@ export function HelpCenterPage() {
   );
 }
 
-/** Where the article list and editor go (issue 36, part 2): they need a rich-text framework not yet installed. */
-function ArticlesPlaceholder() {
+/** The way to the help center's articles: their list, their editor and the tags. */
+function ArticlesLink({ helpCenterId }: { helpCenterId: string }) {
   return (
     <section aria-labelledby="articles-heading" className="flex flex-col gap-2">
       <h2 id="articles-heading" className="text-base font-semibold">
         Articles
       </h2>
-      <div className="flex items-start gap-3 rounded-md border border-dashed border-zinc-300 p-4 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
+      <div className="flex flex-wrap items-center gap-3 text-sm">
         <FileText size={20} aria-hidden className="shrink-0 text-zinc-400" />
-        <p>
-          Writing articles here is coming next: the list, the editor, publishing and tags. Until then, articles are written
-          through the help-center API, and they show in their collections above.
-        </p>
+        <Link
+          to="/knowledge/$helpCenterId/articles"
+          params={{ helpCenterId }}
+          className="font-medium text-blue-700 hover:underline dark:text-blue-400"
+        >
+          All articles and tags
+        </Link>
+        <Link
+          to="/knowledge/$helpCenterId/articles/new"
+          params={{ helpCenterId }}
+          className="font-medium text-blue-700 hover:underline dark:text-blue-400"
+        >
+          New article
+        </Link>
       </div>
     </section>
   );
