@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startModelServer } from '../test/model-server.js';
 import type { ApiCall } from './screenshots-widget.js';
 
@@ -16,7 +16,6 @@ const UNANSWERED = [
  * tickets whose questions no article answers, all against a model server on loopback.
  */
 export async function shootStudio(
-  browser: Browser,
   origin: string,
   api: ApiCall,
   helpCenter: { _id: string; slug: string },

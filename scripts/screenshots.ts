@@ -117,7 +117,7 @@ try {
   await shoot('reports', reports);
   await reports.context().close();
   // Last: its agent hands off tickets of the demo's Support team.
-  await shootStudio(browser, origin, api, helpCenter, shoot, signIn);
+  await shootStudio(origin, api, helpCenter, shoot, signIn);
 } finally {
   await browser.close();
   server.kill('SIGTERM');

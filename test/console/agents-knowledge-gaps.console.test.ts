@@ -121,7 +121,14 @@ describe("AI agents: an agent's knowledge gaps (Chromium, SQLite, a loopback mod
     await page.setViewportSize({ width: 390, height: 800 });
     expect(await accessibilityProblems(page)).toEqual([]);
 
+    // "Write an article" opens the editor's new article, titled with the question, in the chosen help center.
+    await write.click();
+    await page.waitForURL(`**/app/knowledge/${docs._id}/articles/new?**`);
+    await page.getByRole('heading', { name: 'New article', level: 1 }).waitFor();
+    await expect.poll(() => page.getByRole('textbox', { name: 'Title' }).inputValue()).toBe('Do you ship to Mars?');
+
     // The ticket link opens the ticket.
+    await page.goBack();
     await ticketLink.click();
     await page.waitForURL(`**/app/tickets/${newest.id}`);
     expect(session.foreignRequests).toEqual([]);
