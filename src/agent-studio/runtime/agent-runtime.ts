@@ -1,22 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps.js';
 import { createGuardedFetch, type GuardedFetch } from '../../lib/guarded-fetch.js';
+import type { RunEvent } from '../../shared/run-events.js';
 import { type McpRuntime, mcpRuntimeOf } from '../mcp-servers/mcp-runtime.js';
 import { type ModelAccess, modelAccessOf } from '../model-providers/model-client.js';
 
-/** What a run streams as it goes; the SSE answer sends each as an event of the same name. */
-export type RunEvent =
-  | { event: 'run'; data: { run_id: string; status: string } }
-  | { event: 'text_delta'; data: { delta: string } }
-  | { event: 'tool_call_start'; data: { tool_call_id: string; tool_name: string; arguments: unknown; start_time: string | null } }
-  | {
-      event: 'tool_call_end';
-      data: { tool_call_id: string; tool_name: string; result: unknown; error: string | null; end_time: string | null };
-    }
-  | { event: 'approval_required'; data: { run_id: string; tool_calls: unknown[] } }
-  | { event: 'message'; data: unknown }
-  | { event: 'usage'; data: { steps: number; input_tokens: number; output_tokens: number; cost: number | null } }
-  | { event: 'done'; data: { run_id: string; status: string; error: string | null } };
+export type { RunEvent };
 
 type Listener = (event: RunEvent) => void;
 

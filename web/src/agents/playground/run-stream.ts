@@ -1,24 +1,10 @@
+import { RUN_EVENT_NAMES, type RunEvent } from '../../../../src/shared/run-events';
 import { studio, studioMessageOf, unwrapStudio } from '../../api/agent-studio-client';
 import { ApiError } from '../../api/client';
 
-/** The events a run streams (`agent-studio/runtime/agent-runtime.ts`), as the playground reads them. */
-export type RunEvent =
-  | { event: 'run'; data: { run_id: string; status: string } }
-  | { event: 'text_delta'; data: { delta: string } }
-  | { event: 'tool_call_start'; data: { tool_call_id: string; tool_name: string; arguments: unknown; start_time: string | null } }
-  | {
-      event: 'tool_call_end';
-      data: { tool_call_id: string; tool_name: string; result: unknown; error: string | null; end_time: string | null };
-    }
-  | {
-      event: 'approval_required';
-      data: { run_id: string; tool_calls: { approval_id: string; tool_name: string; arguments: unknown }[] };
-    }
-  | { event: 'message'; data: { content?: string } }
-  | { event: 'usage'; data: { steps: number; input_tokens: number; output_tokens: number; cost: number | null } }
-  | { event: 'done'; data: { run_id: string; status: string; error: string | null } };
+export type { RunEvent };
 
-const KNOWN = new Set(['run', 'text_delta', 'tool_call_start', 'tool_call_end', 'approval_required', 'message', 'usage', 'done']);
+const KNOWN = new Set<string>(RUN_EVENT_NAMES);
 const STREAM = { Accept: 'text/event-stream' } as const;
 
 /** One Server-Sent Events frame (`event:` and `data:` lines) as a run event, or null for anything else. */
