@@ -18,8 +18,8 @@ export const OTHER_LABEL = 'other';
 /** Request latencies, in seconds: from a cached read (a millisecond) to a slow export (10 s). */
 const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 
-/** How an agent run ended: answered, failed, or failed as abandoned once its process stopped. */
-export type AiRunOutcome = 'succeeded' | 'failed' | 'abandoned';
+/** How an agent run ended: answered, failed, rejected by a person (its tool calls), or failed as abandoned once its process stopped. */
+export type AiRunOutcome = 'succeeded' | 'failed' | 'rejected' | 'abandoned';
 
 export interface Metrics {
   /** Where the gauges read at scrape time are added (`db/database-metrics.ts`). */
@@ -94,7 +94,7 @@ export function createMetrics(): Metrics {
   const teamLabel = boundedLabel();
   const aiRuns = new Counter({
     name: 'ai_runs_total',
-    help: 'Agent runs ended, by outcome (succeeded, failed, abandoned)',
+    help: 'Agent runs ended, by outcome (succeeded, failed, rejected, abandoned)',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });

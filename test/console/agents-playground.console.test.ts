@@ -145,10 +145,7 @@ describe('AI agents: the playground (Chromium, SQLite, a loopback model)', () =>
         parameters: { type: 'object', properties: { order: { type: 'string' } } },
       },
     });
-    model.script(
-      { toolCalls: [{ name: 'issue_refund', arguments: { order: 'A-17' } }] },
-      { text: 'I did not issue the refund.' },
-    );
+    model.script({ toolCalls: [{ name: 'issue_refund', arguments: { order: 'A-17' } }] });
     await send(page, 'Refund order A-17');
     const second = conversation.getByRole('listitem', { name: 'Agent' }).nth(1);
     const approval = second.getByRole('region', { name: 'Approval needed' });
@@ -156,15 +153,19 @@ describe('AI agents: the playground (Chromium, SQLite, a loopback model)', () =>
     await approval.getByText('"order": "A-17"').waitFor();
     await second.getByText('Waiting for approval').waitFor();
     expect(await accessibilityProblems(page)).toEqual([]);
+    const asked = model.requests.length;
     await approval.getByRole('button', { name: 'Reject' }).click();
+    // Reject ends the run as rejected: the model is not asked again.
     await second.getByText('Rejected', { exact: true }).waitFor();
-    await second.getByText('I did not issue the refund.').waitFor();
+    await second.getByText('The call was rejected: it did not run, and the run ended without asking the model again.').waitFor();
+    expect(model.requests).toHaveLength(asked);
     await second
       .getByRole('listitem', { name: 'Tool call issue_refund' })
       .getByText('Rejected: a person declined this call')
       .waitFor();
     expect(await approval.count()).toBe(0);
     const refused = (await runsOf(agentId)).find((item) => item.id !== run?.id);
+    expect(refused?.status).toBe('rejected');
     expect(refused?.tool_calls).toEqual([
       expect.objectContaining({ tool_name: 'issue_refund', error: 'Rejected: a person declined this call' }),
     ]);

@@ -68,6 +68,10 @@ function resultMessage(
     };
   }
   const calls = outcome.toolCalls.map(storedCall);
+  if (outcome.status === 'rejected') {
+    // Kept out of the model's history as a failure is: the thread reads it, the model never did.
+    return { content: `Not done. ${outcome.error}`, metadata: { run_id: run.id, run_error: outcome.error }, toolCalls: calls };
+  }
   if (outcome.status === 'failed') {
     return {
       content: `The agent could not answer: ${outcome.error}`,
@@ -351,7 +355,7 @@ export async function recordRunHandoff(deps: Pick<AppDeps, 'db' | 'clock'>, runI
   await updateRunIf(
     deps.db,
     runId,
-    { statuses: ['succeeded', 'failed'] },
+    { statuses: ['succeeded', 'failed', 'rejected'] },
     { handoff_reason: reason, updated_at: deps.clock.now().toISOString() },
   );
 }

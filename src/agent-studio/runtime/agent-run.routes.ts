@@ -59,7 +59,7 @@ export function agentRunRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             tags,
             summary: approved
               ? 'Approve the tool calls a run paused for: they run and the run continues'
-              : 'Reject the tool calls a run paused for: the model is told, and the run continues without them',
+              : 'Reject the tool calls a run paused for: the run ends as rejected, without asking the model again',
             description: DECISION_DESCRIPTION,
             params: RunParamsSchema,
             body: ApprovalDecisionSchema,

@@ -3,7 +3,14 @@ import { Nullable, StringEnum, TimestampSchema, UuidSchema } from '../../http/sh
 import { listPageFields } from '../agent-studio.pagination.js';
 import { ToolCallSchema } from '../chats/chat.schemas.js';
 
-export const AgentRunStatusSchema = StringEnum(['queued', 'running', 'awaiting_approval', 'succeeded', 'failed'] as const);
+export const AgentRunStatusSchema = StringEnum([
+  'queued',
+  'running',
+  'awaiting_approval',
+  'succeeded',
+  'failed',
+  'rejected',
+] as const);
 
 const PendingToolCallSchema = Type.Object(
   { approval_id: Type.String(), tool_name: Type.String(), arguments: Type.Unknown() },

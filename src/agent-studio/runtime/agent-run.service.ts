@@ -27,6 +27,7 @@ import { type AgentRuntime, agentRuntimeOf, LEASE_MS } from './agent-runtime.js'
 import { settingsOf } from './agent-settings.js';
 import { agentRuns, executeSegment, type PendingApproval } from './run-executor.js';
 import { principalColumns, type RunPrincipal } from './run-principal.js';
+import { announceRejected, rejectedOutcome } from './run-rejection.js';
 
 /** How often a queued run looks whether its turn came, when no run of this process told it. */
 const QUEUE_POLL_MS = 500;
@@ -64,7 +65,8 @@ export interface StartRunInput {
  * - `status`: `succeeded` (`final_text` is the answer), `failed` (`error` says why: no model,
  *   provider errors after retries, timeouts, budget, max_steps, server stopping), or
  *   `awaiting_approval` (a tool marked `require_approval` was called: `pending_approval` lists the
- *   calls; `POST …/runs/{run_id}/approve` or `/reject` continues it later, outside this promise);
+ *   calls; `POST …/runs/{run_id}/approve` continues it later, outside this promise, and `/reject`
+ *   ends it as `rejected`);
  * - `tool_calls`: every call with `tool_name`, `arguments`, `result` (capped at 32 kB) or `error`,
  *   `start_time`, `end_time`; `steps`, tokens, `cost`, `latency_ms`.
  * It never rejects for anything the run meets; it rejects only with `AppError` NOT_FOUND for an agent
@@ -349,15 +351,18 @@ async function executeClaimed(runtime: AgentRuntime, runId: string, options: { d
   heartbeat.unref();
   const started = performance.now();
   try {
-    const outcome = await executeSegment({
-      runtime,
-      run,
-      agent,
-      settings,
-      messages: await conversationOf(runtime, run, options.decision),
-      signal: controller.signal,
-      instructions: options.instructions,
-    });
+    const outcome =
+      options.decision && !options.decision.approved
+        ? announceRejected(runtime, rejectedOutcome(run, options.decision, nowOf(runtime).toISOString()), runId)
+        : await executeSegment({
+            runtime,
+            run,
+            agent,
+            settings,
+            messages: await conversationOf(runtime, run, options.decision),
+            signal: controller.signal,
+            instructions: options.instructions,
+          });
     await settle(runtime, run, agent, settings, outcome, Math.round(performance.now() - started));
   } finally {
     clearTimeout(timer);
@@ -418,9 +423,10 @@ async function conversationOf(runtime: AgentRuntime, run: AgentRunRow, decision:
 }
 
 /**
- * A person's decision on the tool calls a run paused for: the run continues in this process (the
- * approved call runs, a rejected one is reported to the model as declined). Only one decision
- * takes: the run is claimed from `awaiting_approval` by a conditional update.
+ * A person's decision on the tool calls a run paused for: approved, the run continues in this
+ * process (the calls run and the model goes on); rejected, the run ends as `rejected` with the
+ * calls recorded as declined, and the model is not asked again. Only one decision takes: the run
+ * is claimed from `awaiting_approval` by a conditional update.
  */
 export async function decideApproval(
   runtime: AgentRuntime,

@@ -1,4 +1,5 @@
-export type AgentRunStatus = 'queued' | 'running' | 'awaiting_approval' | 'succeeded' | 'failed';
+/** `rejected`: a person rejected the tool calls it paused for, which ends it: the model is not asked again. */
+export type AgentRunStatus = 'queued' | 'running' | 'awaiting_approval' | 'succeeded' | 'failed' | 'rejected';
 /** What started a run: a user's chat message, a ticket's customer, or a messenger visitor's message. */
 export type AgentRunTrigger = 'chat' | 'ticket' | 'messenger';
 /** Whom a run acts for: a user of the organization, the customer contact whose words started it, or a messenger visitor. */

@@ -283,12 +283,12 @@ describe.each(DIALECTS)('agent runs on %s', (dialect) => {
     expect(again.json()).toEqual({ detail: 'Run is succeeded, not awaiting approval' });
   });
 
-  it('reject: the tool never runs, the model is told it was declined and answers', async () => {
+  it('reject: the run ends as rejected, the tool never runs and the model is not asked again', async () => {
     const agentId = await makeAgent({}, { requireApproval: true });
     const threadId = await makeThread(agentId);
     model.script({ toolCalls: [{ name: 'echo', arguments: { text: 'secret' } }] });
     const runId = (await send(agentId, threadId, 'Echo secret')).json().metadata.run_id;
-    model.script({ text: 'Understood, I will not.' });
+    const asked = model.requests.length;
     const rejected = await harness.app.inject({
       method: 'POST',
       url: `/api/v1/agents/${agentId}/runs/${runId}/reject`,
@@ -296,19 +296,40 @@ describe.each(DIALECTS)('agent runs on %s', (dialect) => {
       payload: { reason: 'Not allowed' },
     });
     const events = parseEvents(rejected.body);
-    expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'succeeded' } });
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'rejected', error: 'Rejected: Not allowed' } });
+    expect(model.requests).toHaveLength(asked);
     const run = (await request('GET', `/agents/${agentId}/runs/${runId}`)).json();
-    expect(run.final_text).toBe('Understood, I will not.');
+    expect(run).toMatchObject({
+      status: 'rejected',
+      error: 'Rejected: Not allowed',
+      final_text: null,
+      pending_approval: null,
+      finished_at: expect.any(String),
+    });
     expect(run.tool_calls).toEqual([
       expect.objectContaining({
         tool_name: 'echo',
         result: null,
         error: 'Rejected: a person declined this call',
         start_time: null,
+        end_time: expect.any(String),
       }),
     ]);
-    const told = model.requests.at(-1)?.body.messages.find((message) => message.role === 'tool');
-    expect(JSON.stringify(told?.content)).toMatch(/Not allowed|denied/i);
+    const messages = (await request('GET', `/chat/${agentId}/threads/${threadId}/messages`)).json();
+    expect(messages.at(-1)).toMatchObject({
+      role: 'assistant',
+      content: 'Not done. Rejected: Not allowed',
+      metadata: { run_id: runId, run_error: 'Rejected: Not allowed' },
+    });
+    // Ended: it cannot be decided again, and the thread takes the next message.
+    expect((await request('POST', `/agents/${agentId}/runs/${runId}/approve`, {})).statusCode).toBe(409);
+    model.script({ text: 'Hello again.' });
+    expect((await send(agentId, threadId, 'Hello?')).json().content).toBe('Hello again.');
+    // Without a reason, the rejection says so in general words.
+    model.script({ toolCalls: [{ name: 'echo', arguments: { text: 'again' } }] });
+    const second = (await send(agentId, threadId, 'Echo again')).json().metadata.run_id;
+    const plain = await request('POST', `/agents/${agentId}/runs/${second}/reject`, {});
+    expect(plain.json()).toMatchObject({ status: 'rejected', error: 'Rejected: a person declined the tool call' });
   });
 
   it('provider errors end the run with a stored explanation; 429 and 5xx are retried, 401 is not', async () => {

@@ -26,7 +26,7 @@ export interface PendingApproval {
 
 /** What one stretch of a run (its start, or its continuation after an approval) came to. */
 export interface SegmentOutcome {
-  status: 'succeeded' | 'failed' | 'awaiting_approval';
+  status: 'succeeded' | 'failed' | 'rejected' | 'awaiting_approval';
   text: string;
   toolCalls: ToolCallRecord[];
   steps: number;

@@ -261,12 +261,18 @@ describe.each(DIALECTS)('agents on tickets act for the customer who wrote, on %s
       await worker.runOnce();
       expect((await desk.jobsOf(ticket.id))[0]).toMatchObject({ status: 'awaiting_approval' });
       const run = await runOf(ticket.id);
-      desk.model.script({ text: 'HANDOFF' });
+      const asked = desk.model.requests.length;
       await desk.call('POST', `/api/v1/agents/${desk.agentId}/runs/${run.id}/reject`, { reason: 'Not for customers' });
       await worker.runOnce();
       const [job] = await desk.jobsOf(ticket.id);
       expect(job).toMatchObject({ status: 'done' });
-      expect(JSON.parse(job?.outcome ?? '{}')).toMatchObject({ action: 'handed_off' });
+      // The rejection ends the run: the model is not asked again, and a person takes the ticket, told why.
+      expect(desk.model.requests).toHaveLength(asked);
+      expect(JSON.parse(job?.outcome ?? '{}')).toMatchObject({
+        action: 'handed_off',
+        reason: "A person rejected the agent's tool call: Rejected: Not for customers",
+      });
+      expect(await runOf(ticket.id)).toMatchObject({ status: 'rejected' });
       expect(await publicAgentReplies(ticket.id)).toEqual([]);
       expect((await desk.call('GET', `/v1/tickets/${ticket.id}`)).data.assignee).not.toBeNull();
     } finally {

@@ -136,7 +136,7 @@ function jobQueue(maxAttempts: number): LeasedQueue<DB, 'ticket_agent_jobs', (ty
                 .selectFrom('agent_runs')
                 .select('agent_runs.id')
                 .whereRef('agent_runs.id', '=', 'ticket_agent_jobs.run_id')
-                .where('agent_runs.status', 'in', ['succeeded', 'failed']),
+                .where('agent_runs.status', 'in', ['succeeded', 'failed', 'rejected']),
             ),
           ]),
         ]),

@@ -126,7 +126,9 @@ async function actOnRun(
     }
     const content = hasAnswer
       ? `Suggested reply (not sent to the customer):\n\n${answer}`
-      : 'No suggested reply: the agent found no answer in the knowledge base.';
+      : run.status === 'rejected'
+        ? `No suggested reply: a person rejected the agent's tool call (${run.error ?? 'rejected'}).`
+        : 'No suggested reply: the agent found no answer in the knowledge base.';
     const note = (await act('add_internal_note', { content }, context)) as { comment_id: string };
     return { action: hasAnswer ? 'drafted' : 'no_answer', comment_id: note.comment_id };
   }
@@ -141,9 +143,11 @@ async function actOnRun(
     reachProblem ??
     (run.status === 'failed'
       ? `The agent could not answer: ${run.error ?? 'its run failed'}`
-      : hasAnswer
-        ? NO_ARTICLE_REASONS.ungrounded
-        : NO_ARTICLE_REASONS.noAnswer);
+      : run.status === 'rejected'
+        ? `A person rejected the agent's tool call: ${run.error ?? 'rejected'}`
+        : hasAnswer
+          ? NO_ARTICLE_REASONS.ungrounded
+          : NO_ARTICLE_REASONS.noAnswer);
   await recordRunHandoff(context.deps, run.id, reason);
   await act('handoff_to_human', { reason }, context);
   return { action: 'handed_off', reason };

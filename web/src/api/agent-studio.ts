@@ -122,7 +122,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reject the tool calls a run paused for: the model is told, and the run continues without them
+         * Reject the tool calls a run paused for: the run ends as rejected, without asking the model again
          * @description Answers when the run ends or pauses again, with the run; with `Accept: text/event-stream`, streams it as POST …/messages does.
          */
         post: operations["agentStudio.runs.reject"];
@@ -1159,7 +1159,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Items per page */
                 limit?: number;
-                status?: "queued" | "running" | "awaiting_approval" | "succeeded" | "failed";
+                status?: "queued" | "running" | "awaiting_approval" | "succeeded" | "failed" | "rejected";
                 /** @description UUID */
                 thread_id?: string;
             };
@@ -1223,7 +1223,7 @@ export interface operations {
                         result_message_id: null | string;
                         started_at: null | string;
                         /** @enum {string} */
-                        status: "queued" | "running" | "awaiting_approval" | "succeeded" | "failed";
+                        status: "queued" | "running" | "awaiting_approval" | "succeeded" | "failed" | "rejected";
                         /** @description Model calls made */
                         steps: number;
                         thread_id: null | string;
@@ -1360,7 +1360,7 @@ export interface operations {
                         result_message_id: null | string;
                         started_at: null | string;
                         /** @enum {string} */
-                        status: "queued" | "running" | "awaiting_approval" | "succeeded" | "failed";
+                        status: "queued" | "running" | "awaiting_approval" | "succeeded" | "failed" | "rejected";
                         /** @description Model calls made */
                         steps: number;
                         thread_id: null | string;
@@ -1503,7 +1503,7 @@ export interface operations {
                         result_message_id: null | string;
                         started_at: null | string;
                         /** @enum {string} */
-                        status: "queued" | "running" | "awaiting_approval" | "succeeded" | "failed";
+                        status: "queued" | "running" | "awaiting_approval" | "succeeded" | "failed" | "rejected";
                         /** @description Model calls made */
                         steps: number;
                         thread_id: null | string;
@@ -1657,7 +1657,7 @@ export interface operations {
                         result_message_id: null | string;
                         started_at: null | string;
                         /** @enum {string} */
-                        status: "queued" | "running" | "awaiting_approval" | "succeeded" | "failed";
+                        status: "queued" | "running" | "awaiting_approval" | "succeeded" | "failed" | "rejected";
                         /** @description Model calls made */
                         steps: number;
                         thread_id: null | string;

@@ -13,8 +13,9 @@ function statusOf(turn: AgentTurn): { label: string; tone: BadgeTone } {
   if (turn.status === 'awaiting_approval') {
     return { label: 'Waiting for approval', tone: 'amber' };
   }
-  if (turn.decision === 'rejected') {
-    return { label: turn.status === 'succeeded' ? 'Rejected' : 'Rejected, answering…', tone: 'violet' };
+  if (turn.status === 'rejected' || turn.decision === 'rejected') {
+    // A rejection ends the run; until its `done` arrives, the turn is being closed.
+    return { label: turn.status === 'rejected' ? 'Rejected' : 'Rejecting…', tone: 'violet' };
   }
   return turn.status === 'succeeded' ? { label: 'Answered', tone: 'green' } : { label: 'Answering…', tone: 'blue' };
 }
@@ -46,9 +47,9 @@ export function AgentTurnView({
       {turn.approval ? (
         <ApprovalPrompt approval={turn.approval} busy={busy} onDecide={(approved) => onDecide(turn, approved)} />
       ) : null}
-      {turn.decision === 'rejected' ? (
+      {turn.decision === 'rejected' || turn.status === 'rejected' ? (
         <p className="text-sm text-violet-900 dark:text-violet-200">
-          You rejected the call: the agent was told, and it did not run.
+          The call was rejected: it did not run, and the run ended without asking the model again.
         </p>
       ) : null}
       {turn.text ? <p className="whitespace-pre-wrap break-words text-sm">{turn.text}</p> : null}

@@ -30,7 +30,7 @@ export interface AgentTurn {
   toolCalls: ToolCallView[];
   approval: PendingApproval | null;
   decision: 'approved' | 'rejected' | null;
-  /** The run's status as last streamed (running, awaiting_approval, succeeded, failed), or not_started. */
+  /** The run's status as last streamed (running, awaiting_approval, succeeded, failed, rejected), or not_started. */
   status: string;
   /** Why the run failed, as stored on the run. */
   error: string | null;

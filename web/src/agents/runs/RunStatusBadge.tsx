@@ -7,6 +7,7 @@ const TONES: Record<RunStatus, BadgeTone> = {
   awaiting_approval: 'amber',
   succeeded: 'green',
   failed: 'red',
+  rejected: 'violet',
 };
 
 /** A run's status in words, coloured as it ended or is going. */

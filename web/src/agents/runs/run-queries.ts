@@ -6,7 +6,7 @@ import { AGENTS_KEY } from '../studio-queries';
 export type RunStatus = AgentRun['status'];
 
 /** The statuses the runs list filters by, in the order a run passes through them. */
-export const RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'awaiting_approval', 'succeeded', 'failed'];
+export const RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'awaiting_approval', 'succeeded', 'failed', 'rejected'];
 
 export const RUN_STATUS_LABELS: Record<RunStatus, string> = {
   queued: 'Queued',
@@ -14,6 +14,7 @@ export const RUN_STATUS_LABELS: Record<RunStatus, string> = {
   awaiting_approval: 'Awaiting approval',
   succeeded: 'Succeeded',
   failed: 'Failed',
+  rejected: 'Rejected',
 };
 
 const PAGE = 25;
