@@ -1,38 +1,28 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
 import { DeleteAction } from '../ui/DeleteAction';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { PageHeader } from '../ui/PageHeader';
 import { AgentActivityLinks } from './AgentActivityLinks';
 import { AgentForm } from './AgentForm';
 import { agentBody } from './agent-form';
+import { BACK_TO_AGENTS, useOpenWhenCreated } from './saved-page';
 import { AGENTS_KEY, agentQuery, createAgent, deleteAgent, updateAgent } from './studio-queries';
 import { AgentToolsPanel } from './tools/AgentToolsPanel';
 import { UsageMeter } from './UsageMeter';
 
-const BACK = (
-  <Link to="/agents" className="mb-3 inline-block text-sm text-blue-700 hover:underline dark:text-blue-400">
-    ← AI agents
-  </Link>
-);
+/** A saved agent's page. */
+const OPEN_AGENT = (agentId: string) => ({ to: '/agents/$agentId', params: { agentId } }) as const;
 
 /** A new AI agent; once saved, its page opens. */
 export function NewAgentPage() {
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const [createdId, setCreatedId] = useState<string | null>(null);
-  // After the form has shown itself saved (so leaving it asks nothing), open the new agent.
-  useEffect(() => {
-    if (createdId) {
-      void navigate({ to: '/agents/$agentId', params: { agentId: createdId } });
-    }
-  }, [createdId, navigate]);
+  const setCreatedId = useOpenWhenCreated(OPEN_AGENT);
   return (
     <div className="h-full overflow-y-auto">
       <PageHeader title="New agent" description="An AI agent: the model it runs on, what it is told, and its limits." />
       <div className="mx-auto max-w-3xl p-4">
-        {BACK}
+        {BACK_TO_AGENTS}
         <AgentForm
           submitLabel="Create agent"
           onSave={async (values) => {
@@ -70,7 +60,7 @@ export function AgentPage() {
         }
       />
       <div className="mx-auto flex max-w-3xl flex-col gap-6 p-4">
-        <div>{BACK}</div>
+        <div>{BACK_TO_AGENTS}</div>
         <ErrorNotice error={agent.error} />
         {agent.data ? (
           <>

@@ -1,36 +1,26 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useNavigate, useParams } from '@tanstack/react-router';
 import { DeleteAction } from '../ui/DeleteAction';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { PageHeader } from '../ui/PageHeader';
 import { ProviderForm } from './ProviderForm';
 import { ProviderTestPanel } from './ProviderTestPanel';
 import { newProviderBody, providerChanges } from './provider-form';
+import { BACK_TO_AGENTS, useOpenWhenCreated } from './saved-page';
 import { createProvider, deleteProvider, PROVIDERS_KEY, providerQuery, updateProvider } from './studio-queries';
 
-const BACK = (
-  <Link to="/agents" className="mb-3 inline-block text-sm text-blue-700 hover:underline dark:text-blue-400">
-    ← AI agents
-  </Link>
-);
+/** A saved provider's page. */
+const OPEN_PROVIDER = (providerId: string) => ({ to: '/agents/providers/$providerId', params: { providerId } }) as const;
 
 /** A new model provider; once saved, its page opens, where it can be tested. */
 export function NewProviderPage() {
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const [createdId, setCreatedId] = useState<string | null>(null);
-  // After the form has shown itself saved (so leaving it asks nothing), open the new provider.
-  useEffect(() => {
-    if (createdId) {
-      void navigate({ to: '/agents/providers/$providerId', params: { providerId: createdId } });
-    }
-  }, [createdId, navigate]);
+  const setCreatedId = useOpenWhenCreated(OPEN_PROVIDER);
   return (
     <div className="h-full overflow-y-auto">
       <PageHeader title="New model provider" description="A language model your agents run on, and the key to call it with." />
       <div className="mx-auto max-w-3xl p-4">
-        {BACK}
+        {BACK_TO_AGENTS}
         <ProviderForm
           submitLabel="Create provider"
           onSave={async (values) => {
@@ -56,7 +46,7 @@ export function ProviderPage() {
     <div className="h-full overflow-y-auto">
       <PageHeader title={provider.data?.name ?? 'Model provider'} description="Settings, key and a test completion." />
       <div className="mx-auto flex max-w-3xl flex-col gap-6 p-4">
-        <div>{BACK}</div>
+        <div>{BACK_TO_AGENTS}</div>
         <ErrorNotice error={provider.error} />
         {provider.data ? (
           <>
