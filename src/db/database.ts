@@ -16,6 +16,12 @@ import type { MessengerHandoffTable } from '../channels/messenger/messenger-hand
 import type { MessengerTokenUsageTable } from '../channels/messenger/messenger-token-usage.table.js';
 import type { MessengerVisitorTable } from '../channels/messenger/messenger-visitor.table.js';
 import type { SlackEventTable, SlackInstallationTable } from '../channels/slack/slack.table.js';
+import type {
+  SlackChannelTable,
+  SlackMessageLinkTable,
+  SlackRequestTable,
+  SlackTicketThreadTable,
+} from '../channels/slack/slack-channel.table.js';
 import type { EmailMessageTable } from '../delivery/email-messages/email-message.table.js';
 import type { EmailOutboxTable } from '../delivery/outbox/outbox.table.js';
 import type { ArticleFeedbackTable } from '../help-center/article-feedback/article-feedback.table.js';
@@ -175,4 +181,8 @@ export interface DB {
   imap_message_attempts: ImapMessageAttemptTable;
   slack_installations: SlackInstallationTable;
   slack_events: SlackEventTable;
+  slack_channels: SlackChannelTable;
+  slack_requests: SlackRequestTable;
+  slack_ticket_threads: SlackTicketThreadTable;
+  slack_message_links: SlackMessageLinkTable;
 }

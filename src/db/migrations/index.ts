@@ -58,6 +58,7 @@ import * as createReportSlaSatisfaction from './2026-11-29T1800_create_report_sl
 import * as reportRollups from './2026-11-29T1900_report_rollups.js';
 import * as createSlack from './2026-11-30T0000_create_slack.js';
 import * as articleRevision from './2026-11-30T0100_article_revision.js';
+import * as slackChannels from './2026-11-30T0200_slack_channels.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -123,4 +124,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T1900_report_rollups': reportRollups,
   '2026-11-30T0000_create_slack': createSlack,
   '2026-11-30T0100_article_revision': articleRevision,
+  '2026-11-30T0200_slack_channels': slackChannels,
 };

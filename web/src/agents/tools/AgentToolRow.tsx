@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { ErrorNotice } from '../../ui/ErrorNotice';
@@ -12,6 +12,9 @@ export function AgentToolRow({ tool, label, description }: { tool: AgentTool; la
   const queryClient = useQueryClient();
   const id = useId();
   const refresh = () => queryClient.invalidateQueries({ queryKey: toolsKey(tool.agent_id) });
+  // The switch shows the choice in the same render as the click: the mutation's own pending state
+  // reaches React a tick later, and a controlled checkbox would flick back to the saved value meanwhile.
+  const [chosen, setChosen] = useState<boolean | null>(null);
   const toggle = useMutation({
     mutationFn: (enabled: boolean) => updateAgentTool(tool, { is_enabled: enabled }),
     // The saved tool in the list at once, so the switch does not flick back while the list reloads.
@@ -21,6 +24,7 @@ export function AgentToolRow({ tool, label, description }: { tool: AgentTool; la
       );
       return refresh();
     },
+    onSettled: () => setChosen(null),
   });
   const remove = useMutation({ mutationFn: () => deleteAgentTool(tool), onSuccess: refresh });
   const url = tool.tool_type === 'external_tool' ? tool.configuration?.url : undefined;
@@ -38,10 +42,13 @@ export function AgentToolRow({ tool, label, description }: { tool: AgentTool; la
             <input
               type="checkbox"
               className="h-4 w-4"
-              checked={toggle.isPending ? Boolean(toggle.variables) : tool.is_enabled}
-              disabled={toggle.isPending}
+              checked={chosen ?? tool.is_enabled}
+              disabled={chosen !== null}
               aria-label={`${label} enabled`}
-              onChange={(event) => toggle.mutate(event.target.checked)}
+              onChange={(event) => {
+                setChosen(event.target.checked);
+                toggle.mutate(event.target.checked);
+              }}
             />
             Enabled
           </label>
