@@ -1,4 +1,8 @@
 import type { SlackInstallationRow } from './slack.repository.js';
+import { findSlackMessageLink } from './slack-channel.repository.js';
+import { findTicketIdOfSlackThreadMessage } from './slack-command.repository.js';
+import { slackAgentFinder } from './slack-people.js';
+import { runSlackTicketCommand, type SlackTicketCommand } from './slack-ticket-command.js';
 import type { SlackWorkerDeps } from './slack-worker-deps.js';
 
 /** A reaction an organization's person added in Slack, which may be a command on a ticket. */
@@ -20,6 +24,49 @@ export interface SlackReactionInput {
  * log: `assigned`, `closed`, or `ignored:<reason>`.
  */
 export async function runSlackReactionCommand(deps: SlackWorkerDeps, input: SlackReactionInput): Promise<string> {
-  deps.log.info({ reaction: input.reaction, channelId: input.channelId }, 'Slack reaction commands are not handled yet');
-  return 'ignored:unsupported';
+  const outcome = await actOnReaction(deps, input);
+  deps.log.info(
+    {
+      organizationId: input.organizationId,
+      reaction: input.reaction,
+      slackUserId: input.slackUserId,
+      channelId: input.channelId,
+      messageTs: input.messageTs,
+      outcome,
+    },
+    'Slack reaction command handled',
+  );
+  return outcome;
+}
+
+/** The emoji that are commands, by Slack's name. */
+const COMMAND_OF_REACTION: Record<string, SlackTicketCommand> = {
+  eyes: 'assign',
+  white_check_mark: 'close',
+};
+
+async function actOnReaction(deps: SlackWorkerDeps, input: SlackReactionInput): Promise<string> {
+  const command = Object.hasOwn(COMMAND_OF_REACTION, input.reaction) ? COMMAND_OF_REACTION[input.reaction] : undefined;
+  if (!command) {
+    return 'ignored:not_a_command';
+  }
+  if (input.installation.organization_id !== input.organizationId) {
+    return 'ignored:another_organization';
+  }
+  const ticketId = await ticketOfMessage(deps, input);
+  if (!ticketId) {
+    // Checked before asking Slack who reacted: a reaction on any other message costs no Web API call.
+    return 'ignored:no_ticket';
+  }
+  const match = await slackAgentFinder(deps, input.installation)(input.slackUserId);
+  if (!match.agent) {
+    return `ignored:${match.reason}`;
+  }
+  return runSlackTicketCommand(deps, match.agent, ticketId, command);
+}
+
+/** The ticket of a message: a linked one (a customer's message, a reply, a triage post), or a thread's first message. */
+async function ticketOfMessage(deps: SlackWorkerDeps, input: SlackReactionInput): Promise<string | undefined> {
+  const link = await findSlackMessageLink(deps.db, input.organizationId, input.channelId, input.messageTs);
+  return link?.ticket_id ?? findTicketIdOfSlackThreadMessage(deps.db, input.organizationId, input.channelId, input.messageTs);
 }

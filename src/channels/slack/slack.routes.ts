@@ -13,6 +13,7 @@ import {
 } from './slack.schemas.js';
 import { receiveSlackEvent, type SlackEnvelope } from './slack-events.service.js';
 import { completeSlackInstall, describeSlackInstallation, type SlackDeps, slackInstallUrl } from './slack-install.service.js';
+import { slackInteractionRoutes } from './slack-interactions.routes.js';
 import { verifySlackSignature } from './slack-signature.js';
 
 const tags = ['slack'];
@@ -137,5 +138,7 @@ export function slackRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         return receipt.kind === 'challenge' ? { challenge: receipt.challenge } : { ok: true };
       },
     );
+
+    await app.register(slackInteractionRoutes(deps));
   };
 }
