@@ -94,3 +94,27 @@ export function slackHeaders(
       : { 'x-slack-retry-num': String(options.retryNum), 'x-slack-retry-reason': 'http_timeout' }),
   };
 }
+
+/**
+ * An interactivity request as Slack posts it (a click on a message's button): the form with its one
+ * `payload` field, and the headers signing it at `timestamp` (seconds). Hand both to `app.inject`.
+ */
+export function slackInteraction(
+  signingSecret: string,
+  payload: object,
+  options: { timestamp: number },
+): { payload: string; headers: Record<string, string> } {
+  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  return {
+    payload: body,
+    headers: slackHeaders(signingSecret, body, { ...options, contentType: 'application/x-www-form-urlencoded' }),
+  };
+}
+
+/** What `users.info` answers for a person of workspace `teamId` whose profile shows `email` (none: null). */
+export function slackPerson(id: string, teamId: string, email: string | null): SlackAnswer {
+  return {
+    ok: true,
+    user: { id, team_id: teamId, name: id.toLowerCase(), deleted: false, is_bot: false, profile: email ? { email } : {} },
+  };
+}
