@@ -12,7 +12,9 @@ import {
 } from '../../../test/slack-server.js';
 import { createAttachmentStorage } from '../../platform/attachments/attachment.storage.js';
 import { findSlackInstallationByTeam, type SlackInstallationRow } from './slack.repository.js';
+import { insertSlackTicketThread, linkSlackMessage } from './slack-channel.repository.js';
 import { runSlackInteraction, TRIAGE_ACTIONS } from './slack-interactions.service.js';
+import { runSlackReactionCommand } from './slack-reaction-commands.js';
 import type { SlackWorkerDeps } from './slack-worker-deps.js';
 
 const SIGNING_SECRET = 'slack-signing-secret-for-tests';
@@ -30,7 +32,7 @@ const granted = (teamId: string) => ({
   team: { id: teamId, name: `Workspace ${teamId}` },
 });
 
-describe.each(DIALECTS)('Slack interactions (triage buttons) on %s', (dialect) => {
+describe.each(DIALECTS)('Slack commands (triage buttons, 👀 and ✅ reactions) on %s', (dialect) => {
   let harness: TestApp;
   let slack: TestSlackServer;
   let acme: TestOrganization;
@@ -267,5 +269,86 @@ describe.each(DIALECTS)('Slack interactions (triage buttons) on %s', (dialect) =
       }),
     ).toBe('ignored:unsupported');
     expect(slack.calls).toEqual([]);
+  });
+
+  /** A reaction H1's worker hands over from a `reaction_added` event. */
+  const react = (reaction: string, channelId: string, messageTs: string, slackUserId = 'U0AVA') =>
+    runSlackReactionCommand(workerDeps(), {
+      organizationId: acme.organizationId,
+      installation,
+      reaction,
+      slackUserId,
+      channelId,
+      messageTs,
+    });
+  const link = (organizationId: string, ticketId: string, channelId: string, messageTs: string) =>
+    linkSlackMessage(harness.db, {
+      id: harness.ids.ulid(),
+      organization_id: organizationId,
+      channel_id: channelId,
+      message_ts: messageTs,
+      ticket_id: ticketId,
+      comment_id: null,
+      direction: 'inbound',
+      created_at: TEST_NOW,
+    });
+  const thread = (ticketId: string, threadTs: string, triageTs: string | null) =>
+    insertSlackTicketThread(harness.db, {
+      ticket_id: ticketId,
+      organization_id: acme.organizationId,
+      channel_id: 'C0CUSTOMER',
+      thread_ts: threadTs,
+      triage_channel_id: triageTs ? 'C0TRIAGE' : null,
+      triage_ts: triageTs,
+      created_at: TEST_NOW,
+    });
+
+  it("👀 on a ticket's customer message or thread assigns it to the reacting agent, ✅ on its triage post closes it", async () => {
+    const first = await makeTicket(acme, teamId);
+    await thread(first, '1768467000.000100', '1768467100.000100');
+    await link(acme.organizationId, first, 'C0CUSTOMER', '1768467000.000200');
+    slack.script('users.info', slackPerson('U0AVA', 'T0ACME', AGENT_EMAIL), slackPerson('U0AVA', 'T0ACME', AGENT_EMAIL));
+    expect(await react('eyes', 'C0CUSTOMER', '1768467000.000200')).toBe('assigned');
+    expect(await ticket(acme, first)).toMatchObject({ assignedAgentId: agentId, closedAt: null });
+    expect((await activities(acme, first))[0]).toMatchObject({ field: 'assignee', actor: { type: 'user', id: agentId } });
+    expect(await react('white_check_mark', 'C0TRIAGE', '1768467100.000100')).toBe('closed');
+    expect((await ticket(acme, first)).status).toBe('Closed');
+    expect(slack.calls.map((call) => [call.method, call.params.user])).toEqual([
+      ['users.info', 'U0AVA'],
+      ['users.info', 'U0AVA'],
+    ]);
+
+    // The thread's first message names its ticket even with no link kept for it.
+    const second = await makeTicket(acme, teamId);
+    await thread(second, '1768467200.000100', null);
+    slack.script('users.info', slackPerson('U0AVA', 'T0ACME', AGENT_EMAIL));
+    expect(await react('eyes', 'C0CUSTOMER', '1768467200.000100')).toBe('assigned');
+    expect(await ticket(acme, second)).toMatchObject({ assignedAgentId: agentId });
+  });
+
+  it("runs nothing for a stranger's reaction, another emoji, or a message of no ticket (of this organization)", async () => {
+    const ticketId = await makeTicket(acme, teamId);
+    await link(acme.organizationId, ticketId, 'C0CUSTOMER', '1768467300.000100');
+    const before = { ticket: await ticket(acme, ticketId), activities: await activities(acme, ticketId) };
+    slack.script('users.info', slackPerson('U0CORA', 'T0ACME', 'cora@customer.test'));
+    expect(await react('white_check_mark', 'C0CUSTOMER', '1768467300.000100', 'U0CORA')).toBe('ignored:not_an_agent');
+    slack.script('users.info', slackPerson('U0GUEST', 'T0CUSTOMER', AGENT_EMAIL));
+    expect(await react('eyes', 'C0CUSTOMER', '1768467300.000100', 'U0GUEST')).toBe('ignored:outside_the_workspace');
+    slack.script('users.info', slackPerson('U0NOMAIL', 'T0ACME', null));
+    expect(await react('eyes', 'C0CUSTOMER', '1768467300.000100', 'U0NOMAIL')).toBe('ignored:no_email');
+    expect(await ticket(acme, ticketId)).toEqual(before.ticket);
+    expect(await activities(acme, ticketId)).toEqual(before.activities);
+
+    // Neither asks Slack who reacted: no command, or no ticket to run it on.
+    slack.calls.length = 0;
+    expect(await react('thumbsup', 'C0CUSTOMER', '1768467300.000100')).toBe('ignored:not_a_command');
+    expect(await react('eyes', 'C0CUSTOMER', '1768467399.000100')).toBe('ignored:no_ticket');
+    // Another organization's link of the same channel and message is not this organization's ticket.
+    const globexTeam = await makeTeam(harness, globex, { name: 'Globex desk', identifier: 'GLD' });
+    const foreignId = await makeTicket(globex, globexTeam.teamId);
+    await link(globex.organizationId, foreignId, 'C0SHARED', '1768467400.000100');
+    expect(await react('white_check_mark', 'C0SHARED', '1768467400.000100')).toBe('ignored:no_ticket');
+    expect(slack.calls).toEqual([]);
+    expect((await ticket(globex, foreignId)).closedAt).toBeNull();
   });
 });
