@@ -210,8 +210,25 @@ describe.each(DIALECTS)('Slack commands (triage buttons, 👀 and ✅ reactions)
     expect((await post(click(TRIAGE_ACTIONS.close, 'T-1', { slackTeamId: 'T0NOBODY' }))).statusCode).toBe(200);
     const { trigger_id: _, ...untriggered } = click(TRIAGE_ACTIONS.close, 'T-1');
     expect((await post(untriggered)).statusCode).toBe(200);
+    // A workspace whose app was uninstalled since.
+    await install(globex, 'T0GLOBEX');
+    const uninstalled = JSON.stringify({
+      type: 'event_callback',
+      team_id: 'T0GLOBEX',
+      event_id: 'Ev0UNINSTALL',
+      event: { type: 'app_uninstalled' },
+    });
+    const revoke = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/integrations/slack/events',
+      headers: slackHeaders(SIGNING_SECRET, uninstalled, { timestamp: NOW_SECONDS }),
+      payload: uninstalled,
+    });
+    expect(revoke.json()).toEqual({ ok: true });
+    expect((await findSlackInstallationByTeam(harness.db, 'T0GLOBEX'))?.status).toBe('revoked');
+    expect((await post(click(TRIAGE_ACTIONS.close, 'T-1', { slackTeamId: 'T0GLOBEX' }))).statusCode).toBe(200);
     expect(await eventRows()).toEqual([]);
-    expect(slack.calls).toEqual([]);
+    expect(slack.calls.map((call) => call.method)).toEqual(['oauth.v2.access']);
   });
 
   it('"Assign to me" assigns the ticket to the agent matched by email, and the timeline names them', async () => {
@@ -336,6 +353,17 @@ describe.each(DIALECTS)('Slack commands (triage buttons, 👀 and ✅ reactions)
     expect(await react('eyes', 'C0CUSTOMER', '1768467300.000100', 'U0GUEST')).toBe('ignored:outside_the_workspace');
     slack.script('users.info', slackPerson('U0NOMAIL', 'T0ACME', null));
     expect(await react('eyes', 'C0CUSTOMER', '1768467300.000100', 'U0NOMAIL')).toBe('ignored:no_email');
+    // An agent an admin disabled acts no more.
+    const { userId: benId } = await makeUser(harness, acme.organizationId, { name: 'Ben', email: 'ben@acme.test' });
+    const disable = await harness.app.inject({
+      method: 'PATCH',
+      url: `/v1/users/${benId}`,
+      headers: acme.headers,
+      payload: { disabled: true },
+    });
+    expect(disable.statusCode, disable.body).toBe(200);
+    slack.script('users.info', slackPerson('U0BEN', 'T0ACME', 'ben@acme.test'));
+    expect(await react('eyes', 'C0CUSTOMER', '1768467300.000100', 'U0BEN')).toBe('ignored:not_an_agent');
     expect(await ticket(acme, ticketId)).toEqual(before.ticket);
     expect(await activities(acme, ticketId)).toEqual(before.activities);
 
