@@ -1,4 +1,5 @@
 import { findSlackInstallationByTeam, insertSlackEventOnce, revokeSlackInstallation } from './slack.repository.js';
+import { findSlackChannel } from './slack-channel.repository.js';
 import type { SlackDeps } from './slack-install.service.js';
 
 /** What Slack POSTs to the events URL, as far as the receipt reads it; the rest is kept as sent. */
@@ -52,6 +53,13 @@ export async function receiveSlackEvent(deps: SlackDeps, envelope: SlackEnvelope
     return { kind: 'revoked', reason: eventType };
   }
   const channel = envelope.event?.channel ?? envelope.event?.item?.channel;
+  if (eventType === 'message') {
+    const ignored = await whyMessageIsIgnored(deps, installation.organization_id, channel);
+    if (ignored) {
+      deps.log.info({ eventId: envelope.event_id, channelId: channel }, `Slack message ignored: ${ignored}`);
+      return { kind: 'ignored', reason: ignored };
+    }
+  }
   const eventSeconds = typeof envelope.event_time === 'number' ? envelope.event_time : deps.clock.now().getTime() / 1000;
   const kept = await insertSlackEventOnce(deps.db, {
     event_id: envelope.event_id,
@@ -69,4 +77,19 @@ export async function receiveSlackEvent(deps: SlackDeps, envelope: SlackEnvelope
     return { kind: 'duplicate' };
   }
   return { kind: 'kept' };
+}
+
+/**
+ * Why a message is not kept at all: only customer and triage channels that are still connected are
+ * read, so the chatter of every other channel the bot is in is never written.
+ */
+async function whyMessageIsIgnored(deps: SlackDeps, organizationId: string, channel: unknown): Promise<string | null> {
+  if (typeof channel !== 'string') {
+    return 'no_channel';
+  }
+  const settings = await findSlackChannel(deps.db, organizationId, channel);
+  if (!settings || settings.kind === 'ignored') {
+    return 'channel_ignored';
+  }
+  return settings.status === 'connected' ? null : 'channel_disconnected';
 }
