@@ -12,7 +12,7 @@ import { findSlackMessageLink, type SlackChannelRow } from './slack-channel.repo
 import { decideRequest } from './slack-detection.js';
 import type { ModelCaller } from './slack-detection-ai.js';
 import { downloadSlackFiles, type SlackFile } from './slack-files.js';
-import { isOwnSide, lookUpSlackPerson, type SlackPerson } from './slack-people.js';
+import { isOrganizationUser, lookUpSlackPerson, type SlackPerson } from './slack-people.js';
 import {
   findOpenSlackRequest,
   insertSlackRequestOnce,
@@ -84,10 +84,11 @@ export async function handleSlackMessage(inbound: SlackInbound, event: SlackMess
   if (inbound.channel.kind !== 'customer') {
     return `ignored:${inbound.channel.kind}_channel`;
   }
-  const person = await lookUpSlackPerson(inbound.client, event.user);
-  const userTeam = event.user_team ?? event.team ?? null;
   const threadRoot = event.thread_ts && event.thread_ts !== event.ts ? event.thread_ts : null;
-  if (await isOwnSide(inbound.deps, inbound.installation, { userTeam, person })) {
+  // A member of the installation's own workspace is known without asking Slack; a partner's by their email.
+  const ownWorkspace = (event.user_team ?? event.team) === inbound.installation.team_id;
+  const person = ownWorkspace ? null : await lookUpSlackPerson(inbound.client, event.user);
+  if (!person || (await isOrganizationUser(inbound.deps, inbound.installation, person))) {
     // The organization's people answering in a thread are not synced in yet; their top-level messages are never requests.
     inbound.deps.log.info(
       { channelId: inbound.channel.channel_id, ts: event.ts, threadTs: threadRoot },

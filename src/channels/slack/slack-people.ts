@@ -28,22 +28,16 @@ export async function lookUpSlackPerson(client: WebClient, userId: string): Prom
 }
 
 /**
- * Whether a message's author is the organization's own side: a member of the installation's
- * workspace (a Slack Connect message from a partner names another `user_team`), or anyone whose
- * email is one of the organization's users.
+ * Whether a person of another workspace (a Slack Connect partner's `user_team`) is still the
+ * organization's own side: their email is one of the organization's users. (A member of the
+ * installation's own workspace is known before, without asking Slack.)
  */
-export async function isOwnSide(
+export async function isOrganizationUser(
   deps: Pick<SlackWorkerDeps, 'db'>,
   installation: SlackInstallationRow,
-  author: { userTeam: string | null; person: SlackPerson },
+  person: SlackPerson,
 ): Promise<boolean> {
-  if (author.userTeam === installation.team_id) {
-    return true;
-  }
-  return (
-    author.person.email !== null &&
-    (await findLiveUserByEmail(deps.db, installation.organization_id, author.person.email)) !== undefined
-  );
+  return person.email !== null && (await findLiveUserByEmail(deps.db, installation.organization_id, person.email)) !== undefined;
 }
 
 /**
