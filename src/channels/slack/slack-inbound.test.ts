@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestTeam } from '../../../test/factories.js';
-import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { buildTestApp, serverProcesses, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { inboundDepsOf, inboundEnv } from '../../../test/inbound.js';
 import { startModelServer, type TestModelServer } from '../../../test/model-server.js';
 import { slackHeaders, startSlackServer, type TestSlackServer } from '../../../test/slack-server.js';
+import { depsOfApp } from '../../app.js';
 import { createSlackWorker, type SlackWorker } from './slack.worker.js';
 import { saveSlackChannel } from './slack-channel.repository.js';
 import type { SlackDetectionMode } from './slack-channel.table.js';
@@ -395,5 +396,36 @@ describe.each(DIALECTS)('Slack inbound on %s', (dialect) => {
     ]);
     expect(events[0]?.last_error).toContain('user_not_found');
     expect((await requestsOf(refused)).map((each) => each.text)).toEqual(['second']);
+  });
+
+  it('makes one ticket of an event and its retry received by two processes at once, each with its worker', async () => {
+    const channelId = await customerChannel('all');
+    const processes = await serverProcesses(harness);
+    const workers = processes.apps.map((app) => createSlackWorker(inboundDepsOf(harness, depsOfApp(app).db)));
+    try {
+      slack.script('users.info', dana, dana);
+      slack.script('chat.getPermalink', { ok: true, permalink: 'https://acme.slack.com/p' });
+      const event = message(channelId, 'Invoices are missing', tsAgo(10));
+      const answers = await Promise.all(
+        processes.apps.flatMap((app) => [postEvent(event, { app }), postEvent(event, { app, retryNum: 1 })]),
+      );
+      expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+      await Promise.all(workers.map((each) => each.runOnce()));
+      await Promise.all(workers.map((each) => each.runOnce()));
+      const [decision] = await requestsOf(channelId);
+      expect(await requestsOf(channelId)).toHaveLength(1);
+      const threads = await harness.db
+        .selectFrom('slack_ticket_threads')
+        .select('ticket_id')
+        .where('channel_id', '=', channelId)
+        .execute();
+      expect(threads).toEqual([{ ticket_id: decision?.ticket_id }]);
+      const events = await harness.db.selectFrom('slack_events').selectAll().where('channel_id', '=', channelId).execute();
+      expect(events).toMatchObject([{ status: 'done', attempts: 1 }]);
+      expect(slack.calls.filter((call) => call.method === 'users.info')).toHaveLength(1);
+    } finally {
+      await Promise.all(workers.map((each) => each.stop()));
+      await processes.close();
+    }
   });
 });
