@@ -96,8 +96,9 @@ function inWords(parts: string[]): string {
 }
 
 /**
- * Decides by the rules: excluded chatter first (a short message matching an excluded pattern and
- * no keyword), then what makes it a request: a mention of the bot, question form, keywords.
+ * Decides by the rules: excluded chatter first (a short message matching an excluded pattern, with
+ * no keyword, mention or question mark), then what makes it a request: a mention of the bot,
+ * question form, keywords.
  */
 export function decideByRules(text: string, rules: SlackDetectionRules, botUserId: string | null): DetectionVerdict {
   const lower = text.toLowerCase();
@@ -106,7 +107,8 @@ export function decideByRules(text: string, rules: SlackDetectionRules, botUserI
   // A mention's markup is not what the customer said: it is left out of the length and the question form.
   const said = text.replace(/<@[A-Z0-9]+>/g, '').trim();
   const excluded = rules.excludedPatterns.find((pattern) => phrasePattern(pattern).test(lower));
-  if (excluded && keywords.length === 0 && !mentioned && [...said].length <= CHATTER_MAX_CHARS) {
+  // A question mark still asks ("is it ok to upgrade?"); short chatter with nothing else is not a request.
+  if (excluded && keywords.length === 0 && !mentioned && !said.includes('?') && [...said].length <= CHATTER_MAX_CHARS) {
     return { isRequest: false, reason: `excluded: '${excluded}'` };
   }
   const reasons: string[] = [];

@@ -192,6 +192,32 @@ describe.each(DIALECTS)('Slack inbound on %s', (dialect) => {
     expect(slack.calls.map((call) => call.method)).toEqual(['users.info', 'users.info']);
   });
 
+  it("reads a channel's own rules, a mention of the bot, and a question despite an excluded word", async () => {
+    const channelId = await customerChannel('rules');
+    await harness.db
+      .updateTable('slack_channels')
+      .set({ detection_rules: JSON.stringify({ keywords: ['invoice'], questions: false }) })
+      .where('channel_id', '=', channelId)
+      .execute();
+    slack.script('users.info', dana, dana, dana);
+    slack.script('chat.getPermalink', { ok: true, permalink: 'https://acme.slack.com/p' });
+    await deliver(
+      message(channelId, 'why is this broken?', tsAgo(600)),
+      message(channelId, 'the invoice total looks off', tsAgo(300)),
+      message(channelId, 'ok <@U0BOT> hi', tsAgo(100)),
+    );
+    expect((await requestsOf(channelId)).map((each) => [each.is_request, each.reason])).toEqual([
+      [0, 'no keyword, question or mention of the bot'],
+      [1, "keyword 'invoice'"],
+      [1, 'mention of the bot'],
+    ]);
+    const defaults = await customerChannel('rules');
+    slack.script('users.info', dana);
+    slack.script('chat.getPermalink', { ok: true, permalink: 'https://acme.slack.com/p' });
+    await deliver(message(defaults, 'is it ok to upgrade today?', tsAgo(10)));
+    expect(await requestsOf(defaults)).toMatchObject([{ is_request: 1, reason: 'question mark' }]);
+  });
+
   it("groups a person's messages within the window into one request, decided again on the joined text; later ones comment on its ticket", async () => {
     const channelId = await customerChannel('rules');
     slack.script('users.info', dana, dana, dana, dana);
