@@ -173,7 +173,14 @@ export function notLeased<D, T extends keyof D & string>(
 export function noEarlierUnfinished<D, T extends keyof D & string>(
   eb: ExpressionBuilder<D, T>,
   columns: LeaseColumns<D, T>,
-  order: { key: Column<D, T>; position: Column<D, T>; unfinished: readonly string[]; alsoWhere?: Record<string, unknown> },
+  order: {
+    key: Column<D, T>;
+    position: Column<D, T>;
+    /** Orders rows of the same `position` (Slack's event times are whole seconds). */
+    tieBreak?: Column<D, T>;
+    unfinished: readonly string[];
+    alsoWhere?: Record<string, unknown>;
+  },
 ): Expression<SqlBool> {
   const builder = eb as unknown as AnyBuilder;
   const { table, state } = erased(columns);
@@ -186,7 +193,19 @@ export function noEarlierUnfinished<D, T extends keyof D & string>(
     .select(sql`1`.as('one'))
     .whereRef(`earlier.${order.key}`, '=', qualified(columns, order.key))
     .where(`earlier.${state.column}`, 'in', [...order.unfinished])
-    .whereRef(`earlier.${order.position}`, '<', qualified(columns, order.position));
+    .where((inner: AnyBuilder) => {
+      const before = inner(`earlier.${order.position}`, '<', inner.ref(qualified(columns, order.position)));
+      if (!order.tieBreak) {
+        return before;
+      }
+      return inner.or([
+        before,
+        inner.and([
+          inner(`earlier.${order.position}`, '=', inner.ref(qualified(columns, order.position))),
+          inner(`earlier.${order.tieBreak}`, '<', inner.ref(qualified(columns, order.tieBreak))),
+        ]),
+      ]);
+    });
   for (const [column, value] of Object.entries(order.alsoWhere ?? {})) {
     earlier = earlier.where(`earlier.${column}`, '=', value);
   }

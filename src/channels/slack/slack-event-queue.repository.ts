@@ -54,6 +54,7 @@ function eventQueue(maxAttempts: number): LeasedQueue<DB, 'slack_events', (typeo
           noEarlierUnfinished(eb, EVENT_LEASE, {
             key: 'channel_id',
             position: 'event_time',
+            tieBreak: 'event_id',
             unfinished: ['pending', 'processing'],
           }),
         ]),

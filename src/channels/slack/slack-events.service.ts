@@ -9,7 +9,7 @@ export interface SlackEnvelope {
   team_id?: unknown;
   event_id?: unknown;
   event_time?: unknown;
-  event?: { type?: unknown; channel?: unknown; item?: { channel?: unknown } };
+  event?: { type?: unknown; channel?: unknown; event_ts?: unknown; item?: { channel?: unknown } };
 }
 
 /** What the events URL answers Slack. */
@@ -60,7 +60,7 @@ export async function receiveSlackEvent(deps: SlackDeps, envelope: SlackEnvelope
       return { kind: 'ignored', reason: ignored };
     }
   }
-  const eventSeconds = typeof envelope.event_time === 'number' ? envelope.event_time : deps.clock.now().getTime() / 1000;
+  const eventSeconds = eventSecondsOf(envelope) ?? deps.clock.now().getTime() / 1000;
   const kept = await insertSlackEventOnce(deps.db, {
     event_id: envelope.event_id,
     organization_id: installation.organization_id,
@@ -92,4 +92,17 @@ async function whyMessageIsIgnored(deps: SlackDeps, organizationId: string, chan
     return 'channel_ignored';
   }
   return settings.status === 'connected' ? null : 'channel_disconnected';
+}
+
+/**
+ * When the event happened, as finely as Slack says: the event's own `event_ts` (to the microsecond,
+ * so one channel's messages of the same second keep their order), else the envelope's `event_time`
+ * (whole seconds).
+ */
+function eventSecondsOf(envelope: SlackEnvelope): number | null {
+  const precise = typeof envelope.event?.event_ts === 'string' ? Number(envelope.event.event_ts) : Number.NaN;
+  if (Number.isFinite(precise) && precise > 0) {
+    return precise;
+  }
+  return typeof envelope.event_time === 'number' ? envelope.event_time : null;
 }

@@ -105,8 +105,8 @@ describe.each(DIALECTS)('Slack inbound on %s', (dialect) => {
     const eventTime = typeof event.ts === 'string' ? Math.floor(Number(event.ts)) : NOW_SECONDS;
     return { type: 'event_callback', team_id: TEAM, api_app_id: 'A0SWITCH', event_id: eventId, event_time: eventTime, event };
   }
-  const message = (channel: string, text: string, ts: string, more: Record<string, unknown> = {}) =>
-    envelope({ type: 'message', channel, user: CUSTOMER, user_team: PARTNER_TEAM, text, ts, ...more });
+  const message = (channel: string, text: string, ts: string, more: Record<string, unknown> = {}, eventId?: string) =>
+    envelope({ type: 'message', channel, user: CUSTOMER, user_team: PARTNER_TEAM, text, ts, event_ts: ts, ...more }, eventId);
 
   function postEvent(body: object, options: { retryNum?: number; app?: TestApp['app'] } = {}) {
     const text = JSON.stringify(body);
@@ -243,6 +243,17 @@ describe.each(DIALECTS)('Slack inbound on %s', (dialect) => {
     // Past the window (120 s after the last one): a new group.
     await deliver(message(channelId, 'is the API rate limited?', `${NOW_SECONDS + 200}.000100`));
     expect(await requestsOf(channelId)).toHaveLength(2);
+  });
+
+  it("handles one channel's messages of the same second in their order, whatever their event ids", async () => {
+    const channelId = await customerChannel('rules');
+    slack.script('users.info', dana, dana);
+    const second = NOW_SECONDS - 50;
+    await deliver(
+      message(channelId, 'second part', `${second}.000900`, {}, `EvA${channelSeq}`),
+      message(channelId, 'first part', `${second}.000100`, {}, `EvZ${channelSeq}`),
+    );
+    expect(await requestsOf(channelId)).toMatchObject([{ text: 'first part\nsecond part', first_ts: `${second}.000100` }]);
   });
 
   it('makes a ticket of every candidate in all mode, and asks the model in ai mode, the rules deciding when it fails', async () => {
