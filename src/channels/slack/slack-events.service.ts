@@ -95,7 +95,7 @@ async function whyMessageIsIgnored(deps: SlackDeps, organizationId: string, chan
 }
 
 /**
- * When the event happened, as finely as Slack says: the event's own `event_ts` (to the microsecond,
+ * When the event happened, as finely as Slack says: the event's own `event_ts` (to the millisecond,
  * so one channel's messages of the same second keep their order), else the envelope's `event_time`
  * (whole seconds).
  */

@@ -250,10 +250,10 @@ describe.each(DIALECTS)('Slack inbound on %s', (dialect) => {
     slack.script('users.info', dana, dana);
     const second = NOW_SECONDS - 50;
     await deliver(
-      message(channelId, 'second part', `${second}.000900`, {}, `EvA${channelSeq}`),
-      message(channelId, 'first part', `${second}.000100`, {}, `EvZ${channelSeq}`),
+      message(channelId, 'second part', `${second}.900000`, {}, `EvA${channelSeq}`),
+      message(channelId, 'first part', `${second}.100000`, {}, `EvZ${channelSeq}`),
     );
-    expect(await requestsOf(channelId)).toMatchObject([{ text: 'first part\nsecond part', first_ts: `${second}.000100` }]);
+    expect(await requestsOf(channelId)).toMatchObject([{ text: 'first part\nsecond part', first_ts: `${second}.100000` }]);
   });
 
   it('makes a ticket of every candidate in all mode, and asks the model in ai mode, the rules deciding when it fails', async () => {
