@@ -369,6 +369,30 @@ describe.each(DIALECTS)('Slack inbound on %s', (dialect) => {
     expect((await comments(ticketId)).map((each) => each.id)).not.toContain(comment?.id);
   });
 
+  it("puts the files of a request's message on its ticket, and refuses to send the token to a host that is not Slack's", async () => {
+    const channelId = await customerChannel('all');
+    const url = slack.serveFile('F0SHOT/shot.png', Buffer.from('png bytes'), TOKEN);
+    slack.script('users.info', dana);
+    await deliver(
+      message(channelId, 'see the screenshot', tsAgo(10), {
+        subtype: 'file_share',
+        files: [
+          { id: 'F0SHOT', name: 'shot.png', mimetype: 'image/png', size: 9, url_private: url },
+          { id: 'F0EVIL', name: 'evil.txt', mimetype: 'text/plain', size: 4, url_private: 'https://attacker.example/steal' },
+        ],
+      }),
+    );
+    const [decision] = await requestsOf(channelId);
+    const files = (await comments(decision?.ticket_id ?? '')).find((each) => each.attachments.length > 0);
+    expect(files?.attachments).toHaveLength(1);
+    expect(files?.content).toContain('(file skipped: evil.txt: not served by Slack)');
+    const metadata = await harness.app.inject({
+      url: `/v1/attachments/${files?.attachments[0]}/metadata`,
+      headers: acme.headers,
+    });
+    expect(metadata.json().data).toMatchObject({ fileName: 'shot.png', contentType: 'image/png', size: 9 });
+  });
+
   it("keeps no message of an ignored channel, and leaves the bot's, joins and the organization's own people alone", async () => {
     const ignored = await customerChannel('all', 'ignored');
     expect((await postEvent(message(ignored, 'help!', tsAgo(5)))).json()).toEqual({ ok: true });
