@@ -8,6 +8,7 @@ import { buildApp, depsOfApp } from './app.js';
 import { createImapPoller, type ImapPoller } from './channels/email/imap-poller.worker.js';
 import type { InboundDeps } from './channels/email/inbound.service.js';
 import { type SmtpReceiver, startSmtpReceiver } from './channels/email/smtp-receiver.js';
+import { createSlackWorker, type SlackWorker } from './channels/slack/slack.worker.js';
 import { type Config, planListeners, publicBaseUrl } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';
 import { registerDatabaseMetrics } from './db/database-metrics.js';
@@ -111,6 +112,7 @@ export async function startServer(
     await workers.recovery?.stop();
     await workers.ticketAgents?.stop();
     await workers.imap?.stop();
+    await workers.slack?.stop();
     await workers.receiver?.close();
     await workers.credentials?.close();
     await handle.close();
@@ -142,6 +144,7 @@ interface Workers {
   recovery?: AgentRunRecoveryWorker;
   ticketAgents?: TicketAgentWorker;
   imap?: ImapPoller;
+  slack?: SlackWorker;
   receiver?: SmtpReceiver;
   /** What makes the key cache the listeners share forget a changed user's keys (see `listen`). */
   credentials?: CredentialsSignal;
@@ -202,6 +205,9 @@ async function startBackgroundWorkers(deps: ProcessDeps, workers: Workers): Prom
   // And an IMAP poller: mailboxes are leased one poller at a time, and a message stored twice is caught by its Message-ID.
   workers.imap = createImapPoller({ ...inbound, log });
   workers.imap.start();
+  // And a Slack worker: kept events are claimed under leases, one channel's in order.
+  workers.slack = createSlackWorker({ ...inbound, log });
+  workers.slack.start();
   if (config.SMTP_INBOUND_PORT !== undefined) {
     workers.receiver = await startSmtpReceiver({ ...inbound, log }, inboundSmtpOptions(config, config.SMTP_INBOUND_PORT));
   }
@@ -248,6 +254,7 @@ function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
     recovery,
     ticketAgents,
     imap,
+    slack,
     receiver,
     credentials,
   } = workers;
@@ -264,6 +271,7 @@ function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
     ...(recovery ? [recovery] : []),
     ...(ticketAgents ? [ticketAgents] : []),
     ...(imap ? [imap] : []),
+    ...(slack ? [slack] : []),
     ...(credentials ? [{ stop: () => credentials.close() }] : []),
   ];
 }

@@ -31,13 +31,28 @@ export interface TestSlackServer {
   calls: SlackCall[];
   /** Queues answers for `method`, used one per call in order; a function answers from the call. */
   script(method: string, ...answers: (SlackAnswer | ((call: SlackCall) => SlackAnswer))[]): void;
+  /**
+   * Serves `data` at `GET /files/<name>` to a request with `Authorization: Bearer <token>` (else 403),
+   * as `url_private`; answers that URL. Downloads are recorded in `calls` as method `files/<name>`.
+   */
+  serveFile(name: string, data: Buffer, token: string): string;
   close(): Promise<void>;
 }
 
 export async function startSlackServer(): Promise<TestSlackServer> {
   const scripts = new Map<string, (SlackAnswer | ((call: SlackCall) => SlackAnswer))[]>();
   const calls: SlackCall[] = [];
+  const files = new Map<string, { data: Buffer; token: string }>();
   const server = createServer((request, response) => {
+    if (request.method === 'GET' && request.url?.startsWith('/files/')) {
+      const name = request.url.slice('/files/'.length);
+      const file = files.get(name);
+      calls.push({ method: `files/${name}`, token: null, params: {}, headers: request.headers });
+      const authorized = file && request.headers.authorization === `Bearer ${file.token}`;
+      response.writeHead(authorized ? 200 : 403, { 'content-type': 'application/octet-stream' });
+      response.end(authorized ? file.data : undefined);
+      return;
+    }
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -73,6 +88,10 @@ export async function startSlackServer(): Promise<TestSlackServer> {
     calls,
     script(method, ...answers) {
       scripts.set(method, [...(scripts.get(method) ?? []), ...answers]);
+    },
+    serveFile(name, data, token) {
+      files.set(name, { data, token });
+      return `${origin}/files/${name}`;
     },
     close: () => closeServer(server),
   };

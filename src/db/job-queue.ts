@@ -24,7 +24,7 @@ import { forUpdateSkipLocked } from './dialect.js';
  * `for update skip locked` on PostgreSQL, so concurrent claimers pass over each other's rows;
  * SQLite has one writer, and the claim is one statement.
  *
- * Every queue's rows are keyed by a text `id` column.
+ * Every queue's rows are keyed by a text column: `id`, unless the queue names its own `key`.
  */
 
 /** Any schema: the app's `DB`, or a test's own. `D` is the schema, `T` the queue's table. */
@@ -39,6 +39,8 @@ export interface LeaseColumns<D, T extends keyof D & string> {
   state?: { column: Column<D, T>; claimed: string };
   /** Counted up by one on every claim, when the queue keeps a count. */
   attempts?: Column<D, T>;
+  /** The row's key, when it is not `id` (Slack's events are keyed by their `event_id`). */
+  key?: Column<D, T>;
 }
 
 export interface LeasedQueue<D, T extends keyof D & string, C extends Column<D, T>> extends LeaseColumns<D, T> {
@@ -71,7 +73,18 @@ type AnyBuilder = ExpressionBuilder<any, any>;
 
 /** The column names as plain strings, for queries built over any table. */
 function erased<D, T extends keyof D & string>(columns: LeaseColumns<D, T>) {
-  return columns as unknown as { table: string; lease: string; state?: { column: string; claimed: string }; attempts?: string };
+  return columns as unknown as {
+    table: string;
+    lease: string;
+    state?: { column: string; claimed: string };
+    attempts?: string;
+    key?: string;
+  };
+}
+
+/** The column a queue's rows are keyed by. */
+function keyOf<D, T extends keyof D & string>(columns: LeaseColumns<D, T>): string {
+  return erased(columns).key ?? 'id';
 }
 
 /** `table.column`: references stay unambiguous inside a queue's subqueries. */
@@ -96,7 +109,11 @@ export async function claimLeased<D, T extends keyof D & string, C extends Colum
   const anyDb = db as unknown as AnyDb;
   const claimable = (eb: AnyBuilder) => queue.claimable(eb as unknown as ExpressionBuilder<D, T>, claim.now);
   const table: string = queue.table;
-  let candidates = anyDb.selectFrom(table).select(qualified(queue, 'id')).where(claimable);
+  const key = keyOf(queue);
+  let candidates = anyDb
+    .selectFrom(table)
+    .select(`${qualified(queue, key)} as id`)
+    .where(claimable);
   for (const column of queue.order) {
     candidates = candidates.orderBy(qualified(queue, column));
   }
@@ -112,7 +129,7 @@ export async function claimLeased<D, T extends keyof D & string, C extends Colum
       ...(queue.attempts ? { [queue.attempts]: eb(queue.attempts as string, '+', 1) } : {}),
       ...queue.onClaim?.(claim.now),
     }))
-    .where(qualified(queue, 'id'), 'in', (eb: AnyBuilder) => eb.selectFrom('candidates').select('candidates.id'))
+    .where(qualified(queue, key), 'in', (eb: AnyBuilder) => eb.selectFrom('candidates').select('candidates.id'))
     .where(claimable)
     .returning([...(queue.returning as readonly string[])])
     .execute();
@@ -156,7 +173,14 @@ export function notLeased<D, T extends keyof D & string>(
 export function noEarlierUnfinished<D, T extends keyof D & string>(
   eb: ExpressionBuilder<D, T>,
   columns: LeaseColumns<D, T>,
-  order: { key: Column<D, T>; position: Column<D, T>; unfinished: readonly string[]; alsoWhere?: Record<string, unknown> },
+  order: {
+    key: Column<D, T>;
+    position: Column<D, T>;
+    /** Orders rows of the same `position` (Slack's event times are whole seconds). */
+    tieBreak?: Column<D, T>;
+    unfinished: readonly string[];
+    alsoWhere?: Record<string, unknown>;
+  },
 ): Expression<SqlBool> {
   const builder = eb as unknown as AnyBuilder;
   const { table, state } = erased(columns);
@@ -169,7 +193,19 @@ export function noEarlierUnfinished<D, T extends keyof D & string>(
     .select(sql`1`.as('one'))
     .whereRef(`earlier.${order.key}`, '=', qualified(columns, order.key))
     .where(`earlier.${state.column}`, 'in', [...order.unfinished])
-    .whereRef(`earlier.${order.position}`, '<', qualified(columns, order.position));
+    .where((inner: AnyBuilder) => {
+      const before = inner(`earlier.${order.position}`, '<', inner.ref(qualified(columns, order.position)));
+      if (!order.tieBreak) {
+        return before;
+      }
+      return inner.or([
+        before,
+        inner.and([
+          inner(`earlier.${order.position}`, '=', inner.ref(qualified(columns, order.position))),
+          inner(`earlier.${order.tieBreak}`, '<', inner.ref(qualified(columns, order.tieBreak))),
+        ]),
+      ]);
+    });
   for (const [column, value] of Object.entries(order.alsoWhere ?? {})) {
     earlier = earlier.where(`earlier.${column}`, '=', value);
   }
@@ -219,7 +255,7 @@ export async function updateUnderLease<D, T extends keyof D & string>(
     .updateTable(table)
     // biome-ignore lint/suspicious/noExplicitAny: the queue's columns, checked at the edge
     .set(changes as any)
-    .where('id', '=', lease.id)
+    .where(keyOf(columns), '=', lease.id)
     .where(leaseColumn, '=', lease.until);
   if (state) {
     query = query.where(state.column, '=', state.claimed);

@@ -1,4 +1,5 @@
 import { findSlackInstallationByTeam, insertSlackEventOnce, revokeSlackInstallation } from './slack.repository.js';
+import { findSlackChannel } from './slack-channel.repository.js';
 import type { SlackDeps } from './slack-install.service.js';
 
 /** What Slack POSTs to the events URL, as far as the receipt reads it; the rest is kept as sent. */
@@ -8,7 +9,7 @@ export interface SlackEnvelope {
   team_id?: unknown;
   event_id?: unknown;
   event_time?: unknown;
-  event?: { type?: unknown; channel?: unknown; item?: { channel?: unknown } };
+  event?: { type?: unknown; channel?: unknown; event_ts?: unknown; item?: { channel?: unknown } };
 }
 
 /** What the events URL answers Slack. */
@@ -52,7 +53,14 @@ export async function receiveSlackEvent(deps: SlackDeps, envelope: SlackEnvelope
     return { kind: 'revoked', reason: eventType };
   }
   const channel = envelope.event?.channel ?? envelope.event?.item?.channel;
-  const eventSeconds = typeof envelope.event_time === 'number' ? envelope.event_time : deps.clock.now().getTime() / 1000;
+  if (eventType === 'message') {
+    const ignored = await whyMessageIsIgnored(deps, installation.organization_id, channel);
+    if (ignored) {
+      deps.log.info({ eventId: envelope.event_id, channelId: channel }, `Slack message ignored: ${ignored}`);
+      return { kind: 'ignored', reason: ignored };
+    }
+  }
+  const eventSeconds = eventSecondsOf(envelope) ?? deps.clock.now().getTime() / 1000;
   const kept = await insertSlackEventOnce(deps.db, {
     event_id: envelope.event_id,
     organization_id: installation.organization_id,
@@ -69,4 +77,32 @@ export async function receiveSlackEvent(deps: SlackDeps, envelope: SlackEnvelope
     return { kind: 'duplicate' };
   }
   return { kind: 'kept' };
+}
+
+/**
+ * Why a message is not kept at all: only customer and triage channels that are still connected are
+ * read, so the chatter of every other channel the bot is in is never written.
+ */
+async function whyMessageIsIgnored(deps: SlackDeps, organizationId: string, channel: unknown): Promise<string | null> {
+  if (typeof channel !== 'string') {
+    return 'no_channel';
+  }
+  const settings = await findSlackChannel(deps.db, organizationId, channel);
+  if (!settings || settings.kind === 'ignored') {
+    return 'channel_ignored';
+  }
+  return settings.status === 'connected' ? null : 'channel_disconnected';
+}
+
+/**
+ * When the event happened, as finely as Slack says: the event's own `event_ts` (to the millisecond,
+ * so one channel's messages of the same second keep their order), else the envelope's `event_time`
+ * (whole seconds).
+ */
+function eventSecondsOf(envelope: SlackEnvelope): number | null {
+  const precise = typeof envelope.event?.event_ts === 'string' ? Number(envelope.event.event_ts) : Number.NaN;
+  if (Number.isFinite(precise) && precise > 0) {
+    return precise;
+  }
+  return typeof envelope.event_time === 'number' ? envelope.event_time : null;
 }

@@ -3,6 +3,7 @@ import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { slackHeaders, startSlackServer, type TestSlackServer } from '../../../test/slack-server.js';
+import { saveSlackChannel } from './slack-channel.repository.js';
 import { SLACK_STATE_TTL_MS } from './slack-oauth-state.js';
 
 const SIGNING_SECRET = 'slack-signing-secret-for-tests';
@@ -162,6 +163,10 @@ describe.each(DIALECTS)('Slack install and events URL on %s', (dialect) => {
 
   it("answers the URL check's challenge, and keeps each event once whatever Slack's retries or a replay", async () => {
     await install(acme, 'T0ACME');
+    // Messages are kept only from customer and triage channels.
+    const at = TEST_NOW;
+    const channel = { id: 'SC0CUSTOMER', organization_id: acme.organizationId, channel_id: 'C0CUSTOMER', name: 'acme-support' };
+    await saveSlackChannel(harness.db, { ...channel, kind: 'customer', created_at: at, updated_at: at }, { kind: 'customer' });
     const check = await postEvent({ type: 'url_verification', token: 'legacy', challenge: 'c-123' });
     expect(check.statusCode).toBe(200);
     expect(check.json()).toEqual({ challenge: 'c-123' });

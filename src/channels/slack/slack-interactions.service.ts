@@ -1,5 +1,5 @@
 import type { SlackInstallationRow } from './slack.repository.js';
-import { slackAgentFinder } from './slack-people.js';
+import { slackAgentFinder } from './slack-agents.js';
 import { runSlackTicketCommand, type SlackTicketCommand } from './slack-ticket-command.js';
 import type { SlackWorkerDeps } from './slack-worker-deps.js';
 

@@ -1,81 +1,74 @@
-import type { Principal } from '../../lib/principal.js';
+import type { WebClient } from '@slack/web-api';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/database.js';
+import type { ContactSummaryRow } from '../../platform/contacts/customer-contact.repository.js';
+import { findOrCreateContactByEmail, joinContactToAccount } from '../../platform/contacts/customer-contact.service.js';
 import { findLiveUserByEmail } from '../../platform/users/user.lookup.js';
 import type { SlackInstallationRow } from './slack.repository.js';
-import { slackClient } from './slack-client.js';
-import { openBotToken, slackErrorCode } from './slack-install.service.js';
 import type { SlackWorkerDeps } from './slack-worker-deps.js';
 
-/** Who a Slack user is to the organization: one of its agents (acting as them), or why not. */
-export type SlackAgentMatch = { agent: Principal; name: string } | { agent: null; reason: string };
+/** A Slack user as `users.info` shows them: what finds their contact, or tells them for one of the organization's people. */
+export interface SlackPerson {
+  userId: string;
+  /** Their profile's email; null when Slack shows none (no `users:read.email`, or hidden by their workspace). */
+  email: string | null;
+  /** Their real name, else display name, else the user id. */
+  name: string;
+}
 
-/** Slack's answers that mean "no such person to act as", rather than a failure worth a retry. */
-const UNKNOWN_USER_ERRORS = new Set(['user_not_found', 'users_not_found', 'user_not_visible']);
+const NAME_MAX = 100;
 
-interface SlackUserProfile {
-  team_id?: string;
-  deleted?: boolean;
-  is_bot?: boolean;
-  enterprise_user?: { enterprise_id?: string };
-  profile?: { email?: string };
+/** Who wrote a message, by `users.info` (the client waits out `ratelimited`). */
+export async function lookUpSlackPerson(client: WebClient, userId: string): Promise<SlackPerson> {
+  const answer = await client.users.info({ user: userId });
+  const profile = answer.user?.profile;
+  const email = profile?.email?.trim().toLowerCase() || null;
+  const name = (profile?.real_name || profile?.display_name || answer.user?.real_name || answer.user?.name || userId).trim();
+  return { userId, email, name: name.slice(0, NAME_MAX) };
 }
 
 /**
- * Finds the organization's agent behind a Slack user: `users.info` gives the profile's email, and
- * the organization's live, enabled user with that email is the agent. Only people of the
- * installation's own workspace (or its Enterprise Grid) count: a customer from a Slack Connect
- * workspace is never taken for an agent, whatever email their profile shows. Answers are kept for
- * the call that made this finder only, so a change of email in Slack counts from the next command.
+ * Whether a person of another workspace (a Slack Connect partner's `user_team`) is still the
+ * organization's own side: their email is one of the organization's users. (A member of the
+ * installation's own workspace is known before, without asking Slack.)
  */
-export function slackAgentFinder(deps: SlackWorkerDeps, installation: SlackInstallationRow) {
-  const known = new Map<string, Promise<SlackAgentMatch>>();
-  return (slackUserId: string): Promise<SlackAgentMatch> => {
-    let match = known.get(slackUserId);
-    if (!match) {
-      match = matchSlackAgent(deps, installation, slackUserId);
-      known.set(slackUserId, match);
-    }
-    return match;
-  };
+export async function isOrganizationUser(
+  deps: Pick<SlackWorkerDeps, 'db'>,
+  installation: SlackInstallationRow,
+  person: SlackPerson,
+): Promise<boolean> {
+  return person.email !== null && (await findLiveUserByEmail(deps.db, installation.organization_id, person.email)) !== undefined;
 }
 
-async function matchSlackAgent(
+/**
+ * The address a Slack user without a visible email is filed under: reserved `.invalid`, so nothing is
+ * ever sent to it, and stable per workspace user, so their later messages find the same contact.
+ */
+export function placeholderEmailOf(teamId: string, userId: string): string {
+  return `slack-${teamId.toLowerCase()}-${userId.toLowerCase()}@users.slack.invalid`;
+}
+
+/**
+ * The customer's contact: found or made by their profile email (a user without one gets a contact
+ * named after their Slack profile, at a placeholder address), and joined to the channel's account.
+ */
+export async function contactOfSlackPerson(
+  trx: Transaction<DB>,
   deps: SlackWorkerDeps,
-  installation: SlackInstallationRow,
-  slackUserId: string,
-): Promise<SlackAgentMatch> {
-  const token = openBotToken(deps, installation);
-  if (!token) {
-    return { agent: null, reason: 'bot_token_unreadable' };
+  where: { organizationId: string; teamId: string; accountId: string | null; channelName: string },
+  person: SlackPerson,
+): Promise<ContactSummaryRow> {
+  const [first, ...rest] = person.name.split(/\s+/).filter(Boolean);
+  const contact = await findOrCreateContactByEmail(
+    trx,
+    deps,
+    where.organizationId,
+    person.email ?? placeholderEmailOf(where.teamId, person.userId),
+    { type: 'system', id: null, name: `Slack #${where.channelName}` },
+    { firstName: first ?? person.userId, lastName: rest.join(' ') || null, accountId: where.accountId },
+  );
+  if (where.accountId) {
+    await joinContactToAccount(trx, deps, where.organizationId, { contactId: contact.id, accountId: where.accountId });
   }
-  let user: SlackUserProfile | undefined;
-  try {
-    user = (await slackClient(deps.config, token).users.info({ user: slackUserId })).user as SlackUserProfile | undefined;
-  } catch (error) {
-    if (UNKNOWN_USER_ERRORS.has(slackErrorCode(error))) {
-      return { agent: null, reason: 'slack_user_not_found' };
-    }
-    // Unreachable, rate limited past the client's retries, a revoked token: the job tries again later.
-    throw error;
-  }
-  if (!user || user.deleted || user.is_bot) {
-    return { agent: null, reason: 'not_a_person' };
-  }
-  const ownWorkspace =
-    user.team_id === installation.team_id ||
-    (installation.enterprise_id !== null && user.enterprise_user?.enterprise_id === installation.enterprise_id);
-  if (!ownWorkspace) {
-    return { agent: null, reason: 'outside_the_workspace' };
-  }
-  const email = user.profile?.email;
-  if (!email) {
-    return { agent: null, reason: 'no_email' };
-  }
-  const found = await findLiveUserByEmail(deps.db, installation.organization_id, email);
-  if (!found || found.disabled_at) {
-    return { agent: null, reason: 'not_an_agent' };
-  }
-  return {
-    agent: { organizationId: found.organization_id, userId: found.id, userType: found.user_type },
-    name: found.name,
-  };
+  return contact;
 }

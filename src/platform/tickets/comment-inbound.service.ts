@@ -3,7 +3,7 @@ import type { DB } from '../../db/database.js';
 import { readBoolean } from '../../db/dialect.js';
 import { recordEvent } from '../events/event.recorder.js';
 import { type Comment, toComment } from './comment.presenter.js';
-import { findCommentById, insertCommentOnce } from './comment.repository.js';
+import { findCommentById, insertCommentOnce, updateComment } from './comment.repository.js';
 import type { CommentDeps } from './comment.service.js';
 import { type CommentContent, contentColumns, systemCommentRow } from './comment-content.js';
 import { applyCustomerReply } from './customer-reply.service.js';
@@ -69,4 +69,57 @@ export async function addCustomerComment(
     internal: false,
   });
   return row.id;
+}
+
+/**
+ * A customer's comment changed where it was written (they edited their Slack message): its content
+ * replaced and marked edited, with `comment.updated`, in the caller's transaction. Answers false
+ * for a comment that is gone or not a customer contact's.
+ */
+export async function editCustomerCommentFromChannel(
+  trx: Transaction<DB>,
+  deps: Pick<CommentDeps, 'clock'>,
+  input: Pick<CustomerComment, 'organizationId' | 'ticket' | 'content'> & { commentId: string },
+): Promise<boolean> {
+  const existing = await findCommentById(trx, input.ticket.id, input.commentId);
+  const contactId = existing?.customer_contact_id;
+  if (!contactId) {
+    return false;
+  }
+  await updateComment(trx, input.commentId, {
+    ...contentColumns(input.content),
+    is_edited: true,
+    updated_at: deps.clock.now().toISOString(),
+  });
+  const stored = await findCommentById(trx, input.ticket.id, input.commentId);
+  if (!stored) {
+    return false;
+  }
+  const { emailDelivery: _, ...comment } = toComment(stored) as Comment;
+  await recordEvent(trx, deps, input.organizationId, {
+    type: 'comment.updated',
+    actor: { type: 'customer_contact', id: contactId, name: comment.author },
+    data: comment,
+    ticket: { id: input.ticket.id, teamId: input.ticket.team_id, isPrivate: readBoolean(input.ticket.is_private) },
+    internal: false,
+  });
+  return true;
+}
+
+/**
+ * A customer's comment removed where it was written (they deleted their Slack message): soft
+ * deleted, as an author's delete is. Answers false for one gone already or not a customer contact's.
+ */
+export async function removeCustomerCommentFromChannel(
+  trx: Transaction<DB>,
+  deps: Pick<CommentDeps, 'clock'>,
+  input: { ticketId: string; commentId: string },
+): Promise<boolean> {
+  const existing = await findCommentById(trx, input.ticketId, input.commentId);
+  if (!existing?.customer_contact_id) {
+    return false;
+  }
+  const at = deps.clock.now().toISOString();
+  await updateComment(trx, input.commentId, { deleted_at: at, updated_at: at });
+  return true;
 }

@@ -35,3 +35,9 @@ export async function presentTicketsById(db: Db, organizationId: string, ids: re
   }
   return presentTickets(db, rows);
 }
+
+/** A live ticket's id, team and privacy, without the visibility check: what a channel files a customer's comment on. */
+export async function findLiveTicketAccess(db: Db, organizationId: string, ticketId: string) {
+  const row = await findTicketById(db, organizationId, ticketId);
+  return row && row.deleted_at === null ? { id: row.id, team_id: row.team_id, is_private: row.is_private } : undefined;
+}
