@@ -29,7 +29,7 @@ describe.each(DIALECTS)('Slack channels of the organization on %s', (dialect) =>
   let foreignAccount: string;
   let foreignTeam: string;
 
-  const api = (method: 'GET' | 'PATCH', url: string, headers: Record<string, string>, payload?: unknown) =>
+  const api = (method: 'GET' | 'PATCH', url: string, headers: Record<string, string>, payload?: object) =>
     harness.app.inject({ method, url: `/v1/integrations/slack${url}`, headers, ...(payload === undefined ? {} : { payload }) });
   const create = async (organization: TestOrganization, url: string, payload: Record<string, unknown>) => {
     const response = await harness.app.inject({ method: 'POST', url, headers: organization.headers, payload });
@@ -250,7 +250,7 @@ describe.each(DIALECTS)('Slack channels of the organization on %s', (dialect) =>
 
   it('refuses each bad setting with a 400, writing nothing and asking Slack nothing', async () => {
     const before = await channelRows();
-    const bad: [string, unknown][] = [
+    const bad: [string, object][] = [
       ['empty', {}],
       ['unknown field', { colour: 'red' }],
       ['kind', { kind: 'vip' }],

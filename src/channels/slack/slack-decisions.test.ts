@@ -12,7 +12,7 @@ describe.each(DIALECTS)('Slack detection decisions and their report on %s', (dia
   /** The decisions of acme, oldest first. */
   const made: Awaited<ReturnType<typeof makeSlackDecision>>[] = [];
 
-  const api = (method: 'GET' | 'PATCH', url: string, headers: Record<string, string>, payload?: unknown) =>
+  const api = (method: 'GET' | 'PATCH', url: string, headers: Record<string, string>, payload?: object) =>
     harness.app.inject({ method, url: `/v1/integrations/slack${url}`, headers, ...(payload === undefined ? {} : { payload }) });
   const mark = (id: string, value: 'right' | 'wrong' | null, headers = acme.headers) =>
     api('PATCH', `/decisions/${id}`, headers, { mark: value });
