@@ -63,7 +63,7 @@ export function SlackChannelForm({
   );
   return (
     <li className="px-3 py-3">
-      <form aria-label={`#${channel.name}`} onSubmit={onSubmit} className="flex flex-col gap-3">
+      <form aria-label={`#${channel.name}`} onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="text-sm font-semibold">#{channel.name}</h3>
           {channel.isPrivate ? <Badge>Private</Badge> : null}
