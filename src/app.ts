@@ -7,6 +7,7 @@ import { agentStudioPlugin } from './agent-studio/agent-studio.plugin.js';
 import { messengerPlugin } from './channels/messenger/messenger.plugin.js';
 import { widgetAssetsPlugin } from './channels/messenger/widget-assets.plugin.js';
 import { slackRoutes } from './channels/slack/slack.routes.js';
+import { slackAdminRoutes } from './channels/slack/slack-admin.routes.js';
 import { AREAS, type AreaName, type Config, trustProxyOption } from './config.js';
 import type { DB } from './db/database.js';
 import { registerDatabaseMetrics } from './db/database-metrics.js';
@@ -110,6 +111,14 @@ export function depsOfApp(app: FastifyInstance): AppDeps {
 /** The areas the console calls with its session cookie (their `setUpArea` says `acceptsSessions`). */
 const SESSION_AREAS: ReadonlySet<AreaName> = new Set<AreaName>(['platform', 'agentStudio', 'helpCenter']);
 
+/** Slack's routes in the platform: the signed ones (raw bodies), and the admin's JSON ones apart from their parser. */
+function slackChannelRoutes(deps: AppDeps) {
+  return [
+    { prefix: '/integrations/slack', routes: slackRoutes(deps) },
+    { prefix: '/integrations/slack', routes: slackAdminRoutes(deps) },
+  ];
+}
+
 /** Builds the HTTP application; never listens (see `server.ts`). */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db, clock } = options;
@@ -192,7 +201,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerDocs(app, deps, areas);
 
   if (areas.includes('platform')) {
-    await app.register(platformPlugin(deps, [{ prefix: '/integrations/slack', routes: slackRoutes(deps) }]), { prefix: '/v1' });
+    await app.register(platformPlugin(deps, slackChannelRoutes(deps)), { prefix: '/v1' });
     // The console is a client of the platform API, served beside it so its cookie and CSRF checks hold.
     await app.register(consolePlugin(), { prefix: '/app' });
   }

@@ -19,6 +19,7 @@ export const HEAVY_FILES = [
   'test/console/settings-teams.console.test.ts', // 21
   'src/platform/routing/routing.concurrency.test.ts', // 20
   'test/console/ticket.console.test.ts', // 19
+  'test/console/settings-slack.console.test.ts', // 19
   'src/platform/notifications/notifications.test.ts', // 19
   'src/platform/auth/invitations.test.ts', // 19
   'test/console/settings-channels.console.test.ts', // 16

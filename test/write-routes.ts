@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { TestOrganization } from './factories.js';
 import type { TestApp } from './harness.js';
+import { makeSlackDecision } from './slack-factories.js';
 
 /**
  * The write routes of the three committed OpenAPI documents, the error shape of each area, and
@@ -153,6 +154,9 @@ export async function makeWriteRouteResources(harness: TestApp, organization: Te
   // A key of its own for the key-revoking route, so the caller keeps its key.
   const key = await create(`/v1/users/${organization.userId}/api-keys`, {});
   ids.apiKeyPrefix = String(key.prefix);
+  // A Slack channel needs no row (the walk's organization has no workspace installed); a decision is the inbound worker's.
+  ids.slackChannel = 'C0WALK';
+  ids.slackDecision = (await makeSlackDecision(harness, organization.organizationId, { channel_id: ids.slackChannel })).id;
   return ids;
 }
 
@@ -189,6 +193,7 @@ export function resolvePath(path: string, ids: ResourceIds, userId: string): { u
     viewId: ids.view,
     sessionId: ids.session,
     deliveryId: ids.webhookDelivery,
+    channelId: ids.slackChannel,
   };
   const fallback: Record<string, string> = { attachmentId: UNKNOWN_ULID, tool_id: UNKNOWN_UUID, server_id: UNKNOWN_UUID };
   const byCollection: [RegExp, string | undefined][] = [
@@ -200,6 +205,7 @@ export function resolvePath(path: string, ids: ResourceIds, userId: string): { u
     [/^\/v1\/sla-policies\/\{id\}/, ids.slaPolicy],
     [/^\/v1\/mailboxes\/\{id\}/, ids.mailbox],
     [/^\/v1\/outbox\/\{id\}/, ids.outbox],
+    [/^\/v1\/integrations\/slack\/decisions\/\{id\}/, ids.slackDecision],
     [/^\/help-centers\/\{id\}/, ids.helpCenter],
     [/^\/collections\/\{id\}/, ids.collection],
     [/^\/articles\/\{id\}/, ids.article],

@@ -1,8 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
 import { pino } from 'pino';
+import { depsOfApp } from '../../src/app.js';
 import { parseConfig } from '../../src/config.js';
+import type { DB } from '../../src/db/database.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { freePort } from '../free-port.js';
@@ -17,6 +20,8 @@ export interface ConsoleServer {
   mail: ReceivedMail[];
   /** Calls the platform API with the admin key; throws on an error status. */
   call<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+  /** The server's database, for rows only a background worker writes (Slack's detection decisions). */
+  db: Kysely<DB>;
   close(): Promise<void>;
 }
 
@@ -60,6 +65,7 @@ export async function startConsoleServer(
     origin,
     apiKey,
     mail: smtp.messages,
+    db: depsOfApp(server.apps[0] as Parameters<typeof depsOfApp>[0]).db,
     async call<T>(method: string, path: string, body?: unknown): Promise<T> {
       const response = await fetch(`${origin}${path}`, {
         method,

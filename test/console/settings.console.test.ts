@@ -17,6 +17,7 @@ const RAIL = [
   'Users',
   'API keys',
   'Mailboxes',
+  'Channels',
   'Webhooks',
   'Macros',
   'Views',

@@ -579,6 +579,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/integrations/slack/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The channels the bot is in, read from Slack, each with what it is for here; organization admins only
+         * @description By name; then channels set up here that the bot is no longer in. A channel never set up is ignored, with the defaults. A Slack Connect channel without an account suggests the account whose domain is the partner workspace's email domain (or Slack domain). 409 when Slack is not installed or its token was revoked; 502 naming the error when Slack refuses a call.
+         */
+        get: operations["platform.slack.channels.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/slack/channels/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set what a channel the bot is in is for: its kind, account, team and request detection; organization admins only
+         * @description 404 when the account or team is not the organization's, or the bot is not in the channel (Slack is asked). Saving a disconnected channel that Slack answers again connects it again. 409 when the installation was revoked.
+         */
+        patch: operations["platform.slack.channels.update"];
+        trace?: never;
+    };
+    "/v1/integrations/slack/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Request detection decisions, newest first, with their reasons and marks; organization admins only
+         * @description Newest first, then by id, `limit` at a time; `cursor` takes the `nextCursor` of the page before.
+         */
+        get: operations["platform.slack.decisions.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/slack/decisions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Mark a detection decision right or wrong (null clears it); organization admins only
+         * @description Who marked it and when are kept with the mark; the detection report counts the marks.
+         */
+        patch: operations["platform.slack.decisions.mark"];
+        trace?: never;
+    };
+    "/v1/integrations/slack/detection-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Precision and recall of request detection per channel and mode, from the marked decisions; organization admins only
+         * @description truePositives: requests marked right; falsePositives: requests marked wrong; trueNegatives: chatter marked right; falseNegatives: chatter marked wrong (a missed request). precision = TP / (TP + FP), recall = TP / (TP + FN), null when nothing counts for them. `from` (inclusive) and `to` (exclusive) bound when decisions were made.
+         */
+        get: operations["platform.slack.detectionReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/integrations/slack/events": {
         parameters: {
             query?: never;
@@ -8189,6 +8289,621 @@ export interface operations {
                         status: boolean;
                         /** Format: date-time */
                         timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.slack.channels.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            accountId: null | string;
+                            channelId: string;
+                            /** @enum {string} */
+                            detectionMode: "all" | "rules" | "ai";
+                            detectionRules: null | {
+                                /** @description A message mentioning the bot counts as a request */
+                                botMentions: boolean;
+                                /** @description Regular expressions (matched ignoring case) that make a message chatter whatever else it holds ('^thanks') */
+                                excludedPatterns: string[];
+                                /** @description Words that make a message a request ('broken', 'error', 'urgent'), matched ignoring case */
+                                keywords: string[];
+                                /** @description A question (a question mark, or a question word first) counts as a request */
+                                questions: boolean;
+                            };
+                            disconnectedReason: null | string;
+                            groupWindowSeconds: number;
+                            isPrivate: boolean;
+                            /** @description A Slack Connect channel, shared with another workspace (a customer’s) */
+                            isShared: boolean;
+                            /**
+                             * @description ignored until an admin says otherwise
+                             * @enum {string}
+                             */
+                            kind: "customer" | "triage" | "ignored";
+                            /** @description Without # */
+                            name: string;
+                            /** @enum {string} */
+                            status: "connected" | "disconnected";
+                            suggestedAccountId: null | string;
+                            teamId: null | string;
+                        }[];
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.slack.channels.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Slack's channel id (C… or G…) */
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    accountId?: null | string;
+                    /** @enum {string} */
+                    detectionMode?: "all" | "rules" | "ai";
+                    detectionRules?: null | {
+                        /** @description A message mentioning the bot counts as a request */
+                        botMentions: boolean;
+                        /** @description Regular expressions (matched ignoring case) that make a message chatter whatever else it holds ('^thanks') */
+                        excludedPatterns: string[];
+                        /** @description Words that make a message a request ('broken', 'error', 'urgent'), matched ignoring case */
+                        keywords: string[];
+                        /** @description A question (a question mark, or a question word first) counts as a request */
+                        questions: boolean;
+                    };
+                    /** @description A person's messages within this many seconds of their last are one request */
+                    groupWindowSeconds?: number;
+                    /** @enum {string} */
+                    kind?: "customer" | "triage" | "ignored";
+                    teamId?: null | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            accountId: null | string;
+                            channelId: string;
+                            /** @enum {string} */
+                            detectionMode: "all" | "rules" | "ai";
+                            detectionRules: null | {
+                                /** @description A message mentioning the bot counts as a request */
+                                botMentions: boolean;
+                                /** @description Regular expressions (matched ignoring case) that make a message chatter whatever else it holds ('^thanks') */
+                                excludedPatterns: string[];
+                                /** @description Words that make a message a request ('broken', 'error', 'urgent'), matched ignoring case */
+                                keywords: string[];
+                                /** @description A question (a question mark, or a question word first) counts as a request */
+                                questions: boolean;
+                            };
+                            disconnectedReason: null | string;
+                            groupWindowSeconds: number;
+                            isPrivate: boolean;
+                            /** @description A Slack Connect channel, shared with another workspace (a customer’s) */
+                            isShared: boolean;
+                            /**
+                             * @description ignored until an admin says otherwise
+                             * @enum {string}
+                             */
+                            kind: "customer" | "triage" | "ignored";
+                            /** @description Without # */
+                            name: string;
+                            /** @enum {string} */
+                            status: "connected" | "disconnected";
+                            suggestedAccountId: null | string;
+                            teamId: null | string;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.slack.decisions.list": {
+        parameters: {
+            query?: {
+                /** @description Slack's channel id (C… or G…) */
+                channelId?: string;
+                /** @description nextCursor of the previous page; omit for the first page */
+                cursor?: string;
+                isRequest?: boolean;
+                limit?: number;
+                mark?: "right" | "wrong" | "unmarked";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            channelId: string;
+                            channelName: null | string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            isRequest: boolean;
+                            mark: null | ("right" | "wrong");
+                            markedAt: null | string;
+                            markedBy: null | string;
+                            /** @description all, rules, ai, or reaction (someone added 🎫) */
+                            mode: string;
+                            reason: string;
+                            slackUserId: string;
+                            text: string;
+                            ticketId: null | string;
+                        }[];
+                        message: string;
+                        nextCursor: null | string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.slack.decisions.mark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mark: null | ("right" | "wrong");
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            channelId: string;
+                            channelName: null | string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            isRequest: boolean;
+                            mark: null | ("right" | "wrong");
+                            markedAt: null | string;
+                            markedBy: null | string;
+                            /** @description all, rules, ai, or reaction (someone added 🎫) */
+                            mode: string;
+                            reason: string;
+                            slackUserId: string;
+                            text: string;
+                            ticketId: null | string;
+                        };
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+        };
+    };
+    "platform.slack.detectionReport": {
+        parameters: {
+            query?: {
+                /** @description Slack's channel id (C… or G…) */
+                channelId?: string;
+                /** @description Decisions made at or after */
+                from?: string;
+                /** @description Decisions made before */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            channelId: string;
+                            channelName: null | string;
+                            /** @description Chatter marked wrong: a request missed */
+                            falseNegatives: number;
+                            /** @description Requests marked wrong */
+                            falsePositives: number;
+                            marked: number;
+                            mode: string;
+                            precision: null | number;
+                            recall: null | number;
+                            /** @description Chatter marked right */
+                            trueNegatives: number;
+                            /** @description Requests marked right */
+                            truePositives: number;
+                            unmarked: number;
+                        }[];
+                        message: string;
+                        status: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        statusCode: number;
                     };
                 };
             };

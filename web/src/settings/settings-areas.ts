@@ -12,6 +12,7 @@ export const SETTINGS_AREAS = [
   { label: 'Users', to: '/settings/users' },
   { label: 'API keys', to: '/settings/api-keys' },
   { label: 'Mailboxes', to: '/settings/mailboxes' },
+  { label: 'Channels', to: '/settings/channels' },
   { label: 'Webhooks', to: '/settings/webhooks' },
   { label: 'Macros', to: '/settings/macros' },
   { label: 'Views', to: '/settings/views' },

@@ -138,6 +138,16 @@ function channelAndAutomationRoutes<Settings extends AnyRoute>(settings: Setting
     path: 'mailboxes/$mailboxId',
     component: lazyRouteComponent(() => import('./mailboxes/MailboxPage'), 'MailboxPage'),
   });
+  const channels = createRoute({
+    getParentRoute: () => settings,
+    path: 'channels',
+    // The Slack install's outcome, as its OAuth callback sends the admin back.
+    validateSearch: (search: Record<string, unknown>): { slack?: string; reason?: string } => ({
+      ...(typeof search.slack === 'string' ? { slack: search.slack } : {}),
+      ...(typeof search.reason === 'string' ? { reason: search.reason } : {}),
+    }),
+    component: lazyRouteComponent(() => import('./channels/ChannelsPage'), 'ChannelsPage'),
+  });
   const webhooks = createRoute({
     getParentRoute: () => settings,
     path: 'webhooks',
@@ -178,5 +188,18 @@ function channelAndAutomationRoutes<Settings extends AnyRoute>(settings: Setting
     path: 'configuration',
     component: lazyRouteComponent(() => import('./configuration/ConfigurationPage'), 'ConfigurationPage'),
   });
-  return [mailboxes, newMailbox, mailbox, webhooks, newWebhook, webhook, macros, macro, views, view, configuration] as const;
+  return [
+    mailboxes,
+    newMailbox,
+    mailbox,
+    channels,
+    webhooks,
+    newWebhook,
+    webhook,
+    macros,
+    macro,
+    views,
+    view,
+    configuration,
+  ] as const;
 }
