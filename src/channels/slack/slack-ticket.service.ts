@@ -57,7 +57,8 @@ export function slackTicketTitle(text: string): string {
   return characters.length <= TITLE_MAX ? line : `${characters.slice(0, TITLE_MAX - 1).join('')}…`;
 }
 
-function commentText(text: string, files: DownloadedFiles): string {
+/** A comment's text: what the customer wrote, and each file left out and why (never empty). */
+export function slackCommentText(text: string, files: DownloadedFiles): string {
   const said = storableText(plainSlackText(text).trim().slice(0, DESCRIPTION_MAX));
   const skipped = files.skipped.map((each) => `(file skipped: ${each})`);
   const attached = files.files.length > 0 ? [`(${files.files.length} file${files.files.length === 1 ? '' : 's'})`] : [];
@@ -140,7 +141,7 @@ export async function createSlackTicket(
       organizationId,
       ticket,
       contactId: contact.id,
-      content: await deriveCommentContent({ content: commentText('', filing.files) }),
+      content: await deriveCommentContent({ content: slackCommentText('', filing.files) }),
       attachmentIds,
       sourceEmailId: null,
       isReply: false,
@@ -203,7 +204,7 @@ export async function addSlackComment(
     organizationId,
     ticket,
     contactId: contact.id,
-    content: await deriveCommentContent({ content: commentText(filing.text, filing.files) }),
+    content: await deriveCommentContent({ content: slackCommentText(filing.text, filing.files) }),
     attachmentIds,
     sourceEmailId: null,
     isReply: true,
@@ -211,5 +212,3 @@ export async function addSlackComment(
   await linkMessage(trx, filing, { ticketId: ticket.id, messageTs: where.messageTs, commentId });
   return commentId;
 }
-
-export { commentText as slackCommentText };
