@@ -22,7 +22,9 @@ export const SlackDetectionRulesSchema = Type.Object(
     }),
     excludedPatterns: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
       maxItems: 50,
-      description: "Regular expressions (matched ignoring case) that make a message chatter whatever else it holds ('^thanks')",
+      description:
+        "Words or phrases (whole words, ignoring case: 'thanks', 'out of office') that make a short message chatter, " +
+        'unless it also holds a keyword, a question mark or a mention of the bot',
     }),
     questions: Type.Boolean({ description: 'A question (a question mark, or a question word first) counts as a request' }),
     botMentions: Type.Boolean({ description: 'A message mentioning the bot counts as a request' }),

@@ -187,21 +187,6 @@ export async function listSlackChannels(deps: SlackDeps, principal: Principal): 
   return listed;
 }
 
-/** Each pattern must compile, as detection will run it: a 400 naming the one that does not. */
-function requireValidPatterns(rules: SlackDetectionRules | null | undefined): void {
-  for (const [index, pattern] of (rules?.excludedPatterns ?? []).entries()) {
-    try {
-      new RegExp(pattern, 'i');
-    } catch {
-      throw AppError.invalid(`detectionRules.excludedPatterns[${index}] is not a regular expression`, {
-        location: 'body',
-        path: ['detectionRules', 'excludedPatterns', index],
-        rule: 'pattern',
-      });
-    }
-  }
-}
-
 /** The channel as Slack answers it to the bot: 404 when Slack knows no such channel or the bot is not in it. */
 async function requireBotChannel(client: WebClient, channelId: string) {
   let answer: Awaited<ReturnType<WebClient['conversations']['info']>>;
@@ -236,7 +221,6 @@ export async function updateSlackChannel(
   const organizationId = principal.organizationId;
   // No workspace installed: the organization has no channel of that id.
   const { installation, client } = await connectToSlack(deps, organizationId, () => AppError.notFound(SLACK_CHANNEL_NOT_FOUND));
-  requireValidPatterns(input.detectionRules);
   if (input.accountId && !(await accountExists(deps.db, organizationId, input.accountId))) {
     throw AppError.notFound('Account not found!');
   }

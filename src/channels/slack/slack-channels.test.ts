@@ -189,7 +189,7 @@ describe.each(DIALECTS)('Slack channels of the organization on %s', (dialect) =>
       teamId: supportTeam,
       detectionMode: 'ai',
       groupWindowSeconds: 300,
-      detectionRules: { keywords: ['broken', 'urgent'], excludedPatterns: ['^thanks'], questions: true, botMentions: false },
+      detectionRules: { keywords: ['broken', 'urgent'], excludedPatterns: ['thanks'], questions: true, botMentions: false },
     };
     const response = await api('PATCH', '/channels/C0SHARED', acme.headers, settings);
     expect(response.statusCode, response.body).toBe(200);
@@ -260,7 +260,6 @@ describe.each(DIALECTS)('Slack channels of the organization on %s', (dialect) =>
       ['window not whole', { groupWindowSeconds: 60.5 }],
       ['rules missing a field', { detectionRules: { keywords: [], excludedPatterns: [], questions: true } }],
       ['empty keyword', { detectionRules: { keywords: [''], excludedPatterns: [], questions: true, botMentions: true } }],
-      ['bad pattern', { detectionRules: { keywords: [], excludedPatterns: ['(unclosed'], questions: true, botMentions: true } }],
       ['account not text', { accountId: 42 }],
     ];
     for (const [label, body] of bad) {

@@ -1,7 +1,7 @@
 import type { SlackInstallationRow } from './slack.repository.js';
+import { slackAgentFinder } from './slack-agents.js';
 import { findSlackMessageLink } from './slack-channel.repository.js';
 import { findTicketIdOfSlackThreadMessage } from './slack-command.repository.js';
-import { slackAgentFinder } from './slack-agents.js';
 import { runSlackTicketCommand, type SlackTicketCommand } from './slack-ticket-command.js';
 import type { SlackWorkerDeps } from './slack-worker-deps.js';
 

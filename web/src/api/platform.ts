@@ -8357,7 +8357,7 @@ export interface operations {
                             detectionRules: null | {
                                 /** @description A message mentioning the bot counts as a request */
                                 botMentions: boolean;
-                                /** @description Regular expressions (matched ignoring case) that make a message chatter whatever else it holds ('^thanks') */
+                                /** @description Words or phrases (whole words, ignoring case: 'thanks', 'out of office') that make a short message chatter, unless it also holds a keyword, a question mark or a mention of the bot */
                                 excludedPatterns: string[];
                                 /** @description Words that make a message a request ('broken', 'error', 'urgent'), matched ignoring case */
                                 keywords: string[];
@@ -8474,7 +8474,7 @@ export interface operations {
                     detectionRules?: null | {
                         /** @description A message mentioning the bot counts as a request */
                         botMentions: boolean;
-                        /** @description Regular expressions (matched ignoring case) that make a message chatter whatever else it holds ('^thanks') */
+                        /** @description Words or phrases (whole words, ignoring case: 'thanks', 'out of office') that make a short message chatter, unless it also holds a keyword, a question mark or a mention of the bot */
                         excludedPatterns: string[];
                         /** @description Words that make a message a request ('broken', 'error', 'urgent'), matched ignoring case */
                         keywords: string[];
@@ -8505,7 +8505,7 @@ export interface operations {
                             detectionRules: null | {
                                 /** @description A message mentioning the bot counts as a request */
                                 botMentions: boolean;
-                                /** @description Regular expressions (matched ignoring case) that make a message chatter whatever else it holds ('^thanks') */
+                                /** @description Words or phrases (whole words, ignoring case: 'thanks', 'out of office') that make a short message chatter, unless it also holds a keyword, a question mark or a mention of the bot */
                                 excludedPatterns: string[];
                                 /** @description Words that make a message a request ('broken', 'error', 'urgent'), matched ignoring case */
                                 keywords: string[];
