@@ -6,6 +6,7 @@ import { respondToTicket } from './agent-studio/ticket-agents/ticket-agent.servi
 import { createTicketAgentWorker, type TicketAgentWorker } from './agent-studio/ticket-agents/ticket-agent.worker.js';
 import { buildApp, depsOfApp } from './app.js';
 import { createImapPoller, type ImapPoller } from './channels/email/imap-poller.worker.js';
+import { createSlackPostWorker, type SlackPostWorker } from './channels/slack/slack-post.worker.js';
 import type { InboundDeps } from './channels/email/inbound.service.js';
 import { type SmtpReceiver, startSmtpReceiver } from './channels/email/smtp-receiver.js';
 import { type Config, planListeners, publicBaseUrl } from './config.js';
@@ -111,6 +112,7 @@ export async function startServer(
     await workers.recovery?.stop();
     await workers.ticketAgents?.stop();
     await workers.imap?.stop();
+    await workers.slackPosts?.stop();
     await workers.receiver?.close();
     await workers.credentials?.close();
     await handle.close();
@@ -142,6 +144,7 @@ interface Workers {
   recovery?: AgentRunRecoveryWorker;
   ticketAgents?: TicketAgentWorker;
   imap?: ImapPoller;
+  slackPosts?: SlackPostWorker;
   receiver?: SmtpReceiver;
   /** What makes the key cache the listeners share forget a changed user's keys (see `listen`). */
   credentials?: CredentialsSignal;
@@ -202,6 +205,9 @@ async function startBackgroundWorkers(deps: ProcessDeps, workers: Workers): Prom
   // And an IMAP poller: mailboxes are leased one poller at a time, and a message stored twice is caught by its Message-ID.
   workers.imap = createImapPoller({ ...inbound, log });
   workers.imap.start();
+  // And the agents' replies posted to Slack threads: each claimed under a lease, one ticket's in order.
+  workers.slackPosts = createSlackPostWorker({ db, clock, ids, config, secretKey, log });
+  workers.slackPosts.start();
   if (config.SMTP_INBOUND_PORT !== undefined) {
     workers.receiver = await startSmtpReceiver({ ...inbound, log }, inboundSmtpOptions(config, config.SMTP_INBOUND_PORT));
   }
@@ -248,6 +254,7 @@ function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
     recovery,
     ticketAgents,
     imap,
+    slackPosts,
     receiver,
     credentials,
   } = workers;
@@ -264,6 +271,7 @@ function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
     ...(recovery ? [recovery] : []),
     ...(ticketAgents ? [ticketAgents] : []),
     ...(imap ? [imap] : []),
+    ...(slackPosts ? [slackPosts] : []),
     ...(credentials ? [{ stop: () => credentials.close() }] : []),
   ];
 }
