@@ -6,9 +6,9 @@ import { respondToTicket } from './agent-studio/ticket-agents/ticket-agent.servi
 import { createTicketAgentWorker, type TicketAgentWorker } from './agent-studio/ticket-agents/ticket-agent.worker.js';
 import { buildApp, depsOfApp } from './app.js';
 import { createImapPoller, type ImapPoller } from './channels/email/imap-poller.worker.js';
-import { createSlackPostWorker, type SlackPostWorker } from './channels/slack/slack-post.worker.js';
 import type { InboundDeps } from './channels/email/inbound.service.js';
 import { type SmtpReceiver, startSmtpReceiver } from './channels/email/smtp-receiver.js';
+import { createSlackPostWorker, type SlackPostWorker } from './channels/slack/slack-post.worker.js';
 import { type Config, planListeners, publicBaseUrl } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';
 import { registerDatabaseMetrics } from './db/database-metrics.js';

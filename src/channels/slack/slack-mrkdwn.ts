@@ -14,7 +14,10 @@ const HELD = /\uE000(.)/gu;
  */
 export function toSlackMrkdwn(markdown: string): string {
   return escapeSlackText(markdown.replace(ESCAPED, '\uE000$1'))
-    .replace(/\[([^\]\n]+)\]\((https?:\/\/[^)\s]+)\)/g, (_, label: string, url: string) => `<${url}|${label.replace(/\|/g, '/')}>`)
+    .replace(
+      /\[([^\]\n]+)\]\((https?:\/\/[^)\s]+)\)/g,
+      (_, label: string, url: string) => `<${url}|${label.replace(/\|/g, '/')}>`,
+    )
     .replace(/\*\*([^*\n]+)\*\*/g, '*$1*')
     .replace(/__([^_\n]+)__/g, '*$1*')
     .replace(/~~([^~\n]+)~~/g, '~$1~')
