@@ -17084,6 +17084,21 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             parentCommentId: null | string;
+                            /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                            slackDelivery?: null | {
+                                /** @description Attempts started so far */
+                                attempts: number;
+                                lastError: null | string;
+                                nextAttemptAt: null | string;
+                                postedAt: null | string;
+                                /**
+                                 * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
                             sourceEmailId: null | string;
                             threadName: null | string;
                             ticketId: string;
@@ -17159,6 +17174,21 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             parentCommentId: null | string;
+                            /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                            slackDelivery?: null | {
+                                /** @description Attempts started so far */
+                                attempts: number;
+                                lastError: null | string;
+                                nextAttemptAt: null | string;
+                                postedAt: null | string;
+                                /**
+                                 * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
                             sourceEmailId: null | string;
                             threadName: null | string;
                             ticketId: string;
@@ -17320,6 +17350,21 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             parentCommentId: null | string;
+                            /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                            slackDelivery?: null | {
+                                /** @description Attempts started so far */
+                                attempts: number;
+                                lastError: null | string;
+                                nextAttemptAt: null | string;
+                                postedAt: null | string;
+                                /**
+                                 * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
                             sourceEmailId: null | string;
                             threadName: null | string;
                             ticketId: string;
@@ -17462,6 +17507,21 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             parentCommentId: null | string;
+                            /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                            slackDelivery?: null | {
+                                /** @description Attempts started so far */
+                                attempts: number;
+                                lastError: null | string;
+                                nextAttemptAt: null | string;
+                                postedAt: null | string;
+                                /**
+                                 * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
                             sourceEmailId: null | string;
                             threadName: null | string;
                             ticketId: string;
@@ -17632,6 +17692,21 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             parentCommentId: null | string;
+                            /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                            slackDelivery?: null | {
+                                /** @description Attempts started so far */
+                                attempts: number;
+                                lastError: null | string;
+                                nextAttemptAt: null | string;
+                                postedAt: null | string;
+                                /**
+                                 * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
                             sourceEmailId: null | string;
                             threadName: null | string;
                             ticketId: string;
@@ -18010,6 +18085,21 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 parentCommentId: null | string;
+                                /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                                slackDelivery?: null | {
+                                    /** @description Attempts started so far */
+                                    attempts: number;
+                                    lastError: null | string;
+                                    nextAttemptAt: null | string;
+                                    postedAt: null | string;
+                                    /**
+                                     * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                     * @enum {string}
+                                     */
+                                    status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                };
                                 sourceEmailId: null | string;
                                 threadName: null | string;
                                 ticketId: string;
@@ -18156,6 +18246,21 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 parentCommentId: null | string;
+                                /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                                slackDelivery?: null | {
+                                    /** @description Attempts started so far */
+                                    attempts: number;
+                                    lastError: null | string;
+                                    nextAttemptAt: null | string;
+                                    postedAt: null | string;
+                                    /**
+                                     * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                     * @enum {string}
+                                     */
+                                    status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                };
                                 sourceEmailId: null | string;
                                 threadName: null | string;
                                 ticketId: string;
