@@ -4,7 +4,7 @@ import {
   claimDueSlackPosts,
   failExhaustedSlackPosts,
   finishSlackPost,
-} from '../../delivery/slack-posts/slack-post.repository.js';
+} from '../../delivery/slack-posts/slack-post.service.js';
 import { createPollingLoop } from '../../lib/polling-loop.js';
 import { findSlackInstallation } from './slack.repository.js';
 import { linkSlackMessage } from './slack-channel.repository.js';

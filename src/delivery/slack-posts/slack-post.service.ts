@@ -77,3 +77,11 @@ export async function slackDeliveriesByCommentId(
   const rows = await findSlackPostsByCommentIds(db, organizationId, commentIds);
   return new Map(rows.map((row) => [row.comment_id, toSlackDelivery(row)]));
 }
+
+// The sender's side of the queue, for the Slack channel's worker (a channel reaches no repository).
+export {
+  type ClaimedSlackPost,
+  claimDueSlackPosts,
+  failExhaustedSlackPosts,
+  finishSlackPost,
+} from './slack-post.repository.js';
