@@ -41,6 +41,35 @@ class TriagePaused extends Error {
   }
 }
 
+/** Makes a Web API call: undefined when Slack refused it for good (acted on); throws `TriagePaused` to try again later. */
+async function callSlack<T>(
+  deps: SlackDeps,
+  installation: SlackInstallationRow,
+  channelId: string,
+  request: () => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await request();
+  } catch (error) {
+    const failure: SlackFailure = classifySlackFailure(error);
+    if (failure.kind === 'ratelimited') {
+      throw new TriagePaused(failure.retryAfterSeconds * 1000);
+    }
+    if (failure.kind === 'transient') {
+      throw new TriagePaused(UNREACHABLE_WAIT_MS);
+    }
+    await actOnSlackRefusal(deps, installation, channelId, failure);
+    deps.log.warn(
+      { organizationId: installation.organization_id, channelId, reason: failure.reason },
+      'Slack triage post refused',
+    );
+    if (failure.kind === 'token') {
+      throw new TriagePaused(0);
+    }
+    return undefined;
+  }
+}
+
 /**
  * Posts each new ticket from Slack in the organization's triage channels (those of its team, and
  * those of every team), and updates those posts in place as the ticket changes. Reads each
@@ -102,7 +131,7 @@ export function createSlackTriageWorker(deps: SlackDeps, options: { pollMs?: num
       return;
     }
     const [ticket] = await presentTicketsById(db, installation.organization_id, [event.ticket_id]);
-    if (!ticket || ticket.source !== 'slack') {
+    if (ticket?.source !== 'slack') {
       return;
     }
     if (event.type === 'ticket.created') {
@@ -111,7 +140,7 @@ export function createSlackTriageWorker(deps: SlackDeps, options: { pollMs?: num
     }
     const message = triageMessage(deps.config, ticket);
     for (const post of await listTriagePosts(db, installation.organization_id, ticket.id)) {
-      await call(installation, post.channel_id, () =>
+      await callSlack(deps, installation, post.channel_id, () =>
         client.chat.update({ channel: post.channel_id, ts: post.message_ts, ...message }),
       );
     }
@@ -125,7 +154,7 @@ export function createSlackTriageWorker(deps: SlackDeps, options: { pollMs?: num
       if (posted.has(channel.channel_id)) {
         continue;
       }
-      const answer = await call(installation, channel.channel_id, () =>
+      const answer = await callSlack(deps, installation, channel.channel_id, () =>
         client.chat.postMessage({ channel: channel.channel_id, ...triageMessage(deps.config, ticket) }),
       );
       if (!answer?.ts) {
@@ -157,31 +186,6 @@ export function createSlackTriageWorker(deps: SlackDeps, options: { pollMs?: num
           );
         }
       });
-    }
-  }
-
-  /** Makes a Web API call: undefined when Slack refused it for good (acted on); throws `TriagePaused` to try again later. */
-  async function call<T>(
-    installation: SlackInstallationRow,
-    channelId: string,
-    request: () => Promise<T>,
-  ): Promise<T | undefined> {
-    try {
-      return await request();
-    } catch (error) {
-      const failure: SlackFailure = classifySlackFailure(error);
-      if (failure.kind === 'ratelimited') {
-        throw new TriagePaused(failure.retryAfterSeconds * 1000);
-      }
-      if (failure.kind === 'transient') {
-        throw new TriagePaused(UNREACHABLE_WAIT_MS);
-      }
-      await actOnSlackRefusal(deps, installation, channelId, failure);
-      log.warn({ organizationId: installation.organization_id, channelId, reason: failure.reason }, 'Slack triage post refused');
-      if (failure.kind === 'token') {
-        throw new TriagePaused(0);
-      }
-      return undefined;
     }
   }
 
