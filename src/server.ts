@@ -9,6 +9,8 @@ import { createImapPoller, type ImapPoller } from './channels/email/imap-poller.
 import type { InboundDeps } from './channels/email/inbound.service.js';
 import { type SmtpReceiver, startSmtpReceiver } from './channels/email/smtp-receiver.js';
 import { createSlackWorker, type SlackWorker } from './channels/slack/slack.worker.js';
+import { createSlackPostWorker, type SlackPostWorker } from './channels/slack/slack-post.worker.js';
+import { createSlackTriageWorker, type SlackTriageWorker } from './channels/slack/slack-triage.worker.js';
 import { type Config, planListeners, publicBaseUrl } from './config.js';
 import { createDb, type DatabaseHandle } from './db/connect.js';
 import { registerDatabaseMetrics } from './db/database-metrics.js';
@@ -113,6 +115,8 @@ export async function startServer(
     await workers.ticketAgents?.stop();
     await workers.imap?.stop();
     await workers.slack?.stop();
+    await workers.slackPosts?.stop();
+    await workers.slackTriage?.stop();
     await workers.receiver?.close();
     await workers.credentials?.close();
     await handle.close();
@@ -145,6 +149,8 @@ interface Workers {
   ticketAgents?: TicketAgentWorker;
   imap?: ImapPoller;
   slack?: SlackWorker;
+  slackPosts?: SlackPostWorker;
+  slackTriage?: SlackTriageWorker;
   receiver?: SmtpReceiver;
   /** What makes the key cache the listeners share forget a changed user's keys (see `listen`). */
   credentials?: CredentialsSignal;
@@ -208,6 +214,12 @@ async function startBackgroundWorkers(deps: ProcessDeps, workers: Workers): Prom
   // And a Slack worker: kept events are claimed under leases, one channel's in order.
   workers.slack = createSlackWorker({ ...inbound, log });
   workers.slack.start();
+  // And the agents' replies posted to Slack threads: each claimed under a lease, one ticket's in order.
+  workers.slackPosts = createSlackPostWorker({ db, clock, ids, config, secretKey, log });
+  workers.slackPosts.start();
+  // And the triage posts of tickets from Slack: each organization's log read behind a leased cursor.
+  workers.slackTriage = createSlackTriageWorker({ db, clock, ids, config, secretKey, log });
+  workers.slackTriage.start();
   if (config.SMTP_INBOUND_PORT !== undefined) {
     workers.receiver = await startSmtpReceiver({ ...inbound, log }, inboundSmtpOptions(config, config.SMTP_INBOUND_PORT));
   }
@@ -255,6 +267,8 @@ function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
     ticketAgents,
     imap,
     slack,
+    slackPosts,
+    slackTriage,
     receiver,
     credentials,
   } = workers;
@@ -272,6 +286,8 @@ function inStoppingOrder(workers: Workers): { stop(): Promise<void> }[] {
     ...(ticketAgents ? [ticketAgents] : []),
     ...(imap ? [imap] : []),
     ...(slack ? [slack] : []),
+    ...(slackPosts ? [slackPosts] : []),
+    ...(slackTriage ? [slackTriage] : []),
     ...(credentials ? [{ stop: () => credentials.close() }] : []),
   ];
 }

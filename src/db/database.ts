@@ -22,8 +22,10 @@ import type {
   SlackRequestTable,
   SlackTicketThreadTable,
 } from '../channels/slack/slack-channel.table.js';
+import type { SlackTriageCursorTable } from '../channels/slack/slack-triage.table.js';
 import type { EmailMessageTable } from '../delivery/email-messages/email-message.table.js';
 import type { EmailOutboxTable } from '../delivery/outbox/outbox.table.js';
+import type { SlackPostTable } from '../delivery/slack-posts/slack-post.table.js';
 import type { ArticleFeedbackTable } from '../help-center/article-feedback/article-feedback.table.js';
 import type {
   ArticleCollectionTable,
@@ -185,4 +187,6 @@ export interface DB {
   slack_requests: SlackRequestTable;
   slack_ticket_threads: SlackTicketThreadTable;
   slack_message_links: SlackMessageLinkTable;
+  slack_posts: SlackPostTable;
+  slack_triage_cursors: SlackTriageCursorTable;
 }

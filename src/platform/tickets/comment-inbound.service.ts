@@ -49,7 +49,7 @@ export async function addCustomerComment(
   if (!stored) {
     throw new Error(`comment ${row.id} cannot be read back`);
   }
-  const { emailDelivery: _, ...comment } = toComment(stored) as Comment;
+  const { emailDelivery: _, slackDelivery: __, ...comment } = toComment(stored) as Comment;
   if (input.isReply) {
     await applyCustomerReply(trx, deps, {
       organizationId: input.organizationId,

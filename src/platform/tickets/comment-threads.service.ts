@@ -56,7 +56,7 @@ export async function listComments(
     }
   }
   const threads = page.items.flatMap((root) => [root, ...(repliesOf.get(root.id) ?? [])]);
-  return { items: toCommentsWithDelivery(principal, threads), nextCursor: page.nextCursor };
+  return { items: await toCommentsWithDelivery(db, principal, threads), nextCursor: page.nextCursor };
 }
 
 /**

@@ -38,7 +38,7 @@ export function commentEvent(
   /** The principal's name when at hand; null looks it up. */
   principalName: string | null = null,
 ): NewEvent & { actor: { name: string | null } } {
-  const { emailDelivery: _, ...data } = comment;
+  const { emailDelivery: _, slackDelivery: __, ...data } = comment;
   const byContact = comment.authorUserType === 'CUSTOMER' && comment.customerContactId !== null;
   // An agent's comment is the agent's (`data` says so), but the actor is the user it acted for.
   const byAgent = comment.authorUserType === AI_AGENT_AUTHOR;

@@ -3,6 +3,7 @@ import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
 import { deliveryOfJoinedOutbox, type EmailDelivery } from '../../delivery/outbox/outbox.presenter.js';
 import { emailDeliveriesByDedupeKey } from '../../delivery/outbox/outbox.service.js';
+import { type SlackDelivery, slackDeliveriesByCommentId } from '../../delivery/slack-posts/slack-post.service.js';
 import type { Principal } from '../../lib/principal.js';
 import { isOrgAdmin } from '../authorization.js';
 import { COMMENT_EMAIL_KEY_PREFIX, type CommentRow, type CommentWithDeliveryRow } from './comment.repository.js';
@@ -73,7 +74,10 @@ export function toComment(row: CommentRow) {
   };
 }
 
-export type Comment = ReturnType<typeof toComment> & { emailDelivery?: EmailDelivery | null };
+export type Comment = ReturnType<typeof toComment> & {
+  emailDelivery?: EmailDelivery | null;
+  slackDelivery?: SlackDelivery | null;
+};
 
 /** The outbox dedupe key of a comment's email: one email per comment, and how to find it again. */
 export function commentEmailKey(commentId: string): string {
@@ -87,30 +91,55 @@ function seesEmailDelivery(principal: Principal, row: CommentRow): boolean {
 
 /**
  * The comments in the API shape; for the author and admins with `emailDelivery`, the state of the
- * email the comment queued (null when it queued none). Other users get no `emailDelivery` at all,
- * rather than a null that would read as "no email".
+ * email the comment queued (null when it queued none), and `slackDelivery`, the state of its post
+ * to the ticket's Slack thread (likewise). Other users get neither at all, rather than a null that
+ * would read as "nothing sent".
  */
 export async function toComments(db: Kysely<DB> | Transaction<DB>, principal: Principal, rows: CommentRow[]): Promise<Comment[]> {
   const keys = rows.filter((row) => seesEmailDelivery(principal, row)).map((row) => commentEmailKey(row.id));
   const deliveries = await emailDeliveriesByDedupeKey(db, principal.organizationId, keys);
-  return rows.map((row) => {
+  const comments = rows.map((row) => {
     const comment: Comment = toComment(row);
     if (seesEmailDelivery(principal, row)) {
       comment.emailDelivery = deliveries.get(commentEmailKey(row.id)) ?? null;
     }
     return comment;
   });
+  return withSlackDelivery(db, principal, rows, comments);
 }
 
-/** `toComments` for rows that carry their email's delivery (`listCommentThreads`): no lookup. */
-export function toCommentsWithDelivery(principal: Principal, rows: CommentWithDeliveryRow[]): Comment[] {
-  return rows.map((row) => {
+/** `toComments` for rows that carry their email's delivery (`listCommentThreads`): no email lookup. */
+export async function toCommentsWithDelivery(
+  db: Kysely<DB> | Transaction<DB>,
+  principal: Principal,
+  rows: CommentWithDeliveryRow[],
+): Promise<Comment[]> {
+  const comments = rows.map((row) => {
     const comment: Comment = toComment(row);
     if (seesEmailDelivery(principal, row)) {
       comment.emailDelivery = deliveryOfJoinedOutbox(row);
     }
     return comment;
   });
+  return withSlackDelivery(db, principal, rows, comments);
+}
+
+/** Sets `slackDelivery` on the comments (in the order of `rows`) whose delivery the principal sees. */
+async function withSlackDelivery(
+  db: Kysely<DB> | Transaction<DB>,
+  principal: Principal,
+  rows: CommentRow[],
+  comments: Comment[],
+): Promise<Comment[]> {
+  const ids = rows.filter((row) => seesEmailDelivery(principal, row)).map((row) => row.id);
+  const posts = await slackDeliveriesByCommentId(db, principal.organizationId, ids);
+  rows.forEach((row, index) => {
+    const comment = comments[index];
+    if (comment && seesEmailDelivery(principal, row)) {
+      comment.slackDelivery = posts.get(row.id) ?? null;
+    }
+  });
+  return comments;
 }
 
 export async function toCommentOf(db: Kysely<DB> | Transaction<DB>, principal: Principal, row: CommentRow): Promise<Comment> {

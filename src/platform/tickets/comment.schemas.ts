@@ -3,6 +3,23 @@ import { CursorSchema } from '../../http/pagination.js';
 import { HttpUrlSchema, Nullable, PageNumberSchema, StringEnum, TimestampSchema } from '../../http/shared-schemas.js';
 import { EmailDeliverySchema } from '../email-outbox/email-outbox.schemas.js';
 
+/** What the author of a comment sees of its post to the ticket's Slack thread. */
+const SlackDeliverySchema = Type.Object(
+  {
+    status: StringEnum(['pending', 'posting', 'retrying', 'posted', 'failed'] as const, {
+      description:
+        'pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again ' +
+        'at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)',
+    }),
+    attempts: Type.Integer({ description: 'Attempts started so far' }),
+    lastError: Nullable(Type.String()),
+    nextAttemptAt: Nullable(TimestampSchema),
+    postedAt: Nullable(TimestampSchema),
+    updatedAt: TimestampSchema,
+  },
+  { additionalProperties: false },
+);
+
 const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object (mentions, reactions, …)' });
 export const CommentVisibilitySchema = StringEnum(['public', 'private'] as const, {
   description: 'Default public; notes default to private',
@@ -54,6 +71,13 @@ export const CommentSchema = Type.Object(
         description:
           "Shown to the comment's author and to admins only: the state of the email it queued with shouldSendEmail " +
           '(null when it queued none). Admins can send an undeliverable one again: POST /v1/outbox/{outboxId}/retry.',
+      }),
+    ),
+    slackDelivery: Type.Optional(
+      Type.Union([Type.Null(), SlackDeliverySchema], {
+        description:
+          "Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from " +
+          "Slack (an agent's public reply; null when it posted none).",
       }),
     ),
   },

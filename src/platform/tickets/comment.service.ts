@@ -27,6 +27,7 @@ import type { CreateCommentSchema } from './comment.schemas.js';
 import { type CommentContent, contentColumns, deriveCommentContent } from './comment-content.js';
 import { applyCommentEffects, commentHasEffects } from './comment-effects.service.js';
 import { queueCommentEmail } from './comment-email.js';
+import { queueCommentSlackPost, slackThreadOfTicket } from './comment-slack.js';
 import type { TicketAccessRow } from './ticket.repository.js';
 import { requireTicketAccess } from './ticket.service.js';
 import { CHAT_SOURCE, type TicketCommentTable } from './ticket.table.js';
@@ -164,7 +165,13 @@ export async function addComment(
   const agent = options.agent ?? null;
   // A person's public reply counts in the reports' aggregates, in its transaction.
   const reported = visibility === 'public' && !agent;
-  const plain = !input.parentCommentId && !input.attachmentIds?.length && !prepared.effects && !prepared.sendsEmail && !reported;
+  const plain =
+    !input.parentCommentId &&
+    !input.attachmentIds?.length &&
+    !prepared.effects &&
+    !prepared.sendsEmail &&
+    !reported &&
+    !(visibility === 'public' && slackThreadOfTicket(ticket));
   if (plain) {
     const row = newCommentRow(deps, principal, ticket, input, content, {
       type,
@@ -213,6 +220,7 @@ export async function addComment(
     }
     // The author sees the delivery state of the comment's email; this comment queued none.
     comment.emailDelivery = null;
+    comment.slackDelivery = null;
     return { comment, created: true };
   }
   return deps.db.transaction().execute((trx) => addCommentInTransaction(trx, deps, principal, ticket, input, prepared));
@@ -307,6 +315,7 @@ export async function addCommentInTransaction(
     // A chat ticket's replies reach the visitor in the messenger; emailed only if the visitor is away.
     await (ticket.source === CHAT_SOURCE ? scheduleChatReplyEmail : queueCommentEmail)(trx, deps, ticket, comment);
   }
+  await queueCommentSlackPost(trx, deps, ticket, comment, Boolean(input.contentHtml));
   // Last, after the effects' ticket lock (see `event.recorder.ts`).
   await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment), options.eventLater);
   // The reports' rows once the event log's lock is held (with `eventLater`, by the caller's change).

@@ -98,6 +98,7 @@ describe.each(DIALECTS)('ticket comments on %s', (dialect) => {
       impersonatedUserAvatar: null,
       attachments: [],
       emailDelivery: null,
+      slackDelivery: null,
     });
   });
 

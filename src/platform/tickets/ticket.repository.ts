@@ -96,6 +96,8 @@ interface TicketAccessResult {
   ticket_identifier: string;
   title: string;
   source: string | null;
+  /** JSON: a ticket from Slack keeps its thread here (`slack.channelId`, `slack.threadTs`). */
+  metadata: string | null;
   viewer_is_member: boolean | number;
   viewer_name: string | null;
   viewer_user_type: string | null;
@@ -150,6 +152,7 @@ function ticketAccessStatement(key: TicketKey) {
           'tickets.ticket_identifier',
           'tickets.title',
           'tickets.source',
+          'tickets.metadata',
           eb
             .exists(
               eb

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { findUserById, findUsersByEmail, type UserRow } from './user.repository.js';
+import { findEnabledAdmins, findUserById, findUsersByEmail, type UserRow } from './user.repository.js';
 
 // How other features look up a user: in their own transaction, and without user.service (which
 // reaches the routing engine, so importing it from below routing would make a cycle).
@@ -38,4 +38,9 @@ export async function findOrganizationUserId(
   }
   const [user] = await findUsersByEmail(db, ref.email, organizationId);
   return user?.id;
+}
+
+/** The organization's enabled admins (id, email, name): whom a channel reports its trouble to. */
+export async function listOrganizationAdmins(db: Kysely<DB> | Transaction<DB>, organizationId: string) {
+  return findEnabledAdmins(db, organizationId);
 }

@@ -104,3 +104,16 @@ export async function lockEnabledAdmins(trx: Transaction<DB>, organizationId: st
   ).execute();
   return rows.map((row) => row.id);
 }
+
+/** The organization's enabled admins, with their email: whom a broken integration is reported to. */
+export function findEnabledAdmins(db: Db, organizationId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'name'])
+    .where('organization_id', '=', organizationId)
+    .where('user_type', '=', 'ORG_ADMIN')
+    .where('disabled_at', 'is', null)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
+}

@@ -17912,6 +17912,21 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             parentCommentId: null | string;
+                            /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                            slackDelivery?: null | {
+                                /** @description Attempts started so far */
+                                attempts: number;
+                                lastError: null | string;
+                                nextAttemptAt: null | string;
+                                postedAt: null | string;
+                                /**
+                                 * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
                             sourceEmailId: null | string;
                             threadName: null | string;
                             ticketId: string;
@@ -17987,6 +18002,21 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             parentCommentId: null | string;
+                            /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                            slackDelivery?: null | {
+                                /** @description Attempts started so far */
+                                attempts: number;
+                                lastError: null | string;
+                                nextAttemptAt: null | string;
+                                postedAt: null | string;
+                                /**
+                                 * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
                             sourceEmailId: null | string;
                             threadName: null | string;
                             ticketId: string;
@@ -18148,6 +18178,21 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             parentCommentId: null | string;
+                            /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                            slackDelivery?: null | {
+                                /** @description Attempts started so far */
+                                attempts: number;
+                                lastError: null | string;
+                                nextAttemptAt: null | string;
+                                postedAt: null | string;
+                                /**
+                                 * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
                             sourceEmailId: null | string;
                             threadName: null | string;
                             ticketId: string;
@@ -18290,6 +18335,21 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             parentCommentId: null | string;
+                            /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                            slackDelivery?: null | {
+                                /** @description Attempts started so far */
+                                attempts: number;
+                                lastError: null | string;
+                                nextAttemptAt: null | string;
+                                postedAt: null | string;
+                                /**
+                                 * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
                             sourceEmailId: null | string;
                             threadName: null | string;
                             ticketId: string;
@@ -18460,6 +18520,21 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             parentCommentId: null | string;
+                            /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                            slackDelivery?: null | {
+                                /** @description Attempts started so far */
+                                attempts: number;
+                                lastError: null | string;
+                                nextAttemptAt: null | string;
+                                postedAt: null | string;
+                                /**
+                                 * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
                             sourceEmailId: null | string;
                             threadName: null | string;
                             ticketId: string;
@@ -18838,6 +18913,21 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 parentCommentId: null | string;
+                                /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                                slackDelivery?: null | {
+                                    /** @description Attempts started so far */
+                                    attempts: number;
+                                    lastError: null | string;
+                                    nextAttemptAt: null | string;
+                                    postedAt: null | string;
+                                    /**
+                                     * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                     * @enum {string}
+                                     */
+                                    status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                };
                                 sourceEmailId: null | string;
                                 threadName: null | string;
                                 ticketId: string;
@@ -18984,6 +19074,21 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 parentCommentId: null | string;
+                                /** @description Shown to the comment's author and to admins only: the state of its post to the Slack thread of a ticket from Slack (an agent's public reply; null when it posted none). */
+                                slackDelivery?: null | {
+                                    /** @description Attempts started so far */
+                                    attempts: number;
+                                    lastError: null | string;
+                                    nextAttemptAt: null | string;
+                                    postedAt: null | string;
+                                    /**
+                                     * @description pending: queued; posting: being sent; retrying: an attempt failed (rate limited, Slack unreachable) and is due again at nextAttemptAt; posted; failed: given up, lastError says why (the bot left the channel, the app was uninstalled…)
+                                     * @enum {string}
+                                     */
+                                    status: "pending" | "posting" | "retrying" | "posted" | "failed";
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                };
                                 sourceEmailId: null | string;
                                 threadName: null | string;
                                 ticketId: string;

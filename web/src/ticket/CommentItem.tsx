@@ -4,6 +4,7 @@ import { Avatar } from '../ui/Avatar';
 import { Badge, type BadgeTone } from '../ui/Badge';
 import { Markdown } from '../ui/Markdown';
 import { CommentAttachments } from './CommentAttachments';
+import { SlackDeliveryBadge } from './SlackDeliveryBadge';
 
 /** Who wrote it, as the reader knows them: the customer's name for a customer's comment. */
 export function authorName(comment: TicketComment): string {
@@ -91,6 +92,7 @@ export function CommentItem({
           <Badge tone="blue">Customer</Badge>
         ) : null}
         <EmailState comment={comment} email={email} />
+        <SlackDeliveryBadge comment={comment} />
         <time dateTime={comment.createdAt} className="ml-auto text-xs text-zinc-500 dark:text-zinc-400">
           {when.format(new Date(comment.createdAt))}
           {comment.isEdited ? ' (edited)' : ''}

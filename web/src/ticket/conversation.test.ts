@@ -39,14 +39,15 @@ describe('the conversation order', () => {
 });
 
 describe('a comment arriving (the send answer or a live event)', () => {
-  const base = { deletedAt: null as string | null, emailDelivery: undefined as unknown };
+  const base = { deletedAt: null as string | null, emailDelivery: undefined as unknown, slackDelivery: undefined as unknown };
   it('is appended once, replaced when it changes, and keeps its delivery state', () => {
-    const first = { ...comment('A', '1'), ...base, emailDelivery: { status: 'sent' } };
+    const first = { ...comment('A', '1'), ...base, emailDelivery: { status: 'sent' }, slackDelivery: { status: 'posted' } };
     let list = upsertComment([first], { ...comment('B', '2'), ...base });
     expect(list?.map((entry) => entry.id)).toEqual(['A', 'B']);
     list = upsertComment(list, { ...comment('A', '1'), ...base, emailDelivery: undefined });
     expect(list?.map((entry) => entry.id)).toEqual(['A', 'B']);
     expect(list?.[0]?.emailDelivery).toEqual({ status: 'sent' });
+    expect(list?.[0]?.slackDelivery).toEqual({ status: 'posted' });
   });
   it('leaves with its replies when deleted, and is not added before the list is loaded', () => {
     const list = [

@@ -72,10 +72,9 @@ export function buildConversation<Comment extends ThreadComment, Activity extend
 }
 
 /** Adds or replaces a comment in the ticket's conversation (the API's answer, or a live event), without a refetch. */
-export function upsertComment<Comment extends ThreadComment & { deletedAt: string | null; emailDelivery?: unknown }>(
-  comments: Comment[] | undefined,
-  comment: Comment,
-): Comment[] | undefined {
+export function upsertComment<
+  Comment extends ThreadComment & { deletedAt: string | null; emailDelivery?: unknown; slackDelivery?: unknown },
+>(comments: Comment[] | undefined, comment: Comment): Comment[] | undefined {
   if (!comments) {
     return comments;
   }
@@ -88,6 +87,10 @@ export function upsertComment<Comment extends ThreadComment & { deletedAt: strin
   }
   const next = comments.slice();
   // A live event carries no delivery state; keep the one the author's answer had.
-  next[index] = { ...comment, emailDelivery: comment.emailDelivery ?? comments[index]?.emailDelivery };
+  next[index] = {
+    ...comment,
+    emailDelivery: comment.emailDelivery ?? comments[index]?.emailDelivery,
+    slackDelivery: comment.slackDelivery ?? comments[index]?.slackDelivery,
+  };
   return next;
 }
