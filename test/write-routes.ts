@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { TestOrganization } from './factories.js';
 import type { TestApp } from './harness.js';
-import { makeSlackDecision } from './slack-factories.js';
+import { makeSlackDecision } from './slack-app.js';
 
 /**
  * The write routes of the three committed OpenAPI documents, the error shape of each area, and

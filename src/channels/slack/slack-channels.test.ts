@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
-import { installSlack, makeSlackChannelRow, slackTestEnv } from '../../../test/slack-factories.js';
+import { makeSlackChannelRow, slackEnv, storeSlackInstallation } from '../../../test/slack-app.js';
 import { type SlackCall, startSlackServer, type TestSlackServer } from '../../../test/slack-server.js';
 
 /** A channel as `conversations.list` and `conversations.info` describe it. */
@@ -40,7 +40,7 @@ describe.each(DIALECTS)('Slack channels of the organization on %s', (dialect) =>
 
   beforeAll(async () => {
     slack = await startSlackServer();
-    harness = await buildTestApp(dialect, { env: slackTestEnv(slack) });
+    harness = await buildTestApp(dialect, { env: slackEnv(slack) });
     acme = await makeOrganization(harness, { name: 'Acme' });
     globex = await makeOrganization(harness, { name: 'Globex' });
     member = await makeUser(harness, acme.organizationId, { name: 'Mia' });
@@ -49,7 +49,7 @@ describe.each(DIALECTS)('Slack channels of the organization on %s', (dialect) =>
     supportTeam = await create(acme, '/v1/teams', { name: 'Support' });
     foreignAccount = await create(globex, '/v1/accounts', { name: 'Theirs', primaryDomain: 'theirs.example' });
     foreignTeam = await create(globex, '/v1/teams', { name: 'Their team' });
-    await installSlack(harness, acme, 'T0ACME');
+    await storeSlackInstallation(harness, acme, 'T0ACME');
   });
   beforeEach(() => {
     harness.clock.set(TEST_NOW);
@@ -312,7 +312,7 @@ describe.each(DIALECTS)('Slack channels of the organization on %s', (dialect) =>
     const refused = await api('GET', '/channels', acme.headers);
     expect(refused.statusCode).toBe(502);
     expect(refused.json().message).toBe('Slack answered missing_scope to conversations.list');
-    await installSlack(harness, globex, 'T0GLOBEX', { status: 'revoked' });
+    await storeSlackInstallation(harness, globex, 'T0GLOBEX', { status: 'revoked' });
     const revoked = await api('GET', '/channels', globex.headers);
     expect(revoked.statusCode).toBe(409);
     expect(revoked.json().message).toContain('install it again');

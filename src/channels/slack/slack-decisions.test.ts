@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
-import { makeSlackChannelRow, makeSlackDecision } from '../../../test/slack-factories.js';
+import { makeSlackChannelRow, makeSlackDecision } from '../../../test/slack-app.js';
 
 describe.each(DIALECTS)('Slack detection decisions and their report on %s', (dialect) => {
   let harness: TestApp;

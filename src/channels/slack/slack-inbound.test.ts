@@ -4,13 +4,14 @@ import { makeOrganization, makeTeam, makeUser, type TestOrganization, type TestT
 import { buildTestApp, serverProcesses, TEST_NOW, type TestApp } from '../../../test/harness.js';
 import { inboundDepsOf, inboundEnv } from '../../../test/inbound.js';
 import { startModelServer, type TestModelServer } from '../../../test/model-server.js';
+import { slackEnv, TEST_SLACK_SIGNING_SECRET } from '../../../test/slack-app.js';
 import { slackHeaders, startSlackServer, type TestSlackServer } from '../../../test/slack-server.js';
 import { depsOfApp } from '../../app.js';
 import { createSlackWorker, type SlackWorker } from './slack.worker.js';
 import { saveSlackChannel } from './slack-channel.repository.js';
 import type { SlackDetectionMode } from './slack-channel.table.js';
 
-const SIGNING_SECRET = 'slack-signing-secret-for-tests';
+const SIGNING_SECRET = TEST_SLACK_SIGNING_SECRET;
 const NOW_SECONDS = Math.floor(Date.parse(TEST_NOW) / 1000);
 const TEAM = 'T0ACME';
 const PARTNER_TEAM = 'T0PARTNER';
@@ -37,12 +38,7 @@ describe.each(DIALECTS)('Slack inbound on %s', (dialect) => {
     slack = await startSlackServer();
     model = await startModelServer();
     const env = inboundEnv({
-      PUBLIC_BASE_URL: 'https://support.example.com',
-      SLACK_CLIENT_ID: '1234.5678',
-      SLACK_CLIENT_SECRET: 'client-secret',
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      SLACK_AUTHORIZE_URL: slack.authorizeUrl,
+      ...slackEnv(slack),
       LLM_BASE_URL: model.baseUrl,
       LLM_MODEL: 'classifier',
     });

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { slackEnv, TEST_SLACK_SIGNING_SECRET } from '../../../test/slack-app.js';
 import { slackHeaders, startSlackServer, type TestSlackServer } from '../../../test/slack-server.js';
 import { saveSlackChannel } from './slack-channel.repository.js';
 import { SLACK_STATE_TTL_MS } from './slack-oauth-state.js';
 
-const SIGNING_SECRET = 'slack-signing-secret-for-tests';
+const SIGNING_SECRET = TEST_SLACK_SIGNING_SECRET;
 const NOW_SECONDS = Math.floor(Date.parse(TEST_NOW) / 1000);
 
 /** What `oauth.v2.access` answers for a bot install of workspace `teamId`. */
@@ -33,12 +34,7 @@ describe.each(DIALECTS)('Slack install and events URL on %s', (dialect) => {
     slack = await startSlackServer();
     harness = await buildTestApp(dialect, {
       env: {
-        PUBLIC_BASE_URL: 'https://support.example.com',
-        SLACK_CLIENT_ID: '1234.5678',
-        SLACK_CLIENT_SECRET: 'client-secret',
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        SLACK_AUTHORIZE_URL: slack.authorizeUrl,
+        ...slackEnv(slack),
       },
     });
     acme = await makeOrganization(harness, { name: 'Acme' });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/dialects.js';
 import { makeOrganization, makeTeam, makeUser, type TestOrganization } from '../../../test/factories.js';
 import { buildTestApp, TEST_NOW, type TestApp } from '../../../test/harness.js';
+import { slackEnv, TEST_SLACK_SIGNING_SECRET } from '../../../test/slack-app.js';
 import {
   slackHeaders,
   slackInteraction,
@@ -17,7 +18,7 @@ import { runSlackInteraction, TRIAGE_ACTIONS } from './slack-interactions.servic
 import { runSlackReactionCommand } from './slack-reaction-commands.js';
 import type { SlackWorkerDeps } from './slack-worker-deps.js';
 
-const SIGNING_SECRET = 'slack-signing-secret-for-tests';
+const SIGNING_SECRET = TEST_SLACK_SIGNING_SECRET;
 const NOW_SECONDS = Math.floor(Date.parse(TEST_NOW) / 1000);
 const AGENT_EMAIL = 'ava@acme.test';
 
@@ -46,11 +47,7 @@ describe.each(DIALECTS)('Slack commands (triage buttons, 👀 and ✅ reactions)
     slack = await startSlackServer();
     harness = await buildTestApp(dialect, {
       env: {
-        SLACK_CLIENT_ID: '1234.5678',
-        SLACK_CLIENT_SECRET: 'client-secret',
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        SLACK_AUTHORIZE_URL: slack.authorizeUrl,
+        ...slackEnv(slack),
       },
     });
     acme = await makeOrganization(harness, { name: 'Acme' });
