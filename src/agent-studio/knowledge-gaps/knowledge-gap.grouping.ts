@@ -42,7 +42,7 @@ function wordsOf(question: string): string[] {
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/['’]/g, '')
+    .replace(/['\u2019]/g, '')
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word !== '');
 }

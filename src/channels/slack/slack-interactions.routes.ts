@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
 import { platformErrorResponses } from '../../platform/platform.envelope.js';
 import { receiveSlackInteraction } from './slack-interaction-receipt.service.js';
-import { verifySlackSignature } from './slack-signature.js';
+import { requireSlackSignature } from './slack-signed-request.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 /** A block_actions payload carries the message it was clicked on, blocks and all: well under this. */
@@ -25,21 +25,7 @@ function signedSlackForm(deps: AppDeps, request: FastifyRequest): string {
   if ((request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() !== FORM || typeof request.body !== 'string') {
     throw new AppError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: `Slack sends interactions as ${FORM}` });
   }
-  const signingSecret = deps.config.SLACK_SIGNING_SECRET;
-  if (!signingSecret) {
-    throw AppError.conflict('Slack is not set up on this server');
-  }
-  const check = verifySlackSignature({
-    signingSecret,
-    timestamp: request.headers['x-slack-request-timestamp'] as string | undefined,
-    signature: request.headers['x-slack-signature'] as string | undefined,
-    rawBody: request.body,
-    nowSeconds: Math.floor(deps.clock.now().getTime() / 1000),
-  });
-  if (!check.ok) {
-    request.log.warn({ reason: check.reason }, 'Slack interaction refused: its signature does not hold');
-    throw new AppError({ code: 'UNAUTHENTICATED', message: `Slack signature refused: ${check.reason}` });
-  }
+  requireSlackSignature(deps, request, request.body, 'interaction');
   return request.body;
 }
 

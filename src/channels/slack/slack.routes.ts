@@ -14,7 +14,7 @@ import {
 import { receiveSlackEvent, type SlackEnvelope } from './slack-events.service.js';
 import { completeSlackInstall, describeSlackInstallation, type SlackDeps, slackInstallUrl } from './slack-install.service.js';
 import { slackInteractionRoutes } from './slack-interactions.routes.js';
-import { verifySlackSignature } from './slack-signature.js';
+import { requireSlackSignature } from './slack-signed-request.js';
 
 const tags = ['slack'];
 /** Slack's event envelopes are small; a message event with blocks stays well under this. */
@@ -109,22 +109,8 @@ export function slackRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         validatorCompiler: () => () => true,
       },
       async (request) => {
-        const signingSecret = deps.config.SLACK_SIGNING_SECRET;
-        if (!signingSecret) {
-          throw AppError.conflict('Slack is not set up on this server');
-        }
         const rawBody = rawBodyOf(request);
-        const check = verifySlackSignature({
-          signingSecret,
-          timestamp: request.headers['x-slack-request-timestamp'] as string | undefined,
-          signature: request.headers['x-slack-signature'] as string | undefined,
-          rawBody,
-          nowSeconds: Math.floor(deps.clock.now().getTime() / 1000),
-        });
-        if (!check.ok) {
-          request.log.warn({ reason: check.reason }, 'Slack request refused: its signature does not hold');
-          throw new AppError({ code: 'UNAUTHENTICATED', message: `Slack signature refused: ${check.reason}` });
-        }
+        requireSlackSignature(deps, request, rawBody, 'request');
         let envelope: unknown;
         try {
           envelope = JSON.parse(rawBody);

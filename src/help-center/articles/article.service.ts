@@ -281,7 +281,7 @@ export async function publishArticle(deps: Deps, principal: Principal, id: strin
   const at = deps.clock.now().toISOString();
   // A description without closing punctuation would run into the body's first sentence in excerpts.
   const description =
-    article.description && !/[.!?…:]$/.test(article.description) ? `${article.description}.` : article.description;
+    article.description && !/[.!?\u2026:]$/.test(article.description) ? `${article.description}.` : article.description;
   const body = [description ?? '', await articleText(article.content_html)].filter(Boolean).join('\n\n');
   return deps.db.transaction().execute(async (trx) => {
     await updateArticle(trx, organizationId, id, {
