@@ -7,7 +7,7 @@ import { requireOrgAdmin } from '../../platform/authorization.js';
 import { requireTeam } from '../../platform/teams/team.lookup.js';
 import { findSlackInstallation, type SlackInstallationRow } from './slack.repository.js';
 import type { SlackDetectionRules, UpdateSlackChannel } from './slack-admin.schemas.js';
-import { listSlackChannelRows, type SlackChannelRow, saveSlackChannel } from './slack-channel.repository.js';
+import { findSlackChannel, listSlackChannelRows, type SlackChannelRow, saveSlackChannel } from './slack-channel.repository.js';
 import { slackClient } from './slack-client.js';
 import { openBotToken, type SlackDeps, slackErrorCode } from './slack-install.service.js';
 
@@ -207,6 +207,28 @@ async function requireBotChannel(client: WebClient, channelId: string) {
 }
 
 /**
+ * A customer channel's requests become tickets of its team: a channel that would be a customer one
+ * without a team is refused (400), rather than left to keep decisions that can never be filed.
+ */
+async function requireTeamOfCustomerChannel(
+  deps: SlackDeps,
+  organizationId: string,
+  channelId: string,
+  input: UpdateSlackChannel,
+): Promise<void> {
+  const stored = await findSlackChannel(deps.db, organizationId, channelId);
+  const kind = input.kind ?? stored?.kind ?? 'ignored';
+  const teamId = input.teamId === undefined ? (stored?.team_id ?? null) : input.teamId;
+  if (kind === 'customer' && !teamId) {
+    throw AppError.invalid('A customer channel needs the team that gets its tickets: set teamId', {
+      location: 'body',
+      path: ['teamId'],
+      rule: 'required',
+    });
+  }
+}
+
+/**
  * An admin's settings for a channel the bot is in: the account and team must be the
  * organization's, the channel one Slack answers the bot (a disconnected channel it answers again is
  * connected again). Nothing is written when a check fails.
@@ -227,6 +249,7 @@ export async function updateSlackChannel(
   if (input.teamId) {
     await requireTeam(deps.db, organizationId, input.teamId);
   }
+  await requireTeamOfCustomerChannel(deps, organizationId, channelId, input);
   const channel = await requireBotChannel(client, channelId);
   const now = deps.clock.now().toISOString();
   const changes = {

@@ -235,6 +235,7 @@ describe.each(DIALECTS)('Slack channels of the organization on %s', (dialect) =>
     await makeSlackChannelRow(harness, acme.organizationId, 'C0BACK', {
       name: 'back',
       kind: 'customer',
+      team_id: supportTeam,
       status: 'disconnected',
       disconnected_reason: 'not_in_channel',
     });
@@ -261,6 +262,7 @@ describe.each(DIALECTS)('Slack channels of the organization on %s', (dialect) =>
       ['rules missing a field', { detectionRules: { keywords: [], excludedPatterns: [], questions: true } }],
       ['empty keyword', { detectionRules: { keywords: [''], excludedPatterns: [], questions: true, botMentions: true } }],
       ['account not text', { accountId: 42 }],
+      ['customer channel without a team', { teamId: null }],
     ];
     for (const [label, body] of bad) {
       const response = await api('PATCH', '/channels/C0SHARED', acme.headers, body);
@@ -286,11 +288,11 @@ describe.each(DIALECTS)('Slack channels of the organization on %s', (dialect) =>
       { ok: true, channel: conversation('C0OTHER', 'other', { is_member: false }) },
       { ok: false, error: 'internal_error' },
     );
-    const unknown = await api('PATCH', '/channels/C0NOWHERE', acme.headers, { kind: 'customer' });
+    const unknown = await api('PATCH', '/channels/C0NOWHERE', acme.headers, { kind: 'customer', teamId: supportTeam });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toContain('not in it');
-    expect((await api('PATCH', '/channels/C0OTHER', acme.headers, { kind: 'customer' })).statusCode).toBe(404);
-    const failing = await api('PATCH', '/channels/C0OTHER', acme.headers, { kind: 'customer' });
+    expect((await api('PATCH', '/channels/C0OTHER', acme.headers, { kind: 'triage' })).statusCode).toBe(404);
+    const failing = await api('PATCH', '/channels/C0OTHER', acme.headers, { kind: 'triage' });
     expect(failing.statusCode).toBe(502);
     expect(failing.json()).toEqual({
       statusCode: 502,
