@@ -8,6 +8,7 @@ import {
 } from '../../platform/tickets/comment-inbound.service.js';
 import { findLiveTicketAccess } from '../../platform/tickets/ticket.lookup.js';
 import type { SlackInstallationRow } from './slack.repository.js';
+import { fileAgentThreadReply } from './slack-agent-replies.js';
 import { findSlackMessageLink, type SlackChannelRow } from './slack-channel.repository.js';
 import { decideRequest } from './slack-detection.js';
 import type { ModelCaller } from './slack-detection-ai.js';
@@ -89,7 +90,11 @@ export async function handleSlackMessage(inbound: SlackInbound, event: SlackMess
   const ownWorkspace = (event.user_team ?? event.team) === inbound.installation.team_id;
   const person = ownWorkspace ? null : await lookUpSlackPerson(inbound.client, event.user);
   if (!person || (await isOrganizationUser(inbound.deps, inbound.installation, person))) {
-    // The organization's people answering in a thread are not synced in yet; their top-level messages are never requests.
+    // The organization's people answering in a ticket's thread: their agent's comment; their top-level messages are never requests.
+    if (threadRoot) {
+      const reply = { user: event.user, ts: event.ts, text: event.text ?? '', fileCount: event.files?.length ?? 0 };
+      return fileAgentThreadReply(inbound, reply, threadRoot);
+    }
     inbound.deps.log.info(
       { channelId: inbound.channel.channel_id, ts: event.ts, threadTs: threadRoot },
       "Slack message of the organization's own people: left alone",
@@ -173,11 +178,13 @@ async function fileTopLevel(inbound: SlackInbound, person: SlackPerson, message:
   const firstTs = open?.first_ts ?? message.ts;
   const teamId = decision.isRequest ? channel.team_id : null;
   const permalink = teamId ? await permalinkOf(inbound.client, channel.channel_id, firstTs) : null;
+  // A group that becomes a ticket now takes its earlier messages' files and links too.
+  const earlier = open && teamId ? await earlierGroupMessages(inbound, person.userId, open.first_ts, message.ts) : [];
   const now = deps.clock.now().toISOString();
   const outcome = await withFiling(
     inbound,
     person,
-    teamId ? message : { ...message, files: [] },
+    teamId ? { ...message, files: [...earlier.flatMap((each) => each.files), ...message.files] } : { ...message, files: [] },
     async (trx, filing) => {
       const verdict = { mode: decision.mode, is_request: decision.isRequest ? 1 : 0, reason: decision.reason };
       let requestId = open?.id;
@@ -208,7 +215,7 @@ async function fileTopLevel(inbound: SlackInbound, person: SlackPerson, message:
       const ticketId = await createSlackTicket(trx, filing, {
         teamId,
         threadTs: firstTs,
-        messageTss: [firstTs, message.ts],
+        messageTss: [...new Set([firstTs, ...earlier.map((each) => each.ts), message.ts])],
         permalink,
         note: `Detected as a request in #${channel.name}: ${decision.reason}`,
       });
@@ -221,6 +228,38 @@ async function fileTopLevel(inbound: SlackInbound, person: SlackPerson, message:
     deps.log.warn({ channelId: channel.channel_id }, 'Slack request not filed: its channel has no team');
   }
   return outcome;
+}
+
+/**
+ * The person's messages of a group before `beforeTs` (from its first), as Slack holds them now: their
+ * `ts` and files. Slack refusing (a scope removed, the channel gone) leaves them out, logged: the
+ * ticket is made all the same.
+ */
+async function earlierGroupMessages(
+  inbound: SlackInbound,
+  slackUserId: string,
+  firstTs: string,
+  beforeTs: string,
+): Promise<{ ts: string; files: SlackFile[] }[]> {
+  try {
+    const history = await inbound.client.conversations.history({
+      channel: inbound.channel.channel_id,
+      oldest: firstTs,
+      latest: beforeTs,
+      inclusive: true,
+      limit: 100,
+    });
+    return (history.messages ?? [])
+      .filter((each) => each.user === slackUserId && each.ts !== undefined && each.ts !== beforeTs)
+      .map((each) => ({ ts: each.ts as string, files: (each.files ?? []) as SlackFile[] }))
+      .sort((a, b) => Number.parseFloat(a.ts) - Number.parseFloat(b.ts));
+  } catch (error) {
+    inbound.deps.log.warn(
+      { channelId: inbound.channel.channel_id, error: String(error) },
+      'Slack group history not read: its earlier files are left out',
+    );
+    return [];
+  }
 }
 
 /** A further message joining a group: its text appended, the group's window moved on. */

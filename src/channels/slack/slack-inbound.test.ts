@@ -218,8 +218,20 @@ describe.each(DIALECTS)('Slack inbound on %s', (dialect) => {
     const channelId = await customerChannel('rules');
     slack.script('users.info', dana, dana, dana, dana);
     slack.script('chat.getPermalink', { ok: true, permalink: 'https://acme.slack.com/p' });
-    await deliver(message(channelId, 'Hello team', tsAgo(100)));
+    const url = slack.serveFile('F0DASH/dash.png', Buffer.from('dashboard'), TOKEN);
+    const shot = { id: 'F0DASH', name: 'dash.png', mimetype: 'image/png', size: 9, url_private: url };
+    await deliver(message(channelId, 'Hello team', tsAgo(100), { subtype: 'file_share', files: [shot] }));
     expect(await requestsOf(channelId)).toMatchObject([{ is_request: 0, ticket_id: null }]);
+    // Not a request yet: its file waits in Slack. Once the group is one, the earlier message's file comes with it.
+    expect(slack.calls.filter((call) => call.method.startsWith('files/'))).toEqual([]);
+    slack.script('conversations.history', {
+      ok: true,
+      messages: [
+        { type: 'message', user: CUSTOMER, text: 'the dashboard is down for all of us', ts: tsAgo(60) },
+        { type: 'message', user: 'U0SOMEONE', text: 'me too', ts: tsAgo(80) },
+        { type: 'message', user: CUSTOMER, text: 'Hello team', ts: tsAgo(100), files: [shot] },
+      ],
+    });
     await deliver(message(channelId, 'the dashboard is down for all of us', tsAgo(60)));
     const [group] = await requestsOf(channelId);
     expect(group).toMatchObject({
@@ -231,6 +243,16 @@ describe.each(DIALECTS)('Slack inbound on %s', (dialect) => {
     });
     const made = await ticket(group?.ticket_id ?? '');
     expect(made).toMatchObject({ title: 'Hello team', description: 'Hello team\nthe dashboard is down for all of us' });
+    const history = slack.calls.find((call) => call.method === 'conversations.history');
+    expect(history?.params).toMatchObject({ channel: channelId, oldest: tsAgo(100), latest: tsAgo(60) });
+    expect((await comments(made.id)).flatMap((each) => each.attachments)).toHaveLength(1);
+    const links = await harness.db
+      .selectFrom('slack_message_links')
+      .select('message_ts')
+      .where('ticket_id', '=', made.id)
+      .orderBy('message_ts')
+      .execute();
+    expect(links.map((each) => each.message_ts)).toEqual([tsAgo(100), tsAgo(60)]);
     await deliver(message(channelId, 'since 9am', tsAgo(30)));
     expect(await requestsOf(channelId)).toHaveLength(1);
     const thread = await comments(made.id);

@@ -119,7 +119,7 @@ describe.each(DIALECTS)('Slack, worked both ways, on %s', (dialect) => {
     (await harness.app.inject({ url: `/v1/tickets/${id}`, headers: acme.headers })).json().data;
   const callsOf = (method: string) => slack.calls.filter((call) => call.method === method);
 
-  it('a question becomes a ticket, is taken with 👀, answered in its thread, followed up and closed from the triage post', async () => {
+  it('a question becomes a ticket, is taken with 👀, answered in its thread from Switchboard and from Slack, followed up and closed from the triage post', async () => {
     // The partner asks in the shared channel: a ticket of Support, with the reason it is one.
     slack.script('users.info', {
       ok: true,
@@ -213,6 +213,33 @@ describe.each(DIALECTS)('Slack, worked both ways, on %s', (dialect) => {
     const comments = (await harness.app.inject({ url: `/v1/tickets/${ticketId}/comments`, headers: acme.headers })).json()
       .data as { content: string }[];
     expect(comments.map((comment) => comment.content)).toContain('Thanks, the March file works now.');
+
+    // Bo answers in the thread from Slack itself: Bo's public comment on the ticket, not posted back.
+    slack.script('users.info', slackPerson(AGENT, TEAM, 'bo@acme.test'));
+    const inSlack = `${NOW_SECONDS}.000500`;
+    const postsBefore = callsOf('chat.postMessage').length;
+    await sendEvent({
+      type: 'message',
+      channel: CUSTOMER_CHANNEL,
+      user: AGENT,
+      user_team: TEAM,
+      text: 'Great, closing this then.',
+      ts: inSlack,
+      thread_ts: QUESTION_TS,
+      event_ts: inSlack,
+    });
+    const afterSlackReply = (await harness.app.inject({ url: `/v1/tickets/${ticketId}/comments`, headers: acme.headers })).json()
+      .data as {
+      content: string;
+      authorId: string | null;
+      commentVisibility: string;
+    }[];
+    expect(afterSlackReply.find((comment) => comment.content === 'Great, closing this then.')).toMatchObject({
+      authorId: bo.userId,
+      commentVisibility: 'public',
+    });
+    await posts.runOnce();
+    expect(callsOf('chat.postMessage')).toHaveLength(postsBefore);
 
     // Bo closes it with the triage post's button: closed as Bo, and the post says so.
     slack.script('users.info', slackPerson(AGENT, TEAM, 'bo@acme.test'));

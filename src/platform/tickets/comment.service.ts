@@ -156,8 +156,11 @@ export async function addComment(
   principal: Principal,
   ticketIdParam: string | undefined,
   input: CreateComment,
-  /** `agent`: an AI agent writes it, with the principal's permissions (see `AgentAuthor`). */
-  options: { agent?: AgentAuthor } = {},
+  /**
+   * `agent`: an AI agent writes it, with the principal's permissions (see `AgentAuthor`).
+   * `alreadyInSlack`: a person wrote it in the ticket's Slack thread, so it is not posted there again.
+   */
+  options: { agent?: AgentAuthor; alreadyInSlack?: boolean } = {},
 ) {
   const ticket = await requireTicketAccess(deps.db, principal, ticketIdParam);
   const prepared = { ...(await prepareComment(input)), agent: options.agent };
@@ -223,7 +226,11 @@ export async function addComment(
     comment.slackDelivery = null;
     return { comment, created: true };
   }
-  return deps.db.transaction().execute((trx) => addCommentInTransaction(trx, deps, principal, ticket, input, prepared));
+  return deps.db
+    .transaction()
+    .execute((trx) =>
+      addCommentInTransaction(trx, deps, principal, ticket, input, prepared, { alreadyInSlack: options.alreadyInSlack }),
+    );
 }
 
 /** A comment request's content and kind, derived before anything is read or written (a bad body writes nothing). */
@@ -262,8 +269,11 @@ export async function addCommentInTransaction(
   ticket: TicketAccessRow,
   input: CreateComment,
   prepared: PreparedComment,
-  /** The caller changes more afterwards: `comment.created` waits for its `flushDeferredEvents` (see `deferEvent`). */
-  options: { eventLater?: boolean } = {},
+  /**
+   * `eventLater`: the caller changes more afterwards: `comment.created` waits for its `flushDeferredEvents` (see `deferEvent`).
+   * `alreadyInSlack`: written in the ticket's Slack thread, so not posted there again.
+   */
+  options: { eventLater?: boolean; alreadyInSlack?: boolean } = {},
 ): Promise<{ comment: Comment; created: boolean }> {
   const { content, type, visibility } = prepared;
   const key = input.deDuplicationKey;
@@ -315,7 +325,9 @@ export async function addCommentInTransaction(
     // A chat ticket's replies reach the visitor in the messenger; emailed only if the visitor is away.
     await (ticket.source === CHAT_SOURCE ? scheduleChatReplyEmail : queueCommentEmail)(trx, deps, ticket, comment);
   }
-  await queueCommentSlackPost(trx, deps, ticket, comment, Boolean(input.contentHtml));
+  if (!options.alreadyInSlack) {
+    await queueCommentSlackPost(trx, deps, ticket, comment, Boolean(input.contentHtml));
+  }
   // Last, after the effects' ticket lock (see `event.recorder.ts`).
   await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment), options.eventLater);
   // The reports' rows once the event log's lock is held (with `eventLater`, by the caller's change).
