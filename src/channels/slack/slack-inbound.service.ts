@@ -267,12 +267,32 @@ function grouped(open: SlackRequestRow, message: NewMessage, groupingUntil: stri
   return { last_ts: message.ts, text: `${open.text}\n${message.text}`, grouping_until: groupingUntil, updated_at: now };
 }
 
+/**
+ * A customer edited a message their ticket was made of (its description holds the request as it
+ * was decided): the new wording reaches the ticket as their comment, so the agent sees what changed.
+ */
+async function commentRequestEdit(
+  inbound: SlackInbound,
+  ticketId: string,
+  message: { user: string; ts: string; text: string },
+): Promise<string> {
+  const person = await lookUpSlackPerson(inbound.client, message.user);
+  const edit = { ts: message.ts, text: `Edited in Slack: ${message.text}`, files: [] };
+  const commentId = await withFiling(inbound, person, edit, (trx, filing) =>
+    addSlackComment(trx, filing, { ticketId, messageTs: null }),
+  );
+  return commentId ? 'request_edit_commented' : 'ignored:ticket_gone';
+}
+
 /** A customer edited a message filed as a comment: the comment's text follows. */
 async function editFromSlack(inbound: SlackInbound, message: SlackMessageEvent): Promise<string> {
   const { deps, installation, channel } = inbound;
   const link = message.ts
     ? await findSlackMessageLink(deps.db, installation.organization_id, channel.channel_id, message.ts)
     : undefined;
+  if (link && !link.comment_id && link.direction === 'inbound' && message.user && message.ts) {
+    return commentRequestEdit(inbound, link.ticket_id, { user: message.user, ts: message.ts, text: message.text ?? '' });
+  }
   if (!link?.comment_id || link.direction !== 'inbound') {
     return 'ignored:not_a_filed_comment';
   }

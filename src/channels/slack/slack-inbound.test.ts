@@ -385,6 +385,23 @@ describe.each(DIALECTS)('Slack inbound on %s', (dialect) => {
       }),
     );
     expect((await comments(ticketId)).map((each) => each.id)).not.toContain(comment?.id);
+
+    // The request's own message edited: the new wording reaches the ticket as the customer's comment.
+    slack.script('users.info', dana);
+    await deliver(
+      envelope({
+        type: 'message',
+        subtype: 'message_changed',
+        channel: channelId,
+        message: { type: 'message', user: CUSTOMER, text: 'Printing fails on every page', ts: root },
+        previous_message: { type: 'message', user: CUSTOMER, text: 'Printing fails', ts: root },
+      }),
+    );
+    expect(
+      (await comments(ticketId)).find((each) => each.content === 'Edited in Slack: Printing fails on every page'),
+    ).toMatchObject({
+      customerContactEmail: 'dana@partner.example',
+    });
   });
 
   it("puts the files of a request's message on its ticket, and refuses to send the token to a host that is not Slack's", async () => {

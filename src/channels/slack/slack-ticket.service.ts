@@ -179,7 +179,8 @@ async function linkMessage(
 export async function addSlackComment(
   trx: Transaction<DB>,
   filing: SlackFiling,
-  where: { ticketId: string; messageTs: string },
+  /** `messageTs` null: the comment stands for no message of its own (an edit of the request's message). */
+  where: { ticketId: string; messageTs: string | null },
 ): Promise<string | null> {
   const { deps, installation, channel, person } = filing;
   const organizationId = installation.organization_id;
@@ -209,6 +210,8 @@ export async function addSlackComment(
     sourceEmailId: null,
     isReply: true,
   });
-  await linkMessage(trx, filing, { ticketId: ticket.id, messageTs: where.messageTs, commentId });
+  if (where.messageTs !== null) {
+    await linkMessage(trx, filing, { ticketId: ticket.id, messageTs: where.messageTs, commentId });
+  }
   return commentId;
 }
