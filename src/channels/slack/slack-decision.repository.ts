@@ -14,14 +14,9 @@ export interface SlackDecisionFilters {
   mark?: 'right' | 'wrong' | 'unmarked';
 }
 
-/** The decisions of the organization with their channel's name, newest first (then by id), `limit + 1` rows from `after`. */
-export function listSlackDecisionRows(
-  db: Db,
-  organizationId: string,
-  filters: SlackDecisionFilters,
-  page: { after?: CursorKey[]; limit: number },
-): Promise<SlackDecisionRow[]> {
-  let query = db
+/** The organization's decisions, each with its channel's name as last saved. */
+function decisionsOf(db: Db, organizationId: string) {
+  return db
     .selectFrom('slack_requests as decision')
     .leftJoin('slack_channels as channel', (join) =>
       join
@@ -31,6 +26,16 @@ export function listSlackDecisionRows(
     .selectAll('decision')
     .select('channel.name as channel_name')
     .where('decision.organization_id', '=', organizationId);
+}
+
+/** The decisions of the organization with their channel's name, newest first (then by id), `limit + 1` rows from `after`. */
+export function listSlackDecisionRows(
+  db: Db,
+  organizationId: string,
+  filters: SlackDecisionFilters,
+  page: { after?: CursorKey[]; limit: number },
+): Promise<SlackDecisionRow[]> {
+  let query = decisionsOf(db, organizationId);
   if (filters.channelId !== undefined) {
     query = query.where('decision.channel_id', '=', filters.channelId);
   }
@@ -48,18 +53,7 @@ export function listSlackDecisionRows(
 }
 
 export function findSlackDecisionRow(db: Db, organizationId: string, id: string): Promise<SlackDecisionRow | undefined> {
-  return db
-    .selectFrom('slack_requests as decision')
-    .leftJoin('slack_channels as channel', (join) =>
-      join
-        .onRef('channel.organization_id', '=', 'decision.organization_id')
-        .onRef('channel.channel_id', '=', 'decision.channel_id'),
-    )
-    .selectAll('decision')
-    .select('channel.name as channel_name')
-    .where('decision.organization_id', '=', organizationId)
-    .where('decision.id', '=', id)
-    .executeTakeFirst();
+  return decisionsOf(db, organizationId).where('decision.id', '=', id).executeTakeFirst();
 }
 
 /** An admin's verdict on a decision (null clears it, and who and when with it); answers whether the decision exists. */

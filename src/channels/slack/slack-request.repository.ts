@@ -52,15 +52,3 @@ export function findSlackRequestByFirstTs(db: Db, organizationId: string, channe
     .where('first_ts', '=', firstTs)
     .executeTakeFirst();
 }
-
-/**
- * The organization's decisions, newest first, optionally of one channel: what was decided of each
- * message group, by which mode and why, and the ticket made of it (for H3's list and report).
- */
-export function listSlackRequests(db: Db, organizationId: string, filter: { channelId?: string; limit: number }) {
-  let query = db.selectFrom('slack_requests').selectAll().where('organization_id', '=', organizationId);
-  if (filter.channelId) {
-    query = query.where('channel_id', '=', filter.channelId);
-  }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
-}
