@@ -48,6 +48,30 @@ describe('SQLite group commit', () => {
     expect(committedBodies()).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('commits an open group before the database closes, rather than losing its members to the close', async () => {
+    // Both members have written (the second still holds the connection), and the database closes in
+    // the same turn, before the group's own COMMIT.
+    let written = 0;
+    let bothWritten!: () => void;
+    const wrote = new Promise<void>((resolve) => {
+      bothWritten = resolve;
+    });
+    const members = ['left 1', 'left 2'].map((body) =>
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('notes').values({ body }).execute();
+        if (++written === 2) {
+          bothWritten();
+        }
+      }),
+    );
+    await wrote;
+    const closed = handle.close();
+    await expect(Promise.all(members)).resolves.toHaveLength(2);
+    await closed;
+    expect(committedBodies()).toEqual(['left 1', 'left 2']);
+    handle = connectSqlite(join(dir, 'test.db'));
+  });
+
   it('sees a transaction committed as soon as it answers, turn after turn', async () => {
     for (const body of ['first', 'second', 'third']) {
       await insertNote(body);

@@ -141,6 +141,20 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
   }
 
   /**
+   * Closing SQLite with a transaction open rolls it back, so the open group commits first. At
+   * shutdown, requests whose clients already left are still running (the HTTP server closes once
+   * their sockets are gone); their members answered into a group whose COMMIT was only waiting for
+   * the next turn. Acquiring the connection waits for a member still running.
+   */
+  override async destroy(): Promise<void> {
+    const group = this.#group;
+    if (group) {
+      await this.#commitGroup(group);
+    }
+    await super.destroy();
+  }
+
+  /**
    * SQLite rolled back the real transaction itself (an I/O error, a full disk, a statement's
    * ROLLBACK conflict clause): the members that committed into it lost their work too.
    */
