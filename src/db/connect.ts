@@ -50,6 +50,13 @@ export function connectSqlite(file: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Statement and savepoint journals in memory. A write in a transaction journals every page it
+  // changes for its own rollback (the comment insert, with its full-text triggers, about a dozen;
+  // each group-commit member again, under its savepoint). In temporary files that was some fifty
+  // pwrite calls a comment, a third of the comment path's SQLite time. The journals last one
+  // transaction. The cost: a query's temporary B-trees (a sort or DISTINCT no index serves) are held
+  // in memory too, so queries keep their sorts on indexes (ARCHITECTURE.md, on group commit).
+  sqlite.pragma('temp_store = MEMORY');
   const db = new Kysely<DB>({ dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', target: file, close: () => db.destroy() };
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { type ReportScope, rowsOfScope, type SumOptions } from './report.levels.js';
 import type { DurationMetric, ReportDailyCountTable, ReportDurationBinTable } from './report.table.js';
@@ -7,14 +8,10 @@ type Db = Kysely<DB> | Transaction<DB>;
 
 const KEY = ['organization_id', 'team_id', 'agent_id', 'day'] as const;
 
-/** Adds the rows' counts to their keys' (one row per key; rows sorted by key, so writers lock keys in one order). */
-export async function addDailyCounts(trx: Transaction<DB>, rows: readonly ReportDailyCountTable[]): Promise<void> {
-  if (rows.length === 0) {
-    return;
-  }
-  await trx
+function insertDailyCounts(db: Db, rows: ReportDailyCountTable[]) {
+  return db
     .insertInto('report_daily_counts')
-    .values([...rows])
+    .values(rows)
     .onConflict((conflict) =>
       conflict.columns([...KEY]).doUpdateSet((eb) => ({
         created: eb('report_daily_counts.created', '+', eb.ref('excluded.created')),
@@ -23,8 +20,25 @@ export async function addDailyCounts(trx: Transaction<DB>, rows: readonly Report
         public_replies: eb('report_daily_counts.public_replies', '+', eb.ref('excluded.public_replies')),
         backlog_delta: eb('report_daily_counts.backlog_delta', '+', eb.ref('excluded.backlog_delta')),
       })),
-    )
-    .execute();
+    );
+}
+
+const DAILY_COUNT_COLUMNS = [...KEY, 'created', 'closed', 'reopened', 'public_replies', 'backlog_delta'] as const;
+
+/** One key's counts, the common case (a reply, a new ticket): compiled once, as the comment path runs it. */
+const addOneDailyCount = prepareQuery<ReportDailyCountTable, never>((db, param) =>
+  insertDailyCounts(db as Db, [
+    Object.fromEntries(DAILY_COUNT_COLUMNS.map((column) => [column, param(column)])) as unknown as ReportDailyCountTable,
+  ]),
+);
+
+/** Adds the rows' counts to their keys' (one row per key; rows sorted by key, so writers lock keys in one order). */
+export async function addDailyCounts(trx: Transaction<DB>, rows: readonly ReportDailyCountTable[]): Promise<void> {
+  const [only] = rows;
+  if (!only) {
+    return;
+  }
+  await (rows.length === 1 ? addOneDailyCount.execute(trx, only) : insertDailyCounts(trx, [...rows]).execute());
 }
 
 /** Adds the rows' counts to their bins (one row per bin, sorted). */
@@ -43,26 +57,42 @@ export async function addDurationBins(trx: Transaction<DB>, rows: readonly Repor
     .execute();
 }
 
-/** Marks the ticket's first public reply by a person: true only for the insert that wins. */
-export async function markFirstReply(
-  trx: Transaction<DB>,
-  row: { ticket_id: string; organization_id: string; replied_at: string },
-): Promise<boolean> {
-  const result = await trx
+type FirstReplyRow = { ticket_id: string; organization_id: string; replied_at: string };
+
+const markFirstReplyStatement = prepareQuery<FirstReplyRow, never>((db, param) =>
+  (db as Db)
     .insertInto('report_first_replies')
-    .values(row)
-    .onConflict((conflict) => conflict.column('ticket_id').doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    .values({ ticket_id: param('ticket_id'), organization_id: param('organization_id'), replied_at: param('replied_at') })
+    .onConflict((conflict) => conflict.column('ticket_id').doNothing()),
+);
+
+/** Marks the ticket's first public reply by a person: true only for the insert that wins. */
+export async function markFirstReply(trx: Transaction<DB>, row: FirstReplyRow): Promise<boolean> {
+  const result = await markFirstReplyStatement.execute(trx, row);
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
 
+const SCHEDULE_COLUMNS = ['team_id', 'timezone', 'common_daily_config', 'common_slots', 'daily_config', 'holidays'] as const;
+
+function selectTeamSchedules(db: Db) {
+  return db.selectFrom('team_configurations').select(SCHEDULE_COLUMNS);
+}
+
+type TeamScheduleRow = Awaited<ReturnType<ReturnType<typeof selectTeamSchedules>['executeTakeFirstOrThrow']>>;
+
+/** One team's, the common case (every reply reads its team's), compiled once. */
+const findTeamSchedule = prepareQuery<{ teamId: string }, TeamScheduleRow>((db, param) =>
+  selectTeamSchedules(db as Db).where('team_id', '=', param('teamId')),
+);
+
 /** The business-hour fields of the teams' configurations (a team without one is on UTC, always closed). */
-export async function findTeamSchedules(db: Db, teamIds: readonly string[]) {
-  return db
-    .selectFrom('team_configurations')
-    .select(['team_id', 'timezone', 'common_daily_config', 'common_slots', 'daily_config', 'holidays'])
-    .where('team_id', 'in', [...new Set(teamIds)])
-    .execute();
+export async function findTeamSchedules(db: Db, teamIds: readonly string[]): Promise<TeamScheduleRow[]> {
+  const distinct = [...new Set(teamIds)];
+  const [only] = distinct;
+  if (only !== undefined && distinct.length === 1) {
+    return (await findTeamSchedule.execute(db, { teamId: only })).rows;
+  }
+  return selectTeamSchedules(db).where('team_id', 'in', distinct).execute();
 }
 
 /** Whether each status counts as closed, and the ticket's creation. */

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { forUpdate } from '../../db/dialect.js';
 import type { TicketSlaEventTable, TicketSlaTargetTable } from './ticket-sla.table.js';
@@ -40,11 +41,20 @@ export async function findTicketSlaFacts(db: Db, organizationId: string, ticketI
 export type TicketSlaFacts = NonNullable<Awaited<ReturnType<typeof findTicketSlaFacts>>>;
 
 /** The ticket's targets, one statement on the unique (ticket, metric) index. */
-export async function listTicketTargets(db: Db, ticketId: string) {
-  return db.selectFrom('ticket_sla_targets').selectAll().where('ticket_id', '=', ticketId).execute();
+function selectTicketTargets(db: Db) {
+  return db.selectFrom('ticket_sla_targets').selectAll();
 }
 
-export type TicketTargetRow = Awaited<ReturnType<typeof listTicketTargets>>[number];
+export type TicketTargetRow = Awaited<ReturnType<ReturnType<typeof selectTicketTargets>['executeTakeFirstOrThrow']>>;
+
+/** Compiled once: every public reply asks it (most tickets have no targets). */
+const listTicketTargetsStatement = prepareQuery<{ ticketId: string }, TicketTargetRow>((db, param) =>
+  selectTicketTargets(db as Db).where('ticket_id', '=', param('ticketId')),
+);
+
+export async function listTicketTargets(db: Db, ticketId: string): Promise<TicketTargetRow[]> {
+  return (await listTicketTargetsStatement.execute(db, { ticketId })).rows;
+}
 
 /** The ticket's row, held until the transaction ends (first, as every change of the ticket takes it). */
 export async function lockTicketRow(trx: Transaction<DB>, ticketId: string): Promise<void> {

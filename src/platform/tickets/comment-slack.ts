@@ -22,6 +22,7 @@ export function slackThreadOfTicket(ticket: Pick<TicketAccessRow, 'source' | 'me
 /**
  * A public comment by a person or an AI agent on a ticket from Slack is posted in its thread,
  * under its author's name and picture; internal notes and the customer's own comments never are.
+ * Answers whether it queued a post.
  */
 export async function queueCommentSlackPost(
   trx: Transaction<DB>,
@@ -30,10 +31,10 @@ export async function queueCommentSlackPost(
   comment: CommentRow,
   /** Written as HTML (the console's editor): posted from its Markdown; else its text as written. */
   writtenAsHtml: boolean,
-): Promise<void> {
+): Promise<boolean> {
   const thread = slackThreadOfTicket(ticket);
   if (!thread || comment.comment_visibility !== 'public' || comment.customer_contact_id !== null) {
-    return;
+    return false;
   }
   const shown = toComment(comment);
   await queueSlackPost(trx, deps, {
@@ -44,4 +45,5 @@ export async function queueCommentSlackPost(
     text: writtenAsHtml && comment.content_markdown ? comment.content_markdown : comment.content,
     author: { name: shown.author, avatarUrl: shown.authorAvatarUrl },
   });
+  return true;
 }

@@ -142,6 +142,19 @@ async function withSlackDelivery(
   return comments;
 }
 
+/**
+ * `toComments` of a comment just written that queued neither an email nor a Slack post: its
+ * deliveries are known to be none, so they are not looked up.
+ */
+export function toCommentQueuingNothing(principal: Principal, row: CommentRow): Comment {
+  const comment: Comment = toComment(row);
+  if (seesEmailDelivery(principal, row)) {
+    comment.emailDelivery = null;
+    comment.slackDelivery = null;
+  }
+  return comment;
+}
+
 export async function toCommentOf(db: Kysely<DB> | Transaction<DB>, principal: Principal, row: CommentRow): Promise<Comment> {
   const [comment] = await toComments(db, principal, [row]);
   if (!comment) {

@@ -15,7 +15,7 @@ import { recordPublicReplyForReports, writePendingReports } from '../reports/rep
 import { recordSlaAgentReply } from '../ticket-sla/ticket-sla.service.js';
 import { scheduleChatReplyEmail } from './chat-reply-email.service.js';
 import { commentEvent, recordCommentEvent } from './comment.events.js';
-import { type Comment, toComment, toCommentOf } from './comment.presenter.js';
+import { type Comment, toComment, toCommentOf, toCommentQueuingNothing } from './comment.presenter.js';
 import {
   type CommentRow,
   commentInsert,
@@ -187,30 +187,16 @@ export async function addComment(
     // the insert and its `comment.created` event go together: one statement on PostgreSQL, with no
     // transaction held across round trips, where the event's sequence row would queue the
     // organization's other writers (see `insertWithEvent`).
-    // Object.assign, not `{ ...row, … }`: on Node 20 a spread followed by more properties, of
-    // objects this wide, ends in V8's old space (about 6 KB a comment), so a process writing
-    // comments grew by a hundred MiB between full collections.
-    const comment: Comment = toComment(
-      Object.assign({}, row, {
-        author_name: ticket.viewer_name,
-        author_user_type: ticket.viewer_user_type as CommentRow['author_user_type'],
-        author_avatar_url: ticket.viewer_avatar_url,
-        agent_name: agent?.name ?? null,
-        agent_avatar_url: agent?.avatarUrl ?? null,
-        contact_first_name: null,
-        contact_last_name: null,
-        contact_email: null,
-        contact_avatar_url: null,
-      }),
-    );
-    const written = await insertRecordingEvent(
+    const written = writtenCommentRow(row, ticket, agent);
+    const comment: Comment = toComment(written);
+    const inserted = await insertRecordingEvent(
       deps.db,
       deps,
       principal.organizationId,
       commentInsert(deps.db, row),
       commentEvent(principal, ticket, 'comment.created', comment, ticket.viewer_name),
     );
-    if (!written) {
+    if (!inserted) {
       return replayOrConflict(deps.db, principal, await requireDedupeWinner(deps.db, ticket.id, input), input);
     }
     if (visibility === 'public') {
@@ -222,9 +208,7 @@ export async function addComment(
       });
     }
     // The author sees the delivery state of the comment's email; this comment queued none.
-    comment.emailDelivery = null;
-    comment.slackDelivery = null;
-    return { comment, created: true };
+    return { comment: toCommentQueuingNothing(principal, written), created: true };
   }
   return deps.db
     .transaction()
@@ -306,7 +290,9 @@ export async function addCommentInTransaction(
     await flushDeferredEvents(trx, deps, principal.organizationId);
     return replayOrConflict(trx, principal, await requireDedupeWinner(trx, ticket.id, input), input);
   }
-  const comment = await findCommentById(trx, ticket.id, inserted.id);
+  // Written by the principal (or its AI agent), the comment is known as it would be read back;
+  // a contact's comment is read back for the contact's names.
+  const comment = contact === null ? writtenCommentRow(inserted, ticket, prepared.agent) : await findCommentById(trx, ticket.id, inserted.id);
   if (!comment) {
     throw new Error(`comment ${inserted.id} cannot be read back`);
   }
@@ -325,9 +311,8 @@ export async function addCommentInTransaction(
     // A chat ticket's replies reach the visitor in the messenger; emailed only if the visitor is away.
     await (ticket.source === CHAT_SOURCE ? scheduleChatReplyEmail : queueCommentEmail)(trx, deps, ticket, comment);
   }
-  if (!options.alreadyInSlack) {
-    await queueCommentSlackPost(trx, deps, ticket, comment, Boolean(input.contentHtml));
-  }
+  const postsToSlack =
+    !options.alreadyInSlack && (await queueCommentSlackPost(trx, deps, ticket, comment, Boolean(input.contentHtml)));
   // Last, after the effects' ticket lock (see `event.recorder.ts`).
   await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment), options.eventLater);
   // The reports' rows once the event log's lock is held (with `eventLater`, by the caller's change).
@@ -348,7 +333,30 @@ export async function addCommentInTransaction(
     // An AI agent's reply may have met or breached SLA targets: their report rows, likewise.
     await writePendingReports(trx);
   }
-  return { comment: await toCommentOf(trx, principal, comment), created: true };
+  // Deliveries are looked up only for what this comment queued.
+  const shown = prepared.sendsEmail || postsToSlack ? await toCommentOf(trx, principal, comment) : toCommentQueuingNothing(principal, comment);
+  return { comment: shown, created: true };
+}
+
+/**
+ * A comment as `findCommentById` reads it, from its row as written: the author is the principal
+ * (the viewer of `ticket`), or its AI agent, and no contact.
+ */
+function writtenCommentRow(row: TicketCommentTable, ticket: TicketAccessRow, agent: AgentAuthor | null | undefined): CommentRow {
+  // Object.assign, not `{ ...row, … }`: on Node 20 a spread followed by more properties, of
+  // objects this wide, ends in V8's old space (about 6 KB a comment), so a process writing
+  // comments grew by a hundred MiB between full collections.
+  return Object.assign({}, row, {
+    author_name: ticket.viewer_name,
+    author_user_type: ticket.viewer_user_type as CommentRow['author_user_type'],
+    author_avatar_url: ticket.viewer_avatar_url,
+    agent_name: agent?.name ?? null,
+    agent_avatar_url: agent?.avatarUrl ?? null,
+    contact_first_name: null,
+    contact_last_name: null,
+    contact_email: null,
+    contact_avatar_url: null,
+  });
 }
 
 /** The comment that holds a request's `deDuplicationKey`, after this request's insert lost to it. */
