@@ -292,7 +292,8 @@ export async function addCommentInTransaction(
   }
   // Written by the principal (or its AI agent), the comment is known as it would be read back;
   // a contact's comment is read back for the contact's names.
-  const comment = contact === null ? writtenCommentRow(inserted, ticket, prepared.agent) : await findCommentById(trx, ticket.id, inserted.id);
+  const comment =
+    contact === null ? writtenCommentRow(inserted, ticket, prepared.agent) : await findCommentById(trx, ticket.id, inserted.id);
   if (!comment) {
     throw new Error(`comment ${inserted.id} cannot be read back`);
   }
@@ -334,7 +335,10 @@ export async function addCommentInTransaction(
     await writePendingReports(trx);
   }
   // Deliveries are looked up only for what this comment queued.
-  const shown = prepared.sendsEmail || postsToSlack ? await toCommentOf(trx, principal, comment) : toCommentQueuingNothing(principal, comment);
+  const shown =
+    prepared.sendsEmail || postsToSlack
+      ? await toCommentOf(trx, principal, comment)
+      : toCommentQueuingNothing(principal, comment);
   return { comment: shown, created: true };
 }
 
