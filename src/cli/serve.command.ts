@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import { openReachableDatabase } from '../db/reachability.js';
 import { createLogger } from '../http/logging.js';
+import { limitHeapGrowth } from '../lib/heap-growth.js';
 import { resolveSecretKey } from '../lib/secret-box.js';
 import { closeOnSignals, startServer } from '../server.js';
 import { type CliIo, type Command, type ParsedArgs, withDatabase } from './command.js';
@@ -30,6 +31,7 @@ async function serve(_args: ParsedArgs, config: Config, io: CliIo): Promise<numb
   const probe = await openReachableDatabase(config);
   await probe.close();
   const log = createLogger(config);
+  limitHeapGrowth();
   const server = await startServer(config, log, io.out);
   await closeOnSignals(server, log);
   return 0;
