@@ -87,7 +87,7 @@ export class Bench {
     await removeWrittenComments(large.location, large.meta);
     for (const size of SIZE_NAMES) {
       const dataset = datasets.get(size);
-      const wanted = scenarios.filter((s) => s === 'lists' || s === 'collections' || (s === 'headline' && size === '1m'));
+      const wanted = scenarios.filter((s) => s === 'lists' || s === 'collections' || s === 'headline');
       if (dataset && wanted.length > 0) {
         await this.withServers(dataset.location, `${dialect}-${size}`, async (switchboard, raw) => {
           if (wanted.includes('lists')) {
@@ -101,14 +101,17 @@ export class Bench {
             }
           }
           if (wanted.includes('headline')) {
-            for (const probe of headlineProbes(dataset.meta)) {
-              await this.pair(
-                { group: 'headline', dialect, dataset: size },
-                probe,
-                switchboard,
-                raw,
-                this.settings.durationSeconds,
-              );
+            for (const connections of this.headlineConnections()) {
+              for (const probe of headlineProbes(dataset.meta)) {
+                await this.pair(
+                  { group: 'headline', dialect, dataset: size, connections },
+                  probe,
+                  switchboard,
+                  raw,
+                  this.settings.durationSeconds,
+                );
+              }
+              await removeWrittenComments(dataset.location, dataset.meta);
             }
           }
         });
@@ -151,6 +154,15 @@ export class Bench {
 
   serverOptions(label: string, cpus: string | null = this.pinning.server): ServerOptions {
     return { cpus, logLevel: this.settings.logLevel, label };
+  }
+
+  /** The headline paths' connection counts (10 and 64 unless given); the largest loads memory and profiles. */
+  private headlineConnections(): number[] {
+    return this.settings.headlineConnections ?? [this.settings.connections];
+  }
+
+  private get heaviestConnections(): number {
+    return Math.max(...this.headlineConnections());
   }
 
   /** Switchboard and raw on one dataset, both on the servers' CPU, ready and warm; both stopped afterwards. */
@@ -231,12 +243,13 @@ export class Bench {
     const result: PairResult = { ...identity, name: probe.name, switchboard: [], raw: [] };
     this.results.pairs.push(result);
     for (let round = 0; round < this.settings.rounds; round++) {
-      result.switchboard.push(await this.measureOn([switchboard], probe.switchboard, duration));
-      result.raw.push(await this.measureOn([raw], probe.raw, duration));
+      result.switchboard.push(await this.measureOn([switchboard], probe.switchboard, duration, identity.connections));
+      result.raw.push(await this.measureOn([raw], probe.raw, duration, identity.connections));
     }
     const [sb, rw] = [result.switchboard.at(-1), result.raw.at(-1)];
+    const connections = identity.connections === undefined ? '' : ` (${identity.connections} connections)`;
     log(
-      `  ${identity.dialect} ${identity.dataset} ${probe.name}: switchboard ${sb?.requestsPerSecond.toFixed(0)} req/s p99 ${sb?.p99Ms.toFixed(
+      `  ${identity.dialect} ${identity.dataset} ${probe.name}${connections}: switchboard ${sb?.requestsPerSecond.toFixed(0)} req/s p99 ${sb?.p99Ms.toFixed(
         2,
       )} ms, raw ${rw?.requestsPerSecond.toFixed(0)} req/s p99 ${rw?.p99Ms.toFixed(2)} ms`,
     );
@@ -246,24 +259,34 @@ export class Bench {
    * One measurement; a server that something outside the benchmark ended (before or during it) is
    * started again and the measurement repeated once, with a note.
    */
-  private async measureOn(servers: BenchServer[], request: HttpRequest, durationSeconds: number): Promise<Measurement> {
+  private async measureOn(
+    servers: BenchServer[],
+    request: HttpRequest,
+    durationSeconds: number,
+    connections = this.settings.connections,
+  ): Promise<Measurement> {
     for (let attempt = 0; ; attempt++) {
       for (const server of servers.filter((candidate) => !candidate.alive())) {
         this.note(`${server.kind} (${server.processes[0]?.logFile ?? '?'}) had exited; started again`);
         await server.restart(request.apiKey);
       }
-      const measured = await this.measureOnce(servers, request, durationSeconds);
+      const measured = await this.measureOnce(servers, request, durationSeconds, connections);
       if (servers.every((server) => server.alive()) || attempt > 0) {
         return measured;
       }
     }
   }
 
-  private measureOnce(servers: BenchServer[], request: HttpRequest, durationSeconds: number): Promise<Measurement> {
+  private measureOnce(
+    servers: BenchServer[],
+    request: HttpRequest,
+    durationSeconds: number,
+    connections: number,
+  ): Promise<Measurement> {
     const options: LoadOptions = {
       durationSeconds,
       warmupSeconds: this.settings.warmupSeconds,
-      connections: this.settings.connections,
+      connections,
       cpuPids: async () => ({
         server: servers.flatMap((server) => server.processes.map((started) => started.pid)),
         database: await this.backendPids(servers.map((server) => server.applicationName)),
@@ -317,7 +340,7 @@ export class Bench {
     }
   }
 
-  /** A fresh process per server and round, so the peak (VmHWM) is the write load's. */
+  /** A fresh process per server and round, so the peak (VmHWM) is the sustained write load's, at the most connections. */
   private async peakMemory(dialect: BenchDialect, location: DatasetLocation, meta: DatasetMeta): Promise<void> {
     log(`  ${dialect}: peak memory under the write load`);
     const result = {
@@ -339,9 +362,9 @@ export class Bench {
         try {
           await waitUntilAnswering(server, meta.apiKey);
           const measured = await measure([server.baseUrl], comment.switchboard, {
-            durationSeconds: this.settings.durationSeconds,
+            durationSeconds: this.settings.rssSeconds ?? this.settings.durationSeconds,
             warmupSeconds: 0,
-            connections: this.settings.connections,
+            connections: this.heaviestConnections,
             cpuPids: async () => ({ server: [], database: [] }),
           });
           if (!server.alive()) {
@@ -435,7 +458,7 @@ export class Bench {
       const measured = await measure([server.baseUrl], kind === 'switchboard' ? probe.switchboard : probe.raw, {
         durationSeconds: this.settings.durationSeconds,
         warmupSeconds: 0,
-        connections: this.settings.connections,
+        connections: this.heaviestConnections,
         cpuPids: async () => ({ server: [], database: [] }),
       });
       requests = measured.ok + measured.failed;
@@ -457,6 +480,7 @@ export class Bench {
       dialect,
       path: probe.name,
       server: kind,
+      connections: this.heaviestConnections,
       file: relative(REPO_DIR, file),
       requests,
       markdown: profileMarkdown(summary, requests),

@@ -25,7 +25,18 @@ export const LIST_LABELS: Record<ListName, string> = {
 /** `first`: page 0; `deep page`: the last full page by `page`; `deep cursor`: the same page by cursor. */
 export type ListVariant = 'first' | 'deep page' | 'deep cursor';
 
-export const COMMENT_BODY = { content: 'Thanks, that fixed it. Closing the ticket on our side.' };
+/**
+ * A reply as agents write them: three paragraphs with blank lines between them, a link and a
+ * mention, about 230 characters. A one-line body kept the content's conversion (paragraphs, links)
+ * out of the measurement.
+ */
+export const COMMENT_BODY = {
+  content:
+    'Hi Dana, thanks for the detailed report.\n\n' +
+    'I reproduced it on our side: the export stops at 10,000 rows. See https://docs.example.com/exports for the limit; ' +
+    '@sam is raising it today.\n\n' +
+    'I will update this ticket as soon as the fix ships.',
+};
 
 export function headlineProbes(meta: DatasetMeta): Probe[] {
   const get = (path: string): HttpRequest => ({ method: 'GET', path, apiKey: meta.apiKey, expect: 200 });

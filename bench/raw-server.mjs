@@ -4,7 +4,8 @@
 //
 // - API key: the header's SHA-256 looked up once by its indexed hash, then kept in memory for
 //   5 seconds, like Switchboard's default key cache; every query is scoped to the key's organization.
-// - Logging: one pino line per finished request at LOG_LEVEL (info by default), as Switchboard logs.
+// - Logging: none (the lean baseline the benchmark compares with; LOG_LEVEL=info brings back one pino
+//   line per finished request, as Switchboard logs at info).
 // - Lists: keyset pages on the existing indexes; the deep page is asked for with `after`, the sort
 //   keys of the row before it (base64url of a JSON array), instead of a page number.
 // Plain JavaScript, so it starts with node alone, as Switchboard starts from its compiled dist/.
@@ -503,7 +504,7 @@ function openDatabase() {
 
 const database = openDatabase();
 const app = Fastify({
-  logger: { level: process.env.LOG_LEVEL ?? 'info' },
+  logger: process.env.LOG_LEVEL && process.env.LOG_LEVEL !== 'silent' ? { level: process.env.LOG_LEVEL } : false,
   logController: new LogController({ disableRequestLogging: true }),
 });
 

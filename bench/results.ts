@@ -15,6 +15,8 @@ export interface PairResult {
   variant?: ListVariant;
   /** Collections in the help center (collections group). */
   size?: number;
+  /** autocannon connections, when not the run's `connections` (headline paths, at each of `headlineConnections`). */
+  connections?: number;
   switchboard: Measurement[];
   raw: Measurement[];
 }
@@ -48,6 +50,8 @@ export interface ProfileResult {
   /** The headline path under load; absent in results saved before raw profiles were taken (comment create). */
   path?: string;
   server?: ServerKind;
+  /** autocannon connections of the load (absent in results saved before it was recorded). */
+  connections?: number;
   file: string;
   requests: number;
   markdown: string;
@@ -63,6 +67,11 @@ export interface RunSettings {
   warmupSeconds: number;
   rounds: number;
   connections: number;
+  /** The headline paths are measured at each of these (the run's `connections` for the rest). */
+  headlineConnections?: number[];
+  /** Seconds of the write load whose peak RSS is measured. */
+  rssSeconds?: number;
+  /** Switchboard's LOG_LEVEL; the raw baseline does not log. */
   logLevel: string;
   startRepeats: number;
   rowsOf1m: number;

@@ -38,9 +38,11 @@ const USAGE = `Usage: npm run bench -- [options]
   --list-duration S                seconds per list measurement (default 5; quick 2)
   --warmup S                       seconds of warm-up before each measurement (default 1; quick 0.5)
   --rounds N                       Switchboard/raw alternations per measurement (default 3; quick 1)
-  --connections N                  autocannon connections (default 10)
+  --connections N                  autocannon connections for lists and collections (default 10)
+  --headline-connections A,B       autocannon connections of the headline paths, each measured (default 10,64)
+  --rss-duration S                 seconds of the comment-create load whose peak RSS is measured (default 30; quick 5)
   --start-repeats N                starts timed per server (default 5; quick 3)
-  --log-level L                    LOG_LEVEL of both servers (default info, as in production)
+  --log-level L                    Switchboard's LOG_LEVEL (default warn: no line per request); the raw baseline never logs
   --rows-1m N                      rows per list of the "1m" dataset, and tickets of the reports dataset (default 1000000)
   --reseed                         seed the datasets again
   --no-build                       skip npm run build (dist/ must be current)
@@ -60,8 +62,10 @@ async function main(): Promise<void> {
     warmup: { type: 'string' },
     rounds: { type: 'string' },
     connections: { type: 'string' },
+    'headline-connections': { type: 'string' },
+    'rss-duration': { type: 'string' },
     'start-repeats': { type: 'string' },
-    'log-level': { type: 'string', default: 'info' },
+    'log-level': { type: 'string', default: 'warn' },
     reseed: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
     out: { type: 'string' },
@@ -97,6 +101,14 @@ async function main(): Promise<void> {
     warmupSeconds: number(values.warmup, quick ? 0.5 : 1),
     rounds: number(values.rounds, quick ? 1 : 3),
     connections: number(values.connections, 10),
+    headlineConnections: (values['headline-connections'] ?? '10,64').split(',').map((count) => {
+      const parsed = Number(count);
+      if (!Number.isInteger(parsed) || parsed < 1) {
+        throw new Error(`--headline-connections takes whole numbers, not ${count}`);
+      }
+      return parsed;
+    }),
+    rssSeconds: number(values['rss-duration'], quick ? 5 : 30),
     logLevel: values['log-level'],
     startRepeats: number(values['start-repeats'], quick ? 3 : 5),
     rowsOf1m: target.rowsOf1m,

@@ -24,7 +24,10 @@ export interface BenchServer {
 export interface ServerOptions {
   /** CPU list for taskset, or null. */
   cpus: string | null;
+  /** Switchboard's LOG_LEVEL; the raw baseline does not log (`rawLogLevel`). */
   logLevel: string;
+  /** The raw baseline's, 'silent' unless set: the lean baseline logs nothing. */
+  rawLogLevel?: string;
   /** Extra node flags (e.g. --cpu-prof) put before the script. */
   nodeFlags?: string[];
   /** A label for log files and application names, unique among running servers. */
@@ -61,7 +64,7 @@ export function startRaw(location: DatasetLocation, options: ServerOptions): Pro
       HOME: process.env.HOME ?? '/tmp',
       TZ: 'UTC',
       PORT: String(port),
-      LOG_LEVEL: options.logLevel,
+      LOG_LEVEL: options.rawLogLevel ?? 'silent',
     };
     if (location.databaseUrl) {
       const url = new URL(location.databaseUrl);

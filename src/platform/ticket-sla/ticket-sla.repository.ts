@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
-import { forUpdate } from '../../db/dialect.js';
+import { forUpdate, inJsonArray } from '../../db/dialect.js';
 import type { TicketSlaEventTable, TicketSlaTargetTable } from './ticket-sla.table.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -70,15 +70,31 @@ export async function lockTicketTargets(trx: Transaction<DB>, ticketId: string) 
 }
 
 /** The targets of a page of tickets, in one statement. */
-export async function listTargetsOfTickets(db: Db, ticketIds: readonly string[]) {
-  if (ticketIds.length === 0) {
-    return [];
-  }
+function selectTargetStates(db: Db) {
   return db
     .selectFrom('ticket_sla_targets')
-    .select(['ticket_id', 'policy_id', 'metric', 'status', 'due_at', 'met_at', 'breached_at'])
-    .where('ticket_id', 'in', ticketIds)
-    .execute();
+    .select(['ticket_id', 'policy_id', 'metric', 'status', 'due_at', 'met_at', 'breached_at']);
+}
+
+type TargetStateRow = Awaited<ReturnType<ReturnType<typeof selectTargetStates>['executeTakeFirstOrThrow']>>;
+
+// Every ticket read and list presents its targets: compiled once, for one ticket and for a page.
+const targetsOfTicket = prepareQuery<{ ticketId: string }, TargetStateRow>((db, param) =>
+  selectTargetStates(db as Db).where('ticket_id', '=', param('ticketId')),
+);
+const targetsOfTickets = prepareQuery<{ ticketIds: string }, TargetStateRow>((db, param) =>
+  selectTargetStates(db as Db).where(inJsonArray(db as Db, 'ticket_id', param('ticketIds'))),
+);
+
+export async function listTargetsOfTickets(db: Db, ticketIds: readonly string[]): Promise<TargetStateRow[]> {
+  const [only] = ticketIds;
+  if (only === undefined) {
+    return [];
+  }
+  const { rows } = await (ticketIds.length === 1
+    ? targetsOfTicket.execute(db, { ticketId: only })
+    : targetsOfTickets.execute(db, { ticketIds: JSON.stringify(ticketIds) }));
+  return rows;
 }
 
 export async function insertTarget(db: Db, row: TicketSlaTargetTable): Promise<void> {
