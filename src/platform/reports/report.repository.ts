@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { prepareQuery } from '../../db/compiled.js';
+import { prepareQuery, prepareQueryOfInput, type Slot } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { type ReportScope, rowsOfScope, type SumOptions } from './report.levels.js';
 import type { DurationMetric, ReportDailyCountTable, ReportDurationBinTable } from './report.table.js';
@@ -8,8 +8,18 @@ type Db = Kysely<DB> | Transaction<DB>;
 
 const KEY = ['organization_id', 'team_id', 'agent_id', 'day'] as const;
 
-function insertDailyCounts(db: Db, rows: ReportDailyCountTable[]) {
-  return db
+/** Rows as the statement binds them: every value through `slot`, so the count of rows is the shape. */
+function slotted<Row extends object>(rows: readonly Row[], slot: Slot): Row[] {
+  return rows.map(
+    (row, index) =>
+      Object.fromEntries(Object.entries(row).map(([column, value]) => [column, slot(`${column}.${index}`, value)])) as Row,
+  );
+}
+
+// A reply, a new ticket or a change writes a few rows (the key, its team's, everyone's): compiled
+// once per count of rows and columns, as the comment path runs it on every reply.
+const upsertDailyCounts = prepareQueryOfInput<ReportDailyCountTable[], never>(slotted, (db, rows) =>
+  (db as Db)
     .insertInto('report_daily_counts')
     .values(rows)
     .onConflict((conflict) =>
@@ -20,41 +30,32 @@ function insertDailyCounts(db: Db, rows: ReportDailyCountTable[]) {
         public_replies: eb('report_daily_counts.public_replies', '+', eb.ref('excluded.public_replies')),
         backlog_delta: eb('report_daily_counts.backlog_delta', '+', eb.ref('excluded.backlog_delta')),
       })),
-    );
-}
-
-const DAILY_COUNT_COLUMNS = [...KEY, 'created', 'closed', 'reopened', 'public_replies', 'backlog_delta'] as const;
-
-/** One key's counts, the common case (a reply, a new ticket): compiled once, as the comment path runs it. */
-const addOneDailyCount = prepareQuery<ReportDailyCountTable, never>((db, param) =>
-  insertDailyCounts(db as Db, [
-    Object.fromEntries(DAILY_COUNT_COLUMNS.map((column) => [column, param(column)])) as unknown as ReportDailyCountTable,
-  ]),
+    ),
 );
 
 /** Adds the rows' counts to their keys' (one row per key; rows sorted by key, so writers lock keys in one order). */
 export async function addDailyCounts(trx: Transaction<DB>, rows: readonly ReportDailyCountTable[]): Promise<void> {
-  const [only] = rows;
-  if (!only) {
-    return;
+  if (rows.length > 0) {
+    await upsertDailyCounts.execute(trx, [...rows]);
   }
-  await (rows.length === 1 ? addOneDailyCount.execute(trx, only) : insertDailyCounts(trx, [...rows]).execute());
 }
 
-/** Adds the rows' counts to their bins (one row per bin, sorted). */
-export async function addDurationBins(trx: Transaction<DB>, rows: readonly ReportDurationBinTable[]): Promise<void> {
-  if (rows.length === 0) {
-    return;
-  }
-  await trx
+const upsertDurationBins = prepareQueryOfInput<ReportDurationBinTable[], never>(slotted, (db, rows) =>
+  (db as Db)
     .insertInto('report_duration_bins')
-    .values([...rows])
+    .values(rows)
     .onConflict((conflict) =>
       conflict
         .columns([...KEY, 'metric', 'bin'])
         .doUpdateSet((eb) => ({ count: eb('report_duration_bins.count', '+', eb.ref('excluded.count')) })),
-    )
-    .execute();
+    ),
+);
+
+/** Adds the rows' counts to their bins (one row per bin, sorted). */
+export async function addDurationBins(trx: Transaction<DB>, rows: readonly ReportDurationBinTable[]): Promise<void> {
+  if (rows.length > 0) {
+    await upsertDurationBins.execute(trx, [...rows]);
+  }
 }
 
 type FirstReplyRow = { ticket_id: string; organization_id: string; replied_at: string };
