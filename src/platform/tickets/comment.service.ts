@@ -314,9 +314,8 @@ export async function addCommentInTransaction(
   }
   const postsToSlack =
     !options.alreadyInSlack && (await queueCommentSlackPost(trx, deps, ticket, comment, Boolean(input.contentHtml)));
-  // Last, after the effects' ticket lock (see `event.recorder.ts`).
-  await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment), options.eventLater);
-  // The reports' rows once the event log's lock is held (with `eventLater`, by the caller's change).
+  // A person's public reply counts in the reports: gathered (its team's hours read) before the
+  // event, so that on PostgreSQL the organization's event row is held for the writes alone.
   if (comment.comment_visibility === 'public' && comment.author_id && !comment.author_agent_id && !comment.customer_contact_id) {
     await recordPublicReplyForReports(
       trx,
@@ -328,10 +327,14 @@ export async function addCommentInTransaction(
         ticketCreatedAt: ticket.created_at,
         userId: comment.author_id,
       },
-      { later: options.eventLater },
+      { later: true },
     );
-  } else if (!options.eventLater) {
-    // An AI agent's reply may have met or breached SLA targets: their report rows, likewise.
+  }
+  // Last, after the effects' ticket lock (see `event.recorder.ts`).
+  await recordCommentEvent(trx, deps, principal, ticket, 'comment.created', toComment(comment), options.eventLater);
+  if (!options.eventLater) {
+    // The reports' rows once the event log's lock is held (with `eventLater`, by the caller's
+    // change); an AI agent's reply may have met or breached SLA targets: their rows, likewise.
     await writePendingReports(trx);
   }
   // Deliveries are looked up only for what this comment queued.
