@@ -9,13 +9,10 @@ const FLAG = '--heap-growing-percent';
  * generation. Under a sustained comment load the server lived on about 36 MiB and grew to a
  * 280 MiB peak; with the growth held to half of what survived it peaked under 190 MiB, and
  * answered faster (fewer pages touched). The limit is read at every collection, so it can be set
- * once the process runs. A `--heap-growing-percent` given to Node (NODE_OPTIONS) is kept.
+ * once the process runs. A `--heap-growing-percent` given to Node on its command line is kept.
  */
 export function limitHeapGrowth(percent = 50): void {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((flag) =>
-    flag.startsWith(FLAG),
-  );
-  if (!given) {
+  if (!process.execArgv.some((flag) => flag.startsWith(FLAG))) {
     setFlagsFromString(`${FLAG}=${percent}`);
   }
 }
