@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import { prepareQuery } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
 import { forUpdate, inJsonArray } from '../../db/dialect.js';
@@ -70,13 +70,21 @@ export async function lockTicketTargets(trx: Transaction<DB>, ticketId: string) 
 }
 
 /** The targets of a page of tickets, in one statement. */
+const TARGET_STATE_COLUMNS = ['ticket_id', 'policy_id', 'metric', 'status', 'due_at', 'met_at', 'breached_at'] as const;
+
 function selectTargetStates(db: Db) {
-  return db
-    .selectFrom('ticket_sla_targets')
-    .select(['ticket_id', 'policy_id', 'metric', 'status', 'due_at', 'met_at', 'breached_at']);
+  return db.selectFrom('ticket_sla_targets').select(TARGET_STATE_COLUMNS);
 }
 
-type TargetStateRow = Awaited<ReturnType<ReturnType<typeof selectTargetStates>['executeTakeFirstOrThrow']>>;
+/** The targets of the ticket of the enclosing query, for a ticket read that brings them along (`jsonArrayOf`). */
+export function targetStatesOfEnclosingTicket(eb: ExpressionBuilder<DB, 'tickets'>) {
+  return eb
+    .selectFrom('ticket_sla_targets')
+    .select(TARGET_STATE_COLUMNS)
+    .whereRef('ticket_sla_targets.ticket_id', '=', 'tickets.id');
+}
+
+export type TargetStateRow = Awaited<ReturnType<ReturnType<typeof selectTargetStates>['executeTakeFirstOrThrow']>>;
 
 // Every ticket read and list presents its targets: compiled once, for one ticket and for a page.
 const targetsOfTicket = prepareQuery<{ ticketId: string }, TargetStateRow>((db, param) =>

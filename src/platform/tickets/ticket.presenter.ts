@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
 import { readBoolean, readJson } from '../../db/dialect.js';
-import { slaOfTickets, type TicketSla } from '../ticket-sla/ticket-sla.lookup.js';
+import { slaOfJson, slaOfTickets, type TicketSla } from '../ticket-sla/ticket-sla.lookup.js';
 import { type TicketTagView, tagsFromJson, tagsOfTickets } from '../ticket-tags/ticket-tag.lookup.js';
 import type { TicketRow } from './ticket.repository.js';
 
@@ -66,11 +66,15 @@ export async function presentTickets(
   );
   const sla = await slaOfTickets(
     db,
-    rows.map((row) => row.id),
+    rows.filter((row) => row.sla_json === undefined).map((row) => row.id),
     now,
   );
   return rows.map((row) =>
-    toTicket(row, row.tags_json === undefined ? (tags.get(row.id) ?? []) : tagsFromJson(row.tags_json), sla.get(row.id) ?? null),
+    toTicket(
+      row,
+      row.tags_json === undefined ? (tags.get(row.id) ?? []) : tagsFromJson(row.tags_json),
+      row.sla_json === undefined ? (sla.get(row.id) ?? null) : slaOfJson(row.sla_json, now),
+    ),
   );
 }
 

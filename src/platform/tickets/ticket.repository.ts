@@ -3,6 +3,7 @@ import { prepareQuery, prepareQueryOfInput, type Slot } from '../../db/compiled.
 import type { DB } from '../../db/database.js';
 import { jsonArrayOf } from '../../db/dialect.js';
 import type { CursorKey } from '../../lib/cursors.js';
+import { targetStatesOfEnclosingTicket } from '../ticket-sla/ticket-sla.repository.js';
 import { tagsOfEnclosingTicket } from '../ticket-tags/ticket-tag.repository.js';
 import type { TicketTable } from './ticket.table.js';
 import type { TicketFilters, TicketSort } from './ticket-filters.js';
@@ -77,6 +78,8 @@ function selectTickets(db: Db, page?: SelectQueryBuilder<any, any, { id: string 
 export type TicketRow = Awaited<ReturnType<ReturnType<typeof selectTickets>['executeTakeFirstOrThrow']>> & {
   /** The ticket's tags as JSON, when the read brought them along (one ticket read by key). */
   tags_json?: string;
+  /** Its SLA targets as JSON, likewise (one ticket read by key). */
+  sla_json?: string;
 };
 
 /**
@@ -197,8 +200,11 @@ function ticketByKeyStatement(key: TicketKey) {
   return prepareQuery<{ organizationId: string; ticket: string }, TicketRow>((db: Db, param) =>
     whereTicketKey(
       selectTickets(db)
-        // Its tags in the same statement: one round trip for a ticket read.
-        .select((eb) => jsonArrayOf(db, tagsOfEnclosingTicket(eb)).as('tags_json'))
+        // Its tags and SLA targets in the same statement: one round trip for a ticket read.
+        .select((eb) => [
+          jsonArrayOf(db, tagsOfEnclosingTicket(eb)).as('tags_json'),
+          jsonArrayOf(db, targetStatesOfEnclosingTicket(eb)).as('sla_json'),
+        ])
         .where('tickets.organization_id', '=', param('organizationId'))
         .where('tickets.deleted_at', 'is', null),
       key,
