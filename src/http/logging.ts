@@ -53,6 +53,8 @@ declare module 'fastify' {
  * latency, who called (organization and user) and the request id. A 4xx carries its reason at
  * info level; a 5xx is logged at error level (its fault was logged with the stack before).
  */
+const WRITES_INFO = new Set(['trace', 'debug', 'info']);
+
 export function registerRequestLog(app: FastifyInstance): void {
   app.decorateRequest('failureReason', undefined);
   // One hook for what every request starts with (each hook is a turn of the promise machinery):
@@ -66,6 +68,11 @@ export function registerRequestLog(app: FastifyInstance): void {
   });
   app.addHook('onResponse', async (request, reply) => {
     const status = reply.statusCode;
+    // Below info (LOG_LEVEL=warn) a finished request is written only when it failed: its line is
+    // not even built, as the request log costs the hot paths more than their handlers do.
+    if (status < 500 && !WRITES_INFO.has(request.log.level)) {
+      return;
+    }
     const principal = request.principal as Partial<FastifyRequest['principal']> | undefined;
     const line = {
       method: request.method,

@@ -140,10 +140,12 @@ export function platformPlugin(deps: AppDeps, channels: readonly ChannelRoutes[]
     });
     // A change this process committed reaches the live views that wait on it at once (an agent's
     // reply in a visitor's messenger panel), not at the next watch of the log.
-    app.addHook('onResponse', async (request, reply) => {
+    // A callback hook, not an async one: it runs on every request.
+    app.addHook('onResponse', (request, reply, done) => {
       if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && request.principal) {
         deps.eventSignal.wroteHere(request.principal.organizationId);
       }
+      done();
     });
     await app.register(attachmentRoutes(deps));
     await app.register(outboxRoutes(deps));
