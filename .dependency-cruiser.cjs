@@ -22,9 +22,10 @@ const exactly = (file) => `^${file.replace(/[.]/g, '\\.')}$`;
 const REPOSITORY_REACHES = [
   {
     // A ticket read brings its tags in the same statement (tagsOfEnclosingTicket, a subquery of
-    // ticket_tags and team_tags): one round trip for every ticket read and page.
+    // ticket_tags and team_tags): one round trip for every ticket read and page. A ticket read by
+    // key brings its SLA targets likewise (targetStatesOfEnclosingTicket).
     from: 'src/platform/tickets/ticket.repository.ts',
-    to: ['src/platform/ticket-tags/ticket-tag.repository.ts'],
+    to: ['src/platform/ticket-tags/ticket-tag.repository.ts', 'src/platform/ticket-sla/ticket-sla.repository.ts'],
   },
   {
     // A page of comment threads joins each comment's email in the outbox (JOINED_OUTBOX_COLUMNS) in

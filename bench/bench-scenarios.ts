@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import pg from 'pg';
 import { profileMarkdown, readProfile, summarizeProfile } from './cpu-profile.js';
@@ -10,7 +10,6 @@ import {
   REPO_DIR,
   SIZE_NAMES,
   type SizeName,
-  sqliteFile,
 } from './datasets.js';
 import { runHelpCenter } from './help-center.js';
 import type { HelpCenterDatasets } from './help-center-seed.js';
@@ -31,7 +30,7 @@ import {
 } from './probes.js';
 import { type Pinning, sleep, statusMiB } from './processes.js';
 import type { PairResult, RunResults, RunSettings } from './results.js';
-import { openPostgresSeedDb, openSqliteSeedDb } from './seed-db.js';
+import { readMetaOf, removeWrittenComments } from './seed-db.js';
 import {
   api,
   type BenchServer,
@@ -491,20 +490,5 @@ export class Bench {
   private note(line: string): void {
     log(`  note: ${line}`);
     this.results.notes.push(line);
-  }
-}
-
-function readMetaOf(location: DatasetLocation): DatasetMeta {
-  return JSON.parse(readFileSync(location.metaFile, 'utf8')) as DatasetMeta;
-}
-
-/** The comments the write load added, removed so every run starts from the seeded dataset. */
-async function removeWrittenComments(location: DatasetLocation, meta: DatasetMeta): Promise<void> {
-  const db = location.databaseUrl ? await openPostgresSeedDb(location.databaseUrl) : openSqliteSeedDb(sqliteFile(location));
-  try {
-    await db.exec('delete from ticket_comments where ticket_id = ?', [meta.writeTicketId]);
-    await db.finish();
-  } finally {
-    await db.close();
   }
 }

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import type { BenchDialect } from './datasets.js';
+import { type BenchDialect, type DatasetLocation, type DatasetMeta, sqliteFile } from './datasets.js';
 
 /**
  * Direct access to a dataset's database for seeding: copies of a template row made by the API,
@@ -164,5 +165,20 @@ export async function postgresDatabaseExists(adminUrl: string, name: string): Pr
     return rows.length > 0;
   } finally {
     await client.end();
+  }
+}
+
+export function readMetaOf(location: DatasetLocation): DatasetMeta {
+  return JSON.parse(readFileSync(location.metaFile, 'utf8')) as DatasetMeta;
+}
+
+/** The comments the write load added, removed so every run starts from the seeded dataset. */
+export async function removeWrittenComments(location: DatasetLocation, meta: DatasetMeta): Promise<void> {
+  const db = location.databaseUrl ? await openPostgresSeedDb(location.databaseUrl) : openSqliteSeedDb(sqliteFile(location));
+  try {
+    await db.exec('delete from ticket_comments where ticket_id = ?', [meta.writeTicketId]);
+    await db.finish();
+  } finally {
+    await db.close();
   }
 }
