@@ -127,6 +127,14 @@ export function writesInOneStatement(db: Kysely<any>): boolean {
 }
 
 /**
+ * An instant read from inside a JSON value (`jsonArrayOf`) in the ISO form a column's instant has:
+ * PostgreSQL writes a timestamptz in JSON with its offset (`…+00:00`), SQLite as it was stored.
+ */
+export function instantOfJson(value: string | null): string | null {
+  return value === null ? null : new Date(value).toISOString();
+}
+
+/**
  * The rows of `subquery` as a JSON array (text; `readJson` parses it), selected as one column of the
  * outer query: what a one-to-many read needs without a second statement. Both helpers keep the
  * subquery's row order in practice; readers that need an order guaranteed sort after parsing.

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { prepareQuery, prepareQueryOfInput, type Slot } from '../../db/compiled.js';
 import type { DB } from '../../db/database.js';
+import { inJsonArray } from '../../db/dialect.js';
 import { type ReportScope, rowsOfScope, type SumOptions } from './report.levels.js';
 import type { DurationMetric, ReportDailyCountTable, ReportDurationBinTable } from './report.table.js';
 
@@ -81,19 +82,15 @@ function selectTeamSchedules(db: Db) {
 
 type TeamScheduleRow = Awaited<ReturnType<ReturnType<typeof selectTeamSchedules>['executeTakeFirstOrThrow']>>;
 
-/** One team's, the common case (every reply reads its team's), compiled once. */
-const findTeamSchedule = prepareQuery<{ teamId: string }, TeamScheduleRow>((db, param) =>
-  selectTeamSchedules(db as Db).where('team_id', '=', param('teamId')),
+// Every reply reads its team's: one statement, compiled once, for any count of teams.
+const findTeamSchedulesStatement = prepareQuery<{ teamIds: string }, TeamScheduleRow>((db, param) =>
+  selectTeamSchedules(db as Db).where(inJsonArray(db as Db, 'team_id', param('teamIds'))),
 );
 
 /** The business-hour fields of the teams' configurations (a team without one is on UTC, always closed). */
 export async function findTeamSchedules(db: Db, teamIds: readonly string[]): Promise<TeamScheduleRow[]> {
-  const distinct = [...new Set(teamIds)];
-  const [only] = distinct;
-  if (only !== undefined && distinct.length === 1) {
-    return (await findTeamSchedule.execute(db, { teamId: only })).rows;
-  }
-  return selectTeamSchedules(db).where('team_id', 'in', distinct).execute();
+  const teamIdsJson = JSON.stringify([...new Set(teamIds)]);
+  return (await findTeamSchedulesStatement.execute(db, { teamIds: teamIdsJson })).rows;
 }
 
 /** Whether each status counts as closed, and the ticket's creation. */

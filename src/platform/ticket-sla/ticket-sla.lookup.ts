@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
-import { readJson } from '../../db/dialect.js';
+import { instantOfJson, readJson } from '../../db/dialect.js';
 import { SLA_METRICS, type SlaMetric } from '../../shared/sla.js';
 import { listTargetsOfTickets, type TargetStateRow } from './ticket-sla.repository.js';
 
@@ -31,21 +31,18 @@ export async function slaOfTickets(
 
 /**
  * `slaOfTickets` of one ticket whose read brought its targets along as JSON
- * (`targetStatesOfEnclosingTicket`): no statement of its own. PostgreSQL writes an instant in JSON
- * with its offset (`…+00:00`); it is read back as the API's ISO form, as a column would be.
+ * (`targetStatesOfEnclosingTicket`): no statement of its own.
  */
 export function slaOfJson(json: string, now?: Date): TicketSla | null {
   const rows = (readJson<TargetStateRow[]>(json) ?? []).map((row) => ({
     ...row,
-    due_at: isoInstant(row.due_at),
-    met_at: isoInstant(row.met_at),
-    breached_at: isoInstant(row.breached_at),
+    due_at: instantOfJson(row.due_at),
+    met_at: instantOfJson(row.met_at),
+    breached_at: instantOfJson(row.breached_at),
   }));
   const [first] = rows;
   return first ? (slaByTicket(rows, now).get(first.ticket_id) ?? null) : null;
 }
-
-const isoInstant = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
 function slaByTicket(rows: readonly TargetStateRow[], now: Date | undefined): Map<string, TicketSla> {
   const byTicket = new Map<string, TicketSla>();

@@ -86,23 +86,16 @@ export function targetStatesOfEnclosingTicket(eb: ExpressionBuilder<DB, 'tickets
 
 export type TargetStateRow = Awaited<ReturnType<ReturnType<typeof selectTargetStates>['executeTakeFirstOrThrow']>>;
 
-// Every ticket read and list presents its targets: compiled once, for one ticket and for a page.
-const targetsOfTicket = prepareQuery<{ ticketId: string }, TargetStateRow>((db, param) =>
-  selectTargetStates(db as Db).where('ticket_id', '=', param('ticketId')),
-);
+// Every ticket list presents its page's targets: one statement, compiled once, for any count.
 const targetsOfTickets = prepareQuery<{ ticketIds: string }, TargetStateRow>((db, param) =>
   selectTargetStates(db as Db).where(inJsonArray(db as Db, 'ticket_id', param('ticketIds'))),
 );
 
 export async function listTargetsOfTickets(db: Db, ticketIds: readonly string[]): Promise<TargetStateRow[]> {
-  const [only] = ticketIds;
-  if (only === undefined) {
+  if (ticketIds.length === 0) {
     return [];
   }
-  const { rows } = await (ticketIds.length === 1
-    ? targetsOfTicket.execute(db, { ticketId: only })
-    : targetsOfTickets.execute(db, { ticketIds: JSON.stringify(ticketIds) }));
-  return rows;
+  return (await targetsOfTickets.execute(db, { ticketIds: JSON.stringify(ticketIds) })).rows;
 }
 
 export async function insertTarget(db: Db, row: TicketSlaTargetTable): Promise<void> {
