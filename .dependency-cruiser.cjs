@@ -23,9 +23,14 @@ const REPOSITORY_REACHES = [
   {
     // A ticket read brings its tags in the same statement (tagsOfEnclosingTicket, a subquery of
     // ticket_tags and team_tags): one round trip for every ticket read and page. A ticket read by
-    // key brings its SLA targets likewise (targetStatesOfEnclosingTicket).
+    // key brings its SLA targets likewise (targetStatesOfEnclosingTicket), and the read before a
+    // reply whether the ticket has targets and had its first reply (firstReplyOfEnclosingTicket).
     from: 'src/platform/tickets/ticket.repository.ts',
-    to: ['src/platform/ticket-tags/ticket-tag.repository.ts', 'src/platform/ticket-sla/ticket-sla.repository.ts'],
+    to: [
+      'src/platform/ticket-tags/ticket-tag.repository.ts',
+      'src/platform/ticket-sla/ticket-sla.repository.ts',
+      'src/platform/reports/report-reply.repository.ts',
+    ],
   },
   {
     // A page of comment threads joins each comment's email in the outbox (JOINED_OUTBOX_COLUMNS) in

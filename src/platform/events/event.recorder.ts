@@ -3,7 +3,16 @@ import type { DB } from '../../db/database.js';
 import { writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ActorType, EventType } from '../../shared/event-types.js';
-import { insertEvents, insertNumberedEvent, insertWithEvent, takeEventSeqs, type UnnumberedEvent } from './event.repository.js';
+import {
+  type AttachedWrites,
+  insertEvents,
+  insertNumberedEvent,
+  insertWithEvent,
+  takeEventSeqs,
+  type UnnumberedEvent,
+} from './event.repository.js';
+
+export type { AttachedKind, AttachedWrites } from './event.repository.js';
 
 /**
  * Writes events into the organization's log, in the caller's transaction, so an event exists
@@ -95,9 +104,9 @@ function unnumbered(organizationId: string, event: NewEvent, at: string, names: 
 
 /**
  * A change that is one INSERT … RETURNING (compiled) and its event, both or neither, without a
- * transaction of the caller's: on PostgreSQL one statement (see `insertWithEvent`). The actor's
- * name must be given, since nothing is read first. Answers the inserted row, or undefined when
- * the insert wrote none.
+ * transaction of the caller's: on PostgreSQL one statement (see `insertWithEvent`), with what is
+ * `attached` to it (the reports' counts of a reply). The actor's name must be given, since nothing
+ * is read first. Answers the inserted row, or undefined when the insert wrote none.
  */
 export async function insertRecordingEvent<Row>(
   db: Kysely<DB>,
@@ -105,8 +114,9 @@ export async function insertRecordingEvent<Row>(
   organizationId: string,
   change: CompiledQuery<Row>,
   event: NewEvent & { actor: { name: string | null } },
+  attached?: AttachedWrites,
 ): Promise<Row | undefined> {
-  return insertWithEvent(db, change, unnumbered(organizationId, event, deps.clock.now().toISOString(), new Map()));
+  return insertWithEvent(db, change, unnumbered(organizationId, event, deps.clock.now().toISOString(), new Map()), attached);
 }
 
 /**

@@ -131,7 +131,12 @@ export async function insertNumberedEvent(trx: Transaction<DB>, event: Unnumbere
  * in the changes' order. The sequence row is taken once for all of them, and the events numbered in
  * the changes' order. Answers the rows written, each with the index of its change (`batch_index`).
  */
-function postgresBatchedNumberedInsert(change: string, parametersPerChange: number, count: number): string {
+function postgresBatchedNumberedInsert(
+  change: string,
+  parametersPerChange: number,
+  count: number,
+  attachedKinds: readonly AttachedKind<unknown>[] = [],
+): string {
   const indexes = Array.from({ length: count }, (_, index) => index);
   // Kysely writes every value of a change as a parameter, so `$n` in its SQL is only ever one.
   const clauses = indexes.map(
@@ -153,7 +158,42 @@ function postgresBatchedNumberedInsert(change: string, parametersPerChange: numb
     'numbered.last_seq - (select count(*) from written) + row_number() over (order by e.batch_index) ' +
     `from (values ${events.join(', ')}) as e(batch_index, ${UNNUMBERED_COLUMNS.join(', ')}) ` +
     'join written using (batch_index) cross join numbered';
-  return `with ${clauses.join(', ')}, written as (${written}), numbered as (${sequence}), event as (${event}) select * from written`;
+  // The attached kinds' parameters follow the events', each kind's in the order of `attachedKinds`.
+  let next = count * (parametersPerChange + UNNUMBERED_COLUMNS.length) + 1;
+  const attached = attachedKinds.map((kind) => {
+    const text = kind.postgresClauses(next);
+    next += kind.parameterCount;
+    return text;
+  });
+  const tail = attached.map((text) => `, ${text}`).join('');
+  return `with ${clauses.join(', ')}, written as (${written}), numbered as (${sequence}), event as (${event})${tail} select * from written`;
+}
+
+/**
+ * Writes that count only when a numbered write wrote its row, in the same statement or transaction
+ * (a reply's counts in the reports): both or neither, and, on PostgreSQL, nothing held across a
+ * round trip. A kind is rendered once per batch for every write of it there.
+ */
+export interface AttachedKind<Rows> {
+  /** Part of the cache key of the statements that carry it. */
+  name: string;
+  /**
+   * PostgreSQL: WITH clauses (comma-separated, no leading comma) that read `written` (the changes
+   * that wrote their row, with their `batch_index`) and write only after joining `numbered` (the
+   * organization's sequence row, so that they lock after it, as every writer of these rows does),
+   * with parameters from `$first` on.
+   */
+  postgresClauses(first: number): string;
+  parameterCount: number;
+  /** The kind's parameters for a batch: the rows of each write that carries it, by batch index. */
+  postgresParameters(batch: readonly { batchIndex: number; rows: Rows }[]): unknown[];
+  /** SQLite: the writes, in the change's transaction after its event. */
+  write(trx: Transaction<DB>, rows: Rows): Promise<void>;
+}
+
+export interface AttachedWrites<Rows = unknown> {
+  kind: AttachedKind<Rows>;
+  rows: Rows;
 }
 
 const postgresBatchedInserts = new Map<string, string>();
@@ -161,10 +201,15 @@ const postgresBatchedInserts = new Map<string, string>();
 interface NumberedWrite {
   change: CompiledQuery<unknown>;
   event: UnnumberedEvent;
+  attached?: AttachedWrites;
 }
 
 /** The change and event alone: one statement, autocommitted. */
-async function writeOne(db: Kysely<DB>, { change, event }: NumberedWrite): Promise<unknown> {
+async function writeOne(db: Kysely<DB>, write: NumberedWrite): Promise<unknown> {
+  const { change, event } = write;
+  if (write.attached) {
+    return (await writeBatch(db, [write]))[0];
+  }
   let text = postgresChangeInserts.get(change.sql);
   if (text === undefined) {
     text = postgresNumberedInsert(change.sql, change.parameters.length + 1);
@@ -180,21 +225,8 @@ async function writeTogether(db: Kysely<DB>, writes: NumberedWrite[]): Promise<u
   if (!first || writes.length === 1) {
     return [await writeOne(db, first as NumberedWrite).catch((error: unknown) => normalizedError(error))];
   }
-  const key = `${writes.length}:${first.change.sql}`;
-  let text = postgresBatchedInserts.get(key);
-  if (text === undefined) {
-    text = postgresBatchedNumberedInsert(first.change.sql, first.change.parameters.length, writes.length);
-    postgresBatchedInserts.set(key, text);
-  }
-  const parameters = [
-    ...writes.flatMap((write) => write.change.parameters),
-    ...writes.flatMap((write) => parametersOf(write.event)),
-  ];
   try {
-    const { rows } = await db.executeQuery<{ batch_index: number }>(CompiledQuery.raw(text, parameters));
-    // Each row keeps its `batch_index`: copying rows this wide to drop it cost more than it is worth.
-    const byIndex = new Map(rows.map((row) => [Number(row.batch_index), row]));
-    return writes.map((_, index) => byIndex.get(index));
+    return await writeBatch(db, writes);
   } catch {
     const outcomes: unknown[] = [];
     for (const write of writes) {
@@ -202,6 +234,31 @@ async function writeTogether(db: Kysely<DB>, writes: NumberedWrite[]): Promise<u
     }
     return outcomes;
   }
+}
+
+/** Writes of the same SQL as one statement, with what they carry attached; throws if it fails. */
+async function writeBatch(db: Kysely<DB>, writes: NumberedWrite[]): Promise<unknown[]> {
+  const first = writes[0] as NumberedWrite;
+  const kinds = [...new Set(writes.flatMap((write) => (write.attached ? [write.attached.kind] : [])))];
+  const key = `${writes.length}:${kinds.map((kind) => kind.name).join(',')}:${first.change.sql}`;
+  let text = postgresBatchedInserts.get(key);
+  if (text === undefined) {
+    text = postgresBatchedNumberedInsert(first.change.sql, first.change.parameters.length, writes.length, kinds);
+    postgresBatchedInserts.set(key, text);
+  }
+  const parameters = [
+    ...writes.flatMap((write) => write.change.parameters),
+    ...writes.flatMap((write) => parametersOf(write.event)),
+    ...kinds.flatMap((kind) =>
+      kind.postgresParameters(
+        writes.flatMap((write, batchIndex) => (write.attached?.kind === kind ? [{ batchIndex, rows: write.attached.rows }] : [])),
+      ),
+    ),
+  ];
+  const { rows } = await db.executeQuery<{ batch_index: number }>(CompiledQuery.raw(text, parameters));
+  // Each row keeps its `batch_index`: copying rows this wide to drop it cost more than it is worth.
+  const byIndex = new Map(rows.map((row) => [Number(row.batch_index), row]));
+  return writes.map((_, index) => byIndex.get(index));
 }
 
 const normalizedError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
@@ -252,14 +309,17 @@ export async function insertWithEvent<Row>(
   db: Kysely<DB>,
   change: CompiledQuery<Row>,
   event: UnnumberedEvent,
+  /** Written too when `change` wrote its row (see `AttachedKind`). */
+  attached?: AttachedWrites,
 ): Promise<Row | undefined> {
   if (writesInOneStatement(db)) {
-    return (await turnsOf(db).submit(event.organization_id, { change, event })) as Row | undefined;
+    return (await turnsOf(db).submit(event.organization_id, { change, event, attached })) as Row | undefined;
   }
   return db.transaction().execute(async (trx) => {
     const [written] = (await trx.executeQuery(change)).rows;
     if (written !== undefined) {
       await insertNumberedEvent(trx, event);
+      await attached?.kind.write(trx, attached.rows);
     }
     return written;
   });

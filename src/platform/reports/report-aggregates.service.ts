@@ -5,6 +5,7 @@ import { readBoolean, readJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import { businessMinutesBetween } from '../business-hours/business-time.js';
 import type { Schedule } from '../business-hours/hours.js';
+import type { AttachedWrites } from '../events/event.recorder.js';
 import { binOf } from './report.bins.js';
 import {
   addDailyCounts,
@@ -23,6 +24,7 @@ import {
   type ReportSlaCountTable,
 } from './report.table.js';
 import { addSatisfactionCounts, addSlaCounts } from './report-outcomes.repository.js';
+import { REPLY_COUNTS, type ReplyCountRows } from './report-reply.repository.js';
 
 /**
  * Keeps the reports' aggregates (see `report.table.ts`) in the transaction of each change: the
@@ -58,18 +60,26 @@ export const UTC_CLOSED: Schedule = { timezone: 'UTC', commonDailyConfig: false,
 /** The teams' schedules as the reports read them (a team without a configuration: UTC, never open). */
 export async function schedulesOf(trx: Transaction<DB>, teamIds: readonly string[]): Promise<Map<string, Schedule>> {
   const rows = await findTeamSchedules(trx, teamIds);
-  return new Map(
-    rows.map((row) => [
-      row.team_id,
-      {
-        timezone: row.timezone,
-        commonDailyConfig: readBoolean(row.common_daily_config),
-        commonSlots: readJson(row.common_slots) ?? [],
-        dailyConfig: readJson(row.daily_config) ?? {},
-        holidays: readJson(row.holidays) ?? [],
-      },
-    ]),
-  );
+  return new Map(rows.map((row) => [row.team_id, scheduleOf(row)]));
+}
+
+/** A team's hours as read from its configuration's columns (text JSON on SQLite and PostgreSQL alike). */
+export interface TeamHoursColumns {
+  timezone: string;
+  common_daily_config: boolean | number | null;
+  common_slots: string | null;
+  daily_config: string | null;
+  holidays: string | null;
+}
+
+function scheduleOf(row: TeamHoursColumns): Schedule {
+  return {
+    timezone: row.timezone,
+    commonDailyConfig: readBoolean(row.common_daily_config),
+    commonSlots: readJson(row.common_slots) ?? [],
+    dailyConfig: readJson(row.daily_config) ?? {},
+    holidays: readJson(row.holidays) ?? [],
+  };
 }
 
 /** The local date of an instant in a time zone, `YYYY-MM-DD`. */
@@ -96,6 +106,8 @@ function levelsOf(key: ReportKey): ReportKey[] {
 }
 
 const idOf = (key: ReportKey, ...rest: string[]) => [key.teamId, key.agentId ?? '', key.day, ...rest].join('\u0000');
+
+const sorted = <Row>(map: Map<string, Row>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
 
 /** Rows being gathered for one change: summed per key, then written sorted (one lock order for every writer). */
 class PendingCounts {
@@ -139,6 +151,12 @@ class PendingCounts {
 
   private readonly firstReplies: FirstReply[] = [];
 
+  /** The daily counts that changed and the bins, each sorted by key (one lock order for every writer). */
+  sortedRows(): { counts: ReportDailyCountTable[]; bins: ReportDurationBinTable[] } {
+    const changed = (row: ReportDailyCountTable) => Object.keys(NO_COUNTS).some((name) => row[name as keyof Counts] !== 0);
+    return { counts: sorted(this.counts).filter(changed), bins: sorted(this.bins) };
+  }
+
   addFirstReply(reply: FirstReply): void {
     this.firstReplies.push(reply);
   }
@@ -151,10 +169,9 @@ class PendingCounts {
         addDurations(this, reply.key, 'first_reply', reply.span);
       }
     }
-    const sorted = <Row>(map: Map<string, Row>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
-    const changed = (row: ReportDailyCountTable) => Object.keys(NO_COUNTS).some((name) => row[name as keyof Counts] !== 0);
-    await addDailyCounts(trx, sorted(this.counts).filter(changed));
-    await addDurationBins(trx, sorted(this.bins));
+    const { counts, bins } = this.sortedRows();
+    await addDailyCounts(trx, counts);
+    await addDurationBins(trx, bins);
     await addSlaCounts(
       trx,
       sorted(this.sla).filter((row) => row.met !== 0 || row.breached !== 0),
@@ -299,4 +316,38 @@ export async function recordPublicReplyForReports(
   if (!options.later) {
     await writePendingReports(trx);
   }
+}
+
+/**
+ * A public reply by a user as counts attached to its insert (`insertRecordingEvent`), so that they
+ * are written with it, in the same statement on PostgreSQL: what `recordPublicReplyForReports`
+ * counts. `firstReplied`: the ticket had its first reply already, as its read saw it (a reply that
+ * loses the race for the first is not counted as the first all the same: its mark's insert loses).
+ */
+export function publicReplyCounts(
+  deps: Deps,
+  reply: {
+    organizationId: string;
+    ticketId: string;
+    teamId: string;
+    ticketCreatedAt: string;
+    userId: string;
+    firstReplied: boolean;
+    /** The team's hours, read with the ticket; null when it has none (UTC, never open). */
+    teamHours: TeamHoursColumns | null;
+  },
+): AttachedWrites<ReplyCountRows> {
+  const now = deps.clock.now();
+  const schedule = reply.teamHours ? scheduleOf(reply.teamHours) : UTC_CLOSED;
+  const key = { teamId: reply.teamId, agentId: reply.userId, day: localDay(now, schedule.timezone) };
+  const counts = new PendingCounts(reply.organizationId);
+  counts.add(key, { public_replies: 1 });
+  let firstReply: ReplyCountRows['firstReply'] = null;
+  if (!reply.firstReplied) {
+    const times = new PendingCounts(reply.organizationId);
+    addDurations(times, key, 'first_reply', { from: new Date(reply.ticketCreatedAt), to: now, schedule });
+    const mark = { ticket_id: reply.ticketId, organization_id: reply.organizationId, replied_at: now.toISOString() };
+    firstReply = { mark, bins: times.sortedRows().bins };
+  }
+  return { kind: REPLY_COUNTS, rows: { counts: counts.sortedRows().counts, firstReply } };
 }

@@ -339,4 +339,42 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
       { agentId: acme.userId, ticketsHandled: 0, publicReplies: 8, firstReplyMedian: 0, slaAttainment: null, goodShare: null },
     ]);
   });
+
+  it("counts each reply once and each ticket's first reply once when replies race, batched and in two processes", async () => {
+    const race = await makeTeam(harness, acme, { name: 'Race', identifier: 'RACE' });
+    const processes = await serverProcesses(harness);
+    try {
+      harness.clock.set('2026-04-06T10:00:00Z');
+      const tickets = [];
+      for (const title of ['One', 'Two', 'Three']) {
+        tickets.push(await send('POST', '/v1/tickets', { title, requestorEmail: 'pat@customer.test', teamId: race.teamId }));
+      }
+      harness.clock.set('2026-04-06T10:07:00Z');
+      // Six requests a ticket at once, alternating processes: five replies, and the first sent again (a replay).
+      const replies = tickets.flatMap((ticket, t) =>
+        Array.from({ length: 6 }, (_, r) => {
+          const app = processes.apps[r % Math.max(processes.apps.length, 1)] ?? harness.app;
+          const payload = { content: `Reply ${r % 5}`, deDuplicationKey: `race-${t}-${r % 5}` };
+          return app.inject({ method: 'POST', url: `/v1/tickets/${ticket.id}/comment`, headers: acme.headers, payload });
+        }),
+      );
+      for (const response of await Promise.all(replies)) {
+        expect(response.statusCode, response.body).toBeLessThan(300);
+      }
+    } finally {
+      await processes.close();
+    }
+    const range = `from=2026-04-06&to=2026-04-06&teamId=${race.teamId}`;
+    expect((await report('agents', range)).totals.agents).toEqual([
+      { agentId: acme.userId, ticketsHandled: 0, publicReplies: 15, firstReplyMedian: 7, slaAttainment: null, goodShare: null },
+    ]);
+    expect((await report('first-reply-time', range)).totals).toEqual({
+      count: 3,
+      calendarMedian: 7,
+      calendarP90: 7,
+      // A team without hours (UTC, never open) counts calendar time.
+      businessMedian: 7,
+      businessP90: 7,
+    });
+  });
 });

@@ -324,15 +324,16 @@ async function followStatus(clock: TicketClock, rows: TargetRow[], facts: Ticket
 
 /**
  * A public reply by an agent (a person, or an AI agent where its policy counts them): meets the
- * first and next reply targets and restarts the periodic update. The comment path pays one
- * statement (the ticket's targets) and nothing more when the ticket has none.
+ * first and next reply targets and restarts the periodic update. A ticket without targets costs
+ * nothing when the caller read that with the ticket (`hasTargets`), one statement otherwise.
  */
 export async function recordSlaAgentReply(
   db: Db,
   deps: Deps,
-  input: { organizationId: string; ticketId: string; actor: SlaActor; ai: boolean },
+  /** `hasTargets`: whether the ticket had targets when the caller read it (unknown: looked up). */
+  input: { organizationId: string; ticketId: string; actor: SlaActor; ai: boolean; hasTargets?: boolean },
 ): Promise<void> {
-  if ((await listTicketTargets(db, input.ticketId)).length === 0) {
+  if (input.hasTargets === false || (await listTicketTargets(db, input.ticketId)).length === 0) {
     return;
   }
   // Its own transaction records no event: the report's counts are written at its end. The ticket's

@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
-import { writeJson } from '../../db/dialect.js';
+import { readBoolean, writeJson } from '../../db/dialect.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import type { IdFactory } from '../../lib/ids.js';
@@ -11,7 +11,12 @@ import type { Principal } from '../../lib/principal.js';
 import { requireAttachments } from '../attachments/attachment.service.js';
 import { findOrCreateContactByEmail } from '../contacts/customer-contact.service.js';
 import { flushDeferredEvents, insertRecordingEvent } from '../events/event.recorder.js';
-import { recordPublicReplyForReports, writePendingReports } from '../reports/report-aggregates.service.js';
+import {
+  publicReplyCounts,
+  recordPublicReplyForReports,
+  type TeamHoursColumns,
+  writePendingReports,
+} from '../reports/report-aggregates.service.js';
 import { recordSlaAgentReply } from '../ticket-sla/ticket-sla.service.js';
 import { scheduleChatReplyEmail } from './chat-reply-email.service.js';
 import { commentEvent, recordCommentEvent } from './comment.events.js';
@@ -166,14 +171,13 @@ export async function addComment(
   const prepared = { ...(await prepareComment(input)), agent: options.agent };
   const { content, type, visibility } = prepared;
   const agent = options.agent ?? null;
-  // A person's public reply counts in the reports' aggregates, in its transaction.
+  // A person's public reply counts in the reports' aggregates, with it.
   const reported = visibility === 'public' && !agent;
   const plain =
     !input.parentCommentId &&
     !input.attachmentIds?.length &&
     !prepared.effects &&
     !prepared.sendsEmail &&
-    !reported &&
     !(visibility === 'public' && slackThreadOfTicket(ticket));
   if (plain) {
     const row = newCommentRow(deps, principal, ticket, input, content, {
@@ -184,17 +188,30 @@ export async function addComment(
       agentId: agent?.agentId ?? null,
     });
     // The comment as the API answers it is known before the insert (every column is written), so
-    // the insert and its `comment.created` event go together: one statement on PostgreSQL, with no
-    // transaction held across round trips, where the event's sequence row would queue the
-    // organization's other writers (see `insertWithEvent`).
+    // the insert, its `comment.created` event and a reply's counts in the reports go together: one
+    // statement on PostgreSQL, with no transaction held across round trips, where the event's
+    // sequence row and the organization's report rows would queue its other writers (see
+    // `insertWithEvent`).
     const written = writtenCommentRow(row, ticket, agent);
     const comment: Comment = toComment(written);
+    const counts = reported
+      ? publicReplyCounts(deps, {
+          organizationId: principal.organizationId,
+          ticketId: ticket.id,
+          teamId: ticket.team_id,
+          ticketCreatedAt: ticket.created_at,
+          userId: principal.userId,
+          firstReplied: readBoolean(ticket.first_replied),
+          teamHours: teamHoursOf(ticket),
+        })
+      : undefined;
     const inserted = await insertRecordingEvent(
       deps.db,
       deps,
       principal.organizationId,
       commentInsert(deps.db, row),
       commentEvent(principal, ticket, 'comment.created', comment, ticket.viewer_name),
+      counts,
     );
     if (!inserted) {
       return replayOrConflict(deps.db, principal, await requireDedupeWinner(deps.db, ticket.id, input), input);
@@ -205,6 +222,7 @@ export async function addComment(
         ticketId: ticket.id,
         actor: { type: 'user', id: principal.userId },
         ai: agent !== null,
+        hasTargets: readBoolean(ticket.has_sla_targets),
       });
     }
     // The author sees the delivery state of the comment's email; this comment queued none.
@@ -306,6 +324,7 @@ export async function addCommentInTransaction(
       ticketId: ticket.id,
       actor: { type: 'user', id: principal.userId },
       ai: prepared.agent !== undefined,
+      hasTargets: readBoolean(ticket.has_sla_targets),
     });
   }
   if (prepared.sendsEmail) {
@@ -364,6 +383,18 @@ function writtenCommentRow(row: TicketCommentTable, ticket: TicketAccessRow, age
     contact_email: null,
     contact_avatar_url: null,
   });
+}
+
+function teamHoursOf(ticket: TicketAccessRow): TeamHoursColumns | null {
+  return ticket.hours_timezone === null
+    ? null
+    : {
+        timezone: ticket.hours_timezone,
+        common_daily_config: ticket.hours_common_daily_config,
+        common_slots: ticket.hours_common_slots,
+        daily_config: ticket.hours_daily_config,
+        holidays: ticket.hours_holidays,
+      };
 }
 
 /** The comment that holds a request's `deDuplicationKey`, after this request's insert lost to it. */

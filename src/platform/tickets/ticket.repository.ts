@@ -3,6 +3,7 @@ import { prepareQuery, prepareQueryOfInput, type Slot } from '../../db/compiled.
 import type { DB } from '../../db/database.js';
 import { jsonArrayOf } from '../../db/dialect.js';
 import type { CursorKey } from '../../lib/cursors.js';
+import { firstReplyOfEnclosingTicket } from '../reports/report-reply.repository.js';
 import { targetStatesOfEnclosingTicket } from '../ticket-sla/ticket-sla.repository.js';
 import { tagsOfEnclosingTicket } from '../ticket-tags/ticket-tag.repository.js';
 import type { TicketTable } from './ticket.table.js';
@@ -105,6 +106,15 @@ interface TicketAccessResult {
   viewer_name: string | null;
   viewer_user_type: string | null;
   viewer_avatar_url: string | null;
+  /** Whether the ticket had its first public reply by a person (the reports' mark). */
+  first_replied: boolean | number;
+  has_sla_targets: boolean | number;
+  /** The team's business hours (all null when the team has no configuration). */
+  hours_timezone: string | null;
+  hours_common_daily_config: boolean | number | null;
+  hours_common_slots: string | null;
+  hours_daily_config: string | null;
+  hours_holidays: string | null;
 }
 
 /** A ticket named by its id (`key: 'id'`) or by its identifier in lower case (`key: 'identifier'`). */
@@ -141,6 +151,7 @@ function ticketAccessStatement(key: TicketKey) {
         .leftJoin('users as viewer', (join) =>
           join.on('viewer.id', '=', param('viewerId')).onRef('viewer.organization_id', '=', 'tickets.organization_id'),
         )
+        .leftJoin('team_configurations as team_hours', 'team_hours.team_id', 'tickets.team_id')
         .select((eb) => [
           'viewer.name as viewer_name',
           'viewer.user_type as viewer_user_type',
@@ -165,6 +176,15 @@ function ticketAccessStatement(key: TicketKey) {
                 .where('team_members.user_id', '=', param('viewerId')),
             )
             .as('viewer_is_member'),
+          // What a reply by the viewer counts and meets: its first reply, its SLA targets (none: nothing to meet).
+          eb.exists(firstReplyOfEnclosingTicket(eb)).as('first_replied'),
+          eb.exists(targetStatesOfEnclosingTicket(eb)).as('has_sla_targets'),
+          // Its team's hours: the local day a reply counts on in the reports, and its first-reply time.
+          'team_hours.timezone as hours_timezone',
+          'team_hours.common_daily_config as hours_common_daily_config',
+          'team_hours.common_slots as hours_common_slots',
+          'team_hours.daily_config as hours_daily_config',
+          'team_hours.holidays as hours_holidays',
         ])
         .where('tickets.organization_id', '=', param('organizationId'))
         .where('tickets.deleted_at', 'is', null),
