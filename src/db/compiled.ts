@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult, Transaction } from 'kysely';
 import { type Dialect, dialectOf } from './dialect.js';
+import { readAtOnce } from './group-commit.js';
 
 /**
  * A hot-path query built and compiled once per database, then run with new values: Kysely's
@@ -46,7 +47,10 @@ export function prepareQuery<Params extends object, Row>(
     return { ...query, parameters };
   };
   return {
-    execute: (db, params) => db.executeQuery<Row>(compile(db, params)),
+    execute: (db, params) => {
+      const query = compile(db, params);
+      return readAtOnce(db, query) ?? db.executeQuery<Row>(query);
+    },
     compile,
   };
 }

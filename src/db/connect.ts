@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import type { DB } from './database.js';
 import type { Dialect } from './dialect.js';
-import { GroupCommitSqliteDialect } from './group-commit.js';
+import { GroupCommitSqliteDialect, registerGroupCommitDatabase } from './group-commit.js';
 
 export interface DatabaseHandle {
   db: Kysely<DB>;
@@ -57,7 +57,9 @@ export function connectSqlite(file: string): DatabaseHandle {
   // transaction. The cost: a query's temporary B-trees (a sort or DISTINCT no index serves) are held
   // in memory too, so queries keep their sorts on indexes (ARCHITECTURE.md, on group commit).
   sqlite.pragma('temp_store = MEMORY');
-  const db = new Kysely<DB>({ dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const dialect = new GroupCommitSqliteDialect({ database: withStatementCache(sqlite) });
+  const db = new Kysely<DB>({ dialect });
+  registerGroupCommitDatabase(db, dialect);
   return { db, dialect: 'sqlite', target: file, close: () => db.destroy() };
 }
 

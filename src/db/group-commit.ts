@@ -2,6 +2,8 @@ import {
   CompiledQuery,
   type DatabaseConnection,
   type Driver,
+  type QueryResult,
+  type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -70,6 +72,8 @@ function newGroup(): Group {
 
 class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
   readonly #sqlite: GroupCommitDatabase;
+  /** The database itself (Kysely may be given a function making it; this file always gets the database). */
+  readonly #database: SqliteDatabase | undefined;
   /** The open real transaction, if any. */
   #group: Group | null = null;
   /** The group the connection's current holder ran statements in, which it must see committed. */
@@ -78,6 +82,21 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
   constructor(config: GroupCommitConfig) {
     super(config);
     this.#sqlite = config.database;
+    this.#database = typeof config.database === 'function' ? undefined : config.database;
+  }
+
+  /**
+   * A statement that only reads, run now when nothing it could see is uncommitted: no group open on
+   * the file, no transaction on the connection. Kysely's connection, its mutex and its promises
+   * cost more than a read by key does in SQLite; a read needs none of them when no transaction is
+   * open, since better-sqlite3 runs it inside this call. Undefined when it must go through Kysely.
+   */
+  readAtOnce(query: CompiledQuery): QueryResult<unknown> | undefined {
+    if (!this.#database || this.#group !== null || this.#sqlite.inTransaction || openGroups.has(this.#sqlite.name)) {
+      return undefined;
+    }
+    const statement = this.#database.prepare(query.sql);
+    return statement.reader ? { rows: statement.all(query.parameters) } : undefined;
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
@@ -235,7 +254,40 @@ export class GroupCommitSqliteDialect extends SqliteDialect {
     this.#config = config;
   }
 
+  #driver: GroupCommitSqliteDriver | undefined;
+
   override createDriver(): Driver {
-    return new GroupCommitSqliteDriver(this.#config);
+    this.#driver = new GroupCommitSqliteDriver(this.#config);
+    return this.#driver;
+  }
+
+  /** See `GroupCommitSqliteDriver.readAtOnce`; undefined before Kysely made the driver. */
+  readAtOnce(query: CompiledQuery): QueryResult<unknown> | undefined {
+    return this.#driver?.readAtOnce(query);
+  }
+}
+
+const dialects = new WeakMap<object, GroupCommitSqliteDialect>();
+
+/** Lets `readAtOnce` find the dialect of a database (not of its transactions: they go through Kysely). */
+export function registerGroupCommitDatabase(db: object, dialect: GroupCommitSqliteDialect): void {
+  dialects.set(db, dialect);
+}
+
+/**
+ * A compiled read run at once on a SQLite database when no transaction could hold what it reads
+ * uncommitted (`GroupCommitSqliteDriver.readAtOnce`), else undefined: the caller runs it through
+ * Kysely. A failure is a rejected promise, as through Kysely.
+ */
+export function readAtOnce<Row>(db: object, query: CompiledQuery<Row>): Promise<QueryResult<Row>> | undefined {
+  const dialect = dialects.get(db);
+  if (!dialect) {
+    return undefined;
+  }
+  try {
+    const result = dialect.readAtOnce(query);
+    return result ? Promise.resolve(result as QueryResult<Row>) : undefined;
+  } catch (error) {
+    return Promise.reject(error);
   }
 }

@@ -27,6 +27,8 @@ export interface ApiKeyLookup {
 
 export interface ApiKeyAuth {
   verify(rawKey: string): Promise<Principal | null>;
+  /** The key's caller if it is remembered (what `verify` answers without a lookup), else undefined. */
+  remembered(rawKey: string): Principal | undefined;
   /** Forgets the cached principals of the user's keys (a key revoked, the user disabled or given another role). */
   forgetUser(userId: string): void;
   /** Forgets every cached principal (listening for changes has restarted: some may have been missed). */
@@ -64,16 +66,24 @@ export function createApiKeyAuth(deps: { lookup: ApiKeyLookup; ttlSeconds: numbe
     cache.set(keyHash, { principal, expiresAt: now + deps.ttlSeconds * 1000 });
   }
 
+  function rememberedByHash(keyHash: string, now: number): Principal | undefined {
+    const cached = cache.get(keyHash);
+    if (cached && cached.expiresAt > now) {
+      deps.lookup.recordUse?.(cached.principal);
+      return cached.principal;
+    }
+    return undefined;
+  }
+
   async function verify(rawKey: string): Promise<Principal | null> {
     const keyHash = deps.lookup.keyHashOf(rawKey);
     if (keyHash === null) {
       return null;
     }
     const now = Date.now();
-    const cached = cache.get(keyHash);
-    if (cached && cached.expiresAt > now) {
-      deps.lookup.recordUse?.(cached.principal);
-      return cached.principal;
+    const remembered = rememberedByHash(keyHash, now);
+    if (remembered) {
+      return remembered;
     }
     cache.delete(keyHash);
     const forgetsBefore = forgets;
@@ -89,6 +99,10 @@ export function createApiKeyAuth(deps: { lookup: ApiKeyLookup; ttlSeconds: numbe
 
   return {
     verify,
+    remembered(rawKey) {
+      const keyHash = deps.lookup.keyHashOf(rawKey);
+      return keyHash === null ? undefined : rememberedByHash(keyHash, Date.now());
+    },
     forgetUser(userId) {
       forgets += 1;
       // A walk of at most MAX_CACHED_KEYS entries, on a change that is rare.
@@ -133,15 +147,19 @@ export function createAuthenticate(auth: ApiKeyAuth, limits: RequestLimits, sess
     if (sessions && sessionToken) {
       return authenticateSession(request, reply, sessions, sessionToken);
     }
-    const principal = rawKey ? await auth.verify(rawKey.trim()) : null;
+    // A remembered key and no per-caller limit (the common case) cost no await: this runs on every request.
+    const key = rawKey?.trim();
+    const principal = key ? (auth.remembered(key) ?? (await auth.verify(key))) : null;
     if (!principal) {
       await refuse(request, reply, 'Too many requests without a valid API key; retry later');
       throw new AppError({ code: 'UNAUTHENTICATED', message: 'A valid x-api-key header is required' });
     }
     request.principal = principal;
-    const verdict = await limits.countCallerRequest(request);
-    if (verdict.exceeded) {
-      throw rateLimited(reply, verdict.retryAfterSeconds, 'Too many requests for this API key; retry later');
+    if (limits.countsCallerRequests) {
+      const verdict = await limits.countCallerRequest(request);
+      if (verdict.exceeded) {
+        throw rateLimited(reply, verdict.retryAfterSeconds, 'Too many requests for this API key; retry later');
+      }
     }
   };
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type { Config } from '../config.js';
 
@@ -57,37 +57,44 @@ const WRITES_INFO = new Set(['trace', 'debug', 'info']);
 
 export function registerRequestLog(app: FastifyInstance): void {
   app.decorateRequest('failureReason', undefined);
-  // One hook for what every request starts with (each hook is a turn of the promise machinery):
-  // the request id echoed, and at debug level only, a line showing the request arrived (when a
-  // request hangs, its start is the line that shows it).
-  app.addHook('onRequest', async (request, reply) => {
+  // One hook for what every request starts with: the request id echoed, and at debug level only,
+  // a line showing the request arrived (when a request hangs, its start is the line that shows it).
+  // Both hooks are callbacks, not async functions: they run on every request, and an async hook
+  // is a turn of the promise machinery more.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (request.log.level === 'debug' || request.log.level === 'trace') {
       request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'request received');
     }
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
-    const status = reply.statusCode;
-    // Below info (LOG_LEVEL=warn) a finished request is written only when it failed: its line is
-    // not even built, as the request log costs the hot paths more than their handlers do.
-    if (status < 500 && !WRITES_INFO.has(request.log.level)) {
-      return;
-    }
-    const principal = request.principal as Partial<FastifyRequest['principal']> | undefined;
-    const line = {
-      method: request.method,
-      route: request.routeOptions.url ?? redactUrl(request.url.split('?')[0] ?? ''),
-      url: redactUrl(request.url),
-      status,
-      latencyMs: Math.round(reply.elapsedTime * 100) / 100,
-      organizationId: principal?.organizationId,
-      userId: principal?.userId,
-      ...(status >= 400 && request.failureReason ? { reason: request.failureReason } : {}),
-    };
-    if (status >= 500) {
-      request.log.error(line, 'request finished');
-    } else {
-      request.log.info(line, 'request finished');
-    }
+  app.addHook('onResponse', (request, reply, done) => {
+    logFinished(request, reply);
+    done();
   });
+}
+
+function logFinished(request: FastifyRequest, reply: FastifyReply): void {
+  const status = reply.statusCode;
+  // Below info (LOG_LEVEL=warn) a finished request is written only when it failed: its line is
+  // not even built, as the request log costs the hot paths more than their handlers do.
+  if (status < 500 && !WRITES_INFO.has(request.log.level)) {
+    return;
+  }
+  const principal = request.principal as Partial<FastifyRequest['principal']> | undefined;
+  const line = {
+    method: request.method,
+    route: request.routeOptions.url ?? redactUrl(request.url.split('?')[0] ?? ''),
+    url: redactUrl(request.url),
+    status,
+    latencyMs: Math.round(reply.elapsedTime * 100) / 100,
+    organizationId: principal?.organizationId,
+    userId: principal?.userId,
+    ...(status >= 400 && request.failureReason ? { reason: request.failureReason } : {}),
+  };
+  if (status >= 500) {
+    request.log.error(line, 'request finished');
+  } else {
+    request.log.info(line, 'request finished');
+  }
 }

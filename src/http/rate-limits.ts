@@ -22,6 +22,8 @@ export interface RequestLimits {
    * when per-caller limits are off.
    */
   countCallerRequest(request: FastifyRequest): Promise<LimitVerdict>;
+  /** Whether callers have a request limit at all (`countCallerRequest` answers "not exceeded" otherwise). */
+  countsCallerRequests: boolean;
   /**
    * Counts one sign-in attempt against the request's address and the account (an email) before its
    * password is checked, one atomic step per counter, so attempts sent together are limited as if
@@ -107,6 +109,7 @@ export async function registerRateLimits(
     countFailedAuthentication: async (request) =>
       config.AUTH_FAILURES_PER_MINUTE > 0 ? verdict(await failedAuthentications(request)) : NOT_EXCEEDED,
     countCallerRequest: async (request) => (callerRequests ? verdict(await callerRequests(request)) : NOT_EXCEEDED),
+    countsCallerRequests: callerRequests !== null,
     countSignInAttempt: async (request, account) => {
       const counted = await countAttempt(attempts, budgets('sign-in', request, account));
       let kept = counted.keys;

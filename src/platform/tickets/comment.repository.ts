@@ -38,12 +38,16 @@ const COMMENT_COLUMNS = [
   'deleted_at',
 ] as const satisfies readonly (keyof TicketCommentTable)[];
 
-const insertCommentStatement = prepareQuery<TicketCommentTable, TicketCommentTable>((db: Db, param) =>
-  db
+/** The insert of a comment unless its ticket has one with its `dedupe_key`. */
+function insertCommentOnceQuery(db: Db, param: <K extends keyof TicketCommentTable & string>(name: K) => TicketCommentTable[K]) {
+  return db
     .insertInto('ticket_comments')
     .values(Object.fromEntries(COMMENT_COLUMNS.map((column) => [column, param(column)])) as unknown as TicketCommentTable)
-    .onConflict((oc) => oc.columns(['ticket_id', 'dedupe_key']).doNothing())
-    .returning(COMMENT_COLUMNS),
+    .onConflict((oc) => oc.columns(['ticket_id', 'dedupe_key']).doNothing());
+}
+
+const insertCommentStatement = prepareQuery<TicketCommentTable, TicketCommentTable>((db: Db, param) =>
+  insertCommentOnceQuery(db, param).returning(COMMENT_COLUMNS),
 );
 
 /**
@@ -55,9 +59,15 @@ export async function insertCommentOnce(db: Db, row: TicketCommentTable): Promis
   return rows[0];
 }
 
-/** `insertCommentOnce` as a compiled statement, for a writer that runs it with more (its event). */
-export function commentInsert(db: Db, row: TicketCommentTable): CompiledQuery<TicketCommentTable> {
-  return insertCommentStatement.compile(db, row);
+// The writer of a comment known as written needs only to hear whether its insert wrote: the id
+// alone comes back (the whole row was most of what PostgreSQL sent, and the driver parsed, a comment).
+const insertCommentAnsweringIdStatement = prepareQuery<TicketCommentTable, { id: string }>((db: Db, param) =>
+  insertCommentOnceQuery(db, param).returning('id'),
+);
+
+/** `insertCommentOnce` as a compiled statement answering the id, for a writer that runs it with more (its event). */
+export function commentInsert(db: Db, row: TicketCommentTable): CompiledQuery<{ id: string }> {
+  return insertCommentAnsweringIdStatement.compile(db, row);
 }
 
 export async function updateComment(db: Db, commentId: string, changes: Updateable<TicketCommentTable>): Promise<void> {

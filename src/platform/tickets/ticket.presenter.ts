@@ -55,20 +55,18 @@ export type Ticket = ReturnType<typeof toTicket>;
  * Tickets as the API answers them, with their tags and SLA targets read in one statement each.
  * With `now`, SLA targets past due read `breached` at once.
  */
+const NOTHING_LOOKED_UP = new Map<string, never>();
+
 export async function presentTickets(
   db: Kysely<DB> | Transaction<DB>,
   rows: readonly TicketRow[],
   now?: Date,
 ): Promise<Ticket[]> {
-  const tags = await tagsOfTickets(
-    db,
-    rows.filter((row) => row.tags_json === undefined).map((row) => row.id),
-  );
-  const sla = await slaOfTickets(
-    db,
-    rows.filter((row) => row.sla_json === undefined).map((row) => row.id),
-    now,
-  );
+  // A read by key or a page brings its tags and SLA targets along: then nothing is looked up.
+  const withoutTags = rows.filter((row) => row.tags_json === undefined).map((row) => row.id);
+  const withoutSla = rows.filter((row) => row.sla_json === undefined).map((row) => row.id);
+  const tags = withoutTags.length > 0 ? await tagsOfTickets(db, withoutTags) : NOTHING_LOOKED_UP;
+  const sla = withoutSla.length > 0 ? await slaOfTickets(db, withoutSla, now) : NOTHING_LOOKED_UP;
   return rows.map((row) =>
     toTicket(
       row,

@@ -65,7 +65,7 @@ export async function requireTicket(
 ): Promise<TicketRow> {
   const ref = ticketRefOf(id);
   const ticket = ref ? await findTicketById(db, principal.organizationId, ref.value, ref.key) : undefined;
-  if (!ticket || !(await canSee(db, principal, ticket))) {
+  if (!ticket || !(seenWithoutLookup(principal, ticket) || (await isTeamMember(db, ticket.team_id, principal.userId)))) {
     throw AppError.notFound('Ticket not found!');
   }
   return ticket;
@@ -112,11 +112,9 @@ function ticketRefOf(id: string | undefined): { key: 'id' | 'identifier'; value:
   return TICKET_IDENTIFIER.test(ticketId) ? { key: 'identifier', value: ticketId.toLowerCase() } : null;
 }
 
-async function canSee(db: Kysely<DB> | Transaction<DB>, principal: Principal, ticket: TicketRow): Promise<boolean> {
-  if (!readBoolean(ticket.is_private) || isOrgAdmin(principal) || ticket.assigned_agent_id === principal.userId) {
-    return true;
-  }
-  return isTeamMember(db, ticket.team_id, principal.userId);
+/** Whether the caller sees the ticket without asking whether it is a member of its team (a public ticket, an admin, its assignee). */
+function seenWithoutLookup(principal: Principal, ticket: TicketRow): boolean {
+  return !readBoolean(ticket.is_private) || isOrgAdmin(principal) || ticket.assigned_agent_id === principal.userId;
 }
 
 /**
