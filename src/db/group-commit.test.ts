@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { prepareQuery } from './compiled.js';
 import { connectSqlite, type DatabaseHandle } from './connect.js';
+import { readAtOnce } from './group-commit.js';
 
 // Group commit is SQLite's alone (PostgreSQL commits each transaction on its own connection), so
 // these tests open SQLite files; every feature's tests run it on both databases through HTTP.
@@ -104,6 +106,30 @@ describe('SQLite group commit', () => {
     // The read ran after the transaction, in its group, and answered after the COMMIT.
     expect(Number(count.count)).toBe(1);
     expect(committedBodies()).toEqual(['written']);
+  });
+
+  it('runs a compiled read at once when no group is open, and through the group (answering after its commit) when one is', async () => {
+    const countNotes = prepareQuery<Record<string, never>, { count: number }>((built) =>
+      built.selectFrom('notes').select((eb) => eb.fn.countAll<number>().as('count')),
+    );
+    await insertNote('before');
+    const query = countNotes.compile(db, {});
+    // No group open: read in the call itself, before any promise settles.
+    expect(readAtOnce(db, query)).toBeDefined();
+    // A transaction is open (its group with it): the read waits for the group, and sees its write committed.
+    let readInside: Promise<unknown> | undefined;
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('notes').values({ body: 'inside' }).execute();
+      expect(readAtOnce(db, query)).toBeUndefined();
+      readInside = countNotes.execute(db, {});
+    });
+    const { rows } = (await readInside) as { rows: { count: number }[] };
+    expect(Number(rows[0]?.count)).toBe(2);
+    expect(committedBodies()).toEqual(['before', 'inside']);
+    // A transaction's own reads never go around it.
+    await db.transaction().execute(async (trx) => {
+      expect(readAtOnce(trx, query)).toBeUndefined();
+    });
   });
 
   it('fails every member when SQLite rolls the whole transaction back, and starts afresh after', async () => {
