@@ -126,10 +126,18 @@ describe('SQLite group commit', () => {
     const { rows } = (await readInside) as { rows: { count: number }[] };
     expect(Number(rows[0]?.count)).toBe(2);
     expect(committedBodies()).toEqual(['before', 'inside']);
-    // A transaction's own reads never go around it.
+    // A transaction's own reads never go around it, nor does a write that answers rows.
     await db.transaction().execute(async (trx) => {
       expect(readAtOnce(trx, query)).toBeUndefined();
     });
+    const insertReturning = prepareQuery<{ body: string }, { id: number }>((built, param) =>
+      built
+        .insertInto('notes')
+        .values({ body: param('body') })
+        .returning('id'),
+    );
+    expect(readAtOnce(db, insertReturning.compile(db, { body: 'not at once' }))).toBeUndefined();
+    expect(committedBodies()).toEqual(['before', 'inside']);
   });
 
   it('fails every member when SQLite rolls the whole transaction back, and starts afresh after', async () => {

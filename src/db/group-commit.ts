@@ -92,11 +92,17 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
    * open, since better-sqlite3 runs it inside this call. Undefined when it must go through Kysely.
    */
   readAtOnce(query: CompiledQuery): QueryResult<unknown> | undefined {
-    if (!this.#database || this.#group !== null || this.#sqlite.inTransaction || openGroups.has(this.#sqlite.name)) {
+    // A SELECT only: an INSERT … RETURNING answers rows too, and a write goes through Kysely.
+    if (
+      query.query.kind !== 'SelectQueryNode' ||
+      !this.#database ||
+      this.#group !== null ||
+      this.#sqlite.inTransaction ||
+      openGroups.has(this.#sqlite.name)
+    ) {
       return undefined;
     }
-    const statement = this.#database.prepare(query.sql);
-    return statement.reader ? { rows: statement.all(query.parameters) } : undefined;
+    return { rows: this.#database.prepare(query.sql).all(query.parameters) };
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
