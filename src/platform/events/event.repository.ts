@@ -256,7 +256,7 @@ async function writeBatch(db: Kysely<DB>, writes: NumberedWrite[]): Promise<unkn
     ),
   ];
   const { rows } = await db.executeQuery<{ batch_index: number }>(CompiledQuery.raw(text, parameters));
-  // Each row keeps its `batch_index`: copying rows this wide to drop it cost more than it is worth.
+  // Each row keeps its `batch_index` (a change may answer wide rows: copying them to drop it costs more than it is worth).
   const byIndex = new Map(rows.map((row) => [Number(row.batch_index), row]));
   return writes.map((_, index) => byIndex.get(index));
 }
