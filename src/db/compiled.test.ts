@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/dialects.js';
 import { createTestDatabase } from '../../test/harness.js';
 import { prepareQuery, prepareQueryOfInput } from './compiled.js';
+import { readAtOnce } from './read-at-once.js';
 
 interface Probe {
   id: string;
@@ -90,5 +91,29 @@ describe.each(DIALECTS)('queries compiled once on %s', (dialect) => {
     expect(await ids({ minimum: 10, limit: 2 })).toEqual(['p3', 'p2']);
     // Shapes: two names; one name and a minimum; a minimum with each of two page sizes.
     expect(builds - before).toBe(4);
+  });
+
+  it('reads around Kysely outside a transaction, and through the transaction inside one', async () => {
+    await insertProbe.execute(database.db, { id: 'r1', name: 'Committed', size: 100 });
+    const query = findProbes.compile(database.db, { minimum: 100 });
+    const outside = readAtOnce(database.db, query);
+    expect(outside).toBeDefined();
+    expect((await outside)?.rows.map((row) => row.id)).toEqual(['r1']);
+    await database.db.transaction().execute(async (trx) => {
+      await insertProbe.execute(trx, { id: 'r2', name: 'Uncommitted', size: 100 });
+      // The transaction's own read goes through it and sees its write; another sees only what committed.
+      expect(readAtOnce(trx, findProbes.compile(trx, { minimum: 100 }))).toBeUndefined();
+      expect((await findProbes.execute(trx, { minimum: 100 })).rows.map((row) => row.id)).toEqual(['r1', 'r2']);
+      if (dialect === 'postgres') {
+        expect((await readAtOnce(database.db, query))?.rows.map((row) => row.id)).toEqual(['r1']);
+      }
+    });
+    // A write that answers rows goes through Kysely; a failing read is a rejected promise.
+    expect(readAtOnce(database.db, insertProbe.compile(database.db, { id: 'r3', name: 'Write', size: 1 }))).toBeUndefined();
+    // biome-ignore lint/suspicious/noExplicitAny: a table that does not exist
+    const missing = prepareQuery<{ id: string }, Probe>((db: any, param) =>
+      db.selectFrom('no_such_table').selectAll().where('id', '=', param('id')),
+    );
+    await expect(missing.execute(database.db, { id: 'x' })).rejects.toThrow(/no_such_table/);
   });
 });

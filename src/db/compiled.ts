@@ -1,6 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult, Transaction } from 'kysely';
 import { type Dialect, dialectOf } from './dialect.js';
-import { readAtOnce } from './group-commit.js';
+import { readAtOnce } from './read-at-once.js';
 
 /**
  * A hot-path query built and compiled once per database, then run with new values: Kysely's

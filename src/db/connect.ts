@@ -6,7 +6,8 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import type { DB } from './database.js';
 import type { Dialect } from './dialect.js';
-import { GroupCommitSqliteDialect, registerGroupCommitDatabase } from './group-commit.js';
+import { GroupCommitSqliteDialect } from './group-commit.js';
+import { onlyReads, registerReadAtOnce } from './read-at-once.js';
 
 export interface DatabaseHandle {
   db: Kysely<DB>;
@@ -32,6 +33,11 @@ export function connectPostgres(url: string, poolMax = 10): DatabaseHandle {
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   sessionSettings.set(db, { connectionString: url, types: postgresTypes });
   pools.set(db, pool);
+  // A read outside a transaction takes a pooled client for its one statement, as Kysely would, but
+  // through pg's own callbacks instead of Kysely's chain of promises (named as every statement is).
+  registerReadAtOnce(db, (query) =>
+    onlyReads(query) ? pool.query(query.sql, query.parameters as unknown[]).then((result) => ({ rows: result.rows })) : undefined,
+  );
   const parsed = new URL(url);
   return {
     db,
@@ -59,7 +65,7 @@ export function connectSqlite(file: string): DatabaseHandle {
   sqlite.pragma('temp_store = MEMORY');
   const dialect = new GroupCommitSqliteDialect({ database: withStatementCache(sqlite) });
   const db = new Kysely<DB>({ dialect });
-  registerGroupCommitDatabase(db, dialect);
+  registerReadAtOnce(db, (query) => dialect.readAtOnce(query));
   return { db, dialect: 'sqlite', target: file, close: () => db.destroy() };
 }
 

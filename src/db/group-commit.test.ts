@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prepareQuery } from './compiled.js';
 import { connectSqlite, type DatabaseHandle } from './connect.js';
-import { readAtOnce } from './group-commit.js';
+import { readAtOnce } from './read-at-once.js';
 
 // Group commit is SQLite's alone (PostgreSQL commits each transaction on its own connection), so
 // these tests open SQLite files; every feature's tests run it on both databases through HTTP.

@@ -8,6 +8,7 @@ import {
   type SqliteDialectConfig,
   SqliteDriver,
 } from 'kysely';
+import { onlyReads } from './read-at-once.js';
 
 /**
  * SQLite with group commit: the transactions of one turn of the event loop share one COMMIT.
@@ -92,9 +93,8 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
    * open, since better-sqlite3 runs it inside this call. Undefined when it must go through Kysely.
    */
   readAtOnce(query: CompiledQuery): QueryResult<unknown> | undefined {
-    // A SELECT only: an INSERT … RETURNING answers rows too, and a write goes through Kysely.
     if (
-      query.query.kind !== 'SelectQueryNode' ||
+      !onlyReads(query) ||
       !this.#database ||
       this.#group !== null ||
       this.#sqlite.inTransaction ||
@@ -267,33 +267,16 @@ export class GroupCommitSqliteDialect extends SqliteDialect {
     return this.#driver;
   }
 
-  /** See `GroupCommitSqliteDriver.readAtOnce`; undefined before Kysely made the driver. */
-  readAtOnce(query: CompiledQuery): QueryResult<unknown> | undefined {
-    return this.#driver?.readAtOnce(query);
-  }
-}
-
-const dialects = new WeakMap<object, GroupCommitSqliteDialect>();
-
-/** Lets `readAtOnce` find the dialect of a database (not of its transactions: they go through Kysely). */
-export function registerGroupCommitDatabase(db: object, dialect: GroupCommitSqliteDialect): void {
-  dialects.set(db, dialect);
-}
-
-/**
- * A compiled read run at once on a SQLite database when no transaction could hold what it reads
- * uncommitted (`GroupCommitSqliteDriver.readAtOnce`), else undefined: the caller runs it through
- * Kysely. A failure is a rejected promise, as through Kysely.
- */
-export function readAtOnce<Row>(db: object, query: CompiledQuery<Row>): Promise<QueryResult<Row>> | undefined {
-  const dialect = dialects.get(db);
-  if (!dialect) {
-    return undefined;
-  }
-  try {
-    const result = dialect.readAtOnce(query);
-    return result ? Promise.resolve(result as QueryResult<Row>) : undefined;
-  } catch (error) {
-    return Promise.reject(error);
+  /**
+   * See `GroupCommitSqliteDriver.readAtOnce` (undefined before Kysely made the driver), answered as
+   * `db/read-at-once.ts` takes it: a failure is a rejected promise, as through Kysely.
+   */
+  readAtOnce(query: CompiledQuery): Promise<QueryResult<unknown>> | undefined {
+    try {
+      const result = this.#driver?.readAtOnce(query);
+      return result ? Promise.resolve(result) : undefined;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }

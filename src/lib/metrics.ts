@@ -1,4 +1,5 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { createRequestMetrics } from './request-metrics.js';
 
 /**
  * The Prometheus metrics of one process (`GET /metrics`, see `http/metrics.ts`): a registry of its
@@ -59,32 +60,12 @@ export function boundedLabel(limit = NAMED_LABEL_LIMIT): (name: string) => strin
   };
 }
 
-/** The series of one request's labels, made once: the hot path only looks them up and observes. */
-interface RequestSeries {
-  count: { inc(): void };
-  duration: { observe(seconds: number): void };
-}
-
 export function createMetrics(): Metrics {
   const registry = new Registry();
   // The Node process's metrics start on the first scrape: each set observes the garbage collector
   // and the event loop for good, which an app that is never scraped (a test's) need not pay for.
   let processMetrics = false;
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by area, method, route pattern and status',
-    labelNames: ['area', 'method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  // Without the status label: buckets times statuses would multiply the series for little use.
-  const durations = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by area, method and route pattern',
-    labelNames: ['area', 'method', 'route'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
-  const seriesByKey = new Map<string, RequestSeries>();
+  const requests = createRequestMetrics(registry, LATENCY_BUCKETS);
   const tickets = new Counter({
     name: 'tickets_created_total',
     help: `Tickets created, by source and team name (past ${NAMED_LABEL_LIMIT} team names in a process: other)`,
@@ -116,19 +97,7 @@ export function createMetrics(): Metrics {
       }
       return registry.metrics();
     },
-    observeRequest(area, method, route, status, seconds) {
-      const key = `${area} ${method} ${status} ${route}`;
-      let series = seriesByKey.get(key);
-      if (!series) {
-        series = {
-          count: requests.labels(area, method, route, String(status)),
-          duration: durations.labels(area, method, route),
-        };
-        seriesByKey.set(key, series);
-      }
-      series.count.inc();
-      series.duration.observe(seconds);
-    },
+    observeRequest: requests.observe,
     ticketCreated: ({ source, team }) => tickets.labels(source, teamLabel(team)).inc(),
     aiRunEnded: (outcome) => aiRuns.labels(outcome).inc(),
     slaBreached: ({ policy, metric }) => slaBreaches.labels(policyLabel(policy), metric).inc(),

@@ -107,6 +107,10 @@ export function createCustomDomains(deps: { db: Kysely<DB>; log: Pick<FastifyBas
   return {
     rewrite(request) {
       const url = request.url ?? '/';
+      // Without custom domains (most installations) the host is not even read: this runs on every request.
+      if (sites.size === 0) {
+        return url;
+      }
       const domain = domainOfHost(request.headers.host);
       const site = domain === undefined ? undefined : sites.get(domain);
       if (!site) {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/database.js';
@@ -12,7 +12,8 @@ const PREFIX_LENGTH = 'sbk_'.length + 8;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  // The one-shot hash: a third of createHash's cost, and this runs on every request.
+  return hash('sha256', key, 'hex');
 }
 
 /** Cheap shape check so garbage never reaches the hash or the database. */
