@@ -176,9 +176,16 @@ interface SqliteStatement {
  * of that. Booleans are bound as 0/1 here, since better-sqlite3 refuses JavaScript booleans.
  */
 function withStatementCache(sqlite: Database.Database, size = 500) {
-  const cache = new Map<string, Database.Statement>();
+  // The wrapped statement is kept, not only better-sqlite3's: a read by key asks for it on every request.
+  const cache = new Map<string, SqliteStatement>();
   const bind = (parameters: ReadonlyArray<unknown>) =>
     parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+  const wrap = (prepared: Database.Statement): SqliteStatement => ({
+    reader: prepared.reader,
+    all: (parameters) => prepared.all(bind(parameters)),
+    run: (parameters) => prepared.run(bind(parameters)),
+    iterate: (parameters) => prepared.iterate(bind(parameters)),
+  });
   return {
     /** Whether a transaction is open: group commit checks that SQLite has not rolled one back itself. */
     get inTransaction() {
@@ -192,7 +199,7 @@ function withStatementCache(sqlite: Database.Database, size = 500) {
     prepare(sql: string): SqliteStatement {
       let statement = cache.get(sql);
       if (!statement) {
-        statement = sqlite.prepare(sql);
+        statement = wrap(sqlite.prepare(sql));
         if (cache.size >= size) {
           const oldest = cache.keys().next().value;
           if (oldest !== undefined) {
@@ -201,13 +208,7 @@ function withStatementCache(sqlite: Database.Database, size = 500) {
         }
         cache.set(sql, statement);
       }
-      const prepared = statement;
-      return {
-        reader: prepared.reader,
-        all: (parameters) => prepared.all(bind(parameters)),
-        run: (parameters) => prepared.run(bind(parameters)),
-        iterate: (parameters) => prepared.iterate(bind(parameters)),
-      };
+      return statement;
     },
   };
 }

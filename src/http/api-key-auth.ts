@@ -35,8 +35,11 @@ export interface ApiKeyAuth {
   forgetAll(): void;
 }
 
-/** Authenticates one request: sets `request.principal`, or throws UNAUTHENTICATED or RATE_LIMITED. */
-export type Authenticate = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+/**
+ * Authenticates one request: sets `request.principal`, or fails with UNAUTHENTICATED or
+ * RATE_LIMITED. Undefined when it was done in the call (a remembered key), else a promise of it.
+ */
+export type Authenticate = (request: FastifyRequest, reply: FastifyReply) => Promise<void> | undefined;
 
 const MAX_CACHED_KEYS = 10_000;
 
@@ -137,9 +140,12 @@ export interface SessionCookies {
  * the CSRF check. A request with both is judged by its key alone.
  */
 export function createAuthenticate(auth: ApiKeyAuth, limits: RequestLimits, sessions?: SessionCookies): Authenticate {
-  return async (request, reply) => {
+  // A remembered key and no per-caller limit (the common case) is judged in the call itself, with
+  // no promise: this runs on every request. Anything else is judged by `authenticateKey` or
+  // `authenticateSession`, which may look up, count and refuse.
+  return (request, reply) => {
     if (request.routeOptions.config?.public) {
-      return;
+      return undefined;
     }
     const header = request.headers['x-api-key'];
     const rawKey = Array.isArray(header) ? header[0] : header;
@@ -147,9 +153,17 @@ export function createAuthenticate(auth: ApiKeyAuth, limits: RequestLimits, sess
     if (sessions && sessionToken) {
       return authenticateSession(request, reply, sessions, sessionToken);
     }
-    // A remembered key and no per-caller limit (the common case) cost no await: this runs on every request.
     const key = rawKey?.trim();
-    const principal = key ? (auth.remembered(key) ?? (await auth.verify(key))) : null;
+    const remembered = key ? auth.remembered(key) : undefined;
+    if (remembered && !limits.countsCallerRequests) {
+      request.principal = remembered;
+      return undefined;
+    }
+    return authenticateKey(request, reply, key, remembered);
+  };
+
+  async function authenticateKey(request: FastifyRequest, reply: FastifyReply, key: string | undefined, remembered?: Principal) {
+    const principal = remembered ?? (key ? await auth.verify(key) : null);
     if (!principal) {
       await refuse(request, reply, 'Too many requests without a valid API key; retry later');
       throw new AppError({ code: 'UNAUTHENTICATED', message: 'A valid x-api-key header is required' });
@@ -161,7 +175,7 @@ export function createAuthenticate(auth: ApiKeyAuth, limits: RequestLimits, sess
         throw rateLimited(reply, verdict.retryAfterSeconds, 'Too many requests for this API key; retry later');
       }
     }
-  };
+  }
 
   async function authenticateSession(request: FastifyRequest, reply: FastifyReply, cookies: SessionCookies, token: string) {
     const principal = await cookies.verify(token);

@@ -52,7 +52,16 @@ export async function setUpArea(app: FastifyInstance, deps: AppDeps, conventions
   deps.docs.set(conventions.name, () => app.swagger());
   deps.errorRenderers.set(conventions.name, conventions.renderError);
 
-  app.addHook('onRequest', conventions.acceptsSessions ? deps.authenticateWithSession : deps.authenticate);
+  // A callback hook: a remembered key is judged without a promise (`Authenticate`).
+  const authenticate = conventions.acceptsSessions ? deps.authenticateWithSession : deps.authenticate;
+  app.addHook('onRequest', (request, reply, done) => {
+    const judging = authenticate(request, reply);
+    if (judging) {
+      judging.then(() => done(), done);
+    } else {
+      done();
+    }
+  });
 
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     replyWithError(conventions.renderError, error, request, reply),

@@ -16,7 +16,20 @@ export function PlatformEnvelopeSchema<T extends TSchema>(data: T) {
 }
 
 export function platformEnvelope<T>(clock: Clock, data: T, message = 'Success') {
-  return { status: true as const, message, timestamp: clock.now().toISOString(), data };
+  return { status: true as const, message, timestamp: isoTimestamp(clock.now()), data };
+}
+
+let printedAt = Number.NaN;
+let printed = '';
+
+/** An instant as ISO text, printed once per millisecond: every answer carries one, and busy ones share it. */
+function isoTimestamp(at: Date): string {
+  const ms = at.getTime();
+  if (ms !== printedAt) {
+    printed = at.toISOString();
+    printedAt = ms;
+  }
+  return printed;
 }
 
 /** `nextCursor` of a keyset-paged list: what the next page's `cursor` takes. */
