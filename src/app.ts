@@ -21,7 +21,7 @@ import { type ApiKeyAuth, createApiKeyAuth, createAuthenticate } from './http/ap
 import type { ErrorRenderer } from './http/area.js';
 import { createFrameworkErrorHandler, MAX_PARAM_LENGTH } from './http/framework-errors.js';
 import { registerJsonBodyParser } from './http/json-body.js';
-import { registerRequestLog } from './http/logging.js';
+import { createRequestLogger, registerRequestLog } from './http/logging.js';
 import { registerMetricsNotExposed, registerMetricsRoute, registerRequestMetrics } from './http/metrics.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { createSerializerFactory } from './http/serialization.js';
@@ -130,6 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const customDomains = areas.includes('helpCenter') ? createCustomDomains({ db, log: options.log }) : undefined;
   const app = Fastify({
     loggerInstance: options.log,
+    childLoggerFactory: createRequestLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/http/logging.js';
+import { createLogger, createRequestLogger } from '../src/http/logging.js';
 import { DIALECTS } from './dialects.js';
 import { makeOrganization } from './factories.js';
 import { buildTestApp, type TestApp } from './harness.js';
@@ -138,5 +138,40 @@ describe.each(DIALECTS)('request logging on %s', (dialect) => {
     expect(failed?.reqId).toBe(response.headers['x-request-id']);
     const finished = entries(lines).find((entry) => entry.msg === 'request finished');
     expect(finished).toMatchObject({ level: 50, status: 500, reqId: response.headers['x-request-id'] });
+  });
+});
+
+describe("a request's logger", () => {
+  it('writes what pino writes for the request, and makes its child only for a line at an enabled level', () => {
+    const lines: string[] = [];
+    const parent = createLogger({ LOG_LEVEL: 'warn' }, { write: (line: string) => void lines.push(line) });
+    let children = 0;
+    const counted = Object.create(parent, {
+      child: {
+        value: (...args: Parameters<typeof parent.child>) => {
+          children += 1;
+          return parent.child(...args);
+        },
+      },
+    }) as typeof parent;
+    const log = createRequestLogger(counted, { reqId: 'req-1' }, {});
+    log.info({ route: '/v1/tickets' }, 'below the level');
+    log.debug('below the level');
+    expect(children).toBe(0);
+    expect(log.level).toBe('warn');
+    log.warn({ reason: 'slow' }, 'above the level');
+    log.error('and another');
+    expect(children).toBe(1);
+    expect(entries(lines)).toMatchObject([
+      { level: 40, reqId: 'req-1', msg: 'above the level' },
+      { level: 50, reqId: 'req-1', msg: 'and another' },
+    ]);
+    // Its level is its own once set, as a child's is.
+    log.level = 'debug';
+    log.debug('now written');
+    expect(parent.level).toBe('warn');
+    expect(entries(lines).at(-1)).toMatchObject({ level: 20, reqId: 'req-1', msg: 'now written' });
+    log.child({ step: 'inner' }).warn('from a child of its own');
+    expect(entries(lines).at(-1)).toMatchObject({ reqId: 'req-1', step: 'inner', msg: 'from a child of its own' });
   });
 });

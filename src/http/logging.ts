@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type DestinationStream, type Logger, pino } from 'pino';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger, pino } from 'pino';
 import type { Config } from '../config.js';
 
 /** Secrets that must never reach a log line, wherever a serializer puts the headers. */
@@ -96,5 +96,79 @@ function logFinished(request: FastifyRequest, reply: FastifyReply): void {
     request.log.error(line, 'request finished');
   } else {
     request.log.info(line, 'request finished');
+  }
+}
+
+type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/**
+ * Each request's logger (`request.log`, Fastify's `childLoggerFactory`), made into pino's child only
+ * when the request first writes a line at an enabled level. pino serializes a child's bindings (the
+ * request id) as it makes it, on every request, where at the default levels most requests write
+ * nothing. The child, once made, is the one Fastify's default would have made: same bindings, same
+ * options, same lines.
+ */
+export function createRequestLogger(
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  return new RequestLogger(parent as Logger, bindings, options) as unknown as FastifyBaseLogger;
+}
+
+class RequestLogger {
+  #child: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  get level(): string {
+    return (this.#child ?? this.parent).level;
+  }
+
+  set level(level: string) {
+    this.made().level = level;
+  }
+
+  fatal(...line: unknown[]): void {
+    this.write('fatal', line);
+  }
+  error(...line: unknown[]): void {
+    this.write('error', line);
+  }
+  warn(...line: unknown[]): void {
+    this.write('warn', line);
+  }
+  info(...line: unknown[]): void {
+    this.write('info', line);
+  }
+  debug(...line: unknown[]): void {
+    this.write('debug', line);
+  }
+  trace(...line: unknown[]): void {
+    this.write('trace', line);
+  }
+  silent(): void {}
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): Logger {
+    return this.made().child(bindings, options);
+  }
+
+  isLevelEnabled(level: string): boolean {
+    return (this.#child ?? this.parent).isLevelEnabled(level);
+  }
+
+  private made(): Logger {
+    this.#child ??= this.parent.child(this.bindings, this.options);
+    return this.#child;
+  }
+
+  private write(level: LevelName, line: unknown[]): void {
+    if (this.isLevelEnabled(level)) {
+      (this.made()[level] as (...args: unknown[]) => void)(...line);
+    }
   }
 }
