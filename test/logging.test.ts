@@ -171,6 +171,9 @@ describe("a request's logger", () => {
     log.debug('now written');
     expect(parent.level).toBe('warn');
     expect(entries(lines).at(-1)).toMatchObject({ level: 20, reqId: 'req-1', msg: 'now written' });
+    // A route's own level is the child's from the start.
+    createRequestLogger(parent, { reqId: 'req-2' }, { level: 'debug' }).debug('at the route level');
+    expect(entries(lines).at(-1)).toMatchObject({ level: 20, reqId: 'req-2', msg: 'at the route level' });
     log.child({ step: 'inner' }).warn('from a child of its own');
     expect(entries(lines).at(-1)).toMatchObject({ reqId: 'req-1', step: 'inner', msg: 'from a child of its own' });
   });

@@ -113,6 +113,10 @@ export function createRequestLogger(
   bindings: Bindings,
   options: ChildLoggerOptions,
 ): FastifyBaseLogger {
+  // A route with a level of its own (Fastify's `logLevel`) writes other lines than its parent would: its child is made at once.
+  if (options.level !== undefined) {
+    return parent.child(bindings, options);
+  }
   return new RequestLogger(parent as Logger, bindings, options) as unknown as FastifyBaseLogger;
 }
 
