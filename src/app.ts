@@ -22,7 +22,7 @@ import type { ErrorRenderer } from './http/area.js';
 import { createFrameworkErrorHandler, MAX_PARAM_LENGTH } from './http/framework-errors.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { createRequestLogger, registerRequestLog } from './http/logging.js';
-import { registerMetricsNotExposed, registerMetricsRoute, registerRequestMetrics } from './http/metrics.js';
+import { registerMetricsNotExposed, registerMetricsRoute, requestMetricsObserver } from './http/metrics.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { createSerializerFactory } from './http/serialization.js';
 import { createValidatorCompiler } from './http/validation.js';
@@ -159,8 +159,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.setValidatorCompiler(createValidatorCompiler({ compileOnFirstUse }));
   registerJsonBodyParser(app);
-  registerRequestLog(app);
   const metrics = options.metrics ?? ownMetrics({ db, clock, log: options.log });
+  registerRequestLog(app, [requestMetricsObserver(metrics)]);
 
   const auth =
     options.auth ??
@@ -252,10 +252,9 @@ function ownMetrics(deps: { db: Kysely<DB>; clock: Clock; log: FastifyBaseLogger
   return metrics;
 }
 
-/** Every request counted; `GET /metrics` where it is exposed (by default: `METRICS_TOKEN` set, no `METRICS_PORT`). */
+/** `GET /metrics` where it is exposed (by default: `METRICS_TOKEN` set, no `METRICS_PORT`); every request is counted by `requestMetricsObserver`. */
 function registerMetrics(app: FastifyInstance, options: BuildAppOptions, metrics: Metrics): void {
   const { METRICS_TOKEN, METRICS_PORT } = options.config;
-  registerRequestMetrics(app, metrics);
   if (options.servesMetrics ?? (METRICS_TOKEN !== undefined && METRICS_PORT === undefined)) {
     registerMetricsRoute(app, metrics, METRICS_TOKEN);
   } else {

@@ -55,7 +55,10 @@ declare module 'fastify' {
  */
 const WRITES_INFO = new Set(['trace', 'debug', 'info']);
 
-export function registerRequestLog(app: FastifyInstance): void {
+/** What else a finished request is handed to (its metrics), on the request log's hook. */
+export type FinishedRequestObserver = (request: FastifyRequest, reply: FastifyReply) => void;
+
+export function registerRequestLog(app: FastifyInstance, observers: readonly FinishedRequestObserver[] = []): void {
   app.decorateRequest('failureReason', undefined);
   // One hook for what every request starts with: the request id echoed, and at debug level only,
   // a line showing the request arrived (when a request hangs, its start is the line that shows it).
@@ -68,8 +71,13 @@ export function registerRequestLog(app: FastifyInstance): void {
     }
     done();
   });
+  // The other observers of a finished request ride on this hook rather than adding their own:
+  // Fastify runs every onResponse hook through its hook runner, which each request pays per hook.
   app.addHook('onResponse', (request, reply, done) => {
     logFinished(request, reply);
+    for (const observe of observers) {
+      observe(request, reply);
+    }
     done();
   });
 }

@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from '../lib/metrics.js';
+import type { FinishedRequestObserver } from './logging.js';
 
 /**
- * `GET /metrics` (Prometheus text format) and the hook counting every request into it. The route
+ * `GET /metrics` (Prometheus text format) and what counts every request into it. The route
  * is registered only where it is exposed (see `planListeners`: with `METRICS_TOKEN` on every
  * listener, with `METRICS_PORT` on that port's only); elsewhere `/metrics` is not found like any
  * unknown path. It is not an API area's route: no OpenAPI document lists it.
@@ -37,12 +38,12 @@ export const UNMATCHED_ROUTE = 'unmatched';
 
 /**
  * Counts and times every answered request by its route pattern (`routeOptions.url`, never the URL:
- * `/v1/tickets/:id`, not a ticket's id). A callback hook, not an async one: it runs on every
- * request, and does a map lookup, a count and a histogram observation.
+ * `/v1/tickets/:id`, not a ticket's id): an observer of the request log's onResponse hook
+ * (`registerRequestLog`), a map lookup, a count and a histogram observation per request.
  */
-export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
+export function requestMetricsObserver(metrics: Metrics): FinishedRequestObserver {
   const areaByRoute = new Map<string, string>();
-  app.addHook('onResponse', (request, reply, done) => {
+  return (request, reply) => {
     const route = request.routeOptions.url;
     let area = route === undefined ? areaOf(request.url) : areaByRoute.get(route);
     if (area === undefined && route !== undefined) {
@@ -56,8 +57,7 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): 
       reply.statusCode,
       reply.elapsedTime / 1000,
     );
-    done();
-  });
+  };
 }
 
 function digest(value: string): Buffer {
