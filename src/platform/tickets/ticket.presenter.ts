@@ -81,7 +81,7 @@ export async function presentTickets(
  * without a lookup and without a promise (a read of one ticket is a hot path); undefined for a row
  * that came without them.
  */
-export function presentReadTicket(row: TicketRow, now?: Date): Ticket | undefined {
+function presentReadTicket(row: TicketRow, now?: Date): Ticket | undefined {
   if (row.tags_json === undefined || row.sla_json === undefined) {
     return undefined;
   }

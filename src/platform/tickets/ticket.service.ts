@@ -25,7 +25,7 @@ import { beginTicketChange, userActor } from '../ticket-activities/ticket-activi
 import { reconcileTicketsInStatus } from '../ticket-sla/ticket-sla.service.js';
 import { moveTicketTags, replaceTicketTags, resolveTicketTags } from '../ticket-tags/ticket-tag.lookup.js';
 import { findOrganizationUserId } from '../users/user.lookup.js';
-import { presentReadTicket, presentTicket, presentTickets, type Ticket } from './ticket.presenter.js';
+import { presentTicket, presentTickets, type Ticket } from './ticket.presenter.js';
 import {
   findTicketAccess,
   findTicketById,
@@ -211,8 +211,7 @@ export async function moveTicketToTeam(
 
 /** `now` reads SLA targets past due as breached. */
 export async function getTicket(db: Kysely<DB>, principal: Principal, id: string, now?: Date): Promise<Ticket> {
-  const row = await requireTicket(db, principal, id);
-  return presentReadTicket(row, now) ?? presentTicket(db, row, now);
+  return presentTicket(db, await requireTicket(db, principal, id), now);
 }
 
 /**
