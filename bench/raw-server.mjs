@@ -495,9 +495,21 @@ function openDatabase() {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   const prepared = Object.fromEntries(Object.entries(statements('sqlite')).map(([name, text]) => [name, db.prepare(text)]));
+  // A comment's search document is queued by the schema's triggers, and indexed before the insert
+  // answers, in its transaction, as Switchboard indexes the queue at its commits
+  // (src/db/ticket-search-queue.ts): until then a search would not find the comment.
+  const indexQueued = db.prepare(`insert into ticket_search (rowid, title, body)
+    select d.id, d.title, d.body from ticket_search_pending p join ticket_search_documents d on d.id = p.id order by p.id`);
+  const emptyQueue = db.prepare('delete from ticket_search_pending');
+  const writeAndIndex = db.transaction((statement, values) => {
+    const rows = statement.all(values);
+    indexQueued.run();
+    emptyQueue.run();
+    return rows;
+  });
   return {
     // .all(), never .get(), for statements with RETURNING (see STYLE.md, known pitfalls).
-    run: async (name, values) => prepared[name].all(values),
+    run: async (name, values) => (name === 'insertComment' ? writeAndIndex(prepared[name], values) : prepared[name].all(values)),
     close: async () => db.close(),
   };
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { ticketSearchQueueOf } from '../src/db/ticket-search-queue.js';
 import { type BenchDialect, type DatasetLocation, type DatasetMeta, sqliteFile } from './datasets.js';
 
 /**
@@ -36,6 +37,9 @@ export function openSqliteSeedDb(file: string): SeedDb {
   db.pragma('synchronous = OFF');
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -262144');
+  // Tickets and comments written here queue their search documents; each batch indexes them, as
+  // the application's commits do.
+  const searchQueue = ticketSearchQueueOf(db);
   return {
     dialect: 'sqlite',
     async copyRow(table, keyColumn, templateId, count, overrides) {
@@ -54,6 +58,7 @@ export function openSqliteSeedDb(file: string): SeedDb {
         for (let index = from; index < to; index++) {
           insert.run(makers.map((make) => make(index)));
         }
+        searchQueue.index();
       });
       for (let from = 0; from < count; from += 50_000) {
         insertMany(from, Math.min(count, from + 50_000));
@@ -64,9 +69,11 @@ export function openSqliteSeedDb(file: string): SeedDb {
     },
     async exec(sql, params = []) {
       db.prepare(sql).run(params);
+      searchQueue.index();
     },
     isoOf: (column) => column,
     async finish() {
+      searchQueue.index();
       db.pragma('wal_checkpoint(TRUNCATE)');
     },
     async close() {

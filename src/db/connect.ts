@@ -8,6 +8,7 @@ import type { DB } from './database.js';
 import type { Dialect } from './dialect.js';
 import { GroupCommitSqliteDialect } from './group-commit.js';
 import { onlyReads, registerReadAtOnce } from './read-at-once.js';
+import { ticketSearchQueueOf } from './ticket-search-queue.js';
 
 export interface DatabaseHandle {
   db: Kysely<DB>;
@@ -63,7 +64,11 @@ export function connectSqlite(file: string): DatabaseHandle {
   // transaction. The cost: a query's temporary B-trees (a sort or DISTINCT no index serves) are held
   // in memory too, so queries keep their sorts on indexes (ARCHITECTURE.md, on group commit).
   sqlite.pragma('temp_store = MEMORY');
-  const dialect = new GroupCommitSqliteDialect({ database: withStatementCache(sqlite) });
+  const searchQueue = ticketSearchQueueOf(sqlite);
+  const dialect = new GroupCommitSqliteDialect({
+    database: withStatementCache(sqlite),
+    beforeCommit: () => searchQueue.index(),
+  });
   const db = new Kysely<DB>({ dialect });
   registerReadAtOnce(db, (query) => dialect.readAtOnce(query));
   return { db, dialect: 'sqlite', target: file, close: () => db.destroy() };

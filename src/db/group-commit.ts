@@ -37,7 +37,15 @@ export interface GroupCommitDatabase {
 }
 
 /** Kysely's SQLite settings, on a database that tells whether a transaction is open and its file. */
-type GroupCommitConfig = SqliteDialectConfig & { database: SqliteDialectConfig['database'] & GroupCommitDatabase };
+type GroupCommitConfig = SqliteDialectConfig & {
+  database: SqliteDialectConfig['database'] & GroupCommitDatabase;
+  /**
+   * Work the writes leave for their commit (indexing queued search documents): run synchronously
+   * on the held connection, in the group's transaction just before its COMMIT, and after a write
+   * made outside any transaction. Its failure fails the group, or that write's call.
+   */
+  beforeCommit?: () => void;
+};
 
 interface Group {
   committed: Promise<void>;
@@ -75,6 +83,7 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
   readonly #sqlite: GroupCommitDatabase;
   /** The database itself (Kysely may be given a function making it; this file always gets the database). */
   readonly #database: SqliteDatabase | undefined;
+  readonly #beforeCommit: () => void;
   /** The open real transaction, if any. */
   #group: Group | null = null;
   /** The group the connection's current holder ran statements in, which it must see committed. */
@@ -84,6 +93,7 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
     super(config);
     this.#sqlite = config.database;
     this.#database = typeof config.database === 'function' ? undefined : config.database;
+    this.#beforeCommit = config.beforeCommit ?? (() => undefined);
   }
 
   /**
@@ -111,10 +121,21 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
     return this.#waitingForOthers(connection);
   }
 
-  /** The connection, each statement of which first waits for other connections' open groups on the file. */
+  /**
+   * The connection, each statement of which first waits for other connections' open groups on the
+   * file; a write outside a transaction, which committed on its own, is followed by the work left
+   * for its commit.
+   */
   #waitingForOthers(connection: DatabaseConnection): DatabaseConnection {
+    const execute = async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+      const result = await connection.executeQuery<R>(query);
+      if (!this.#sqlite.inTransaction && !onlyReads(query)) {
+        this.#beforeCommit();
+      }
+      return result;
+    };
     return {
-      executeQuery: (query) => this.#whenNoOtherGroup(() => connection.executeQuery(query)),
+      executeQuery: (query) => this.#whenNoOtherGroup(() => execute(query)),
       streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
     };
   }
@@ -237,6 +258,7 @@ class GroupCommitSqliteDriver extends SqliteDriver implements Driver {
       }
       this.#close();
       try {
+        this.#beforeCommit();
         await connection.executeQuery(CompiledQuery.raw('commit'));
         group.resolve();
       } catch (error) {

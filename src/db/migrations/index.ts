@@ -60,6 +60,7 @@ import * as createSlack from './2026-11-30T0000_create_slack.js';
 import * as articleRevision from './2026-11-30T0100_article_revision.js';
 import * as slackChannels from './2026-11-30T0200_slack_channels.js';
 import * as slackPosts from './2026-11-30T0310_slack_posts.js';
+import * as ticketSearchQueue from './2026-11-30T1600_ticket_search_queue.js';
 
 /**
  * Every migration, keyed by its file name. Listed by hand rather than read from the folder so
@@ -127,4 +128,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30T0100_article_revision': articleRevision,
   '2026-11-30T0200_slack_channels': slackChannels,
   '2026-11-30T0310_slack_posts': slackPosts,
+  '2026-11-30T1600_ticket_search_queue': ticketSearchQueue,
 };

@@ -338,13 +338,15 @@ export function publicReplyCounts(
   },
 ): AttachedWrites<ReplyCountRows> {
   const now = deps.clock.now();
-  const schedule = reply.teamHours ? scheduleOf(reply.teamHours) : UTC_CLOSED;
-  const key = { teamId: reply.teamId, agentId: reply.userId, day: localDay(now, schedule.timezone) };
+  // The day needs only the time zone; the hours themselves (JSON to parse) only a first reply's duration.
+  const timezone = reply.teamHours?.timezone ?? UTC_CLOSED.timezone;
+  const key = { teamId: reply.teamId, agentId: reply.userId, day: localDay(now, timezone) };
   const counts = new PendingCounts(reply.organizationId);
   counts.add(key, { public_replies: 1 });
   let firstReply: ReplyCountRows['firstReply'] = null;
   if (!reply.firstReplied) {
     const times = new PendingCounts(reply.organizationId);
+    const schedule = reply.teamHours ? scheduleOf(reply.teamHours) : UTC_CLOSED;
     addDurations(times, key, 'first_reply', { from: new Date(reply.ticketCreatedAt), to: now, schedule });
     const mark = { ticket_id: reply.ticketId, organization_id: reply.organizationId, replied_at: now.toISOString() };
     firstReply = { mark, bins: times.sortedRows().bins };
