@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { DB } from './database.js';
 import type { Dialect } from './dialect.js';
 import { GroupCommitSqliteDialect } from './group-commit.js';
+import { queryWithShapes, type RowShapes, rowShapesSupported } from './postgres-row-shapes.js';
 import { onlyReads, registerReadAtOnce } from './read-at-once.js';
 import { ticketSearchQueueOf } from './ticket-search-queue.js';
 
@@ -102,10 +103,12 @@ const MAX_PREPARED_PER_CONNECTION = 1_000;
  * parses and plans each distinct statement once per connection instead of on every request (the
  * ticket read model's joins cost far more to plan than to run). Kysely hands the driver
  * `(text, values)`; this names the text. Statements without parameters (BEGIN, DDL, migrations)
- * stay unnamed, and past the cap new texts do too, so a connection's statements stay bounded.
+ * stay unnamed, and past the cap new texts do too, so a connection's statements stay bounded. A
+ * named statement's rows are read with the parsers found at its first run (`postgres-row-shapes.ts`).
  */
 function prepareStatementsOf(client: pg.PoolClient): void {
   const names = new Map<string, string>();
+  const shapes: RowShapes = new Map();
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const prepared = (text: unknown, values: unknown, ...rest: unknown[]) => {
     if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) {
@@ -116,7 +119,14 @@ function prepareStatementsOf(client: pg.PoolClient): void {
       name = `sb${names.size}`;
       names.set(text, name);
     }
-    return query(name === undefined ? { text, values } : { name, text, values }, ...rest);
+    if (name === undefined) {
+      return query({ text, values }, ...rest);
+    }
+    if (!rowShapesSupported) {
+      return query({ name, text, values }, ...rest);
+    }
+    const callback = rest.find((argument) => typeof argument === 'function') as Parameters<typeof queryWithShapes>[3];
+    return queryWithShapes(query, { name, text, values }, shapes, callback);
   };
   client.query = prepared as typeof client.query;
 }
