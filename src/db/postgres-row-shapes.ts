@@ -114,8 +114,14 @@ class ShapedQuery extends pg.Query {
     // A result already complete is a second statement of a simple query: pg's handler starts the next.
     if (!shape || result.command || !describesSame(shape, message.fields)) {
       pgHandleRowDescription?.call(this, message);
-      if (result._parsers && result._prebuiltEmptyResultObject) {
-        this.#shapes.set(name, { fields: message.fields, parsers: result._parsers, empty: result._prebuiltEmptyResultObject });
+      // Read again: for a second result pg's handler made a new one.
+      const described = query._result;
+      if (described._parsers && described._prebuiltEmptyResultObject) {
+        this.#shapes.set(name, {
+          fields: message.fields,
+          parsers: described._parsers,
+          empty: described._prebuiltEmptyResultObject,
+        });
       }
       return;
     }
