@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import type { DB } from './database.js';
 import type { Dialect } from './dialect.js';
 import { GroupCommitSqliteDialect } from './group-commit.js';
-import { queryWithShapes, type RowShapes, rowShapesSupported } from './postgres-row-shapes.js';
+import { type QueryCallback, queryWithShapes, type RowShapes, rowShapesSupported } from './postgres-row-shapes.js';
 import { onlyReads, registerReadAtOnce } from './read-at-once.js';
 import { ticketSearchQueueOf } from './ticket-search-queue.js';
 
@@ -125,7 +125,7 @@ function prepareStatementsOf(client: pg.PoolClient): void {
     if (!rowShapesSupported) {
       return query({ name, text, values }, ...rest);
     }
-    const callback = rest.find((argument) => typeof argument === 'function') as Parameters<typeof queryWithShapes>[3];
+    const callback = rest.find((argument) => typeof argument === 'function') as QueryCallback | undefined;
     return queryWithShapes(query, { name, text, values }, shapes, callback);
   };
   client.query = prepared as typeof client.query;

@@ -40,7 +40,7 @@ interface RowDescriptionMessage {
   fields: FieldDescription[];
 }
 
-export interface RowShape {
+interface RowShape {
   fields: FieldDescription[];
   parsers: unknown[];
   empty: object;
@@ -55,7 +55,7 @@ export interface NamedStatement {
   values: unknown[];
 }
 
-type QueryCallback = (error: Error | null, result: pg.QueryResult) => void;
+export type QueryCallback = (error: Error | null, result: pg.QueryResult) => void;
 
 const pgHandleRowDescription = (
   pg.Query.prototype as unknown as { handleRowDescription?: (message: RowDescriptionMessage) => void }
@@ -137,7 +137,7 @@ class ShapedQuery extends pg.Query {
  * pg's callback, or, without one, answering a promise as pg's `client.query` does.
  */
 export function queryWithShapes(
-  run: (query: pg.Query, callback?: QueryCallback) => unknown,
+  run: (query: pg.Query) => unknown,
   statement: NamedStatement,
   shapes: RowShapes,
   callback: QueryCallback | undefined,
