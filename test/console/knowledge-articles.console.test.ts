@@ -115,6 +115,8 @@ describe('the Knowledge area: articles, the editor and tags (Chromium, SQLite)',
     await dialog.getByRole('button', { name: 'Insert image' }).click();
     await body(page).getByRole('img', { name: 'A single pixel' }).waitFor();
     expect(uploads).toHaveLength(1);
+    // As a person waits for the caret to come back from the closed dialog before typing on.
+    await body(page).and(page.locator(':focus')).waitFor();
 
     await page.getByRole('button', { name: 'Table' }).click();
     await page.keyboard.type('Plan');

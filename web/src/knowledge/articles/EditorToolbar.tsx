@@ -98,6 +98,10 @@ export function EditorToolbar({ editor, onLink, onImage }: { editor: Editor; onL
           aria-label={tool.label}
           title={tool.label}
           aria-pressed={tool.isActive ? Boolean(active[index]) : undefined}
+          // A click leaves the focus (and the selection) in the body, so what is typed next goes
+          // there: taken by the button, it came back a frame later, and keys typed in between were
+          // lost, a space pressing the button again. Keyboard users still tab to it.
+          onMouseDown={(event) => event.preventDefault()}
           onClick={() => tool.run(editor)}
         >
           <tool.icon size={16} aria-hidden />
