@@ -143,8 +143,11 @@ describe('routing settings (Chromium, SQLite)', () => {
     await until(async () => ((await names()).join() === 'Second rule,First rule' ? true : undefined), 'the new order');
     await page.getByRole('listitem', { name: '1. Second rule' }).waitFor();
 
-    // The buttons do the same, for those who prefer them.
-    await page.getByRole('button', { name: 'Move First rule up' }).press('Enter');
+    // The buttons do the same, for those who prefer them. They are disabled until the page has the
+    // answer to the move before (the API may have the new order first), so Enter waits for that.
+    const moveUp = page.getByRole('button', { name: 'Move First rule up' });
+    await moveUp.click({ trial: true });
+    await moveUp.press('Enter');
     await until(async () => ((await names()).join() === 'First rule,Second rule' ? true : undefined), 'the order restored');
     await page.getByRole('listitem', { name: '1. First rule' }).waitFor();
     page.off('request', onRequest);
