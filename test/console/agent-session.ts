@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { decodeQuotedPrintable } from '../smtp.js';
 import { type ConsolePage, openConsole } from './browser.js';
 import type { ConsoleServer } from './console-server.js';
@@ -19,6 +19,15 @@ export async function until<T>(find: () => T | undefined | Promise<T | undefined
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Presses Enter on a button once it is enabled: move buttons wait while the move before is on its
+ * way, and the API can hold that move before the page has its answer.
+ */
+export async function pressWhenEnabled(button: Locator): Promise<void> {
+  await until(async () => ((await button.isEnabled()) ? true : undefined), 'the button enabled');
+  await button.press('Enter');
 }
 
 export interface Agent {

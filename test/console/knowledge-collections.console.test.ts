@@ -1,6 +1,6 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Agent, inviteAgent, openSignedIn, until } from './agent-session.js';
+import { type Agent, inviteAgent, openSignedIn, pressWhenEnabled, until } from './agent-session.js';
 import { accessibilityProblems } from './axe.js';
 import { type ConsolePage, launchChromium } from './browser.js';
 import { type ConsoleServer, startConsoleServer } from './console-server.js';
@@ -37,12 +37,6 @@ async function drag(page: Page, name: string, dx: number, dy: number) {
   await page.mouse.move(x + 6, y + 2, { steps: 2 });
   await page.mouse.move(x + dx, y + dy, { steps: 12 });
   await page.mouse.up();
-}
-
-/** Presses Enter on a move button once the tree is at rest again (the buttons wait while a move is on its way). */
-async function pressWhenEnabled(button: Locator) {
-  await until(async () => ((await button.isEnabled()) ? true : undefined), 'the button enabled');
-  await button.press('Enter');
 }
 
 /** How far down `target`'s row is from `name`'s, so a drag lands over it. */

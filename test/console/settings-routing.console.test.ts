@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Agent, inviteAgent, openSignedIn, until } from './agent-session.js';
+import { type Agent, inviteAgent, openSignedIn, pressWhenEnabled, until } from './agent-session.js';
 import { accessibilityProblems } from './axe.js';
 import { type ConsolePage, launchChromium } from './browser.js';
 import { type ConsoleServer, startConsoleServer } from './console-server.js';
@@ -145,9 +145,7 @@ describe('routing settings (Chromium, SQLite)', () => {
 
     // The buttons do the same, for those who prefer them. They are disabled until the page has the
     // answer to the move before (the API may have the new order first), so Enter waits for that.
-    const moveUp = page.getByRole('button', { name: 'Move First rule up' });
-    await moveUp.click({ trial: true });
-    await moveUp.press('Enter');
+    await pressWhenEnabled(page.getByRole('button', { name: 'Move First rule up' }));
     await until(async () => ((await names()).join() === 'First rule,Second rule' ? true : undefined), 'the order restored');
     await page.getByRole('listitem', { name: '1. First rule' }).waitFor();
     page.off('request', onRequest);
